@@ -1,0 +1,47 @@
+// Switch arbiter interface: on an edge of the switch core clock, match requesting input ports
+// to free output ports. The C++ reference model and the Verilated RTL both sit behind it, so a
+// switch never knows which one it talks to.
+//
+// Inputs each arbitrated cycle:
+//   per input port i: a request (valid, candidate output ports each with a priority level,
+//                     the output VL, the packet length in 64-byte credits);
+//   per output port o: busy or free, and the credits available per VL.
+// Output: per input port the granted output port, or -1. Each free output is granted to at most
+// one input and each input gets at most one output.
+//
+// Cycle contract: the switch calls arbitrate() only on core-clock edges where at least one
+// request is valid; internal state (round-robin pointers) may change only on such cycles, so
+// skipping idle edges is exact and the RTL, clocked only on these edges, stays in lockstep.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+namespace ibsc::models {
+
+struct ArbCandidate {
+  uint8_t port = 0;      // output port index (0-based index into the outputs vector)
+  uint8_t priority = 0;  // lower value is preferred (0 = minimal hop)
+};
+
+struct ArbRequest {
+  bool valid = false;
+  std::vector<ArbCandidate> candidates;
+  uint8_t vl = 0;               // output VL the packet will use
+  uint16_t length_credits = 0;  // packet length in 64-byte credits (rounded up)
+};
+
+struct ArbOutputStatus {
+  bool busy = false;
+  std::vector<uint16_t> credits;  // per VL: credits the downstream buffer has free
+};
+
+class SwitchArbiter {
+ public:
+  virtual ~SwitchArbiter() = default;
+  // grants.size() == requests.size(); grants[i] is the output index granted to input i or -1.
+  virtual void arbitrate(const std::vector<ArbRequest>& requests,
+                         const std::vector<ArbOutputStatus>& outputs, std::vector<int>& grants) = 0;
+  virtual const char* kind() const = 0;
+};
+
+}  // namespace ibsc::models

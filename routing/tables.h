@@ -1,0 +1,98 @@
+// The table set: what a subnet manager programs into the fabric, and the one output of every
+// routing algorithm. Checks, metrics, export and the simulator read only this.
+//   per switch: LFT (DLID -> candidate output ports, optionally one copy per input VL) and
+//               SL2VL ((input port, output port, SL) -> VL) or its VL2VL variant (keyed by input VL);
+//   per host:   LID range (base LID, LMC), SL2VL of its port, and path records
+//               (destination host -> list of {DLID, SL}; first primary, rest alternates).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "routing/types.h"
+
+namespace ibsc::routing {
+
+// One candidate output port of an LFT entry. Deterministic routing has exactly one candidate.
+// Lower priority value is preferred (0 = minimal hop, 1 = non-minimal, ...).
+struct PortCandidate {
+  PortNum port = kNoPort;
+  uint8_t priority = 0;
+};
+
+struct LftEntry {
+  std::vector<PortCandidate> candidates;  // empty: DLID unreachable from this switch
+  bool routed() const { return !candidates.empty(); }
+  PortNum primary() const { return candidates.empty() ? kNoPort : candidates.front().port; }
+};
+
+// Linear forwarding table: index is the DLID.
+using Lft = std::vector<LftEntry>;
+
+// SL2VL (key = SL) or VL2VL (key = input VL) per (input port, output port).
+// Input port 0 stands for traffic the switch itself originates (unused by data traffic).
+class Sl2VlTable {
+ public:
+  enum class Key { Sl, InputVl };
+  Sl2VlTable() = default;
+  Sl2VlTable(int num_ports, Key key = Key::Sl) { reset(num_ports, key); }
+  void reset(int num_ports, Key key = Key::Sl) {
+    ports_ = num_ports + 1;
+    key_ = key;
+    map_.assign(static_cast<size_t>(ports_) * ports_ * kNumSls, 0);
+  }
+  Key key() const { return key_; }
+  int num_ports() const { return ports_ - 1; }
+  Vl get(int in_port, int out_port, int sl_or_vl) const { return map_[index(in_port, out_port, sl_or_vl)]; }
+  void set(int in_port, int out_port, int sl_or_vl, Vl vl) { map_[index(in_port, out_port, sl_or_vl)] = vl; }
+  // Sets the same VL for an SL on every (input, output) pair.
+  void set_all(int sl_or_vl, Vl vl) {
+    for (int i = 0; i < ports_; ++i)
+      for (int o = 0; o < ports_; ++o) set(i, o, sl_or_vl, vl);
+  }
+
+ private:
+  size_t index(int in_port, int out_port, int k) const {
+    return (static_cast<size_t>(in_port) * ports_ + out_port) * kNumSls + k;
+  }
+  int ports_ = 0;
+  Key key_ = Key::Sl;
+  std::vector<Vl> map_;
+};
+
+struct SwitchTables {
+  Lid lid = 0;                           // the switch's own LID (port 0)
+  Lft lft;                               // DLID -> candidates
+  std::vector<Lft> lft_per_input_vl;     // optional: [input VL] -> LFT; empty means use `lft`
+  Sl2VlTable sl2vl;
+
+  const LftEntry& route(Lid dlid, Vl input_vl) const {
+    const Lft& t = lft_per_input_vl.empty() ? lft : lft_per_input_vl[input_vl];
+    static const LftEntry kNone{};
+    return dlid < t.size() ? t[dlid] : kNone;
+  }
+};
+
+struct PathRecord {
+  Lid dlid = 0;
+  Sl sl = 0;
+};
+
+struct HostTables {
+  Lid base_lid = 0;                                  // LIDs base_lid .. base_lid + 2^lmc - 1
+  uint8_t lmc = 0;
+  Vl sl2vl[kNumSls] = {};                            // the HCA port's SL2VL
+  std::vector<std::vector<PathRecord>> paths;        // [destination host] -> records
+};
+
+struct TableSet {
+  std::string algorithm;
+  int sls_used = 1;   // SLs the algorithm needs
+  int vls_used = 1;   // data VLs the algorithm needs
+  std::vector<SwitchTables> switches;  // index: switch index of the Topology
+  std::vector<HostTables> hosts;       // index: host index of the Topology
+  Lid max_lid = 0;
+
+  const PathRecord& path(int src_host, int dst_host) const { return hosts[src_host].paths[dst_host].front(); }
+};
+
+}  // namespace ibsc::routing
