@@ -1,0 +1,137 @@
+#include "models/hca.h"
+
+#include <algorithm>
+#include <string>
+
+namespace ibsc::models {
+
+Hca::Hca(sc_core::sc_module_name name, int host, const routing::TableSet& tables, int num_vls, int peer_buffer_blocks,
+         Picos byte_ps, HcaTraffic& traffic, FabricMonitor& monitor)
+    : sc_module(name),
+      rx("rx"),
+      tx("tx"),
+      host_(host),
+      tables_(tables),
+      me_(tables.hosts.at(host)),
+      num_vls_(num_vls),
+      byte_ps_(byte_ps),
+      traffic_(traffic),
+      mon_(monitor),
+      queues_(num_vls),
+      credits_(num_vls),
+      seq_(tables.hosts.size(), 0) {
+  rx.bind(*this);
+  for (auto& c : credits_) c.reset(peer_buffer_blocks);
+  SC_METHOD(wake);
+  sensitive << wake_event_;
+  // Runs once at time 0 to draw the first generation time.
+}
+
+void Hca::set_generating(bool on) {
+  generating_ = on;
+  if (!on) next_gen_ = kNever;
+  else if (next_gen_ == kNever) {
+    Picos gap = traffic_.next_gap(host_);
+    if (gap != kNever) next_gen_ = now_ps() + gap;
+  }
+  schedule_next();
+}
+
+size_t Hca::queued() const {
+  size_t n = 0;
+  for (const auto& q : queues_) n += q.size();
+  return n;
+}
+
+void Hca::packet_arrives(int, Packet* pkt, Picos head_time) {
+  const Lid lmc_span = static_cast<Lid>(1u << me_.lmc);
+  if (pkt->dlid < me_.base_lid || pkt->dlid >= me_.base_lid + lmc_span)
+    throw FabricError(std::string(name()) + ": received packet " + std::to_string(pkt->id) + " for DLID " +
+                      std::to_string(pkt->dlid) + " (misrouted)");
+  // The receive side sinks at link rate: each block frees as soon as it has arrived.
+  CreditTrain c{head_time, byte_ps_, head_time, byte_ps_, pkt->length, pkt->vl};
+  tx->credits_arrive(1, c);
+  Picos tail = head_time + static_cast<Picos>(pkt->length) * byte_ps_;
+  arriving_.emplace_back(tail, pkt);
+  if (arriving_.size() == 1) notify_at(wake_event_, tail);
+}
+
+void Hca::credits_arrive(int, const CreditTrain& train) {
+  credits_[train.vl].add(train, std::string(name()) + " VL " + std::to_string(train.vl));
+  schedule_next();
+}
+
+void Hca::generate(Picos t) {
+  while (next_gen_ != kNever && next_gen_ <= t) {
+    Packet* p = mon_.pool.get();
+    if (traffic_.make(host_, *p)) {
+      const routing::PathRecord& pr = tables_.path(host_, static_cast<int>(p->dst_host));
+      p->id = mon_.generated++;
+      p->src_host = static_cast<uint32_t>(host_);
+      p->slid = me_.base_lid;
+      p->dlid = pr.dlid;
+      p->sl = pr.sl;
+      p->vl = me_.sl2vl[pr.sl];
+      p->seq = seq_[p->dst_host]++;
+      p->gen_time = next_gen_;
+      traffic_.generated(*p, next_gen_);
+      queues_[p->vl].push_back(p);
+    } else {
+      mon_.pool.put(p);
+    }
+    Picos gap = generating_ ? traffic_.next_gap(host_) : kNever;
+    next_gen_ = gap == kNever ? kNever : next_gen_ + gap;
+  }
+}
+
+void Hca::inject(Picos t) {
+  if (link_busy_until_ > t) return;
+  for (int k = 0; k < num_vls_; ++k) {
+    int v = (rr_vl_ + k) % num_vls_;
+    if (queues_[v].empty()) continue;
+    Packet* p = queues_[v].front();
+    if (credits_[v].available(t) < static_cast<int>(p->blocks())) continue;
+    queues_[v].pop_front();
+    credits_[v].consume(static_cast<int>(p->blocks()), t, std::string(name()) + " VL " + std::to_string(v));
+    link_busy_until_ = t + static_cast<Picos>(p->length) * byte_ps_;
+    rr_vl_ = (v + 1) % num_vls_;
+    ++mon_.injected;
+    tx->packet_arrives(1, p, t);
+    return;
+  }
+}
+
+void Hca::wake() {
+  const Picos t = now_ps();
+  if (t == 0 && next_gen_ == kNever && generating_) {
+    Picos gap = traffic_.next_gap(host_);
+    if (gap != kNever) next_gen_ = gap;
+  }
+  while (!arriving_.empty() && arriving_.front().first <= t) {
+    Packet* p = arriving_.front().second;
+    arriving_.pop_front();
+    ++mon_.delivered;
+    mon_.delivered_bytes += p->length;
+    mon_.last_progress = t;
+    traffic_.delivered(*p, t);
+    mon_.pool.put(p);
+  }
+  generate(t);
+  inject(t);
+  schedule_next();
+}
+
+void Hca::schedule_next() {
+  const Picos now = now_ps();
+  Picos best = next_gen_;
+  if (!arriving_.empty()) best = std::min(best, arriving_.front().first);
+  Picos free_at = std::max(now, link_busy_until_);
+  for (int v = 0; v < num_vls_; ++v) {
+    if (queues_[v].empty()) continue;
+    Picos tc = credits_[v].time_for(static_cast<int>(queues_[v].front()->blocks()), free_at);
+    best = std::min(best, tc);
+  }
+  if (best != kNever) notify_at(wake_event_, std::max(best, now));
+}
+
+}  // namespace ibsc::models

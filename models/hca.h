@@ -1,0 +1,76 @@
+// Host channel adapter: the end node of the fabric.
+//   send side:    a traffic source (given by the testbench) generates packets; each gets its
+//                 (DLID, SL) from the host's path record and its VL from the port's SL2VL, and
+//                 waits in the injection queue of that VL. The port sends one packet at a time
+//                 at link rate, round-robin over VLs, only with credits for the whole packet.
+//   receive side: sinks at link rate; a packet is delivered when its tail arrives, and each
+//                 64-byte block returns a credit as soon as it has arrived.
+// Events: one sc_event, woken for the next generation, delivery or possible injection only.
+#pragma once
+#include <systemc>
+
+#include <deque>
+#include <memory>
+#include <vector>
+
+#include "models/credit_counter.h"
+#include "models/fabric_monitor.h"
+#include "models/link_protocol.h"
+#include "routing/tables.h"
+
+namespace ibsc::models {
+
+// What the testbench plugs into an HCA to generate traffic and observe deliveries.
+class HcaTraffic {
+ public:
+  virtual ~HcaTraffic() = default;
+  // Picoseconds from the previous generation (or time 0) to the next; kNever for none.
+  virtual Picos next_gap(int host) = 0;
+  // Destination host and length for a new packet; false when this host sends nothing.
+  virtual bool make(int host, Packet& p) = 0;
+  virtual void generated(const Packet& p, Picos t) = 0;
+  virtual void delivered(const Packet& p, Picos t) = 0;
+};
+
+class Hca : public sc_core::sc_module, public LinkEndpoint {
+ public:
+  SC_HAS_PROCESS(Hca);
+  sc_core::sc_export<LinkEndpoint> rx;
+  sc_core::sc_port<LinkEndpoint> tx;
+
+  Hca(sc_core::sc_module_name name, int host, const routing::TableSet& tables, int num_vls, int peer_buffer_blocks,
+      Picos byte_ps, HcaTraffic& traffic, FabricMonitor& monitor);
+
+  void packet_arrives(int port, Packet* pkt, Picos head_time) override;
+  void credits_arrive(int port, const CreditTrain& train) override;
+
+  // Stops (or restarts) generation; queued packets still drain.
+  void set_generating(bool on);
+  size_t queued() const;
+  int credits(int vl, Picos t) const { return credits_[vl].available(t); }
+
+ private:
+  void wake();
+  void schedule_next();
+  void generate(Picos t);
+  void inject(Picos t);
+
+  int host_;
+  const routing::TableSet& tables_;
+  const routing::HostTables& me_;
+  int num_vls_;
+  Picos byte_ps_;
+  HcaTraffic& traffic_;
+  FabricMonitor& mon_;
+  sc_core::sc_event wake_event_;
+  bool generating_ = true;
+  Picos next_gen_ = kNever;
+  Picos link_busy_until_ = 0;
+  int rr_vl_ = 0;
+  std::vector<std::deque<Packet*>> queues_;  // injection queue per VL
+  std::vector<CreditCounter> credits_;       // toward the switch input buffer, per VL
+  std::deque<std::pair<Picos, Packet*>> arriving_;  // (tail time, packet), in arrival order
+  std::vector<uint64_t> seq_;                // next sequence number per destination
+};
+
+}  // namespace ibsc::models

@@ -1,0 +1,39 @@
+#include "models/link.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace ibsc::models {
+
+Picos LinkParams::byte_ps() const {
+  // Bits on the wire per data byte: 10 with 8b/10b, 66/8 with 64b/66b.
+  double bits = coding == "64b66b" ? 66.0 / 8.0 : 10.0;
+  return static_cast<Picos>(std::llround(bits * 1000.0 / (width * lane_gbps)));
+}
+
+Picos LinkParams::fly_ps() const { return static_cast<Picos>(std::llround(cable_m * ns_per_m * 1000.0)); }
+
+void LinkParams::validate() const {
+  if (width != 1 && width != 2 && width != 4 && width != 8 && width != 12)
+    throw std::invalid_argument("link.width must be 1, 2, 4, 8 or 12 lanes");
+  if (!(lane_gbps > 0.0) || lane_gbps > 1000.0) throw std::invalid_argument("link.lane_gbps must be in (0, 1000]");
+  if (coding != "8b10b" && coding != "64b66b") throw std::invalid_argument("link.coding must be 8b10b or 64b66b");
+  if (!(cable_m >= 0.0) || !(ns_per_m >= 0.0)) throw std::invalid_argument("link.cable_m and link.ns_per_m must be >= 0");
+  if (byte_ps() == 0) throw std::invalid_argument("link rate too high: a byte must take at least 1 ps");
+  if (fly_ps() == 0) throw std::invalid_argument("link fly time must be at least 1 ps (cable_m * ns_per_m > 0)");
+}
+
+Link::Link(sc_core::sc_module_name name, const LinkParams& p, int rx_port, int num_vls)
+    : sc_module(name), in("in"), out("out"), fly_(p.fly_ps()), rx_port_(rx_port), bytes_(num_vls + 1, 0) {
+  in.bind(*this);
+}
+
+void Link::packet_arrives(int, Packet* pkt, Picos head_time) {
+  bytes_[pkt->vl < bytes_.size() ? pkt->vl : bytes_.size() - 1] += pkt->length;
+  ++packets_;
+  out->packet_arrives(rx_port_, pkt, head_time + fly_);
+}
+
+void Link::credits_arrive(int, const CreditTrain& train) { out->credits_arrive(rx_port_, train.delayed(fly_)); }
+
+}  // namespace ibsc::models

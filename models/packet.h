@@ -1,0 +1,57 @@
+// Packet: the IBA local route header fields the fabric acts on, plus simulator bookkeeping.
+// Packets live in a PacketPool and move between modules by pointer; nothing copies them.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "models/sim_time.h"
+#include "routing/types.h"
+
+namespace ibsc::models {
+
+constexpr uint32_t kCreditBytes = 64;  // IBA flow-control block
+
+struct Packet {
+  // Local route header.
+  Lid slid = 0;
+  Lid dlid = 0;
+  Sl sl = 0;
+  Vl vl = 0;            // VL on the link the packet is crossing now
+  uint32_t length = 0;  // bytes on the wire
+  // Bookkeeping.
+  uint64_t id = 0;
+  uint32_t src_host = 0;
+  uint32_t dst_host = 0;
+  uint64_t seq = 0;      // per (source, destination) flow
+  Picos gen_time = 0;    // generation at the source HCA
+  bool measured = false; // generated inside the measurement window
+  uint16_t hops = 0;     // switches crossed
+
+  uint32_t blocks() const { return (length + kCreditBytes - 1) / kCreditBytes; }
+};
+
+// Free-list allocator: one allocation per packet slot for the whole run.
+class PacketPool {
+ public:
+  Packet* get() {
+    if (free_.empty()) {
+      store_.emplace_back(new Packet[kChunk]);
+      for (size_t i = 0; i < kChunk; ++i) free_.push_back(&store_.back()[kChunk - 1 - i]);
+    }
+    Packet* p = free_.back();
+    free_.pop_back();
+    *p = Packet{};
+    return p;
+  }
+  void put(Packet* p) { free_.push_back(p); }
+  ~PacketPool() {
+    for (Packet* c : store_) delete[] c;
+  }
+
+ private:
+  static constexpr size_t kChunk = 4096;
+  std::vector<Packet*> store_;
+  std::vector<Packet*> free_;
+};
+
+}  // namespace ibsc::models

@@ -1,0 +1,109 @@
+// IBA switch: per input port and VL a buffer, per output port and VL a credit counter, a VL
+// arbiter per output, one switch arbiter (C++ model or RTL) and a non-multiplexed crossbar.
+//
+// Ports:   rx (sc_export, all incoming links) and tx[p] (sc_port to the outgoing link of port p).
+// Timing:  a packet whose head arrives at t may be granted on the first core-clock edge at or
+//          after t + routing delay, when its input port is free, a candidate output is free and
+//          that output's VL has credits for the whole packet (virtual cut-through). Its head then
+//          leaves at once (later only if a slower input would make the output underrun) and the
+//          output is busy for length x byte time. Bytes leave the input buffer at crossbar speed
+//          (output rate x speed-up) and each freed 64-byte block returns one credit upstream.
+// Events:  one sc_event; the switch runs only on edges where a grant may be possible, computed
+//          from queued heads, busy times and credit trains. An idle switch never runs.
+#pragma once
+#include <systemc>
+
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/credit_counter.h"
+#include "models/fabric_monitor.h"
+#include "models/link_protocol.h"
+#include "models/switch_arbiter.h"
+#include "models/switch_params.h"
+#include "models/vl_arbiter.h"
+#include "routing/tables.h"
+
+namespace ibsc::models {
+
+class Switch : public sc_core::sc_module, public LinkEndpoint {
+ public:
+  SC_HAS_PROCESS(Switch);
+  sc_core::sc_export<LinkEndpoint> rx;
+  std::vector<std::unique_ptr<sc_core::sc_port<LinkEndpoint>>> tx;  // index: port number (0 unused)
+
+  // byte_ps[p]: byte time of the cable on port p (0 = unconnected).
+  Switch(sc_core::sc_module_name name, const SwitchParams& params, const routing::SwitchTables& tables,
+         const std::vector<Picos>& byte_ps, SwitchArbiter& arbiter, FabricMonitor& monitor);
+
+  void packet_arrives(int port, Packet* pkt, Picos head_time) override;
+  void credits_arrive(int port, const CreditTrain& train) override;
+
+  int num_ports() const { return static_cast<int>(byte_ps_.size()) - 1; }
+  // For the deadlock watchdog: the channels the head of (input port, VL) waits for, as
+  // (output port, output VL) pairs; empty when that queue is empty or its head is not ready.
+  std::vector<std::pair<int, int>> waits_of(int in_port, int vl, Picos now) const;
+  size_t queued(int in_port, int vl) const { return in_[in_port].vl[vl].q.size(); }
+  uint64_t head_packet_id(int in_port, int vl) const;
+  // Credits available now on (output port, VL), for waves and tests.
+  int credits(int out_port, int vl, Picos t) const { return out_[out_port].credits[vl].available(t); }
+  uint64_t grants() const { return grants_; }
+
+ private:
+  struct Queued {
+    Packet* pkt;
+    Picos arrive;  // head arrival
+    Picos ready;   // arrive + routing delay
+  };
+  struct Draining {  // a granted packet still leaving the buffer, for the overflow check
+    CreditTrain drain;
+  };
+  struct InputVl {
+    std::deque<Queued> q;
+    std::deque<Draining> draining;
+    int queued_blocks = 0;
+  };
+  struct InputPort {
+    Picos busy_until = 0;
+    int rr_vl = 0;
+    std::vector<InputVl> vl;
+  };
+  struct OutputPort {
+    Picos busy_until = 0;
+    std::vector<CreditCounter> credits;
+    VlArbiter vlarb;
+  };
+
+  void wake();
+  void arbitrate(Picos t);
+  void schedule_next(Picos t_min);
+  Vl out_vl(int in_port, int out_port, const Packet& p) const;
+  // Earliest time >= lower at which head `h` of input `i` could be granted.
+  Picos earliest_grant(int i, const Queued& h, Picos lower) const;
+  void grant(int i, int v, int o, Vl w, Picos t);
+  std::string where(int port, int vl) const;
+
+  SwitchParams p_;
+  const routing::SwitchTables& tables_;
+  std::vector<Picos> byte_ps_;
+  SwitchArbiter& arbiter_;
+  FabricMonitor& mon_;
+  Picos routing_ps_, clock_ps_;
+  std::vector<InputPort> in_;
+  std::vector<OutputPort> out_;
+  sc_core::sc_event wake_event_;
+  Picos last_arbitration_ = kNever;
+  size_t queued_packets_ = 0;
+  uint64_t grants_ = 0;
+  // Scratch, reused every cycle.
+  std::vector<ArbRequest> req_;
+  std::vector<ArbOutputStatus> status_;
+  std::vector<int> grant_;
+  std::vector<int> req_vl_;      // per input: the input VL whose head requests
+  std::vector<int> selected_vl_; // per output: VL chosen by its VL arbiter this cycle
+  std::vector<uint32_t> vl_mask_;
+};
+
+}  // namespace ibsc::models

@@ -1,0 +1,26 @@
+// Parameters of an IBA switch, with their defaults (the seeds' model) and units.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "models/sim_time.h"
+#include "models/vl_arbiter.h"
+
+namespace ibsc::models {
+
+struct SwitchParams {
+  int num_vls = 2;                     // data VLs per port (1..15)
+  uint32_t buffer_bytes_per_vl = 2048; // input buffer per port and VL
+  double routing_delay_ns = 100.0;     // LFT look-up, arbitration and crossbar set-up
+  double core_clock_ns = 4.0;          // switch core clock period; arbitration on its edges
+  int crossbar_speedup = 1;            // crossbar rate / output link rate
+  VlArbParams vlarb;                   // output VL arbitration (round-robin unless tables)
+  bool vl2vl = false;                  // SL2VL keyed by the input VL instead of the SL
+
+  Picos routing_ps() const { return static_cast<Picos>(routing_delay_ns * 1000.0 + 0.5); }
+  Picos clock_ps() const { return static_cast<Picos>(core_clock_ns * 1000.0 + 0.5); }
+  int buffer_blocks() const { return static_cast<int>(buffer_bytes_per_vl / 64); }
+  void validate() const;  // throws std::invalid_argument naming the field
+};
+
+}  // namespace ibsc::models

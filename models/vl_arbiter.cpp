@@ -1,0 +1,71 @@
+#include "models/vl_arbiter.h"
+
+namespace ibsc::models {
+
+void VlArbiter::configure(const VlArbParams& p, int num_vls) {
+  p_ = p;
+  num_vls_ = num_vls;
+  high_ = Table{p.high, 0, 0, false};
+  low_ = Table{p.low, 0, 0, false};
+}
+
+int VlArbiter::pick(Table& t, uint32_t requesting) {
+  const size_t n = t.entries.size();
+  if (n == 0) return -1;
+  // Stay on the current entry while it has weight left and its VL is requesting.
+  if (t.started && t.remaining > 0 && (requesting >> t.entries[t.current].vl & 1u)) return t.entries[t.current].vl;
+  for (size_t step = t.started ? 1 : 0; step <= n; ++step) {
+    size_t i = (t.current + step) % n;
+    const VlArbEntry& e = t.entries[i];
+    if (e.weight == 0 || !(requesting >> e.vl & 1u)) continue;
+    t.current = i;
+    t.remaining = e.weight;
+    t.started = true;
+    return e.vl;
+  }
+  return -1;
+}
+
+int VlArbiter::select(uint32_t requesting) {
+  if (requesting == 0) return -1;
+  if (!p_.use_tables) {
+    for (int k = 1; k <= num_vls_; ++k) {
+      int v = (rr_last_ + k + num_vls_) % num_vls_;
+      if (requesting >> v & 1u) return v;
+    }
+    return -1;
+  }
+  const bool limit_hit = p_.limit_of_high_priority != 255 && high_bytes_ > 0 &&
+                         high_bytes_ >= static_cast<uint64_t>(p_.limit_of_high_priority) * 4096u;
+  if (limit_hit) {
+    int v = pick(low_, requesting);
+    if (v >= 0) {
+      last_from_high_ = false;
+      return v;
+    }
+  }
+  int v = pick(high_, requesting);
+  if (v >= 0) {
+    last_from_high_ = true;
+    return v;
+  }
+  v = pick(low_, requesting);
+  last_from_high_ = false;
+  return v;
+}
+
+void VlArbiter::charge(int vl, uint32_t bytes) {
+  if (!p_.use_tables) {
+    rr_last_ = vl;
+    return;
+  }
+  Table& t = last_from_high_ ? high_ : low_;
+  t.remaining -= static_cast<int>((bytes + 63) / 64);
+  if (last_from_high_) {
+    high_bytes_ += bytes;
+  } else {
+    high_bytes_ = 0;
+  }
+}
+
+}  // namespace ibsc::models

@@ -1,0 +1,52 @@
+// VL arbiter of one output port: picks which VL sends next among the VLs that have a packet
+// ready for this output with credits. Two policies:
+//   round-robin (default): the next requesting VL after the last one served;
+//   IBA VLArb tables: a high- and a low-priority table of (VL, weight in 64-byte units). The
+//     current entry keeps the link until its weight is spent (a packet is never cut; the
+//     overshoot is lost) or its VL has nothing to send; the high table goes first, but after
+//     limit_of_high_priority x 4096 bytes of high-priority data one low-priority packet may go
+//     if one is waiting (limit 255: unbounded). Weight-0 entries are skipped.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace ibsc::models {
+
+struct VlArbEntry {
+  uint8_t vl = 0;
+  uint8_t weight = 0;  // units of 64 bytes
+};
+
+struct VlArbParams {
+  bool use_tables = false;
+  std::vector<VlArbEntry> high;
+  std::vector<VlArbEntry> low;
+  int limit_of_high_priority = 255;
+};
+
+class VlArbiter {
+ public:
+  void configure(const VlArbParams& p, int num_vls);
+  // Chooses a VL among the set bits of `requesting` (bit v = VL v); -1 when none is eligible.
+  int select(uint32_t requesting);
+  // Accounts a packet of `bytes` just granted on `vl` (which select() returned).
+  void charge(int vl, uint32_t bytes);
+
+ private:
+  struct Table {
+    std::vector<VlArbEntry> entries;
+    size_t current = 0;
+    int remaining = 0;  // weight left on the current entry, in 64-byte units
+    bool started = false;
+  };
+  int pick(Table& t, uint32_t requesting);
+  VlArbParams p_;
+  int num_vls_ = 1;
+  int rr_last_ = -1;
+  Table high_, low_;
+  bool last_from_high_ = false;
+  uint64_t high_bytes_ = 0;  // high-priority bytes since the last low-priority packet
+};
+
+}  // namespace ibsc::models
