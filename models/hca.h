@@ -28,7 +28,7 @@ class HcaTraffic {
   virtual Picos next_gap(int host) = 0;
   // Destination host and length for a new packet; false when this host sends nothing.
   virtual bool make(int host, Packet& p) = 0;
-  virtual void generated(const Packet& p, Picos t) = 0;
+  virtual void generated(Packet& p, Picos t) = 0;  // may mark p as measured
   virtual void delivered(const Packet& p, Picos t) = 0;
 };
 
@@ -47,6 +47,7 @@ class Hca : public sc_core::sc_module, public LinkEndpoint {
   // Stops (or restarts) generation; queued packets still drain.
   void set_generating(bool on);
   size_t queued() const;
+  size_t arriving() const { return arriving_.size(); }
   int credits(int vl, Picos t) const { return credits_[vl].available(t); }
 
  private:

@@ -233,6 +233,7 @@ void Switch::grant(int i, int v, int o, Vl w, Picos t) {
 
 std::vector<std::pair<int, int>> Switch::waits_of(int in_port, int vl, Picos now) const {
   std::vector<std::pair<int, int>> w;
+  if (in_[in_port].vl.empty()) return w;
   const InputVl& iv = in_[in_port].vl[vl];
   if (iv.q.empty() || iv.q.front().ready > now) return w;
   const Packet& pk = *iv.q.front().pkt;
@@ -241,6 +242,7 @@ std::vector<std::pair<int, int>> Switch::waits_of(int in_port, int vl, Picos now
 }
 
 uint64_t Switch::head_packet_id(int in_port, int vl) const {
+  if (in_[in_port].vl.empty()) return 0;
   const InputVl& iv = in_[in_port].vl[vl];
   return iv.q.empty() ? 0 : iv.q.front().pkt->id;
 }

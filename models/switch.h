@@ -45,7 +45,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint {
   // For the deadlock watchdog: the channels the head of (input port, VL) waits for, as
   // (output port, output VL) pairs; empty when that queue is empty or its head is not ready.
   std::vector<std::pair<int, int>> waits_of(int in_port, int vl, Picos now) const;
-  size_t queued(int in_port, int vl) const { return in_[in_port].vl[vl].q.size(); }
+  size_t queued(int in_port, int vl) const { return in_[in_port].vl.empty() ? 0 : in_[in_port].vl[vl].q.size(); }
   uint64_t head_packet_id(int in_port, int vl) const;
   // Credits available now on (output port, VL), for waves and tests.
   int credits(int out_port, int vl, Picos t) const { return out_[out_port].credits[vl].available(t); }

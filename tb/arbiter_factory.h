@@ -1,0 +1,18 @@
+// Chooses the switch arbiter per switch: the C++ reference model, or the Verilated RTL in one
+// named switch or in all of them.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "tb/fabric.h"
+
+namespace ibsc::tb {
+
+struct ArbiterChoice {
+  std::string kind = "model";         // model | rtl
+  std::vector<int> rtl_switches;      // with kind rtl: switch indices; empty means all
+};
+
+ArbiterFactory make_arbiter_factory(const ArbiterChoice& choice);
+
+}  // namespace ibsc::tb

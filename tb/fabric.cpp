@@ -1,0 +1,132 @@
+#include "tb/fabric.h"
+
+#include <map>
+#include <sstream>
+
+namespace ibsc::tb {
+
+using models::Picos;
+
+Fabric::Fabric(const routing::Topology& topo, const routing::TableSet& tables, const FabricParams& params,
+               models::HcaTraffic& traffic, const ArbiterFactory& arbiters)
+    : topo_(topo), tables_(tables), p_(params) {
+  p_.sw.validate();
+  p_.link.validate();
+  if (static_cast<int>(tables.switches.size()) != topo.num_switches || static_cast<int>(tables.hosts.size()) != topo.num_hosts)
+    throw std::invalid_argument("table set does not match the topology (switch or host count differs)");
+  if (tables.vls_used > p_.sw.num_vls)
+    throw std::invalid_argument("routing '" + tables.algorithm + "' needs " + std::to_string(tables.vls_used) +
+                                " VLs but switch.num_vls is " + std::to_string(p_.sw.num_vls));
+  const Picos byte_ps = p_.link.byte_ps();
+  for (int s = 0; s < topo.num_switches; ++s) {
+    const routing::Node& n = topo.nodes[s];
+    std::vector<Picos> bps(n.num_ports + 1, 0);
+    for (int port = 1; port <= n.num_ports; ++port)
+      if (n.ports[port].node >= 0) bps[port] = byte_ps;
+    arbiters_.push_back(arbiters(s, n.num_ports, p_.sw.num_vls));
+    switches_.push_back(std::make_unique<models::Switch>(("sw_" + std::to_string(s)).c_str(), p_.sw, tables.switches[s],
+                                                         bps, *arbiters_.back(), mon_));
+  }
+  for (int h = 0; h < topo.num_hosts; ++h)
+    hcas_.push_back(std::make_unique<models::Hca>(("hca_" + std::to_string(h)).c_str(), h, tables, p_.sw.num_vls,
+                                                  p_.sw.buffer_blocks(), byte_ps, traffic, mon_));
+  // One Link module per direction of every cable.
+  auto short_name = [&](int node) {
+    return topo.is_switch(node) ? "sw_" + std::to_string(node) : "hca_" + std::to_string(topo.host_index(node));
+  };
+  for (int a = 0; a < static_cast<int>(topo.nodes.size()); ++a) {
+    const routing::Node& n = topo.nodes[a];
+    for (int pa = 1; pa <= n.num_ports; ++pa) {
+      const routing::PortPeer& peer = n.ports[pa];
+      if (peer.node < 0) continue;
+      std::string nm = short_name(a) + "_p" + std::to_string(pa) + "_to_" + short_name(peer.node) + "_p" +
+                       std::to_string(peer.port);
+      auto link = std::make_unique<models::Link>(nm.c_str(), p_.link, peer.port, p_.sw.num_vls);
+      if (topo.is_switch(a)) switches_[a]->tx[pa]->bind(link->in);
+      else hcas_[topo.host_index(a)]->tx.bind(link->in);
+      if (topo.is_switch(peer.node)) link->out.bind(switches_[peer.node]->rx);
+      else link->out.bind(hcas_[topo.host_index(peer.node)]->rx);
+      links_.push_back({nm, link.get(), a, pa, peer.node, peer.port});
+      link_modules_.push_back(std::move(link));
+    }
+  }
+}
+
+Fabric::~Fabric() = default;
+
+void Fabric::set_generating(bool on) {
+  for (auto& h : hcas_) h->set_generating(on);
+}
+
+uint64_t Fabric::count_in_flight() const {
+  uint64_t n = 0;
+  for (const auto& h : hcas_) n += h->queued() + h->arriving();
+  for (const auto& s : switches_)
+    for (int port = 1; port <= s->num_ports(); ++port)
+      for (int v = 0; v < p_.sw.num_vls; ++v) n += s->queued(port, v);
+  return n;
+}
+
+void Fabric::check_conservation() const {
+  uint64_t counted = count_in_flight();
+  if (mon_.generated != mon_.delivered + counted) {
+    std::ostringstream os;
+    os << "conservation violated: generated " << mon_.generated << " != delivered " << mon_.delivered
+       << " + in flight " << counted << " (packets lost or duplicated)";
+    throw models::FabricError(os.str());
+  }
+}
+
+std::string Fabric::deadlock_cycle() const {
+  // Wait-for graph over channels (switch, input port, VL): the head of a channel waits for the
+  // downstream input buffer its (output port, output VL) leads to.
+  const Picos now = models::now_ps();
+  const int V = p_.sw.num_vls;
+  auto id = [&](int s, int port, int v) { return (static_cast<int64_t>(s) * 256 + port) * 16 + v; };
+  std::map<int64_t, std::vector<int64_t>> next;
+  for (int s = 0; s < topo_.num_switches; ++s)
+    for (int port = 1; port <= switches_[s]->num_ports(); ++port)
+      for (int v = 0; v < V; ++v)
+        for (auto [o, w] : switches_[s]->waits_of(port, v, now)) {
+          const routing::PortPeer& peer = topo_.nodes[s].ports[o];
+          if (peer.node >= 0 && topo_.is_switch(peer.node)) next[id(s, port, v)].push_back(id(peer.node, peer.port, w));
+        }
+  // Iterative DFS with colours; a grey node met again closes a cycle.
+  std::map<int64_t, int> colour;
+  std::map<int64_t, int64_t> parent;
+  for (const auto& [start, unused] : next) {
+    if (colour[start]) continue;
+    std::vector<std::pair<int64_t, size_t>> stack{{start, 0}};
+    colour[start] = 1;
+    while (!stack.empty()) {
+      auto& [u, k] = stack.back();
+      auto it = next.find(u);
+      if (it == next.end() || k >= it->second.size()) {
+        colour[u] = 2;
+        stack.pop_back();
+        continue;
+      }
+      int64_t w = it->second[k++];
+      if (colour[w] == 1) {
+        std::vector<int64_t> cyc{w};
+        for (int64_t x = u; x != w; x = parent[x]) cyc.push_back(x);
+        std::ostringstream os;
+        for (auto c = cyc.rbegin(); c != cyc.rend(); ++c) {
+          int64_t s = *c / (256 * 16), port = (*c / 16) % 256, v = *c % 16;
+          os << node_name(static_cast<int>(s)) << " port " << port << " VL " << v << " (head packet "
+             << switches_[s]->head_packet_id(static_cast<int>(port), static_cast<int>(v)) << ") -> ";
+        }
+        os << node_name(static_cast<int>(w / (256 * 16))) << " port " << (w / 16) % 256 << " VL " << w % 16;
+        return os.str();
+      }
+      if (colour[w] == 0) {
+        colour[w] = 1;
+        parent[w] = u;
+        stack.push_back({w, 0});
+      }
+    }
+  }
+  return {};
+}
+
+}  // namespace ibsc::tb

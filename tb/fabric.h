@@ -1,0 +1,67 @@
+// Fabric: elaborates switches, HCAs and links from a topology and its table set, and offers
+// the run-time checks every run makes (conservation, credits, deadlock cycle).
+#pragma once
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/fabric_monitor.h"
+#include "models/hca.h"
+#include "models/link.h"
+#include "models/switch.h"
+#include "routing/tables.h"
+#include "routing/topology.h"
+
+namespace ibsc::tb {
+
+struct FabricParams {
+  models::SwitchParams sw;
+  models::LinkParams link;
+};
+
+// Makes the switch arbiter of switch `index` (C++ model or Verilated RTL).
+using ArbiterFactory =
+    std::function<std::unique_ptr<models::SwitchArbiter>(int index, int num_ports, int num_vls)>;
+
+struct LinkInfo {
+  std::string name;  // "sw_3.p2->sw_7.p1"
+  models::Link* link;
+  int from_node, from_port, to_node, to_port;
+};
+
+class Fabric {
+ public:
+  Fabric(const routing::Topology& topo, const routing::TableSet& tables, const FabricParams& params,
+         models::HcaTraffic& traffic, const ArbiterFactory& arbiters);
+  ~Fabric();
+
+  models::FabricMonitor& monitor() { return mon_; }
+  const routing::Topology& topology() const { return topo_; }
+  models::Switch& sw(int i) { return *switches_[i]; }
+  models::Hca& hca(int h) { return *hcas_[h]; }
+  const std::vector<LinkInfo>& links() const { return links_; }
+  void set_generating(bool on);
+
+  // Packets found in queues and buffers, counted independently of the monitor's counters.
+  uint64_t count_in_flight() const;
+  // Throws models::FabricError when generated != delivered + in flight.
+  void check_conservation() const;
+  // A cycle of (switch, input port, VL) channels each waiting for the next, as text; empty
+  // when the waiting heads form no cycle.
+  std::string deadlock_cycle() const;
+  std::string node_name(int node) const { return topo_.nodes[node].name; }
+
+ private:
+  const routing::Topology& topo_;
+  const routing::TableSet& tables_;
+  FabricParams p_;
+  models::FabricMonitor mon_;
+  std::vector<std::unique_ptr<models::SwitchArbiter>> arbiters_;
+  std::vector<std::unique_ptr<models::Switch>> switches_;
+  std::vector<std::unique_ptr<models::Hca>> hcas_;
+  std::vector<std::unique_ptr<models::Link>> link_modules_;
+  std::vector<LinkInfo> links_;
+};
+
+}  // namespace ibsc::tb

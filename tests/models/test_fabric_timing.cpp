@@ -1,0 +1,63 @@
+// Latency of single packets equals the analytic value exactly:
+//   fly (HCA->switch) + per switch (routing delay + fly) + serialisation (length x byte time).
+#define BOOST_TEST_MODULE fabric_timing
+#include <boost/test/unit_test.hpp>
+
+#include "tb/arbiter_factory.h"
+#include "tb/fabric.h"
+#include "tests/support/manual_fabric.h"
+#include "tests/support/sc_test_main.h"
+
+using namespace ibsc;
+using models::Picos;
+
+namespace {
+constexpr Picos kNs = 1000;
+constexpr Picos kFly = 100 * kNs, kRouting = 100 * kNs, kByte = 4 * kNs;
+
+struct Run {
+  routing::Topology topo;
+  routing::TableSet tables;
+  testing::ScriptedTraffic traffic;
+  tb::Fabric fabric;
+  Run(int switches, std::vector<testing::Scripted> script)
+      : topo(testing::chain(switches, 1, 1)),
+        tables(testing::chain_tables(topo)),
+        traffic(topo.num_hosts, std::move(script)),
+        fabric(topo, tables, tb::FabricParams{}, traffic, tb::make_arbiter_factory({})) {}
+};
+testing::ScStrict strict;
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(two_hosts_one_switch) {
+  Run r(1, {{0, 0, 1, 512}});
+  sc_core::sc_start(sc_core::sc_time(10, sc_core::SC_US));
+  BOOST_REQUIRE_EQUAL(r.traffic.deliveries.size(), 1u);
+  const auto& d = r.traffic.deliveries[0];
+  BOOST_TEST(d.done - d.gen == 2 * kFly + kRouting + 512 * kByte);  // 2348 ns
+  BOOST_TEST(d.hops == 1);
+  r.fabric.check_conservation();
+}
+
+BOOST_AUTO_TEST_CASE(chain_of_switches) {
+  const int k = 5;
+  Run r(k, {{1000 * kNs, 0, 1, 256}, {1000 * kNs, 1, 0, 32}});
+  sc_core::sc_start(sc_core::sc_time(20, sc_core::SC_US));
+  BOOST_REQUIRE_EQUAL(r.traffic.deliveries.size(), 2u);
+  for (const auto& d : r.traffic.deliveries) {
+    BOOST_TEST(d.done - d.gen == (k + 1) * kFly + k * kRouting + d.length * kByte);
+    BOOST_TEST(d.hops == k);
+  }
+  BOOST_TEST(r.fabric.monitor().in_flight() == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(back_to_back_serialisation) {
+  // Two packets generated together leave the HCA one after the other at link rate; the second
+  // cuts through the switch as soon as the first has left the output.
+  Run r(1, {{0, 0, 1, 512}, {0, 0, 1, 512}});
+  sc_core::sc_start(sc_core::sc_time(20, sc_core::SC_US));
+  BOOST_REQUIRE_EQUAL(r.traffic.deliveries.size(), 2u);
+  const Picos single = 2 * kFly + kRouting + 512 * kByte;
+  BOOST_TEST(r.traffic.deliveries[0].done == single);
+  BOOST_TEST(r.traffic.deliveries[1].done == single + 512 * kByte);
+}
