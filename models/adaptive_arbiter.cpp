@@ -1,0 +1,70 @@
+#include "models/adaptive_arbiter.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace ibsc::models {
+
+AdaptiveArbiter::AdaptiveArbiter(int num_ports, int num_vls, int priority_levels)
+    : num_ports_(num_ports), num_vls_(num_vls), priority_levels_(priority_levels) {
+  if (num_ports < 1 || num_ports > 64) throw std::invalid_argument("AdaptiveArbiter: num_ports must be 1..64");
+  if (num_vls < 1 || num_vls > 16) throw std::invalid_argument("AdaptiveArbiter: num_vls must be 1..16");
+  if (priority_levels < 1 || priority_levels > 256)
+    throw std::invalid_argument("AdaptiveArbiter: priority_levels must be 1..256");
+  taken_.assign(static_cast<size_t>(num_ports), false);
+}
+
+void AdaptiveArbiter::arbitrate(const std::vector<ArbRequest>& requests,
+                                const std::vector<ArbOutputStatus>& outputs, std::vector<int>& grants) {
+  const int n = num_ports_;
+  if (static_cast<int>(requests.size()) != n || static_cast<int>(outputs.size()) != n ||
+      static_cast<int>(grants.size()) != n)
+    throw std::invalid_argument("AdaptiveArbiter: expected " + std::to_string(n) + " requests, outputs and grants");
+  std::fill(grants.begin(), grants.end(), -1);
+  std::fill(taken_.begin(), taken_.end(), false);
+  const int top_level = priority_levels_ - 1;
+  int first_in = -1, first_out = -1;
+
+  for (int k = 0; k < n; ++k) {
+    const int i = (in_ptr_ + k) % n;
+    const ArbRequest& r = requests[static_cast<size_t>(i)];
+    if (!r.valid) continue;
+    if (r.vl >= num_vls_) throw std::invalid_argument("AdaptiveArbiter: request VL out of range");
+    int best = -1, best_level = 0, best_credits = 0, best_rank = 0;
+    // Visiting candidates rather than all outputs: the rank from the output pointer gives the
+    // same winner as the RTL's cyclic scan, and a port listed twice resolves to its lower level.
+    for (const ArbCandidate& c : r.candidates) {
+      const int o = c.port;
+      if (o >= n) throw std::invalid_argument("AdaptiveArbiter: candidate port out of range");
+      const ArbOutputStatus& s = outputs[static_cast<size_t>(o)];
+      if (s.busy || taken_[static_cast<size_t>(o)]) continue;
+      const int credits = r.vl < s.credits.size() ? s.credits[r.vl] : 0;
+      if (credits < r.length_credits) continue;
+      const int level = std::min<int>(c.priority, top_level);
+      const int rank = (o - out_ptr_ + n) % n;
+      const bool better = best < 0 || level < best_level ||
+                          (level == best_level && (credits > best_credits ||
+                                                   (credits == best_credits && rank < best_rank)));
+      if (better) {
+        best = o;
+        best_level = level;
+        best_credits = credits;
+        best_rank = rank;
+      }
+    }
+    if (best < 0) continue;
+    taken_[static_cast<size_t>(best)] = true;
+    grants[static_cast<size_t>(i)] = best;
+    if (first_in < 0) {
+      first_in = i;
+      first_out = best;
+    }
+  }
+  if (first_in >= 0) {
+    in_ptr_ = (first_in + 1) % n;
+    out_ptr_ = (first_out + 1) % n;
+  }
+}
+
+}  // namespace ibsc::models

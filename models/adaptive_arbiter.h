@@ -1,0 +1,54 @@
+// AdaptiveArbiter: C++ reference model of rtl/switch_arbiter.sv, the same cycle behaviour bit
+// for bit. It is the switch arbiter used in the fabric by default and the expected side of the
+// lockstep co-verification (tb/cosim/).
+//
+// Policy of one arbitrate() call (one core-clock edge with at least one valid request):
+//   1. (i,o) is eligible when input i requests, o is one of its candidates, o is not busy and
+//      o has at least length_credits free credits on the request's VL (virtual cut-through).
+//   2. Inputs are served one after the other from the input pointer (in_ptr, in_ptr+1, ... mod
+//      N). Each takes, among its eligible outputs not taken by an earlier input, the lowest
+//      priority level; then the most credits on its VL; then the first output met scanning
+//      cyclically from the output pointer.
+//   3. If anything was granted, the input pointer moves to one past the FIRST granted input in
+//      service order and the output pointer to one past that input's output. A waiting input
+//      thus heads the order within N granting cycles: no starvation.
+// Priority levels at or above priority_levels (the RTL's 2^PRIO_W) count as the least
+// preferred level; a port listed twice counts with its lower level. Both the RTL adapter and
+// this model do so, so they agree on any input.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "models/switch_arbiter.h"
+
+namespace ibsc::models {
+
+class AdaptiveArbiter : public SwitchArbiter {
+ public:
+  // Throws std::invalid_argument unless 1 <= num_ports <= 64, 1 <= num_vls <= 16 and
+  // 1 <= priority_levels <= 256.
+  AdaptiveArbiter(int num_ports, int num_vls, int priority_levels = kDefaultPriorityLevels);
+
+  // Throws std::invalid_argument on vectors of the wrong size, a candidate port >= num_ports
+  // or a VL >= num_vls: the RTL could not represent them.
+  void arbitrate(const std::vector<ArbRequest>& requests, const std::vector<ArbOutputStatus>& outputs,
+                 std::vector<int>& grants) override;
+  const char* kind() const override { return "model"; }
+
+  int num_ports() const { return num_ports_; }
+  int num_vls() const { return num_vls_; }
+  int in_ptr() const { return in_ptr_; }
+  int out_ptr() const { return out_ptr_; }
+
+  static constexpr int kDefaultPriorityLevels = 8;  // PRIO_W = 3 in the RTL
+
+ private:
+  int num_ports_;
+  int num_vls_;
+  int priority_levels_;
+  int in_ptr_ = 0;   // input served first this cycle
+  int out_ptr_ = 0;  // output that wins a full tie
+  std::vector<bool> taken_;  // per output, scratch for one call
+};
+
+}  // namespace ibsc::models

@@ -1,0 +1,101 @@
+// VerilatedArbiter: rtl/switch_arbiter.sv, Verilated to C++, behind the SwitchArbiter
+// interface. Each arbitrate() call is one rising edge of the RTL clock: inputs are applied, the
+// combinational grants are read, then the clock rises and the round-robin pointers move. The
+// RTL is therefore clocked only on the edges the switch arbitrates, as the interface contract
+// requires, and stays in lockstep with AdaptiveArbiter.
+//
+// Why plain C++ output and not Verilator's SystemC output: arbitrate() is a synchronous call
+// that must return this cycle's grants. A SystemC-output model exchanges values through
+// sc_signals, which update a delta cycle later in the model's own process, so the grants could
+// not come back within the call without changing the interface. The "RTL island" is evaluated
+// with eval() from inside the calling SystemC process instead, at the same simulated instant.
+//
+// Configurations (fixed at Verilation time, see rtl/CMakeLists.txt): the smallest available
+// one with at least num_ports ports and num_vls VLs is used; a switch with fewer ports drives
+// ports 0..num_ports-1 and ties the rest off (no request, output busy, no credits), which does
+// not change the result: the pointers then only skip idle ports.
+//
+// Waves: open_trace() writes a VCD of every RTL signal. A dump time is the arbitration edge
+// time: by default cycles() * clock_period_ps(); use_systemc_time() takes sc_time_stamp()
+// instead, so waves line up with the fabric. At time t the inputs and the combinational
+// decision are visible with clk low; at t + period/2 clk rises and grant_*_q, in_ptr_q and
+// out_ptr_q take the new values.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/switch_arbiter.h"
+
+class VerilatedVcdC;  // Verilator's VCD writer; kept out of this header's includes
+
+namespace ibsc::models {
+
+class VerilatedArbiter : public SwitchArbiter {
+ public:
+  enum class Variant {
+    kCorrect,
+    kBrokenSkipCreditCheck,  // BROKEN_SKIP_CREDIT_CHECK=1: grants without whole-packet credits
+  };
+
+  // Throws std::invalid_argument if no Verilated configuration is large enough.
+  VerilatedArbiter(int num_ports, int num_vls, Variant variant = Variant::kCorrect);
+  ~VerilatedArbiter() override;
+  VerilatedArbiter(const VerilatedArbiter&) = delete;
+  VerilatedArbiter& operator=(const VerilatedArbiter&) = delete;
+
+  // Same argument checks as AdaptiveArbiter::arbitrate (std::invalid_argument).
+  void arbitrate(const std::vector<ArbRequest>& requests, const std::vector<ArbOutputStatus>& outputs,
+                 std::vector<int>& grants) override;
+  const char* kind() const override;
+
+  int num_ports() const { return num_ports_; }
+  int num_vls() const { return num_vls_; }
+  int rtl_ports() const;       // NUM_PORTS of the Verilated configuration in use
+  int rtl_vls() const;         // NUM_VLS of that configuration
+  uint64_t cycles() const { return cycles_; }  // arbitrate() calls so far
+
+  // Largest configuration compiled in; a fabric checks this before choosing the RTL.
+  static int max_ports();
+  static int max_vls();
+  static constexpr int kPriorityLevels = 8;  // 2^PRIO_W
+
+  struct Core;  // implementation detail: one Verilated configuration (verilated_arbiter.cpp)
+
+  // ---- Tracing ----
+  // At most once per arbiter (Verilator binds a model to one trace writer): std::logic_error
+  // on a second call, std::runtime_error if the file cannot be opened.
+  void open_trace(const std::string& vcd_path);
+  void close_trace();                            // also done by the destructor
+  bool trace_open() const { return trace_open_; }
+  void set_trace_enabled(bool on) { trace_enabled_ = on; }
+  // Dump only edges with begin_ps <= time < end_ps (default: everything).
+  void set_trace_window(uint64_t begin_ps, uint64_t end_ps);
+  void set_clock_period_ps(uint64_t period_ps);
+  uint64_t clock_period_ps() const { return period_ps_; }
+  void set_time_source(std::function<uint64_t()> now_ps) { now_ps_ = std::move(now_ps); }
+  void use_systemc_time();
+
+ private:
+  void dump(uint64_t t_ps);
+
+  int num_ports_;
+  int num_vls_;
+  bool broken_ = false;
+  std::unique_ptr<Core> core_;
+  std::unique_ptr<VerilatedVcdC> trace_;  // declared after core_: closed and freed first
+  bool trace_attached_ = false;
+  bool trace_open_ = false;
+  uint64_t cycles_ = 0;
+  uint64_t period_ps_ = 1000;
+  std::function<uint64_t()> now_ps_;
+  bool trace_enabled_ = true;
+  uint64_t window_begin_ = 0;
+  uint64_t window_end_ = UINT64_MAX;
+  uint64_t last_dump_ = 0;
+  bool dumped_ = false;
+};
+
+}  // namespace ibsc::models
