@@ -23,6 +23,8 @@ struct FabricMonitor {
   uint64_t delivered = 0;     // packets whose tail reached the destination HCA
   uint64_t delivered_bytes = 0;
   uint64_t hops = 0;          // switch crossings (packet-hops)
+  uint64_t switch_wakes = 0;  // process activations, for the cost per packet-hop
+  uint64_t hca_wakes = 0;
   Picos last_progress = 0;    // last grant or delivery anywhere
   PacketPool pool;
 

@@ -103,6 +103,7 @@ void Hca::inject(Picos t) {
 
 void Hca::wake() {
   const Picos t = now_ps();
+  ++mon_.hca_wakes;
   if (t == 0 && next_gen_ == kNever && generating_) {
     Picos gap = traffic_.next_gap(host_);
     if (gap != kNever) next_gen_ = gap;

@@ -108,7 +108,7 @@ void Switch::schedule_next(Picos t_min) {
   // in which SystemC runs modules.
   Picos lower = std::max(t_min, now_ps());
   if (last_arbitration_ != kNever && lower <= last_arbitration_) lower = last_arbitration_ + 1;
-  Picos best = kNever;
+  Picos best = p_.every_edge && queued_packets_ > 0 ? lower : kNever;
   for (int i = 1; i < static_cast<int>(in_.size()); ++i)
     for (const InputVl& iv : in_[i].vl)
       if (!iv.q.empty()) best = std::min(best, earliest_grant(i, iv.q.front(), lower));
@@ -117,9 +117,12 @@ void Switch::schedule_next(Picos t_min) {
 
 void Switch::wake() {
   Picos t = now_ps();
-  if (t == last_arbitration_) return;  // a stale notification for an edge already arbitrated
-  arbitrate(t);
+  // Set first: granting calls back into this switch (credits from an HCA), and any wake-up
+  // scheduled from there must fall on a later edge.
+  ++mon_.switch_wakes;
+  const bool stale = t == last_arbitration_;
   last_arbitration_ = t;
+  if (!stale) arbitrate(t);
   if (queued_packets_ > 0) schedule_next(t + 1);
 }
 

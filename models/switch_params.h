@@ -16,6 +16,9 @@ struct SwitchParams {
   int crossbar_speedup = 1;            // crossbar rate / output link rate
   VlArbParams vlarb;                   // output VL arbitration (round-robin unless tables)
   bool vl2vl = false;                  // SL2VL keyed by the input VL instead of the SL
+  // Reference mode for tests: arbitrate on every core-clock edge while anything is queued, as a
+  // clocked design would. Results must equal the event-driven default exactly.
+  bool every_edge = false;
 
   Picos routing_ps() const { return static_cast<Picos>(routing_delay_ns * 1000.0 + 0.5); }
   Picos clock_ps() const { return static_cast<Picos>(core_clock_ns * 1000.0 + 0.5); }
