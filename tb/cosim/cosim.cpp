@@ -1,0 +1,104 @@
+#include "tb/cosim/cosim.h"
+
+#include <chrono>
+#include <sstream>
+#include <stdexcept>
+#include <vector>
+
+#include "models/adaptive_arbiter.h"
+#include "models/verilated_arbiter.h"
+
+namespace ibsc::tb {
+namespace {
+
+// Empty when the grants obey the SwitchArbiter contract, else the rule broken.
+std::string check_rules(const ArbCycle& c, const std::vector<int>& g) {
+  std::vector<int> owner(c.out.size(), -1);
+  for (size_t i = 0; i < g.size(); ++i) {
+    if (g[i] < 0) continue;
+    const auto& r = c.req[i];
+    const std::string in = "input " + std::to_string(i);
+    if (!r.valid) return in + " granted without a request";
+    const size_t o = static_cast<size_t>(g[i]);
+    bool cand = false;
+    for (const auto& k : r.candidates) cand |= k.port == o;
+    if (!cand) return in + " granted a port that is not a candidate";
+    if (c.out[o].busy) return in + " granted a busy output";
+    if (r.vl >= c.out[o].credits.size() || c.out[o].credits[r.vl] < r.length_credits)
+      return in + " granted without credits for the whole packet";
+    if (owner[o] >= 0) return "output " + std::to_string(o) + " granted twice";
+    owner[o] = static_cast<int>(i);
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string CosimMismatch::report() const {
+  std::ostringstream os;
+  os << "MISMATCH at cycle " << cycle << ": " << what << "\n"
+     << inputs << "  expected (model): " << expected << "\n  actual   (rtl)  : " << actual << "\n";
+  return os.str();
+}
+
+std::string CosimResult::summary() const {
+  std::ostringstream os;
+  os << (passed() ? "PASS" : "FAIL") << ": " << cycles << " cycles compared in " << seconds << " s ("
+     << static_cast<uint64_t>(cycles_per_second()) << " cycles/s)\n";
+  if (mismatch) os << mismatch->report();
+  os << coverage.report();
+  return os.str();
+}
+
+CosimResult run_cosim(const CosimConfig& cfg) {
+  const StimulusShape shape{cfg.ports, cfg.vls, cfg.levels};
+  if (cfg.levels < 1 || cfg.levels > models::VerilatedArbiter::kPriorityLevels)
+    throw std::invalid_argument("cosim: levels must be 1.." + std::to_string(models::VerilatedArbiter::kPriorityLevels));
+  models::AdaptiveArbiter model(cfg.ports, cfg.vls);
+  models::VerilatedArbiter rtl(cfg.ports, cfg.vls,
+                               cfg.broken ? models::VerilatedArbiter::Variant::kBrokenSkipCreditCheck
+                                          : models::VerilatedArbiter::Variant::kCorrect);
+  rtl.set_clock_period_ps(kCosimPeriodPs);
+  if (!cfg.vcd_path.empty()) {
+    rtl.open_trace(cfg.vcd_path);
+    const uint64_t end = cfg.trace_end_cycle == UINT64_MAX ? UINT64_MAX : cfg.trace_end_cycle * kCosimPeriodPs;
+    rtl.set_trace_window(cfg.trace_begin_cycle * kCosimPeriodPs, end);
+  }
+
+  CosimResult res{0, 0, std::nullopt, ArbCoverage(shape)};
+  const size_t n = static_cast<size_t>(cfg.ports);
+  std::vector<int> expected(n), actual(n);
+  const auto start = std::chrono::steady_clock::now();
+
+  // Returns false on the first mismatch.
+  auto step = [&](const ArbCycle& c) {
+    model.arbitrate(c.req, c.out, expected);
+    rtl.arbitrate(c.req, c.out, actual);
+    const uint64_t cycle = res.cycles++;
+    std::string what = expected != actual ? "rtl != model" : check_rules(c, expected);
+    if (!what.empty()) {
+      res.mismatch = CosimMismatch{cycle, what, describe(c), describe_grants(expected), describe_grants(actual)};
+      return false;
+    }
+    res.coverage.sample(c, expected);
+    return true;
+  };
+
+  bool ok = true;
+  if (cfg.directed)
+    for (const ArbCycle& c : directed_cycles(shape))
+      if (!(ok = step(c))) break;
+  if (ok) {
+    RandomStimulus rnd(shape, cfg.seed);
+    ArbCycle c;
+    for (uint64_t k = 0; k < cfg.cycles && ok; ++k) {
+      rnd.next(c);
+      ok = step(c);
+    }
+  }
+  res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  rtl.close_trace();
+  return res;
+}
+
+}  // namespace ibsc::tb
