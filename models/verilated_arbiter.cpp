@@ -5,10 +5,16 @@
 #include <stdexcept>
 #include <type_traits>
 
+// Verilator's runtime headers trip -Wunused-parameter; they are not ours to fix.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
 #include "Varb_p16_v16.h"
 #include "Varb_p16_v16_broken.h"
+#include "Varb_p64_v16.h"
+#include "Varb_p64_v16_broken.h"
 #include "verilated.h"
 #include "verilated_vcd_c.h"
+#pragma GCC diagnostic pop
 
 // After Verilator's headers: they change their own declarations when SystemC is already seen.
 #include <systemc>
@@ -44,6 +50,12 @@ template <class T>
 uint64_t get(const T& pin, unsigned lsb, unsigned width) {
   static_assert(std::is_integral_v<T>);
   return (static_cast<uint64_t>(pin) >> lsb) & ((uint64_t{1} << width) - 1);
+}
+template <std::size_t W>
+uint64_t get(const VlWide<W>& pin, unsigned lsb, unsigned width) {
+  uint64_t v = 0;
+  for (unsigned b = 0; b < width; ++b) v |= static_cast<uint64_t>((pin.at((lsb + b) / 32) >> ((lsb + b) % 32)) & 1u) << b;
+  return v;
 }
 template <class T>
 void clear(T& pin) {
@@ -120,9 +132,7 @@ class CoreOf final : public VerilatedArbiter::Core {
         const unsigned level = std::min<unsigned>(c.priority, top_level);
         const unsigned lsb = (i * P + o) * kPrioW;
         // A port listed twice keeps its lower level, as in AdaptiveArbiter.
-        if ((seen >> o) & 1u) {
-          if (level >= get_prio(lsb)) continue;
-        }
+        if (((seen >> o) & 1u) && level >= get(t.req_prio, lsb, kPrioW)) continue;
         seen |= uint64_t{1} << o;
         put(t.req_cand, i * P + o, 1, 1);
         put(t.req_prio, lsb, kPrioW, level);
@@ -152,21 +162,23 @@ class CoreOf final : public VerilatedArbiter::Core {
   void attach(VerilatedVcdC& vcd) override { top_->trace(&vcd, 99); }
 
  private:
-  unsigned get_prio(unsigned lsb) const {
-    const auto& w = top_->req_prio;
-    uint64_t v = 0;
-    for (unsigned b = 0; b < kPrioW; ++b) v |= static_cast<uint64_t>((w.at((lsb + b) / 32) >> ((lsb + b) % 32)) & 1u) << b;
-    return static_cast<unsigned>(v);
-  }
-
   int used_;
   VerilatedContext ctx_;
   std::unique_ptr<V> top_;
 };
 
-// The configurations compiled in (rtl/CMakeLists.txt).
-constexpr int kCfgPorts = 16;
+// The configurations compiled in (rtl/CMakeLists.txt): 16 and 64 ports, 16 VLs each.
+constexpr int kCfgPorts = 64;
 constexpr int kCfgVls = 16;
+
+std::unique_ptr<VerilatedArbiter::Core> make_core(int num_ports, bool broken) {
+  if (num_ports <= 16) {
+    if (broken) return std::make_unique<CoreOf<Varb_p16_v16_broken, 16, 16>>(num_ports);
+    return std::make_unique<CoreOf<Varb_p16_v16, 16, 16>>(num_ports);
+  }
+  if (broken) return std::make_unique<CoreOf<Varb_p64_v16_broken, 64, 16>>(num_ports);
+  return std::make_unique<CoreOf<Varb_p64_v16, 64, 16>>(num_ports);
+}
 
 }  // namespace
 
@@ -176,11 +188,8 @@ VerilatedArbiter::VerilatedArbiter(int num_ports, int num_vls, Variant variant)
     throw std::invalid_argument("VerilatedArbiter: no Verilated configuration for " + std::to_string(num_ports) +
                                 " ports and " + std::to_string(num_vls) + " VLs (largest: " +
                                 std::to_string(kCfgPorts) + " ports, " + std::to_string(kCfgVls) + " VLs)");
-  if (variant == Variant::kCorrect)
-    core_ = std::make_unique<CoreOf<Varb_p16_v16, 16, 16>>(num_ports);
-  else
-    core_ = std::make_unique<CoreOf<Varb_p16_v16_broken, 16, 16>>(num_ports);
   broken_ = variant != Variant::kCorrect;
+  core_ = make_core(num_ports, broken_);
 }
 
 VerilatedArbiter::~VerilatedArbiter() { close_trace(); }

@@ -48,6 +48,18 @@ BOOST_AUTO_TEST_CASE(lockstep_tied_off_sizes) {
   }
 }
 
+// Larger switches use the 64-port configuration (36 ports: a common InfiniBand radix).
+BOOST_AUTO_TEST_CASE(lockstep_64_port_configuration) {
+  for (auto [ports, vls] : std::vector<std::pair<int, int>>{{64, 16}, {36, 4}, {17, 2}}) {
+    CosimConfig cfg;
+    cfg.ports = ports;
+    cfg.vls = vls;
+    cfg.cycles = 20000;
+    cfg.seed = 200 + static_cast<uint64_t>(ports);
+    expect_clean(cfg);
+  }
+}
+
 BOOST_AUTO_TEST_CASE(lockstep_many_seeds) {
   for (uint64_t seed = 2; seed < 12; ++seed) {
     CosimConfig cfg;
@@ -78,6 +90,7 @@ BOOST_AUTO_TEST_CASE(broken_variant_caught) {
 // Random stimulus alone also finds the broken variant quickly.
 BOOST_AUTO_TEST_CASE(broken_variant_caught_by_random) {
   CosimConfig cfg;
+  cfg.ports = 40;
   cfg.broken = true;
   cfg.directed = false;
   cfg.cycles = 100000;
