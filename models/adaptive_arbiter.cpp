@@ -15,8 +15,8 @@ AdaptiveArbiter::AdaptiveArbiter(int num_ports, int num_vls, int priority_levels
   taken_.assign(static_cast<size_t>(num_ports), false);
 }
 
-void AdaptiveArbiter::arbitrate(const std::vector<ArbRequest>& requests,
-                                const std::vector<ArbOutputStatus>& outputs, std::vector<int>& grants) {
+void AdaptiveArbiter::arbitrate(const std::vector<ArbRequest>& requests, const std::vector<ArbOutputStatus>& outputs,
+                                std::vector<int>& grants) {
   const int n = num_ports_;
   if (static_cast<int>(requests.size()) != n || static_cast<int>(outputs.size()) != n ||
       static_cast<int>(grants.size()) != n)
@@ -43,9 +43,9 @@ void AdaptiveArbiter::arbitrate(const std::vector<ArbRequest>& requests,
       if (credits < r.length_credits) continue;
       const int level = std::min<int>(c.priority, top_level);
       const int rank = (o - out_ptr_ + n) % n;
-      const bool better = best < 0 || level < best_level ||
-                          (level == best_level && (credits > best_credits ||
-                                                   (credits == best_credits && rank < best_rank)));
+      const bool better =
+          best < 0 || level < best_level ||
+          (level == best_level && (credits > best_credits || (credits == best_credits && rank < best_rank)));
       if (better) {
         best = o;
         best_level = level;

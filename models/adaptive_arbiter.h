@@ -46,8 +46,8 @@ class AdaptiveArbiter : public SwitchArbiter {
   int num_ports_;
   int num_vls_;
   int priority_levels_;
-  int in_ptr_ = 0;   // input served first this cycle
-  int out_ptr_ = 0;  // output that wins a full tie
+  int in_ptr_ = 0;           // input served first this cycle
+  int out_ptr_ = 0;          // output that wins a full tie
   std::vector<bool> taken_;  // per output, scratch for one call
 };
 

@@ -54,7 +54,8 @@ uint64_t get(const T& pin, unsigned lsb, unsigned width) {
 template <std::size_t W>
 uint64_t get(const VlWide<W>& pin, unsigned lsb, unsigned width) {
   uint64_t v = 0;
-  for (unsigned b = 0; b < width; ++b) v |= static_cast<uint64_t>((pin.at((lsb + b) / 32) >> ((lsb + b) % 32)) & 1u) << b;
+  for (unsigned b = 0; b < width; ++b)
+    v |= static_cast<uint64_t>((pin.at((lsb + b) / 32) >> ((lsb + b) % 32)) & 1u) << b;
   return v;
 }
 template <class T>
@@ -200,8 +201,8 @@ int VerilatedArbiter::rtl_vls() const { return core_->vls(); }
 int VerilatedArbiter::max_ports() { return kCfgPorts; }
 int VerilatedArbiter::max_vls() { return kCfgVls; }
 
-void VerilatedArbiter::arbitrate(const std::vector<ArbRequest>& requests,
-                                 const std::vector<ArbOutputStatus>& outputs, std::vector<int>& grants) {
+void VerilatedArbiter::arbitrate(const std::vector<ArbRequest>& requests, const std::vector<ArbOutputStatus>& outputs,
+                                 std::vector<int>& grants) {
   const size_t n = static_cast<size_t>(num_ports_);
   if (requests.size() != n || outputs.size() != n || grants.size() != n)
     throw std::invalid_argument("VerilatedArbiter: expected " + std::to_string(n) + " requests, outputs and grants");

@@ -53,8 +53,8 @@ class VerilatedArbiter : public SwitchArbiter {
 
   int num_ports() const { return num_ports_; }
   int num_vls() const { return num_vls_; }
-  int rtl_ports() const;       // NUM_PORTS of the Verilated configuration in use
-  int rtl_vls() const;         // NUM_VLS of that configuration
+  int rtl_ports() const;                       // NUM_PORTS of the Verilated configuration in use
+  int rtl_vls() const;                         // NUM_VLS of that configuration
   uint64_t cycles() const { return cycles_; }  // arbitrate() calls so far
 
   // Largest configuration compiled in; a fabric checks this before choosing the RTL.
@@ -68,7 +68,7 @@ class VerilatedArbiter : public SwitchArbiter {
   // At most once per arbiter (Verilator binds a model to one trace writer): std::logic_error
   // on a second call, std::runtime_error if the file cannot be opened.
   void open_trace(const std::string& vcd_path);
-  void close_trace();                            // also done by the destructor
+  void close_trace();  // also done by the destructor
   bool trace_open() const { return trace_open_; }
   void set_trace_enabled(bool on) { trace_enabled_ = on; }
   // Dump only edges with begin_ps <= time < end_ps (default: everything).

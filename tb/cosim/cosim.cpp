@@ -44,7 +44,8 @@ std::string CosimMismatch::report() const {
 std::string CosimResult::summary() const {
   std::ostringstream os;
   os << (passed() ? "PASS" : "FAIL") << ": " << cycles << " cycles compared in " << seconds << " s ("
-     << static_cast<uint64_t>(cycles_per_second()) << " cycles/s)\n";
+     << static_cast<uint64_t>(cycles_per_second()) << " cycles/s; rtl " << rtl_seconds << " s, model " << model_seconds
+     << " s)\n";
   if (mismatch) os << mismatch->report();
   os << coverage.report();
   return os.str();
@@ -53,7 +54,8 @@ std::string CosimResult::summary() const {
 CosimResult run_cosim(const CosimConfig& cfg) {
   const StimulusShape shape{cfg.ports, cfg.vls, cfg.levels};
   if (cfg.levels < 1 || cfg.levels > models::VerilatedArbiter::kPriorityLevels)
-    throw std::invalid_argument("cosim: levels must be 1.." + std::to_string(models::VerilatedArbiter::kPriorityLevels));
+    throw std::invalid_argument("cosim: levels must be 1.." +
+                                std::to_string(models::VerilatedArbiter::kPriorityLevels));
   models::AdaptiveArbiter model(cfg.ports, cfg.vls);
   models::VerilatedArbiter rtl(cfg.ports, cfg.vls,
                                cfg.broken ? models::VerilatedArbiter::Variant::kBrokenSkipCreditCheck
@@ -65,15 +67,20 @@ CosimResult run_cosim(const CosimConfig& cfg) {
     rtl.set_trace_window(cfg.trace_begin_cycle * kCosimPeriodPs, end);
   }
 
-  CosimResult res{0, 0, std::nullopt, ArbCoverage(shape)};
+  CosimResult res{0, 0, 0, 0, std::nullopt, ArbCoverage(shape)};
   const size_t n = static_cast<size_t>(cfg.ports);
   std::vector<int> expected(n), actual(n);
   const auto start = std::chrono::steady_clock::now();
 
   // Returns false on the first mismatch.
   auto step = [&](const ArbCycle& c) {
+    const auto t0 = std::chrono::steady_clock::now();
     model.arbitrate(c.req, c.out, expected);
+    const auto t1 = std::chrono::steady_clock::now();
     rtl.arbitrate(c.req, c.out, actual);
+    const auto t2 = std::chrono::steady_clock::now();
+    res.model_seconds += std::chrono::duration<double>(t1 - t0).count();
+    res.rtl_seconds += std::chrono::duration<double>(t2 - t1).count();
     const uint64_t cycle = res.cycles++;
     std::string what = expected != actual ? "rtl != model" : check_rules(c, expected);
     if (!what.empty()) {

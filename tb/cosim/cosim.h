@@ -17,12 +17,12 @@ namespace ibsc::tb {
 struct CosimConfig {
   int ports = 16;
   int vls = 4;
-  int levels = 4;             // priority levels in the stimulus
-  uint64_t cycles = 100000;   // random cycles after the directed ones
+  int levels = 4;            // priority levels in the stimulus
+  uint64_t cycles = 100000;  // random cycles after the directed ones
   uint64_t seed = 1;
   bool directed = true;
-  bool broken = false;        // the RTL variant without the credit check
-  std::string vcd_path;       // non-empty: dump the RTL to this VCD
+  bool broken = false;             // the RTL variant without the credit check
+  std::string vcd_path;            // non-empty: dump the RTL to this VCD
   uint64_t trace_begin_cycle = 0;  // dump window, in cycles
   uint64_t trace_end_cycle = UINT64_MAX;
 };
@@ -39,6 +39,8 @@ struct CosimMismatch {
 struct CosimResult {
   uint64_t cycles = 0;  // cycles compared (up to and including a mismatch)
   double seconds = 0;   // wall time of the compare loop
+  double rtl_seconds = 0;    // of which inside VerilatedArbiter::arbitrate
+  double model_seconds = 0;  // of which inside AdaptiveArbiter::arbitrate
   std::optional<CosimMismatch> mismatch;
   ArbCoverage coverage;
   bool passed() const { return !mismatch; }

@@ -125,10 +125,10 @@ std::string ArbCoverage::report() const {
   row("grants per VL    ", vl_);
   row("grants per level ", level_);
   os << "  cycles with: credit_starved " << sit_.credit_starved << ", one_credit_short " << sit_.one_credit_short
-     << ", busy_candidate " << sit_.busy_candidate << ", all_busy " << sit_.all_busy << ", no_grant "
-     << sit_.no_grant << ",\n    equal_credit_tie " << sit_.equal_credit_tie << ", level_beats_credits "
-     << sit_.level_beats_credits << ", output_conflict " << sit_.output_conflict << ", multi_grant "
-     << sit_.multi_grant << ", full_match " << sit_.full_match << "\n";
+     << ", busy_candidate " << sit_.busy_candidate << ", all_busy " << sit_.all_busy << ", no_grant " << sit_.no_grant
+     << ",\n    equal_credit_tie " << sit_.equal_credit_tie << ", level_beats_credits " << sit_.level_beats_credits
+     << ", output_conflict " << sit_.output_conflict << ", multi_grant " << sit_.multi_grant << ", full_match "
+     << sit_.full_match << "\n";
   const auto m = missing();
   if (!m.empty()) {
     os << "  missing:";

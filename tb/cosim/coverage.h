@@ -24,16 +24,16 @@ class ArbCoverage {
 
   // Situation bins, counted in cycles (per-port bins are counted in grants).
   struct Situations {
-    uint64_t credit_starved = 0;  // a free candidate lacked credits for the whole packet
-    uint64_t one_credit_short = 0;  // ... by exactly one credit
-    uint64_t busy_candidate = 0;  // a candidate output was busy
-    uint64_t all_busy = 0;        // every output busy while requests were valid
-    uint64_t no_grant = 0;        // requests but nothing granted
-    uint64_t equal_credit_tie = 0;  // best candidates of a request tied on level and credits
+    uint64_t credit_starved = 0;       // a free candidate lacked credits for the whole packet
+    uint64_t one_credit_short = 0;     // ... by exactly one credit
+    uint64_t busy_candidate = 0;       // a candidate output was busy
+    uint64_t all_busy = 0;             // every output busy while requests were valid
+    uint64_t no_grant = 0;             // requests but nothing granted
+    uint64_t equal_credit_tie = 0;     // best candidates of a request tied on level and credits
     uint64_t level_beats_credits = 0;  // a lower level won against more credits
-    uint64_t output_conflict = 0;  // an input lost its only usable output to another input
-    uint64_t multi_grant = 0;      // two or more grants in one cycle
-    uint64_t full_match = 0;       // every input granted
+    uint64_t output_conflict = 0;      // an input with a usable output got none: taken earlier
+    uint64_t multi_grant = 0;          // two or more grants in one cycle
+    uint64_t full_match = 0;           // every input granted
   };
   const Situations& situations() const { return sit_; }
   const std::vector<uint64_t>& input_grants() const { return in_; }

@@ -155,10 +155,18 @@ void RandomStimulus::next(ArbCycle& c) {
     o.credits.resize(static_cast<size_t>(s_.vls));
     for (auto& cr : o.credits) {
       switch (credit_regime) {
-        case 0: cr = static_cast<uint16_t>(uniform(0, 9)); break;       // near the lengths: misses, ties
-        case 1: cr = static_cast<uint16_t>(uniform(0, 3) * 4); break;   // few values: many ties
-        case 2: cr = static_cast<uint16_t>(uniform(0, 512)); break;
-        default: cr = static_cast<uint16_t>(chance(0.5) ? 65535 : uniform(0, 65535)); break;
+        case 0:
+          cr = static_cast<uint16_t>(uniform(0, 9));
+          break;  // near the lengths: misses, ties
+        case 1:
+          cr = static_cast<uint16_t>(uniform(0, 3) * 4);
+          break;  // few values: many ties
+        case 2:
+          cr = static_cast<uint16_t>(uniform(0, 512));
+          break;
+        default:
+          cr = static_cast<uint16_t>(chance(0.5) ? 65535 : uniform(0, 65535));
+          break;
       }
     }
   }

@@ -3,7 +3,6 @@
 // round-robin rules and their fairness.
 #define BOOST_TEST_MODULE rtl_model
 #include <boost/test/unit_test.hpp>
-
 #include <map>
 #include <stdexcept>
 #include <vector>
@@ -45,7 +44,7 @@ struct Bench {
 BOOST_AUTO_TEST_CASE(whole_packet_credits_required) {
   Bench b(4, 2, 0);
   b.ask(0, 1, 0, 1, 5);
-  b.out[1].credits[1] = 4;  // one short
+  b.out[1].credits[1] = 4;    // one short
   b.out[1].credits[0] = 100;  // plenty, but on the wrong VL
   BOOST_TEST(b.run()[0] == -1);
   b.out[1].credits[1] = 5;

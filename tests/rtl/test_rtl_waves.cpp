@@ -3,7 +3,6 @@
 // window, the GTKWave save file's signal list, and SystemC time stamps.
 #define BOOST_TEST_MODULE rtl_waves
 #include <boost/test/unit_test.hpp>
-
 #include <fstream>
 #include <regex>
 #include <string>
