@@ -10,7 +10,17 @@ void CreditCounter::fold(Picos t) {
 }
 
 Picos CreditCounter::time_for(int need, Picos t) const {
-  if (available(t) >= need) return t;
+  int deficit = need - available(t);
+  if (deficit <= 0) return t;
+  if (ordered_) {
+    // Blocks come back in train order: walk to the deficit-th block still to come.
+    for (const CreditTrain& c : trains_) {
+      int left = static_cast<int>(c.blocks() - c.freed_by(t));
+      if (deficit <= left) return c.block_time(c.freed_by(t) + deficit - 1);
+      deficit -= left;
+    }
+    return kNever;
+  }
   Picos hi = t;
   for (const CreditTrain& c : trains_) hi = std::max(hi, c.last_time());
   if (available(hi) < need) return kNever;
@@ -22,23 +32,21 @@ Picos CreditCounter::time_for(int need, Picos t) const {
   return hi;
 }
 
-void CreditCounter::consume(int n, Picos t, const std::string& where) {
+bool CreditCounter::consume(int n, Picos t) {
   fold(t);
-  if (available(t) < n)
-    throw CreditError(where + ": credit counter would go negative (" + std::to_string(available(t)) + " available, " +
-                      std::to_string(n) + " needed)");
+  if (available(t) < n) return false;
   base_ -= n;  // may dip below zero while a partly returned train still covers the difference
   outstanding_ += n;
+  return true;
 }
 
-void CreditCounter::add(const CreditTrain& c, const std::string& where) {
+bool CreditCounter::add(const CreditTrain& c) {
   int n = static_cast<int>(c.blocks());
+  if (outstanding_ - n < 0) return false;
   outstanding_ -= n;
-  if (outstanding_ < 0)
-    throw CreditError(where + ": more credits returned than were consumed (counter above its buffer of " +
-                      std::to_string(capacity_) + " credits)");
-  // Trains from one buffer are freed in order, so appending keeps them sorted by time.
+  if (!trains_.empty() && c.block_time(0) < trains_.back().last_time()) ordered_ = false;
   trains_.push_back(c);
+  return true;
 }
 
 }  // namespace ibsc::models

@@ -3,11 +3,11 @@
 // without an event per block. Invariants checked on every change: the count never goes below
 // zero and never exceeds the buffer it mirrors.
 #pragma once
-#include <deque>
 #include <stdexcept>
 #include <string>
 
 #include "models/link_protocol.h"
+#include "models/ring_queue.h"
 
 namespace ibsc::models {
 
@@ -36,17 +36,20 @@ class CreditCounter {
   // provide them (the downstream buffer is still holding packets not yet granted).
   Picos time_for(int need, Picos t) const;
 
-  // Takes `n` credits at time t for a packet about to be sent.
-  void consume(int n, Picos t, const std::string& where);
-  // Adds credits returned by the downstream buffer.
-  void add(const CreditTrain& c, const std::string& where);
+  // Takes `n` credits at time t for a packet about to be sent; false (and nothing taken) when
+  // the counter would go negative. Callers turn false into a CreditError naming the channel.
+  bool consume(int n, Picos t);
+  // Adds credits returned by the downstream buffer; false when more credits come back than
+  // were taken, i.e. the counter would exceed the buffer it mirrors.
+  bool add(const CreditTrain& c);
 
  private:
   void fold(Picos t);  // moves trains fully returned by t into base_
   int capacity_ = 0;
   int base_ = 0;         // credits not tied to a pending train
   int outstanding_ = 0;  // credits consumed whose train has not been announced yet
-  std::deque<CreditTrain> trains_;
+  RingQueue<CreditTrain> trains_;
+  bool ordered_ = true;  // block times increase along trains_ (one FIFO buffer drains in order)
 };
 
 }  // namespace ibsc::models

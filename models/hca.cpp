@@ -22,8 +22,10 @@ Hca::Hca(sc_core::sc_module_name name, int host, const routing::TableSet& tables
       seq_(tables.hosts.size(), 0) {
   rx.bind(*this);
   for (auto& c : credits_) c.reset(peer_buffer_blocks);
+  primary_.reserve(me_.paths.size());
+  for (const auto& recs : me_.paths) primary_.push_back(recs.empty() ? routing::PathRecord{} : recs.front());
   SC_METHOD(wake);
-  sensitive << wake_event_;
+  sensitive << wake_.event();
   // Runs once at time 0 to draw the first generation time.
 }
 
@@ -52,12 +54,14 @@ void Hca::packet_arrives(int, Packet* pkt, Picos head_time) {
   CreditTrain c{head_time, byte_ps_, head_time, byte_ps_, pkt->length, pkt->vl};
   tx->credits_arrive(1, c);
   Picos tail = head_time + static_cast<Picos>(pkt->length) * byte_ps_;
-  arriving_.emplace_back(tail, pkt);
-  if (arriving_.size() == 1) notify_at(wake_event_, tail);
+  arriving_.push_back({tail, pkt});
+  if (arriving_.size() == 1) wake_.at(tail);
 }
 
 void Hca::credits_arrive(int, const CreditTrain& train) {
-  credits_[train.vl].add(train, std::string(name()) + " VL " + std::to_string(train.vl));
+  if (!credits_[train.vl].add(train))
+    throw CreditError(std::string(name()) + " VL " + std::to_string(train.vl) +
+                      ": more credits returned than taken (counter above its buffer)");
   schedule_next();
 }
 
@@ -65,7 +69,9 @@ void Hca::generate(Picos t) {
   while (next_gen_ != kNever && next_gen_ <= t) {
     Packet* p = mon_.pool.get();
     if (traffic_.make(host_, *p)) {
-      const routing::PathRecord& pr = tables_.path(host_, static_cast<int>(p->dst_host));
+      const routing::PathRecord& pr = primary_[p->dst_host];
+      if (pr.dlid == 0)
+        throw FabricError(std::string(name()) + ": no path record to host " + std::to_string(p->dst_host));
       p->id = mon_.generated++;
       p->src_host = static_cast<uint32_t>(host_);
       p->slid = me_.base_lid;
@@ -92,7 +98,8 @@ void Hca::inject(Picos t) {
     Packet* p = queues_[v].front();
     if (credits_[v].available(t) < static_cast<int>(p->blocks())) continue;
     queues_[v].pop_front();
-    credits_[v].consume(static_cast<int>(p->blocks()), t, std::string(name()) + " VL " + std::to_string(v));
+    if (!credits_[v].consume(static_cast<int>(p->blocks()), t))
+      throw CreditError(std::string(name()) + " VL " + std::to_string(v) + ": credit counter would go negative");
     link_busy_until_ = t + static_cast<Picos>(p->length) * byte_ps_;
     rr_vl_ = (v + 1) % num_vls_;
     ++mon_.injected;
@@ -103,6 +110,7 @@ void Hca::inject(Picos t) {
 
 void Hca::wake() {
   const Picos t = now_ps();
+  wake_.woke();
   ++mon_.hca_wakes;
   if (t == 0 && next_gen_ == kNever && generating_) {
     Picos gap = traffic_.next_gap(host_);
@@ -132,7 +140,7 @@ void Hca::schedule_next() {
     Picos tc = credits_[v].time_for(static_cast<int>(queues_[v].front()->blocks()), free_at);
     best = std::min(best, tc);
   }
-  if (best != kNever) notify_at(wake_event_, std::max(best, now));
+  if (best != kNever) wake_.at(std::max(best, now));
 }
 
 }  // namespace ibsc::models

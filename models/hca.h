@@ -9,13 +9,13 @@
 #pragma once
 #include <systemc>
 
-#include <deque>
 #include <memory>
 #include <vector>
 
 #include "models/credit_counter.h"
 #include "models/fabric_monitor.h"
 #include "models/link_protocol.h"
+#include "models/ring_queue.h"
 #include "routing/tables.h"
 
 namespace ibsc::models {
@@ -63,15 +63,16 @@ class Hca : public sc_core::sc_module, public LinkEndpoint {
   Picos byte_ps_;
   HcaTraffic& traffic_;
   FabricMonitor& mon_;
-  sc_core::sc_event wake_event_;
+  WakeUp wake_{"wake_event"};
   bool generating_ = true;
   Picos next_gen_ = kNever;
   Picos link_busy_until_ = 0;
   int rr_vl_ = 0;
-  std::vector<std::deque<Packet*>> queues_;  // injection queue per VL
+  std::vector<RingQueue<Packet*>> queues_;  // injection queue per VL
   std::vector<CreditCounter> credits_;       // toward the switch input buffer, per VL
-  std::deque<std::pair<Picos, Packet*>> arriving_;  // (tail time, packet), in arrival order
+  RingQueue<std::pair<Picos, Packet*>> arriving_;  // (tail time, packet), in arrival order
   std::vector<uint64_t> seq_;                // next sequence number per destination
+  std::vector<routing::PathRecord> primary_; // primary path record per destination, flat for speed
 };
 
 }  // namespace ibsc::models

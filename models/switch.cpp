@@ -33,6 +33,21 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
       clock_ps_(params.clock_ps()) {
   rx.bind(*this);
   const int n = num_ports();
+  // Flatten the LFT (or its per-input-VL copies) into one contiguous array.
+  per_vl_lft_ = !tables.lft_per_input_vl.empty();
+  lids_ = tables.lft.size();
+  for (const auto& t : tables.lft_per_input_vl) lids_ = std::max(lids_, t.size());
+  const int copies = per_vl_lft_ ? p_.num_vls : 1;
+  cand_begin_.reserve(lids_ * copies + 1);
+  for (int v = 0; v < copies; ++v) {
+    const routing::Lft& lft = per_vl_lft_ ? tables.lft_per_input_vl.at(v) : tables.lft;
+    for (size_t d = 0; d < lids_; ++d) {
+      cand_begin_.push_back(static_cast<uint32_t>(cand_.size()));
+      if (d < lft.size())
+        for (const auto& c : lft[d].candidates) cand_.push_back(c);
+    }
+  }
+  cand_begin_.push_back(static_cast<uint32_t>(cand_.size()));
   tx.resize(n + 1);
   in_.resize(n + 1);
   out_.resize(n + 1);
@@ -46,13 +61,16 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
   }
   req_.resize(n);
   status_.resize(n);
-  for (auto& s : status_) s.credits.assign(p_.num_vls, 0);
+  for (auto& s : status_) {
+    s.busy = true;
+    s.credits.assign(p_.num_vls, 0);
+  }
   grant_.assign(n, -1);
   req_vl_.assign(n + 1, -1);
   selected_vl_.assign(n + 1, -1);
   vl_mask_.assign(n + 1, 0);
   SC_METHOD(wake);
-  sensitive << wake_event_;
+  sensitive << wake_.event();
   dont_initialize();
 }
 
@@ -75,29 +93,35 @@ void Switch::packet_arrives(int port, Packet* pkt, Picos head_time) {
   if (held > p_.buffer_blocks())
     throw FabricError(where(port, pkt->vl) + ": input buffer overflow (" + std::to_string(held) + " blocks of " +
                       std::to_string(p_.buffer_blocks()) + ")");
-  if (!tables_.route(pkt->dlid, pkt->vl).routed())
+  const uint32_t route = route_index(*pkt);
+  if (route == kNoRoute || cand_first(route) == cand_last(route))
     throw FabricError(std::string(name()) + ": LFT has no entry for DLID " + std::to_string(pkt->dlid));
-  iv.q.push_back({pkt, head_time, head_time + routing_ps_});
+  for (auto c = cand_first(route); c != cand_last(route); ++c)
+    if (c->port < 1 || c->port > num_ports() || out_[c->port].credits.empty())
+      throw FabricError(std::string(name()) + ": LFT entry for DLID " + std::to_string(pkt->dlid) +
+                        " names port " + std::to_string(c->port) + ", which has no cable");
+  iv.q.push_back({pkt, head_time, head_time + routing_ps_, route});
   iv.queued_blocks += static_cast<int>(pkt->blocks());
   ++queued_packets_;
+  if (in_[port].queued++ == 0) active_.push_back(port);
   if (iv.q.size() == 1) schedule_next(iv.q.front().ready);
 }
 
 void Switch::credits_arrive(int port, const CreditTrain& train) {
-  out_[port].credits[train.vl].add(train, where(port, train.vl));
+  if (!out_[port].credits[train.vl].add(train))
+    throw CreditError(where(port, train.vl) + ": more credits returned than taken (counter above its buffer)");
   // Somebody may be waiting for exactly these credits.
   if (queued_packets_ > 0) schedule_next(now_ps());
 }
 
 Picos Switch::earliest_grant(int i, const Queued& h, Picos lower) const {
   Picos t = std::max({lower, h.ready, in_[i].busy_until});
-  const auto& entry = tables_.route(h.pkt->dlid, h.pkt->vl);
   Picos best = kNever;
   const int need = static_cast<int>(h.pkt->blocks());
-  for (const auto& c : entry.candidates) {
-    const OutputPort& o = out_[c.port];
+  for (auto c = cand_first(h.route); c != cand_last(h.route); ++c) {
+    const OutputPort& o = out_[c->port];
     Picos to = std::max(t, o.busy_until);
-    Picos tc = o.credits[out_vl(i, c.port, *h.pkt)].time_for(need, to);
+    Picos tc = o.credits[out_vl(i, c->port, *h.pkt)].time_for(need, to);
     best = std::min(best, tc);
   }
   return best;
@@ -109,14 +133,15 @@ void Switch::schedule_next(Picos t_min) {
   Picos lower = std::max(t_min, now_ps());
   if (last_arbitration_ != kNever && lower <= last_arbitration_) lower = last_arbitration_ + 1;
   Picos best = p_.every_edge && queued_packets_ > 0 ? lower : kNever;
-  for (int i = 1; i < static_cast<int>(in_.size()); ++i)
+  for (int i : active_)
     for (const InputVl& iv : in_[i].vl)
       if (!iv.q.empty()) best = std::min(best, earliest_grant(i, iv.q.front(), lower));
-  if (best != kNever) notify_at(wake_event_, clock_edge(best, clock_ps_));
+  if (best != kNever) wake_.at(clock_edge(best, clock_ps_));
 }
 
 void Switch::wake() {
   Picos t = now_ps();
+  wake_.woke();
   // Set first: granting calls back into this switch (credits from an HCA), and any wake-up
   // scheduled from there must fall on a later edge.
   ++mon_.switch_wakes;
@@ -127,78 +152,80 @@ void Switch::wake() {
 }
 
 void Switch::arbitrate(Picos t) {
-  const int n = num_ports();
-  // 1. Which VLs request each free output (heads ready, input free, credits for the whole packet).
-  std::fill(vl_mask_.begin(), vl_mask_.end(), 0u);
-  for (int i = 1; i <= n; ++i) {
-    if (in_[i].vl.empty() || in_[i].busy_until > t) continue;
-    for (const InputVl& iv : in_[i].vl) {
+  // 1. Heads that could go now: routed, input free, candidate output free with credits for the
+  //    whole packet on its output VL. Each output collects the VLs requesting it.
+  eligible_.clear();
+  touched_.clear();
+  for (int i : active_) {
+    InputPort& ip = in_[i];
+    if (ip.busy_until > t) continue;
+    for (int v = 0; v < p_.num_vls; ++v) {
+      const InputVl& iv = ip.vl[v];
       if (iv.q.empty() || iv.q.front().ready > t) continue;
-      const Packet& pk = *iv.q.front().pkt;
-      for (const auto& c : tables_.route(pk.dlid, pk.vl).candidates) {
-        OutputPort& o = out_[c.port];
-        Vl w = out_vl(i, c.port, pk);
-        if (o.busy_until <= t && o.credits[w].available(t) >= static_cast<int>(pk.blocks())) vl_mask_[c.port] |= 1u << w;
+      const Queued& h = iv.q.front();
+      const int need = static_cast<int>(h.pkt->blocks());
+      for (auto c = cand_first(h.route); c != cand_last(h.route); ++c) {
+        OutputPort& o = out_[c->port];
+        if (o.busy_until > t) continue;
+        Vl w = out_vl(i, c->port, *h.pkt);
+        if (o.credits[w].available(t) < need) continue;
+        if (vl_mask_[c->port] == 0) touched_.push_back(c->port);
+        vl_mask_[c->port] |= 1u << w;
+        eligible_.push_back({static_cast<uint8_t>(i), static_cast<uint8_t>(v), c->port, w, c->priority});
       }
     }
   }
+  if (eligible_.empty()) return;
   // 2. Each output's VL arbiter picks the VL it serves this cycle.
-  bool any = false;
-  for (int o = 1; o <= n; ++o) {
-    selected_vl_[o] = vl_mask_[o] ? out_[o].vlarb.select(vl_mask_[o]) : -1;
-    any |= selected_vl_[o] >= 0;
+  for (int o : touched_) {
+    selected_vl_[o] = out_[o].vlarb.select(vl_mask_[o]);
+    vl_mask_[o] = 0;
   }
-  if (!any) return;
-  // 3. Each input offers one head (round-robin over its VLs) whose candidates match.
-  bool any_request = false;
-  for (int i = 1; i <= n; ++i) {
-    ArbRequest& r = req_[i - 1];
-    r.valid = false;
-    r.candidates.clear();
-    req_vl_[i] = -1;
-    if (in_[i].vl.empty() || in_[i].busy_until > t) continue;
-    for (int k = 0; k < p_.num_vls && !r.valid; ++k) {
-      int v = (in_[i].rr_vl + k) % p_.num_vls;
-      const InputVl& iv = in_[i].vl[v];
-      if (iv.q.empty() || iv.q.front().ready > t) continue;
-      const Packet& pk = *iv.q.front().pkt;
-      for (const auto& c : tables_.route(pk.dlid, pk.vl).candidates) {
-        Vl w = out_vl(i, c.port, pk);
-        if (selected_vl_[c.port] != w) continue;
-        if (!r.candidates.empty() && w != r.vl) continue;  // one output VL per request
-        const OutputPort& o = out_[c.port];
-        if (o.busy_until > t || o.credits[w].available(t) < static_cast<int>(pk.blocks())) continue;
-        r.vl = w;
-        r.candidates.push_back({static_cast<uint8_t>(c.port - 1), c.priority});
-      }
-      if (!r.candidates.empty()) {
-        r.valid = true;
-        r.length_credits = static_cast<uint16_t>(pk.blocks());
-        req_vl_[i] = v;
-        any_request = true;
-      }
+  // 3. Each input offers one head, round-robin over its VLs, with the candidates whose output
+  //    serves that head's output VL this cycle.
+  for (int i : active_) req_vl_[i] = -1;
+  for (const Eligible& e : eligible_) {
+    if (selected_vl_[e.out] != e.out_vl) continue;
+    ArbRequest& r = req_[e.in - 1];
+    const int rr = in_[e.in].rr_vl;
+    // Keep the head whose VL comes first from the round-robin pointer.
+    if (req_vl_[e.in] >= 0 && req_vl_[e.in] != e.vl) {
+      int cur = (req_vl_[e.in] - rr + p_.num_vls) % p_.num_vls, mine = (e.vl - rr + p_.num_vls) % p_.num_vls;
+      if (mine > cur) continue;
+      r.candidates.clear();
     }
+    if (!r.candidates.empty() && e.out_vl != r.vl) continue;  // one output VL per request
+    req_vl_[e.in] = e.vl;
+    r.valid = true;
+    r.vl = e.out_vl;
+    r.length_credits = static_cast<uint16_t>(in_[e.in].vl[e.vl].q.front().pkt->blocks());
+    r.candidates.push_back({static_cast<uint8_t>(e.out - 1), e.priority});
   }
-  if (!any_request) return;
-  for (int o = 1; o <= n; ++o) {
-    ArbOutputStatus& s = status_[o - 1];
-    s.busy = out_[o].busy_until > t;
-    if (out_[o].credits.empty()) {
-      s.busy = true;
-      continue;
-    }
+  for (int o : touched_) {
+    ArbOutputStatus& st = status_[o - 1];
+    st.busy = false;
     for (int w = 0; w < p_.num_vls; ++w)
-      s.credits[w] = static_cast<uint16_t>(std::min(out_[o].credits[w].available(t), 65535));
+      st.credits[w] = static_cast<uint16_t>(std::min(out_[o].credits[w].available(t), 65535));
   }
   // 4. The switch arbiter matches inputs to outputs.
   std::fill(grant_.begin(), grant_.end(), -1);
   arbiter_.arbitrate(req_, status_, grant_);
-  for (int i = 1; i <= n; ++i) {
-    int g = grant_[i - 1];
-    if (g < 0) continue;
-    if (!req_[i - 1].valid) throw FabricError(std::string(name()) + ": arbiter granted an input without a request");
-    grant(i, req_vl_[i], g + 1, req_[i - 1].vl, t);
+  for (int o : touched_) {
+    status_[o - 1].busy = true;  // outputs nobody asks for read as busy next time
+    selected_vl_[o] = -1;
   }
+  // grant() edits active_, so collect first; requests are cleared for the next cycle.
+  grants_now_.clear();
+  for (int i : active_) {
+    ArbRequest& r = req_[i - 1];
+    if (grant_[i - 1] >= 0) {
+      if (!r.valid) throw FabricError(std::string(name()) + ": arbiter granted an input without a request");
+      grants_now_.push_back({i, req_vl_[i], grant_[i - 1] + 1, r.vl});
+    }
+    r.valid = false;
+    r.candidates.clear();
+  }
+  for (const auto& g : grants_now_) grant(g.in, g.vl, g.out, g.out_vl, t);
 }
 
 void Switch::grant(int i, int v, int o, Vl w, Picos t) {
@@ -207,12 +234,14 @@ void Switch::grant(int i, int v, int o, Vl w, Picos t) {
   iv.q.pop_front();
   iv.queued_blocks -= static_cast<int>(h.pkt->blocks());
   --queued_packets_;
+  if (--in_[i].queued == 0) active_.erase(std::find(active_.begin(), active_.end(), i));
   Packet* pkt = h.pkt;
   const Picos len = pkt->length;
   const Picos in_ps = byte_ps_[i], out_ps = byte_ps_[o];
   OutputPort& op = out_[o];
   if (op.busy_until > t) throw FabricError(where(o, w) + ": arbiter granted a busy output");
-  op.credits[w].consume(static_cast<int>(pkt->blocks()), t, where(o, w));
+  if (!op.credits[w].consume(static_cast<int>(pkt->blocks()), t))
+    throw CreditError(where(o, w) + ": credit counter would go negative");
   op.vlarb.charge(w, pkt->length);
   // Start so that the tail is never needed before it has arrived (matters only when the output
   // link is faster than the input link).
@@ -239,8 +268,8 @@ std::vector<std::pair<int, int>> Switch::waits_of(int in_port, int vl, Picos now
   if (in_[in_port].vl.empty()) return w;
   const InputVl& iv = in_[in_port].vl[vl];
   if (iv.q.empty() || iv.q.front().ready > now) return w;
-  const Packet& pk = *iv.q.front().pkt;
-  for (const auto& c : tables_.route(pk.dlid, pk.vl).candidates) w.emplace_back(c.port, out_vl(in_port, c.port, pk));
+  const Queued& h = iv.q.front();
+  for (auto c = cand_first(h.route); c != cand_last(h.route); ++c) w.emplace_back(c->port, out_vl(in_port, c->port, *h.pkt));
   return w;
 }
 

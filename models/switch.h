@@ -13,7 +13,6 @@
 #pragma once
 #include <systemc>
 
-#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,6 +20,7 @@
 #include "models/credit_counter.h"
 #include "models/fabric_monitor.h"
 #include "models/link_protocol.h"
+#include "models/ring_queue.h"
 #include "models/switch_arbiter.h"
 #include "models/switch_params.h"
 #include "models/vl_arbiter.h"
@@ -54,20 +54,26 @@ class Switch : public sc_core::sc_module, public LinkEndpoint {
  private:
   struct Queued {
     Packet* pkt;
-    Picos arrive;  // head arrival
-    Picos ready;   // arrive + routing delay
+    Picos arrive;                       // head arrival
+    Picos ready;                        // arrive + routing delay
+    uint32_t route;                     // index of its candidates in cand_, looked up on arrival
+  };
+  // A (head, candidate output) pair that could be granted this cycle.
+  struct Eligible {
+    uint8_t in, vl, out, out_vl, priority;
   };
   struct Draining {  // a granted packet still leaving the buffer, for the overflow check
     CreditTrain drain;
   };
   struct InputVl {
-    std::deque<Queued> q;
-    std::deque<Draining> draining;
+    RingQueue<Queued> q;
+    RingQueue<Draining> draining;
     int queued_blocks = 0;
   };
   struct InputPort {
     Picos busy_until = 0;
     int rr_vl = 0;
+    int queued = 0;  // packets in all VLs of this port
     std::vector<InputVl> vl;
   };
   struct OutputPort {
@@ -91,9 +97,22 @@ class Switch : public sc_core::sc_module, public LinkEndpoint {
   SwitchArbiter& arbiter_;
   FabricMonitor& mon_;
   Picos routing_ps_, clock_ps_;
+  // The LFT flattened for the hot path: candidates of DLID d (for input VL v when the tables
+  // have per-VL copies) are cand_[cand_begin_[k] .. cand_begin_[k+1]), k = v * lids + d.
+  std::vector<uint32_t> cand_begin_;
+  std::vector<routing::PortCandidate> cand_;
+  size_t lids_ = 0;
+  bool per_vl_lft_ = false;
+  uint32_t route_index(const Packet& p) const {
+    size_t k = (per_vl_lft_ ? p.vl * lids_ : 0) + p.dlid;
+    return k < lids_ * (per_vl_lft_ ? p_.num_vls : 1) ? static_cast<uint32_t>(k) : kNoRoute;
+  }
+  static constexpr uint32_t kNoRoute = 0xFFFFFFFF;
+  const routing::PortCandidate* cand_first(uint32_t r) const { return cand_.data() + cand_begin_[r]; }
+  const routing::PortCandidate* cand_last(uint32_t r) const { return cand_.data() + cand_begin_[r + 1]; }
   std::vector<InputPort> in_;
   std::vector<OutputPort> out_;
-  sc_core::sc_event wake_event_;
+  WakeUp wake_{"wake_event"};
   Picos last_arbitration_ = kNever;
   size_t queued_packets_ = 0;
   uint64_t grants_ = 0;
@@ -104,6 +123,14 @@ class Switch : public sc_core::sc_module, public LinkEndpoint {
   std::vector<int> req_vl_;      // per input: the input VL whose head requests
   std::vector<int> selected_vl_; // per output: VL chosen by its VL arbiter this cycle
   std::vector<uint32_t> vl_mask_;
+  std::vector<int> active_;      // input ports with queued packets (any order)
+  std::vector<Eligible> eligible_;
+  std::vector<int> touched_;     // outputs some head could use this cycle
+  struct Grant {
+    int in, vl, out;
+    Vl out_vl;
+  };
+  std::vector<Grant> grants_now_;
 };
 
 }  // namespace ibsc::models

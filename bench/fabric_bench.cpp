@@ -1,0 +1,107 @@
+// Fabric speed benchmark (issue: the cycle-accurate fabric). Reports simulated packet-hops per
+// wall second, simulated ns per wall second and peak memory for an 8x8 torus, e-cube, uniform
+// traffic, 512-byte packets, at 10%, 50% and 90% of its saturation load, and the cost of an
+// idle 16x16 torus relative to a loaded one. Each measurement runs in its own process.
+//   fabric_bench [--sim-us N]
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "routing/routing.h"
+#include "tb/fabric.h"
+#include "tb/sweep.h"
+#include "tb/traffic_driver.h"
+
+using namespace ibsc;
+
+namespace {
+
+struct Measure {
+  double wall_s, sim_ns, hops, peak_mb, delivered;
+};
+
+Measure measure(const std::vector<int>& dims, double load, double sim_us) {
+  routing::Topology topo = routing::make_torus(dims, 4, true, 2 * static_cast<int>(dims.size()) + 4);
+  routing::RoutingOptions ro;
+  ro.algorithm = "ecube";
+  routing::TableSet tables = routing::compute_routing(topo, ro);
+  tb::FabricParams fp;
+  tb::TrafficConfig tc;
+  tb::InjectionConfig ic;
+  const double rate = fp.link.bytes_per_ns();
+  tb::TrafficDriver driver(topo, tc, ic, load * rate, rate, 1);
+  tb::Fabric fabric(topo, tables, fp, driver, tb::make_arbiter_factory({}));
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);  // elaboration is not what we measure
+  auto t0 = std::chrono::steady_clock::now();
+  sc_core::sc_start(sc_core::sc_time(sim_us, sc_core::SC_US));
+  double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  fabric.check_conservation();
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return {wall, sim_us * 1000.0, static_cast<double>(fabric.monitor().hops), ru.ru_maxrss / 1024.0,
+          static_cast<double>(fabric.monitor().delivered)};
+}
+
+std::string to_text(const Measure& m) {
+  return nlohmann::json{{"wall_s", m.wall_s}, {"sim_ns", m.sim_ns}, {"hops", m.hops}, {"peak_mb", m.peak_mb},
+                        {"delivered", m.delivered}}
+      .dump();
+}
+Measure from_text(const std::string& s) {
+  auto j = nlohmann::json::parse(s);
+  return {j["wall_s"], j["sim_ns"], j["hops"], j["peak_mb"], j["delivered"]};
+}
+
+}  // namespace
+
+int sc_main(int argc, char** argv) {
+  double sim_us = 500;
+  for (int i = 1; i + 1 < argc; ++i)
+    if (!std::strcmp(argv[i], "--sim-us")) sim_us = std::atof(argv[i + 1]);
+
+  // Saturation load of the 8x8 torus: a short sweep.
+  routing::Topology topo = routing::make_torus({8, 8}, 4, true, 8);
+  routing::RoutingOptions ro;
+  ro.algorithm = "ecube";
+  routing::TableSet tables = routing::compute_routing(topo, ro);
+  tb::PointSetup ps;
+  ps.topo = &topo;
+  ps.tables = &tables;
+  ps.run.warmup_ns = 10000;
+  ps.run.window_ns = 40000;
+  ps.run.drain_ns = 100000;
+  ps.run.progress = false;
+  tb::SweepConfig sc;
+  sc.start = 0.05;
+  sc.step = 0.05;
+  sc.refine = 2;
+  auto pts = tb::run_sweep(ps, sc);
+  tb::SaturationPoint sat = tb::find_saturation(pts);
+  double sat_load = sat.found ? sat.load : 1.0;
+  std::printf("8x8 torus, e-cube, uniform, 512 B: saturation at offered load %.3f (%.4f bytes/ns/switch)\n", sat_load,
+              sat.max_accepted_bytes_per_ns_per_switch);
+
+  std::printf("%-28s %10s %14s %14s %10s %9s\n", "run", "wall s", "Mhops/s", "sim ns/s", "peak MB", "hops");
+  double loaded_cost_per_ns = 0;
+  for (double f : {0.1, 0.5, 0.9}) {
+    auto r = tb::run_forked(1, 1, [&](int) { return to_text(measure({8, 8}, f * sat_load, sim_us)); });
+    Measure m = from_text(r[0]);
+    char name[64];
+    std::snprintf(name, sizeof name, "8x8 at %.0f%% of saturation", f * 100);
+    std::printf("%-28s %10.2f %14.2f %14.0f %10.1f %9.0f\n", name, m.wall_s, m.hops / m.wall_s / 1e6, m.sim_ns / m.wall_s,
+                m.peak_mb, m.hops);
+    if (f == 0.5) loaded_cost_per_ns = m.wall_s / m.sim_ns;
+  }
+  auto r = tb::run_forked(1, 1, [&](int) { return to_text(measure({16, 16}, 0.0, sim_us * 20)); });
+  Measure idle = from_text(r[0]);
+  std::printf("%-28s %10.3f %14s %14.0f %10.1f %9.0f\n", "16x16 idle", idle.wall_s, "-", idle.sim_ns / idle.wall_s,
+              idle.peak_mb, idle.hops);
+  std::printf("idle 16x16 cost per simulated ns / loaded 8x8 (50%%) cost: %.5f%%\n",
+              100.0 * (idle.wall_s / idle.sim_ns) / loaded_cost_per_ns);
+  return 0;
+}

@@ -1,0 +1,61 @@
+// FIFO on a growable ring buffer: the queues on the hot path (VL buffers, credit trains)
+// never allocate once warmed up, unlike std::deque, which allocates and frees chunks as it
+// moves.
+#pragma once
+#include <cstddef>
+#include <vector>
+
+namespace ibsc::models {
+
+template <class T>
+class RingQueue {
+ public:
+  bool empty() const { return size_ == 0; }
+  size_t size() const { return size_; }
+  T& front() { return buf_[head_]; }
+  const T& front() const { return buf_[head_]; }
+  T& back() { return buf_[(head_ + size_ - 1) & mask_]; }
+  const T& back() const { return buf_[(head_ + size_ - 1) & mask_]; }
+  const T& operator[](size_t i) const { return buf_[(head_ + i) & mask_]; }
+  void push_back(const T& v) {
+    if (size_ == buf_.size()) grow();
+    buf_[(head_ + size_) & mask_] = v;
+    ++size_;
+  }
+  void pop_front() {
+    head_ = (head_ + 1) & mask_;
+    --size_;
+  }
+  void clear() { head_ = size_ = 0; }
+
+  class const_iterator {
+   public:
+    const_iterator(const RingQueue* q, size_t i) : q_(q), i_(i) {}
+    const T& operator*() const { return (*q_)[i_]; }
+    const T* operator->() const { return &(*q_)[i_]; }
+    const_iterator& operator++() {
+      ++i_;
+      return *this;
+    }
+    bool operator!=(const const_iterator& o) const { return i_ != o.i_; }
+
+   private:
+    const RingQueue* q_;
+    size_t i_;
+  };
+  const_iterator begin() const { return {this, 0}; }
+  const_iterator end() const { return {this, size_}; }
+
+ private:
+  void grow() {
+    std::vector<T> n(buf_.empty() ? 8 : buf_.size() * 2);
+    for (size_t i = 0; i < size_; ++i) n[i] = buf_[(head_ + i) & mask_];
+    buf_.swap(n);
+    head_ = 0;
+    mask_ = buf_.size() - 1;
+  }
+  std::vector<T> buf_;
+  size_t head_ = 0, size_ = 0, mask_ = 0;
+};
+
+}  // namespace ibsc::models

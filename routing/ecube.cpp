@@ -1,0 +1,112 @@
+// e-cube (dimension-order) routing for k-ary n-cubes on IBA (seeds/000 section 2).
+// Paths: dimensions in decreasing order, the shorter way around each ring; at a tie
+// (distance k/2) the + direction from even coordinates and - from odd ones, to balance load.
+// Deadlock avoidance (Dally and Seitz) with 2 VLs on tori: a packet's SL has bit d set when its
+// path uses the wraparound channel of dimension d (Table 1: 2^n SLs). On a minimal path a
+// packet is before its wraparound only at coordinates >= k/2 when moving + (< k/2 when moving
+// -), so each switch's SL2VL, from (output port, SL) and its own position, gives:
+//   moving +: VL1 unless the packet will still wrap (then VL0);
+//   moving -: VL0 unless the packet will still wrap (then VL1).
+// Neither VL of a ring then carries a cycle. Meshes need neither wraparound SLs nor a second
+// VL. "dor1vl" keeps the paths with one SL and one VL: the classic deadlock-prone case.
+#include <stdexcept>
+#include <string>
+
+#include "routing/routing.h"
+
+namespace ibsc::routing {
+namespace {
+
+struct Hop {
+  int dim = -1;
+  bool plus = true;
+};
+
+// Direction taken in dimension d from coordinate a toward b (a != b).
+bool go_plus(int a, int b, int k) {
+  int fwd = (b - a + k) % k, back = k - fwd;
+  return fwd < back || (fwd == back && a % 2 == 0);
+}
+
+bool wraps(int a, int b, int k, bool torus) {
+  if (!torus || a == b) return false;
+  return go_plus(a, b, k) ? b < a : b > a;
+}
+
+}  // namespace
+
+TableSet route_ecube(const Topology& t, const RoutingOptions& opt, bool one_vl) {
+  if (t.kind != "torus" && t.kind != "mesh")
+    throw RoutingError("e-cube routing needs a torus or a mesh (topology is '" + t.kind + "')");
+  const int n = static_cast<int>(t.dims.size());
+  const bool torus = t.kind == "torus";
+  TableSet ts;
+  ts.algorithm = one_vl ? "dor1vl" : "ecube";
+  ts.sls_used = (torus && !one_vl) ? 1 << n : 1;
+  ts.vls_used = (torus && !one_vl) ? 2 : 1;
+  if (ts.sls_used > opt.max_sls || ts.sls_used > kNumSls)
+    throw RoutingError("e-cube on a " + std::to_string(n) + "-dimensional torus needs " + std::to_string(ts.sls_used) +
+                       " SLs; the budget is " + std::to_string(std::min(opt.max_sls, kNumSls)));
+  if (ts.vls_used > opt.max_vls)
+    throw RoutingError("e-cube on a torus needs 2 VLs; the budget is " + std::to_string(opt.max_vls));
+  const int H = t.num_switches ? t.num_hosts / t.num_switches : 0;
+  for (int h = 0; h < t.num_hosts; ++h)
+    if (t.host_switch(h) != h / std::max(H, 1)) throw RoutingError("e-cube expects hosts numbered switch by switch");
+  ts.max_lid = static_cast<Lid>(t.num_hosts + t.num_switches);
+  auto coord = [&](int s, int d) { return t.nodes[s].coord[d]; };
+
+  for (int s = 0; s < t.num_switches; ++s) {
+    const Node& node = t.nodes[s];
+    SwitchTables st;
+    st.lid = static_cast<Lid>(t.num_hosts + 1 + s);
+    st.lft.resize(ts.max_lid + 1);
+    st.sl2vl.reset(node.num_ports);
+    for (int h = 0; h < t.num_hosts; ++h) {
+      int b = t.host_switch(h);
+      PortNum port;
+      if (b == s) {
+        port = static_cast<PortNum>(t.host_switch_port(h));
+      } else {
+        int d = n - 1;
+        while (coord(s, d) == coord(b, d)) --d;
+        port = static_cast<PortNum>(go_plus(coord(s, d), coord(b, d), t.dims[d]) ? 1 + 2 * d : 2 + 2 * d);
+      }
+      st.lft[h + 1].candidates.push_back({port, 0});
+    }
+    if (ts.vls_used == 2)
+      for (int out = 1; out <= 2 * n; ++out) {
+        const int d = (out - 1) / 2, k = t.dims[d], c = node.coord[d];
+        const bool plus = (out - 1) % 2 == 0;
+        for (int sl = 0; sl < ts.sls_used; ++sl) {
+          const bool will_wrap = (sl >> d & 1) && (plus ? 2 * c >= k : 2 * c < k);
+          Vl vl = plus ? (will_wrap ? 0 : 1) : (will_wrap ? 1 : 0);
+          for (int in = 0; in <= node.num_ports; ++in) st.sl2vl.set(in, out, sl, vl);
+        }
+      }
+    ts.switches.push_back(std::move(st));
+  }
+  for (int h = 0; h < t.num_hosts; ++h) {
+    HostTables ht;
+    ht.base_lid = static_cast<Lid>(h + 1);
+    ht.paths.resize(t.num_hosts);
+    const int a = t.host_switch(h);
+    for (int g = 0; g < t.num_hosts; ++g) {
+      const int b = t.host_switch(g);
+      Sl sl = 0;
+      if (ts.sls_used > 1)
+        for (int d = 0; d < n; ++d)
+          if (wraps(coord(a, d), coord(b, d), t.dims[d], torus)) sl |= static_cast<Sl>(1 << d);
+      ht.paths[g].push_back({static_cast<Lid>(g + 1), sl});
+    }
+    ts.hosts.push_back(std::move(ht));
+  }
+  return ts;
+}
+
+TableSet compute_routing(const Topology& topo, const RoutingOptions& opt) {
+  if (opt.algorithm == "ecube") return route_ecube(topo, opt, false);
+  if (opt.algorithm == "dor1vl") return route_ecube(topo, opt, true);
+  throw RoutingError("routing algorithm '" + opt.algorithm + "' is not available (available: ecube, dor1vl)");
+}
+
+}  // namespace ibsc::routing

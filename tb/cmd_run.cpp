@@ -1,0 +1,74 @@
+#include "tb/cmd_run.h"
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+#include "routing/routing.h"
+#include "tb/results.h"
+#include "tb/scenario.h"
+#include "tb/sweep.h"
+
+namespace ibsc::tb {
+namespace {
+
+struct RunOptions {
+  std::string scenario;
+  std::vector<std::string> sets;
+  std::string out;
+  int64_t seed = -1;
+  int jobs = -1;
+  bool quiet = false;
+};
+
+int run(const RunOptions& o) {
+  auto sets = o.sets;
+  if (o.seed >= 0) sets.push_back("seed=" + std::to_string(o.seed));
+  if (o.jobs >= 0) sets.push_back("sweep.jobs=" + std::to_string(o.jobs));
+  Scenario s = load_scenario(o.scenario, sets);
+  s.point.run.progress = !o.quiet;
+  const auto wall0 = std::chrono::steady_clock::now();
+
+  routing::Topology topo = build_topology(s.topology);
+  routing::TableSet tables = routing::compute_routing(topo, s.routing);
+  s.point.topo = &topo;
+  s.point.tables = &tables;
+  std::fprintf(stderr, "ibsc: %s: %d switches, %d hosts, routing %s (%d SLs, %d VLs), seed %llu\n", s.name.c_str(),
+               topo.num_switches, topo.num_hosts, tables.algorithm.c_str(), tables.sls_used, tables.vls_used,
+               static_cast<unsigned long long>(s.point.seed));
+
+  std::vector<LoadPointResult> points = run_sweep(s.point, s.sweep);
+  SaturationPoint sat = find_saturation(points);
+
+  std::string out = o.out.empty() ? "out/" + s.name : o.out;
+  std::filesystem::create_directories(out);
+  write_results(out, s.resolved, s.point.seed, points);
+  print_summary(std::cout, points);
+  if (sat.found)
+    std::printf("saturation: offered load %.3f of link capacity; throughput %.4f bytes/ns/switch\n", sat.load,
+                sat.max_accepted_bytes_per_ns_per_switch);
+  else
+    std::printf("no saturation up to the highest load; best accepted %.4f bytes/ns/switch\n",
+                sat.max_accepted_bytes_per_ns_per_switch);
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  std::printf("results: %s/results.json, %s/results.csv, %s/latency.svg  (%.1f s)\n", out.c_str(), out.c_str(),
+              out.c_str(), secs);
+  return 0;
+}
+
+}  // namespace
+
+void add_run_command(CLI::App& app) {
+  auto o = std::make_shared<RunOptions>();
+  CLI::App* c = app.add_subcommand("run", "Simulate a scenario: load sweep, saturation point, results and plot");
+  c->add_option("scenario", o->scenario, "Scenario YAML file")->required()->check(CLI::ExistingFile);
+  c->add_option("--set", o->sets, "Override a scenario key: key.path=value (repeatable)");
+  c->add_option("--out", o->out, "Output folder (default out/<scenario name>)");
+  c->add_option("--seed", o->seed, "Random seed (overrides the scenario's)")->check(CLI::NonNegativeNumber);
+  c->add_option("--jobs", o->jobs, "Load points simulated at once (default: one per core)")->check(CLI::NonNegativeNumber);
+  c->add_flag("--quiet", o->quiet, "No progress lines on stderr");
+  c->callback([o]() { throw CLI::RuntimeError(run(*o)); });
+}
+
+}  // namespace ibsc::tb

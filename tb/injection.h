@@ -1,0 +1,43 @@
+// Injection processes, one per host with its own random stream:
+//   bernoulli: time is slotted in slots of one mean-length packet at link rate; each slot
+//              starts a packet with probability load / link rate (gaps are geometric);
+//   poisson:   exponential gaps with mean = mean length / load.
+// Packet lengths are fixed or drawn from a weighted mix.
+#pragma once
+#include <cstdint>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ibsc::tb {
+
+struct InjectionConfig {
+  std::string process = "bernoulli";                                   // bernoulli | poisson
+  std::vector<std::pair<uint32_t, double>> length_mix = {{512, 1.0}};   // (bytes, weight)
+};
+
+class InjectionProcess {
+ public:
+  // Throws std::invalid_argument for a load above link rate (bernoulli), lengths outside
+  // 1..4096 bytes or non-positive weights.
+  InjectionProcess(const InjectionConfig& cfg, double load_bytes_per_ns, double link_bytes_per_ns, uint64_t seed);
+  // Picoseconds from the previous generation (first call: from time 0) to the next one;
+  // UINT64_MAX for zero load.
+  uint64_t next_gap_ps();
+  uint32_t next_length();
+  double mean_length() const { return mean_; }
+
+ private:
+  std::mt19937_64 rng_;
+  bool poisson_;
+  double p_ = 0;        // bernoulli: probability per slot
+  double slot_ps_ = 0;  // bernoulli: slot length
+  double mean_gap_ps_ = 0;
+  double mean_ = 0;
+  std::vector<uint32_t> len_;
+  std::vector<double> cum_;
+  double carry_ = 0;  // fractional picoseconds, carried so gaps sum exactly
+};
+
+}  // namespace ibsc::tb

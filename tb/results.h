@@ -1,0 +1,48 @@
+// Results of a load sweep: one LoadPointResult per offered load, written as results.json
+// (byte-identical for identical inputs: ordered keys, fixed float format, no wall times),
+// results.csv, and a latency-vs-accepted-traffic plot (SVG through gnuplot).
+#pragma once
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace ibsc::tb {
+
+struct LinkUtil {
+  std::string name;
+  double utilisation = 0;
+  std::vector<double> per_vl;
+};
+
+struct LoadPointResult {
+  double offered_load = 0;                   // fraction of link capacity per host
+  double offered_bytes_per_ns_per_host = 0;
+  double accepted_bytes_per_ns_per_switch = 0;
+  double accepted_fraction = 0;              // of link capacity per host
+  double avg_latency_ns = 0, p50_latency_ns = 0, p99_latency_ns = 0, max_latency_ns = 0;
+  uint64_t packets_generated = 0, packets_injected = 0, packets_delivered = 0, packets_in_flight = 0;
+  uint64_t measured_packets = 0;
+  uint64_t packet_hops = 0;
+  double max_link_utilisation = 0, avg_link_utilisation = 0;
+  std::vector<LinkUtil> links;
+  bool saturated = false;
+  double sim_time_ns = 0;
+  double wall_seconds = 0;                   // never written to results.json or results.csv
+};
+
+nlohmann::ordered_json to_json(const LoadPointResult& r);
+LoadPointResult point_from_json(const nlohmann::json& j);
+
+void write_results(const std::string& dir, const nlohmann::ordered_json& scenario_resolved, uint64_t seed,
+                   const std::vector<LoadPointResult>& points);
+void print_summary(std::ostream& os, const std::vector<LoadPointResult>& points);
+// Latency vs accepted traffic, one line per series; SVG through gnuplot. Without gnuplot the
+// data and script are still written and a note goes to stderr.
+void write_plot(const std::string& svg_path, const std::string& title,
+                const std::vector<std::pair<std::string, std::vector<LoadPointResult>>>& series);
+
+}  // namespace ibsc::tb

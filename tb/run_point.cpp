@@ -1,0 +1,117 @@
+#include "tb/run_point.h"
+
+#include <chrono>
+#include <cstdio>
+
+#include "tb/traffic_driver.h"
+
+namespace ibsc::tb {
+
+using models::Picos;
+
+void RunParams::validate() const {
+  if (!(warmup_ns >= 0)) throw std::invalid_argument("run.warmup_ns must be >= 0");
+  if (!(window_ns > 0)) throw std::invalid_argument("run.window_ns must be > 0");
+  if (!(drain_ns >= 0)) throw std::invalid_argument("run.drain_ns must be >= 0");
+  if (!(watchdog_ns > 0)) throw std::invalid_argument("run.watchdog_ns must be > 0");
+  if (!(check_ns > 0)) throw std::invalid_argument("run.check_ns must be > 0");
+}
+
+namespace {
+Picos ps(double ns) { return static_cast<Picos>(ns * 1000.0 + 0.5); }
+
+std::vector<uint64_t> link_bytes(const Fabric& f) {
+  std::vector<uint64_t> b;
+  for (const auto& l : f.links())
+    for (uint64_t v : l.link->bytes_per_vl()) b.push_back(v);
+  return b;
+}
+}  // namespace
+
+LoadPointResult run_load_point(const PointSetup& s, double load, const std::string& label) {
+  s.run.validate();
+  const double link_rate = s.fabric.link.bytes_per_ns();
+  TrafficDriver driver(*s.topo, s.traffic, s.injection, load * link_rate, link_rate, s.seed);
+  Fabric fabric(*s.topo, *s.tables, s.fabric, driver, make_arbiter_factory(s.arbiter));
+  models::FabricMonitor& mon = fabric.monitor();
+
+  const Picos warm = ps(s.run.warmup_ns), win_end = warm + ps(s.run.window_ns);
+  const Picos drain_end = win_end + ps(s.run.drain_ns), check = ps(s.run.check_ns), dog = ps(s.run.watchdog_ns);
+  driver.set_window(warm, win_end);
+  const auto wall0 = std::chrono::steady_clock::now();
+  auto last_report = wall0;
+
+  auto advance_to = [&](Picos until) {
+    while (models::now_ps() < until) {
+      Picos step = std::min(check, until - models::now_ps());
+      sc_core::sc_start(models::to_sc(step));
+      const Picos now = models::now_ps();
+      fabric.check_conservation();
+      if (mon.in_flight() > 0 && now - mon.last_progress >= dog && now >= dog) {
+        std::string cyc = fabric.deadlock_cycle();
+        throw DeadlockError("deadlock watchdog: " + std::to_string(mon.in_flight()) + " packets in flight and no progress for " +
+                            std::to_string(s.run.watchdog_ns) + " ns at t = " + std::to_string(now / 1000) + " ns; " +
+                            (cyc.empty() ? std::string("no cycle of waiting channels found (starvation?)")
+                                         : "cycle of waiting channels: " + cyc));
+      }
+      auto wall = std::chrono::steady_clock::now();
+      if (s.run.progress && wall - last_report > std::chrono::seconds(2)) {
+        double secs = std::chrono::duration<double>(wall - wall0).count();
+        std::fprintf(stderr, "  %s: t = %.1f us of %.1f us simulated, %.0f ns/s, %.2f M packet-hops/s\n", label.c_str(),
+                     now / 1e6, drain_end / 1e6, now / 1000.0 / secs, mon.hops / secs / 1e6);
+        last_report = wall;
+      }
+    }
+  };
+
+  advance_to(warm);
+  const auto bytes0 = link_bytes(fabric);
+  advance_to(win_end);
+  const auto bytes1 = link_bytes(fabric);
+  while (driver.measured_outstanding() > 0 && models::now_ps() < drain_end)
+    advance_to(std::min(drain_end, models::now_ps() + check));
+
+  LoadPointResult r;
+  const double window_ns = s.run.window_ns;
+  const int switches = s.topo->num_switches, hosts = s.topo->num_hosts;
+  r.offered_load = load;
+  r.offered_bytes_per_ns_per_host = load * link_rate;
+  r.accepted_bytes_per_ns_per_switch = driver.window_delivered_bytes / window_ns / switches;
+  r.accepted_fraction = driver.window_delivered_bytes / window_ns / hosts / link_rate;
+  r.avg_latency_ns = driver.latency.count() ? driver.latency.mean() : 0;
+  r.p50_latency_ns = driver.latency.count() ? static_cast<double>(driver.latency.percentile(0.5)) : 0;
+  r.p99_latency_ns = driver.latency.count() ? static_cast<double>(driver.latency.percentile(0.99)) : 0;
+  r.max_latency_ns = driver.latency.count() ? static_cast<double>(driver.latency.max()) : 0;
+  r.packets_generated = mon.generated;
+  r.packets_injected = mon.injected;
+  r.packets_delivered = mon.delivered;
+  r.packets_in_flight = mon.in_flight();
+  r.measured_packets = driver.latency.count();
+  r.packet_hops = mon.hops;
+  // Per-link utilisation over the window: bytes x byte time / window.
+  const double byte_ns = s.fabric.link.byte_ps() / 1000.0;
+  size_t k = 0;
+  double sum = 0;
+  for (const auto& l : fabric.links()) {
+    LinkUtil u;
+    u.name = l.name;
+    uint64_t total = 0;
+    for (size_t v = 0; v < l.link->bytes_per_vl().size(); ++v, ++k) {
+      uint64_t b = bytes1[k] - bytes0[k];
+      total += b;
+      if (v + 1 < l.link->bytes_per_vl().size()) u.per_vl.push_back(b * byte_ns / window_ns);
+    }
+    u.utilisation = total * byte_ns / window_ns;
+    sum += u.utilisation;
+    r.max_link_utilisation = std::max(r.max_link_utilisation, u.utilisation);
+    r.links.push_back(std::move(u));
+  }
+  r.avg_link_utilisation = fabric.links().empty() ? 0 : sum / fabric.links().size();
+  const double offered_per_switch = load * link_rate * hosts / switches;
+  r.saturated = driver.measured_outstanding() > 0 || r.accepted_bytes_per_ns_per_switch < 0.95 * offered_per_switch;
+  r.sim_time_ns = models::now_ps() / 1000.0;
+  r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  return r;
+}
+
+}  // namespace ibsc::tb

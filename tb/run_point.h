@@ -1,0 +1,47 @@
+// One load point: elaborate the fabric, warm up, measure over a window, drain the measured
+// packets, with the conservation check and the deadlock watchdog running throughout.
+// SystemC elaborates once per process: call this once per process (the sweep forks).
+#pragma once
+#include <stdexcept>
+#include <string>
+
+#include "routing/tables.h"
+#include "routing/topology.h"
+#include "tb/arbiter_factory.h"
+#include "tb/fabric.h"
+#include "tb/injection.h"
+#include "tb/results.h"
+#include "tb/traffic.h"
+
+namespace ibsc::tb {
+
+struct RunParams {
+  double warmup_ns = 20000;     // traffic runs, nothing is measured
+  double window_ns = 100000;    // packets generated here are measured; accepted traffic is taken here
+  double drain_ns = 400000;     // at most this long after the window for measured packets to arrive
+  double watchdog_ns = 50000;   // packets in flight and no grant or delivery this long: deadlock
+  double check_ns = 10000;      // period of the invariant checks and progress reports
+  bool progress = true;         // progress lines on stderr
+  void validate() const;        // throws std::invalid_argument naming the field
+};
+
+// The deadlock watchdog fired; what() names the cycle of waiting channels.
+class DeadlockError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct PointSetup {
+  const routing::Topology* topo;
+  const routing::TableSet* tables;
+  FabricParams fabric;
+  ArbiterChoice arbiter;
+  TrafficConfig traffic;
+  InjectionConfig injection;
+  RunParams run;
+  uint64_t seed = 1;
+};
+
+LoadPointResult run_load_point(const PointSetup& s, double load_fraction, const std::string& label);
+
+}  // namespace ibsc::tb

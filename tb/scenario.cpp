@@ -1,0 +1,148 @@
+#include "tb/scenario.h"
+
+#include <stdexcept>
+
+#include "tb/config_reader.h"
+
+namespace ibsc::tb {
+namespace {
+
+// Parameter errors thrown by validate() name the key; attach the file and line.
+template <class F>
+void checked(ConfigReader& r, const std::string& key, F&& validate) {
+  try {
+    validate();
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(r.where(key) + ": " + e.what());
+  }
+}
+
+models::VlArbEntry parse_entry(const std::vector<int>& pair, ConfigReader& r, const std::string& key) {
+  if (pair.size() != 2 || pair[0] < 0 || pair[0] > 14 || pair[1] < 0 || pair[1] > 255)
+    throw ConfigError(r.where(key) + ": key '" + key + "': each entry is [VL 0..14, weight 0..255]");
+  return {static_cast<uint8_t>(pair[0]), static_cast<uint8_t>(pair[1])};
+}
+
+}  // namespace
+
+Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
+  ConfigReader r = ConfigReader::from_file(path);
+  for (const auto& o : overrides) r.apply_override(o);
+  Scenario s;
+  s.file = path;
+  s.name = r.get<std::string>("name", "unnamed");
+  s.point.seed = r.get<uint64_t>("seed", 1);
+
+  TopologyChoice& t = s.topology;
+  t.spec = r.get<std::string>("topology.spec", t.spec);
+  t.hosts_per_switch = r.get_int("topology.hosts_per_switch", t.hosts_per_switch, 0, 64);
+  t.switch_ports = r.get_int("topology.switch_ports", t.switch_ports, 0, 254);
+  checked(r, "topology.spec", [&] { build_topology(t); });
+
+  routing::RoutingOptions& ro = s.routing;
+  ro.algorithm = r.get<std::string>("routing.algorithm", ro.algorithm);
+  ro.vls = r.get_int("routing.vls", ro.vls, 0, 15);
+  ro.max_sls = r.get_int("routing.max_sls", ro.max_sls, 1, 16);
+  ro.max_vls = r.get_int("routing.max_vls", ro.max_vls, 1, 15);
+  ro.seed = s.point.seed;
+
+  models::SwitchParams& sw = s.point.fabric.sw;
+  sw.num_vls = r.get_int("switch.num_vls", sw.num_vls, 1, 15);
+  sw.buffer_bytes_per_vl = static_cast<uint32_t>(r.get_int("switch.buffer_bytes_per_vl", sw.buffer_bytes_per_vl, 64, 1 << 20));
+  sw.routing_delay_ns = r.get_double("switch.routing_delay_ns", sw.routing_delay_ns, 0, 1e6);
+  sw.core_clock_ns = r.get_double("switch.core_clock_ns", sw.core_clock_ns, 0.001, 1e3);
+  sw.crossbar_speedup = r.get_int("switch.crossbar_speedup", sw.crossbar_speedup, 1, 16);
+  sw.vl2vl = r.get<bool>("switch.vl2vl", sw.vl2vl);
+  s.point.arbiter.kind = r.get_choice("switch.arbiter", s.point.arbiter.kind, {"model", "rtl"});
+  s.point.arbiter.rtl_switches = r.get<std::vector<int>>("switch.rtl_switches", {});
+  models::VlArbParams& va = sw.vlarb;
+  va.use_tables = r.get<bool>("switch.vlarb.use_tables", va.use_tables);
+  va.limit_of_high_priority = r.get_int("switch.vlarb.limit_of_high_priority", va.limit_of_high_priority, 0, 255);
+  for (auto [key, table] : {std::pair{"switch.vlarb.high", &va.high}, std::pair{"switch.vlarb.low", &va.low}}) {
+    std::vector<int> flat = r.get<std::vector<int>>(key, {});
+    if (flat.size() % 2) throw ConfigError(r.where(key) + ": key '" + key + "': list VL, weight pairs: [vl, w, vl, w, ...]");
+    for (size_t i = 0; i < flat.size(); i += 2) table->push_back(parse_entry({flat[i], flat[i + 1]}, r, key));
+  }
+  checked(r, "switch", [&] { sw.validate(); });
+
+  models::LinkParams& ln = s.point.fabric.link;
+  ln.width = r.get_int("link.width", ln.width, 1, 12);
+  ln.lane_gbps = r.get_double("link.lane_gbps", ln.lane_gbps, 0.001, 1000);
+  ln.coding = r.get_choice("link.coding", ln.coding, {"8b10b", "64b66b"});
+  ln.cable_m = r.get_double("link.cable_m", ln.cable_m, 0, 1e5);
+  ln.ns_per_m = r.get_double("link.ns_per_m", ln.ns_per_m, 0, 1e3);
+  checked(r, "link", [&] { ln.validate(); });
+
+  TrafficConfig& tr = s.point.traffic;
+  tr.pattern = r.get_choice("traffic.pattern", tr.pattern,
+                            {"uniform", "bit-reversal", "transpose", "bit-complement", "bit-rotation", "shuffle", "hotspot",
+                             "all-to-all", "neighbour", "permutation"});
+  tr.hotspot_hosts = r.get<std::vector<int>>("traffic.hotspot_hosts", tr.hotspot_hosts);
+  tr.hotspot_fraction = r.get_double("traffic.hotspot_fraction", tr.hotspot_fraction, 0, 1);
+  tr.permutation_file = r.get<std::string>("traffic.permutation_file", tr.permutation_file);
+  InjectionConfig& in = s.point.injection;
+  in.process = r.get_choice("traffic.injection", in.process, {"bernoulli", "poisson"});
+  if (r.has("traffic.lengths")) {
+    std::vector<double> flat = r.get<std::vector<double>>("traffic.lengths", {});
+    if (flat.empty() || flat.size() % 2)
+      throw ConfigError(r.where("traffic.lengths") + ": key 'traffic.lengths': list length, weight pairs: [512, 0.5, 32, 0.5]");
+    in.length_mix.clear();
+    for (size_t i = 0; i < flat.size(); i += 2) in.length_mix.push_back({static_cast<uint32_t>(flat[i]), flat[i + 1]});
+  } else {
+    int len = r.get_int("traffic.length", 512, 1, 4096);
+    in.length_mix = {{static_cast<uint32_t>(len), 1.0}};
+  }
+
+  RunParams& run = s.point.run;
+  run.warmup_ns = r.get_double("run.warmup_ns", run.warmup_ns, 0, 1e12);
+  run.window_ns = r.get_double("run.window_ns", run.window_ns, 1, 1e12);
+  run.drain_ns = r.get_double("run.drain_ns", run.drain_ns, 0, 1e12);
+  run.watchdog_ns = r.get_double("run.watchdog_ns", run.watchdog_ns, 1, 1e12);
+  run.check_ns = r.get_double("run.check_ns", run.check_ns, 1, 1e12);
+  checked(r, "run", [&] { run.validate(); });
+
+  SweepConfig& sp = s.sweep;
+  sp.loads = r.get<std::vector<double>>("sweep.loads", sp.loads);
+  sp.start = r.get_double("sweep.start", sp.start, 0.001, 1);
+  sp.step = r.get_double("sweep.step", sp.step, 0.001, 1);
+  sp.max = r.get_double("sweep.max", sp.max, 0.001, 1);
+  sp.refine = r.get_int("sweep.refine", sp.refine, 0, 8);
+  sp.jobs = r.get_int("sweep.jobs", sp.jobs, 0, 256);
+  checked(r, "sweep", [&] { sp.validate(); });
+
+  r.check_all_consumed();
+  s.resolved = r.resolved();
+  return s;
+}
+
+}  // namespace ibsc::tb
+
+namespace ibsc::tb {
+
+routing::Topology build_topology(const TopologyChoice& t) {
+  // Short forms: torus:4x4, torus:4x4x4, mesh:8x8, ring:8 (a 1-D torus).
+  auto colon = t.spec.find(':');
+  std::string kind = t.spec.substr(0, colon), rest = colon == std::string::npos ? "" : t.spec.substr(colon + 1);
+  if (kind == "ring") kind = "torus";
+  if (kind != "torus" && kind != "mesh")
+    throw std::invalid_argument("topology.spec '" + t.spec + "': supported forms are torus:AxB[xC...], mesh:AxB[...], ring:N");
+  std::vector<int> dims;
+  size_t pos = 0;
+  while (pos <= rest.size()) {
+    size_t x = rest.find('x', pos);
+    std::string part = rest.substr(pos, x == std::string::npos ? std::string::npos : x - pos);
+    try {
+      size_t used = 0;
+      int k = std::stoi(part, &used);
+      if (used != part.size()) throw std::invalid_argument(part);
+      dims.push_back(k);
+    } catch (const std::exception&) {
+      throw std::invalid_argument("topology.spec '" + t.spec + "': '" + part + "' is not a dimension size");
+    }
+    if (x == std::string::npos) break;
+    pos = x + 1;
+  }
+  return routing::make_torus(dims, t.hosts_per_switch, kind == "torus", t.switch_ports);
+}
+
+}  // namespace ibsc::tb

@@ -1,0 +1,38 @@
+// Scenario: a YAML file resolved into the parameter structs of every part. Each key maps to one
+// field whose default lives in that struct; unknown keys, wrong types and out-of-range values
+// are errors naming file, line and key.
+#pragma once
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "routing/routing.h"
+#include "routing/topology.h"
+#include "tb/run_point.h"
+#include "tb/sweep.h"
+
+namespace ibsc::tb {
+
+struct TopologyChoice {
+  std::string spec = "torus:4x4";  // short form, as for `ibsc route --topology`
+  int hosts_per_switch = 4;
+  int switch_ports = 8;            // ports per switch; 0: exactly what the topology needs
+};
+
+struct Scenario {
+  std::string file;
+  std::string name;
+  TopologyChoice topology;
+  routing::RoutingOptions routing;
+  PointSetup point;  // fabric, arbiter, traffic, injection, run, seed
+  SweepConfig sweep;
+  nlohmann::ordered_json resolved;  // every parameter with its value, defaults included
+};
+
+// Reads and validates a scenario; `overrides` are "key=value" (from --set), applied first.
+Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides);
+
+routing::Topology build_topology(const TopologyChoice& t);
+
+}  // namespace ibsc::tb

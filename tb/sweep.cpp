@@ -1,0 +1,160 @@
+#include "tb/sweep.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+namespace ibsc::tb {
+
+void SweepConfig::validate() const {
+  for (double l : loads)
+    if (!(l > 0.0 && l <= 1.0)) throw std::invalid_argument("sweep.loads: every load must be in (0, 1]");
+  if (!(start > 0.0 && start <= 1.0)) throw std::invalid_argument("sweep.start must be in (0, 1]");
+  if (!(step > 0.0)) throw std::invalid_argument("sweep.step must be > 0");
+  if (!(max >= start && max <= 1.0)) throw std::invalid_argument("sweep.max must be in [start, 1]");
+  if (refine < 0 || refine > 8) throw std::invalid_argument("sweep.refine must be 0..8");
+  if (jobs < 0) throw std::invalid_argument("sweep.jobs must be >= 0");
+}
+
+std::vector<std::string> run_forked(int n, int jobs, const std::function<std::string(int)>& fn) {
+  if (jobs <= 0) jobs = std::max(1L, sysconf(_SC_NPROCESSORS_ONLN));
+  std::vector<std::string> out(n);
+  std::map<pid_t, std::pair<int, std::string>> running;  // pid -> (index, temp file)
+  int next = 0;
+  std::string failure;
+  auto reap_one = [&]() {
+    int status = 0;
+    pid_t pid = waitpid(-1, &status, 0);
+    auto it = running.find(pid);
+    if (it == running.end()) return;
+    auto [idx, file] = it->second;
+    running.erase(it);
+    std::ifstream in(file);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    std::remove(file.c_str());
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) out[idx] = ss.str();
+    else if (failure.empty())
+      failure = ss.str().empty() ? "worker process for point " + std::to_string(idx) + " died (status " +
+                                       std::to_string(status) + ")"
+                                 : ss.str();
+  };
+  while (next < n || !running.empty()) {
+    while (next < n && static_cast<int>(running.size()) < jobs && failure.empty()) {
+      char tmpl[] = "/tmp/ibsc-point-XXXXXX";
+      int fd = mkstemp(tmpl);
+      if (fd < 0) throw std::runtime_error("cannot create a temporary file in /tmp");
+      close(fd);
+      std::fflush(nullptr);
+      pid_t pid = fork();
+      if (pid < 0) throw std::runtime_error("fork failed");
+      if (pid == 0) {
+        int code = 0;
+        std::string text;
+        try {
+          text = fn(next);
+        } catch (const std::exception& e) {
+          text = e.what();
+          code = 2;
+        }
+        std::ofstream(tmpl) << text;
+        std::fflush(nullptr);
+        _exit(code);
+      }
+      running[pid] = {next, tmpl};
+      ++next;
+    }
+    if (!running.empty()) reap_one();
+    if (!failure.empty() && running.empty()) throw std::runtime_error(failure);
+  }
+  return out;
+}
+
+namespace {
+std::vector<LoadPointResult> run_points(const PointSetup& s, const std::vector<double>& loads, int jobs, int first_index,
+                                        int total_hint) {
+  auto texts = run_forked(static_cast<int>(loads.size()), jobs, [&](int i) {
+    char label[96];
+    std::snprintf(label, sizeof label, "load point %d/%d (load %.3f)", first_index + i + 1, total_hint, loads[i]);
+    if (s.run.progress) std::fprintf(stderr, "  %s: started\n", label);
+    LoadPointResult r = run_load_point(s, loads[i], label);
+    if (s.run.progress)
+      std::fprintf(stderr, "  %s: done, accepted %.4f B/ns/switch, avg latency %.0f ns, %.1f s\n", label,
+                   r.accepted_bytes_per_ns_per_switch, r.avg_latency_ns, r.wall_seconds);
+    nlohmann::json j = nlohmann::json::parse(to_json(r).dump());
+    j["__wall_seconds"] = r.wall_seconds;
+    return j.dump();
+  });
+  std::vector<LoadPointResult> pts;
+  for (const auto& t : texts) {
+    auto j = nlohmann::json::parse(t);
+    LoadPointResult r = point_from_json(j);
+    r.wall_seconds = j.value("__wall_seconds", 0.0);
+    pts.push_back(std::move(r));
+  }
+  return pts;
+}
+}  // namespace
+
+std::vector<LoadPointResult> run_sweep(const PointSetup& s, const SweepConfig& cfg) {
+  cfg.validate();
+  std::vector<LoadPointResult> pts;
+  if (!cfg.loads.empty()) {
+    pts = run_points(s, cfg.loads, cfg.jobs, 0, static_cast<int>(cfg.loads.size()));
+  } else {
+    // Rising loads in batches of `jobs`, until two saturated points are seen.
+    std::vector<double> all;
+    for (int k = 0;; ++k) {
+      double l = std::round((cfg.start + k * cfg.step) * 1e6) / 1e6;
+      if (l > cfg.max + 1e-9) break;
+      all.push_back(l);
+    }
+    int jobs = cfg.jobs > 0 ? cfg.jobs : std::max(1L, sysconf(_SC_NPROCESSORS_ONLN));
+    size_t done = 0;
+    int saturated = 0;
+    while (done < all.size() && saturated < 2) {
+      std::vector<double> batch(all.begin() + done, all.begin() + std::min(all.size(), done + jobs));
+      auto r = run_points(s, batch, jobs, static_cast<int>(done), static_cast<int>(all.size()));
+      for (auto& p : r) {
+        saturated += p.saturated ? 1 : 0;
+        pts.push_back(std::move(p));
+      }
+      done += batch.size();
+    }
+  }
+  // Bisection between the last unsaturated and the first saturated load.
+  for (int k = 0; k < cfg.refine; ++k) {
+    std::sort(pts.begin(), pts.end(), [](auto& a, auto& b) { return a.offered_load < b.offered_load; });
+    auto first_sat = std::find_if(pts.begin(), pts.end(), [](auto& p) { return p.saturated; });
+    if (first_sat == pts.end() || first_sat == pts.begin()) break;
+    double mid = std::round((first_sat->offered_load + std::prev(first_sat)->offered_load) / 2 * 1e6) / 1e6;
+    auto r = run_points(s, {mid}, 1, static_cast<int>(pts.size()), static_cast<int>(pts.size()) + 1);
+    pts.push_back(std::move(r[0]));
+  }
+  std::sort(pts.begin(), pts.end(), [](auto& a, auto& b) { return a.offered_load < b.offered_load; });
+  return pts;
+}
+
+SaturationPoint find_saturation(const std::vector<LoadPointResult>& points) {
+  SaturationPoint s;
+  for (const auto& p : points) {
+    s.max_accepted_bytes_per_ns_per_switch = std::max(s.max_accepted_bytes_per_ns_per_switch, p.accepted_bytes_per_ns_per_switch);
+    if (p.saturated && !s.found) {
+      s.found = true;
+      s.load = p.offered_load;
+    }
+  }
+  return s;
+}
+
+}  // namespace ibsc::tb

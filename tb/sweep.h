@@ -1,0 +1,38 @@
+// Load sweep: runs load points, each in its own forked process (SystemC elaborates once per
+// process; this also spreads points over the cores), and finds the saturation point.
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "tb/results.h"
+#include "tb/run_point.h"
+
+namespace ibsc::tb {
+
+struct SweepConfig {
+  std::vector<double> loads;  // offered loads, fraction of link capacity; empty: automatic
+  double start = 0.1;         // automatic: first load
+  double step = 0.1;          // automatic: increment
+  double max = 1.0;           // automatic: last load tried
+  int refine = 2;             // bisection steps between the last unsaturated and first saturated load
+  int jobs = 0;               // concurrent processes; 0: one per core
+  void validate() const;      // throws std::invalid_argument naming the field
+};
+
+struct SaturationPoint {
+  bool found = false;
+  double load = 0;                 // lowest offered load that saturates
+  double max_accepted_bytes_per_ns_per_switch = 0;  // throughput: best accepted traffic seen
+};
+
+// Runs the sweep; points come back sorted by offered load. Throws on the first failing point
+// (deadlock, violated invariant), with that point's message.
+std::vector<LoadPointResult> run_sweep(const PointSetup& setup, const SweepConfig& cfg);
+SaturationPoint find_saturation(const std::vector<LoadPointResult>& points);
+
+// Runs fn(i) for i in [0, n) in child processes, at most `jobs` at once; each child returns a
+// JSON text. Used by the sweep and by multi-scenario runs.
+std::vector<std::string> run_forked(int n, int jobs, const std::function<std::string(int)>& fn);
+
+}  // namespace ibsc::tb

@@ -1,0 +1,11 @@
+# ibsc_tb_core: traffic patterns, injection, latency statistics, results, scenario reading.
+# Plain C++ (no SystemC), so its tests are quick.
+add_library(ibsc_tb_core STATIC
+  ${CMAKE_CURRENT_LIST_DIR}/traffic.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/injection.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/latency_histogram.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/results.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/config_reader.cpp
+)
+target_include_directories(ibsc_tb_core PUBLIC ${PROJECT_SOURCE_DIR})
+target_link_libraries(ibsc_tb_core PUBLIC ibsc_routing yaml-cpp nlohmann_json::nlohmann_json)

@@ -1,0 +1,48 @@
+// Traffic driver: feeds every HCA from a destination pattern and an injection process, and
+// measures what the measurement window asks for: packets generated inside the window are
+// "measured"; their latency (generation to delivery) goes to a histogram; bytes delivered
+// inside the window give accepted traffic.
+#pragma once
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "models/hca.h"
+#include "routing/topology.h"
+#include "tb/injection.h"
+#include "tb/latency_histogram.h"
+#include "tb/traffic.h"
+
+namespace ibsc::tb {
+
+class TrafficDriver : public models::HcaTraffic {
+ public:
+  TrafficDriver(const routing::Topology& topo, const TrafficConfig& traffic, const InjectionConfig& injection,
+                double load_bytes_per_ns, double link_bytes_per_ns, uint64_t seed);
+
+  models::Picos next_gap(int host) override;
+  bool make(int host, models::Packet& p) override;
+  void generated(models::Packet& p, models::Picos t) override;
+  void delivered(const models::Packet& p, models::Picos t) override;
+
+  void set_window(models::Picos start, models::Picos end) {
+    win_start_ = start;
+    win_end_ = end;
+  }
+  uint64_t measured_outstanding() const { return measured_generated_ - measured_delivered_; }
+
+  LatencyHistogram latency;             // ns, measured packets
+  uint64_t measured_generated_ = 0;
+  uint64_t measured_delivered_ = 0;
+  uint64_t window_delivered_bytes = 0;  // delivered inside the window (any packet)
+  uint64_t window_delivered_packets = 0;
+  uint64_t window_generated_bytes = 0;
+
+ private:
+  std::unique_ptr<DestinationPattern> pattern_;
+  std::vector<InjectionProcess> inj_;
+  std::vector<std::mt19937_64> rng_;
+  models::Picos win_start_ = models::kNever, win_end_ = models::kNever;
+};
+
+}  // namespace ibsc::tb
