@@ -136,6 +136,9 @@ void write_plot(const std::string& svg, const std::string& title,
                 const std::vector<std::pair<std::string, std::vector<LoadPointResult>>>& series) {
   std::string base = svg.substr(0, svg.size() - (svg.size() > 4 && svg.substr(svg.size() - 4) == ".svg" ? 4 : 0));
   std::ofstream dat(base + ".dat");
+  bool any = false;
+  for (const auto& sp : series)
+    for (const auto& p : sp.second) any |= p.measured_packets > 0;
   for (const auto& [name, pts] : series) {
     dat << "# " << name << "\n";
     for (const auto& p : pts)
@@ -152,6 +155,7 @@ void write_plot(const std::string& svg, const std::string& title,
     gp << (i ? ", " : "") << "'" << base << ".dat' index " << i << " with linespoints title '" << series[i].first << "'";
   gp << "\n";
   gp.close();
+  if (!any) return;  // nothing to draw
   if (std::system("command -v gnuplot >/dev/null 2>&1") != 0) {
     std::cerr << "ibsc: gnuplot not found; wrote " << base << ".gp and " << base << ".dat instead of " << svg << "\n";
     return;
