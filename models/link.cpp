@@ -24,13 +24,17 @@ void LinkParams::validate() const {
 }
 
 Link::Link(sc_core::sc_module_name name, const LinkParams& p, int rx_port, int num_vls)
-    : sc_module(name), in("in"), out("out"), fly_(p.fly_ps()), rx_port_(rx_port), bytes_(num_vls + 1, 0) {
+    : sc_module(name), in("in"), out("out"), fly_(p.fly_ps()), rx_port_(rx_port), bytes_(num_vls + 1, 0),
+      byte_ps_(p.byte_ps()) {
   in.bind(*this);
 }
 
 void Link::packet_arrives(int, Packet* pkt, Picos head_time) {
   bytes_[pkt->vl < bytes_.size() ? pkt->vl : bytes_.size() - 1] += pkt->length;
   ++packets_;
+  last_id_ = pkt->id;
+  send_start_ = head_time;
+  send_end_ = head_time + static_cast<Picos>(pkt->length) * byte_ps_;
   out->packet_arrives(rx_port_, pkt, head_time + fly_);
 }
 

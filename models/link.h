@@ -40,12 +40,18 @@ class Link : public sc_core::sc_module, public LinkEndpoint {
   const std::vector<uint64_t>& bytes_per_vl() const { return bytes_; }
   uint64_t packets() const { return packets_; }
   int rx_port() const { return rx_port_; }
+  // The packet whose bytes are on the wire at the sending end at time t, or 0 (ids start at 0,
+  // so the id is reported + 1: 0 means idle).
+  uint64_t packet_on_wire(Picos t) const { return t >= send_start_ && t < send_end_ ? last_id_ + 1 : 0; }
+  Picos fly_ps() const { return fly_; }
 
  private:
   Picos fly_;
   int rx_port_;
   std::vector<uint64_t> bytes_;
   uint64_t packets_ = 0;
+  uint64_t last_id_ = 0;
+  Picos send_start_ = 0, send_end_ = 0, byte_ps_ = 0;
 };
 
 }  // namespace ibsc::models

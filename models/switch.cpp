@@ -67,6 +67,7 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
   }
   grant_.assign(n, -1);
   req_vl_.assign(n + 1, -1);
+  last_grant_out_.assign(n + 1, 0);
   selected_vl_.assign(n + 1, -1);
   vl_mask_.assign(n + 1, 0);
   SC_METHOD(wake);
@@ -225,7 +226,11 @@ void Switch::arbitrate(Picos t) {
     r.valid = false;
     r.candidates.clear();
   }
-  for (const auto& g : grants_now_) grant(g.in, g.vl, g.out, g.out_vl, t);
+  std::fill(last_grant_out_.begin(), last_grant_out_.end(), 0);
+  for (const auto& g : grants_now_) {
+    last_grant_out_[g.in] = g.out;
+    grant(g.in, g.vl, g.out, g.out_vl, t);
+  }
 }
 
 void Switch::grant(int i, int v, int o, Vl w, Picos t) {
@@ -271,6 +276,16 @@ std::vector<std::pair<int, int>> Switch::waits_of(int in_port, int vl, Picos now
   const Queued& h = iv.q.front();
   for (auto c = cand_first(h.route); c != cand_last(h.route); ++c) w.emplace_back(c->port, out_vl(in_port, c->port, *h.pkt));
   return w;
+}
+
+int Switch::occupancy_blocks(int in_port, int vl, Picos t) const {
+  if (in_[in_port].vl.empty()) return 0;
+  const InputVl& iv = in_[in_port].vl[vl];
+  int held = 0;
+  for (const Queued& q : iv.q)
+    if (q.arrive <= t) held += static_cast<int>(q.pkt->blocks());
+  for (const Draining& d : iv.draining) held += static_cast<int>(d.drain.blocks() - d.drain.freed_by(t));
+  return held;
 }
 
 uint64_t Switch::head_packet_id(int in_port, int vl) const {

@@ -50,6 +50,13 @@ class Switch : public sc_core::sc_module, public LinkEndpoint {
   // Credits available now on (output port, VL), for waves and tests.
   int credits(int out_port, int vl, Picos t) const { return out_[out_port].credits[vl].available(t); }
   uint64_t grants() const { return grants_; }
+  // Blocks of the (input port, VL) buffer holding data at time t (queued + still draining).
+  int occupancy_blocks(int in_port, int vl, Picos t) const;
+  // The last arbitration: its time and, per input port (index = port number), the output port
+  // granted then or 0; the input VL whose head requested, or -1.
+  Picos last_arbitration() const { return last_arbitration_; }
+  const std::vector<int>& last_grant_out() const { return last_grant_out_; }
+  const std::vector<int>& last_request_vl() const { return req_vl_; }
 
  private:
   struct Queued {
@@ -131,6 +138,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint {
     Vl out_vl;
   };
   std::vector<Grant> grants_now_;
+  std::vector<int> last_grant_out_;  // per input port, output granted at last_arbitration_
 };
 
 }  // namespace ibsc::models
