@@ -102,6 +102,7 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   checked(r, "run", [&] { run.validate(); });
 
   SweepConfig& sp = s.sweep;
+  sp.load_unit = r.get_choice("sweep.load_unit", sp.load_unit, {"fraction", "bytes_per_ns"});
   sp.loads = r.get<std::vector<double>>("sweep.loads", sp.loads);
   sp.start = r.get_double("sweep.start", sp.start, 0.001, 1);
   sp.step = r.get_double("sweep.step", sp.step, 0.001, 1);

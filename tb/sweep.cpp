@@ -17,8 +17,11 @@
 namespace ibsc::tb {
 
 void SweepConfig::validate() const {
+  if (load_unit != "fraction" && load_unit != "bytes_per_ns")
+    throw std::invalid_argument("sweep.load_unit must be fraction or bytes_per_ns");
   for (double l : loads)
-    if (!(l > 0.0 && l <= 1.0)) throw std::invalid_argument("sweep.loads: every load must be in (0, 1]");
+    if (!(l > 0.0 && (l <= 1.0 || load_unit == "bytes_per_ns")))
+      throw std::invalid_argument("sweep.loads: every load must be in (0, 1] of link capacity");
   if (!(start > 0.0 && start <= 1.0)) throw std::invalid_argument("sweep.start must be in (0, 1]");
   if (!(step > 0.0)) throw std::invalid_argument("sweep.step must be > 0");
   if (!(max >= start && max <= 1.0)) throw std::invalid_argument("sweep.max must be in [start, 1]");
@@ -110,7 +113,17 @@ std::vector<LoadPointResult> run_sweep(const PointSetup& s, const SweepConfig& c
   cfg.validate();
   std::vector<LoadPointResult> pts;
   if (!cfg.loads.empty()) {
-    pts = run_points(s, cfg.loads, cfg.jobs, 0, static_cast<int>(cfg.loads.size()));
+    std::vector<double> loads = cfg.loads;
+    if (cfg.load_unit == "bytes_per_ns") {
+      const double link = s.fabric.link.bytes_per_ns();
+      for (double& l : loads) {
+        l /= link;
+        if (l > 1.0 + 1e-9)
+          throw std::invalid_argument("sweep.loads: " + std::to_string(l * link) + " bytes/ns exceeds the link rate of " +
+                                      std::to_string(link) + " bytes/ns");
+      }
+    }
+    pts = run_points(s, loads, cfg.jobs, 0, static_cast<int>(loads.size()));
   } else {
     // Rising loads in batches of `jobs`, until two saturated points are seen.
     std::vector<double> all;
@@ -138,7 +151,7 @@ std::vector<LoadPointResult> run_sweep(const PointSetup& s, const SweepConfig& c
     auto first_sat = std::find_if(pts.begin(), pts.end(), [](auto& p) { return p.saturated; });
     if (first_sat == pts.end() || first_sat == pts.begin()) break;
     double mid = std::round((first_sat->offered_load + std::prev(first_sat)->offered_load) / 2 * 1e6) / 1e6;
-    auto r = run_points(s, {mid}, 1, static_cast<int>(pts.size()), static_cast<int>(pts.size()) + 1);
+    auto r = run_points(s, {mid}, 1, static_cast<int>(pts.size()), static_cast<int>(pts.size()) + 1);  // "i/i": a refinement
     pts.push_back(std::move(r[0]));
   }
   std::sort(pts.begin(), pts.end(), [](auto& a, auto& b) { return a.offered_load < b.offered_load; });

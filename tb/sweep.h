@@ -11,7 +11,8 @@
 namespace ibsc::tb {
 
 struct SweepConfig {
-  std::vector<double> loads;  // offered loads, fraction of link capacity; empty: automatic
+  std::vector<double> loads;  // offered loads in load_unit; empty: automatic
+  std::string load_unit = "fraction";  // fraction (of link capacity) | bytes_per_ns (per host)
   double start = 0.1;         // automatic: first load
   double step = 0.1;          // automatic: increment
   double max = 1.0;           // automatic: last load tried
