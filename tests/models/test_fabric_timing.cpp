@@ -61,3 +61,20 @@ BOOST_AUTO_TEST_CASE(back_to_back_serialisation) {
   BOOST_TEST(r.traffic.deliveries[0].done == single);
   BOOST_TEST(r.traffic.deliveries[1].done == single + 512 * kByte);
 }
+
+// A table set with a hole: the packet cannot be routed and the run stops with a message that
+// names the switch and the DLID, instead of losing the packet.
+BOOST_AUTO_TEST_CASE(missing_lft_entry_stops_the_run) {
+  routing::Topology topo = testing::chain(2, 1, 1);
+  routing::TableSet tables = testing::chain_tables(topo);
+  tables.switches[1].lft[2].candidates.clear();  // switch 1 forgets host 1 (LID 2)
+  testing::ScriptedTraffic traffic(topo.num_hosts, {{0, 0, 1, 64}});
+  tb::Fabric fabric(topo, tables, tb::FabricParams{}, traffic, tb::make_arbiter_factory({}));
+  std::string msg;
+  try {
+    sc_core::sc_start(sc_core::sc_time(10, sc_core::SC_US));
+  } catch (const std::exception& e) {
+    msg = e.what();
+  }
+  BOOST_TEST(msg.find("sw_1: LFT has no entry for DLID 2") != std::string::npos, msg);
+}
