@@ -6,7 +6,7 @@
 namespace ibsc::models {
 
 Hca::Hca(sc_core::sc_module_name name, int host, const routing::TableSet& tables, int num_vls, int peer_buffer_blocks,
-         Picos byte_ps, HcaTraffic& traffic, FabricMonitor& monitor)
+         Picos byte_ps, HcaTraffic& traffic, FabricMonitor& monitor, Scheduler& sched)
     : sc_module(name),
       rx("rx"),
       tx("tx"),
@@ -19,14 +19,13 @@ Hca::Hca(sc_core::sc_module_name name, int host, const routing::TableSet& tables
       mon_(monitor),
       queues_(num_vls),
       credits_(num_vls),
-      seq_(tables.hosts.size(), 0) {
+      seq_(tables.hosts.size(), 0),
+      wake_(sched, *this) {
   rx.bind(*this);
   for (auto& c : credits_) c.reset(peer_buffer_blocks);
   primary_.reserve(me_.paths.size());
   for (const auto& recs : me_.paths) primary_.push_back(recs.empty() ? routing::PathRecord{} : recs.front());
-  SC_METHOD(wake);
-  sensitive << wake_.event();
-  // Runs once at time 0 to draw the first generation time.
+  wake_.at(0);  // first run at time 0 draws the first generation time
 }
 
 void Hca::set_generating(bool on) {
@@ -110,7 +109,6 @@ void Hca::inject(Picos t) {
 
 void Hca::wake() {
   const Picos t = now_ps();
-  wake_.woke();
   ++mon_.hca_wakes;
   if (t == 0 && next_gen_ == kNever && generating_) {
     Picos gap = traffic_.next_gap(host_);

@@ -16,6 +16,7 @@
 #include "models/fabric_monitor.h"
 #include "models/link_protocol.h"
 #include "models/ring_queue.h"
+#include "models/scheduler.h"
 #include "routing/tables.h"
 
 namespace ibsc::models {
@@ -32,14 +33,13 @@ class HcaTraffic {
   virtual void delivered(const Packet& p, Picos t) = 0;
 };
 
-class Hca : public sc_core::sc_module, public LinkEndpoint {
+class Hca : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
  public:
-  SC_HAS_PROCESS(Hca);
   sc_core::sc_export<LinkEndpoint> rx;
   sc_core::sc_port<LinkEndpoint> tx;
 
   Hca(sc_core::sc_module_name name, int host, const routing::TableSet& tables, int num_vls, int peer_buffer_blocks,
-      Picos byte_ps, HcaTraffic& traffic, FabricMonitor& monitor);
+      Picos byte_ps, HcaTraffic& traffic, FabricMonitor& monitor, Scheduler& sched);
 
   void packet_arrives(int port, Packet* pkt, Picos head_time) override;
   void credits_arrive(int port, const CreditTrain& train) override;
@@ -51,7 +51,7 @@ class Hca : public sc_core::sc_module, public LinkEndpoint {
   int credits(int vl, Picos t) const { return credits_[vl].available(t); }
 
  private:
-  void wake();
+  void wake() override;
   void schedule_next();
   void generate(Picos t);
   void inject(Picos t);
@@ -63,7 +63,6 @@ class Hca : public sc_core::sc_module, public LinkEndpoint {
   Picos byte_ps_;
   HcaTraffic& traffic_;
   FabricMonitor& mon_;
-  WakeUp wake_{"wake_event"};
   bool generating_ = true;
   Picos next_gen_ = kNever;
   Picos link_busy_until_ = 0;
@@ -73,6 +72,7 @@ class Hca : public sc_core::sc_module, public LinkEndpoint {
   RingQueue<std::pair<Picos, Packet*>> arriving_;  // (tail time, packet), in arrival order
   std::vector<uint64_t> seq_;                // next sequence number per destination
   std::vector<routing::PathRecord> primary_; // primary path record per destination, flat for speed
+  WakeUp wake_;
 };
 
 }  // namespace ibsc::models

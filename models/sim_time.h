@@ -24,22 +24,4 @@ inline void notify_at(sc_core::sc_event& ev, Picos t) {
   ev.notify(to_sc(t > now ? t - now : 0));
 }
 
-// A module's single wake-up event plus the time it is set for, so that asking for a later
-// wake-up than the pending one costs nothing (no call into the SystemC kernel).
-class WakeUp {
- public:
-  explicit WakeUp(const char* name) : ev_(name) {}
-  sc_core::sc_event& event() { return ev_; }
-  void at(Picos t) {
-    if (t >= pending_) return;
-    pending_ = t;
-    notify_at(ev_, t);
-  }
-  void woke() { pending_ = kNever; }  // first thing the woken process does
-
- private:
-  sc_core::sc_event ev_;
-  Picos pending_ = kNever;
-};
-
 }  // namespace ibsc::models

@@ -21,7 +21,7 @@ void SwitchParams::validate() const {
 }
 
 Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const routing::SwitchTables& tables,
-               const std::vector<Picos>& byte_ps, SwitchArbiter& arbiter, FabricMonitor& monitor)
+               const std::vector<Picos>& byte_ps, SwitchArbiter& arbiter, FabricMonitor& monitor, Scheduler& sched)
     : sc_module(name),
       rx("rx"),
       p_(params),
@@ -30,7 +30,8 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
       arbiter_(arbiter),
       mon_(monitor),
       routing_ps_(params.routing_ps()),
-      clock_ps_(params.clock_ps()) {
+      clock_ps_(params.clock_ps()),
+      wake_(sched, *this) {
   rx.bind(*this);
   const int n = num_ports();
   // Flatten the LFT (or its per-input-VL copies) into one contiguous array.
@@ -70,9 +71,6 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
   last_grant_out_.assign(n + 1, 0);
   selected_vl_.assign(n + 1, -1);
   vl_mask_.assign(n + 1, 0);
-  SC_METHOD(wake);
-  sensitive << wake_.event();
-  dont_initialize();
 }
 
 std::string Switch::where(int port, int vl) const {
@@ -142,7 +140,6 @@ void Switch::schedule_next(Picos t_min) {
 
 void Switch::wake() {
   Picos t = now_ps();
-  wake_.woke();
   // Set first: granting calls back into this switch (credits from an HCA), and any wake-up
   // scheduled from there must fall on a later edge.
   ++mon_.switch_wakes;

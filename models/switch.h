@@ -21,6 +21,7 @@
 #include "models/fabric_monitor.h"
 #include "models/link_protocol.h"
 #include "models/ring_queue.h"
+#include "models/scheduler.h"
 #include "models/switch_arbiter.h"
 #include "models/switch_params.h"
 #include "models/vl_arbiter.h"
@@ -28,15 +29,14 @@
 
 namespace ibsc::models {
 
-class Switch : public sc_core::sc_module, public LinkEndpoint {
+class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
  public:
-  SC_HAS_PROCESS(Switch);
   sc_core::sc_export<LinkEndpoint> rx;
   std::vector<std::unique_ptr<sc_core::sc_port<LinkEndpoint>>> tx;  // index: port number (0 unused)
 
   // byte_ps[p]: byte time of the cable on port p (0 = unconnected).
   Switch(sc_core::sc_module_name name, const SwitchParams& params, const routing::SwitchTables& tables,
-         const std::vector<Picos>& byte_ps, SwitchArbiter& arbiter, FabricMonitor& monitor);
+         const std::vector<Picos>& byte_ps, SwitchArbiter& arbiter, FabricMonitor& monitor, Scheduler& sched);
 
   void packet_arrives(int port, Packet* pkt, Picos head_time) override;
   void credits_arrive(int port, const CreditTrain& train) override;
@@ -89,7 +89,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint {
     VlArbiter vlarb;
   };
 
-  void wake();
+  void wake() override;
   void arbitrate(Picos t);
   void schedule_next(Picos t_min);
   Vl out_vl(int in_port, int out_port, const Packet& p) const;
@@ -119,7 +119,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint {
   const routing::PortCandidate* cand_last(uint32_t r) const { return cand_.data() + cand_begin_[r + 1]; }
   std::vector<InputPort> in_;
   std::vector<OutputPort> out_;
-  WakeUp wake_{"wake_event"};
+  WakeUp wake_;
   Picos last_arbitration_ = kNever;
   size_t queued_packets_ = 0;
   uint64_t grants_ = 0;

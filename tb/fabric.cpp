@@ -18,6 +18,7 @@ Fabric::Fabric(const routing::Topology& topo, const routing::TableSet& tables, c
     throw std::invalid_argument("routing '" + tables.algorithm + "' needs " + std::to_string(tables.vls_used) +
                                 " VLs but switch.num_vls is " + std::to_string(p_.sw.num_vls));
   const Picos byte_ps = p_.link.byte_ps();
+  sched_ = std::make_unique<models::Scheduler>("scheduler");
   for (int s = 0; s < topo.num_switches; ++s) {
     const routing::Node& n = topo.nodes[s];
     std::vector<Picos> bps(n.num_ports + 1, 0);
@@ -25,11 +26,11 @@ Fabric::Fabric(const routing::Topology& topo, const routing::TableSet& tables, c
       if (n.ports[port].node >= 0) bps[port] = byte_ps;
     arbiters_.push_back(arbiters(s, n.num_ports, p_.sw.num_vls));
     switches_.push_back(std::make_unique<models::Switch>(("sw_" + std::to_string(s)).c_str(), p_.sw, tables.switches[s],
-                                                         bps, *arbiters_.back(), mon_));
+                                                         bps, *arbiters_.back(), mon_, *sched_));
   }
   for (int h = 0; h < topo.num_hosts; ++h)
     hcas_.push_back(std::make_unique<models::Hca>(("hca_" + std::to_string(h)).c_str(), h, tables, p_.sw.num_vls,
-                                                  p_.sw.buffer_blocks(), byte_ps, traffic, mon_));
+                                                  p_.sw.buffer_blocks(), byte_ps, traffic, mon_, *sched_));
   // One Link module per direction of every cable.
   auto short_name = [&](int node) {
     return topo.is_switch(node) ? "sw_" + std::to_string(node) : "hca_" + std::to_string(topo.host_index(node));

@@ -57,6 +57,7 @@ class Fabric {
   const routing::TableSet& tables_;
   FabricParams p_;
   models::FabricMonitor mon_;
+  std::unique_ptr<models::Scheduler> sched_;
   std::vector<std::unique_ptr<models::SwitchArbiter>> arbiters_;
   std::vector<std::unique_ptr<models::Switch>> switches_;
   std::vector<std::unique_ptr<models::Hca>> hcas_;

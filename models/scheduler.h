@@ -1,0 +1,60 @@
+// Scheduler: one SystemC process that wakes the fabric's modules at the times they ask for.
+// A module keeps one WakeUp; asking for an earlier time than the pending one queues an entry,
+// asking for a later one costs nothing. Entries due at the same time run in the order they
+// were queued, so the order within a cycle is fixed by construction, not by the kernel, and
+// SystemC sees one timed event per distinct time instead of one per module wake-up.
+#pragma once
+#include <systemc>
+
+#include <cstdint>
+#include <queue>
+#include <vector>
+
+#include "models/sim_time.h"
+
+namespace ibsc::models {
+
+class Wakeable {
+ public:
+  virtual ~Wakeable() = default;
+  virtual void wake() = 0;
+};
+
+class Scheduler;
+
+class WakeUp {
+ public:
+  WakeUp(Scheduler& s, Wakeable& owner) : sched_(s), owner_(owner) {}
+  void at(Picos t);  // wake the owner at t (>= now), unless already due no later
+
+ private:
+  friend class Scheduler;
+  Scheduler& sched_;
+  Wakeable& owner_;
+  Picos pending_ = kNever;
+};
+
+class Scheduler : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(Scheduler);
+  explicit Scheduler(sc_core::sc_module_name name);
+  void push(Picos t, WakeUp* w);
+  uint64_t dispatched() const { return dispatched_; }
+
+ private:
+  struct Entry {
+    Picos t;
+    uint64_t seq;
+    WakeUp* w;
+    bool operator>(const Entry& o) const { return t != o.t ? t > o.t : seq > o.seq; }
+  };
+  void run();
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> heap_;
+  sc_core::sc_event ev_;
+  uint64_t seq_ = 0;
+  uint64_t dispatched_ = 0;
+  Picos scheduled_ = kNever;  // time ev_ is notified for
+  bool running_ = false;
+};
+
+}  // namespace ibsc::models
