@@ -114,10 +114,10 @@ std::string Fabric::deadlock_cycle() const {
         std::ostringstream os;
         for (auto c = cyc.rbegin(); c != cyc.rend(); ++c) {
           int64_t s = *c / (256 * 16), port = (*c / 16) % 256, v = *c % 16;
-          os << node_name(static_cast<int>(s)) << " port " << port << " VL " << v << " (head packet "
+          os << node_name(static_cast<int>(s)) << " input port " << port << " VL " << v << " (head packet "
              << switches_[s]->head_packet_id(static_cast<int>(port), static_cast<int>(v)) << ") -> ";
         }
-        os << node_name(static_cast<int>(w / (256 * 16))) << " port " << (w / 16) % 256 << " VL " << w % 16;
+        os << node_name(static_cast<int>(w / (256 * 16))) << " input port " << (w / 16) % 256 << " VL " << w % 16;
         return os.str();
       }
       if (colour[w] == 0) {

@@ -50,7 +50,7 @@ LoadPointResult run_load_point(const PointSetup& s, double load, const std::stri
       if (mon.in_flight() > 0 && now - mon.last_progress >= dog && now >= dog) {
         std::string cyc = fabric.deadlock_cycle();
         throw DeadlockError("deadlock watchdog: " + std::to_string(mon.in_flight()) + " packets in flight and no progress for " +
-                            std::to_string(s.run.watchdog_ns) + " ns at t = " + std::to_string(now / 1000) + " ns; " +
+                            std::to_string(static_cast<uint64_t>(s.run.watchdog_ns)) + " ns at t = " + std::to_string(now / 1000) + " ns; " +
                             (cyc.empty() ? std::string("no cycle of waiting channels found (starvation?)")
                                          : "cycle of waiting channels: " + cyc));
       }
