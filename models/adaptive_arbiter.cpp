@@ -8,7 +8,8 @@ namespace ibsc::models {
 
 AdaptiveArbiter::AdaptiveArbiter(int num_ports, int num_vls, int priority_levels)
     : num_ports_(num_ports), num_vls_(num_vls), priority_levels_(priority_levels) {
-  if (num_ports < 1 || num_ports > 64) throw std::invalid_argument("AdaptiveArbiter: num_ports must be 1..64");
+  // 256: ArbCandidate::port is 8 bits. (The RTL configurations stop at 64.)
+  if (num_ports < 1 || num_ports > 256) throw std::invalid_argument("AdaptiveArbiter: num_ports must be 1..256");
   if (num_vls < 1 || num_vls > 16) throw std::invalid_argument("AdaptiveArbiter: num_vls must be 1..16");
   if (priority_levels < 1 || priority_levels > 256)
     throw std::invalid_argument("AdaptiveArbiter: priority_levels must be 1..256");

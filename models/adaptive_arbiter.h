@@ -25,7 +25,7 @@ namespace ibsc::models {
 
 class AdaptiveArbiter : public SwitchArbiter {
  public:
-  // Throws std::invalid_argument unless 1 <= num_ports <= 64, 1 <= num_vls <= 16 and
+  // Throws std::invalid_argument unless 1 <= num_ports <= 256, 1 <= num_vls <= 16 and
   // 1 <= priority_levels <= 256.
   AdaptiveArbiter(int num_ports, int num_vls, int priority_levels = kDefaultPriorityLevels);
 

@@ -190,7 +190,7 @@ BOOST_AUTO_TEST_CASE(no_starvation_next_to_a_busy_neighbour) {
 
 BOOST_AUTO_TEST_CASE(bad_arguments_rejected) {
   BOOST_CHECK_THROW(AdaptiveArbiter(0, 1), std::invalid_argument);
-  BOOST_CHECK_THROW(AdaptiveArbiter(65, 1), std::invalid_argument);
+  BOOST_CHECK_THROW(AdaptiveArbiter(257, 1), std::invalid_argument);
   BOOST_CHECK_THROW(AdaptiveArbiter(4, 17), std::invalid_argument);
   Bench b(4, 2, 10);
   b.ask(0, 4);
