@@ -3,8 +3,8 @@
 namespace ibsc::models {
 
 void CreditCounter::fold(Picos t) {
-  while (!trains_.empty() && trains_.front().last_time() <= t) {
-    base_ += static_cast<int>(trains_.front().blocks());
+  while (!trains_.empty() && trains_.front().done <= t) {
+    base_ += static_cast<int>(trains_.front().train.blocks());
     trains_.pop_front();
   }
 }
@@ -14,7 +14,9 @@ Picos CreditCounter::time_for(int need, Picos t) const {
   if (deficit <= 0) return t;
   if (ordered_) {
     // Blocks come back in train order: walk to the deficit-th block still to come.
-    for (const CreditTrain& c : trains_) {
+    for (const Pending& p : trains_) {
+      const CreditTrain& c = p.train;
+      if (p.done <= t) continue;
       int left = static_cast<int>(c.blocks() - c.freed_by(t));
       if (deficit <= left) return c.block_time(c.freed_by(t) + deficit - 1);
       deficit -= left;
@@ -22,7 +24,7 @@ Picos CreditCounter::time_for(int need, Picos t) const {
     return kNever;
   }
   Picos hi = t;
-  for (const CreditTrain& c : trains_) hi = std::max(hi, c.last_time());
+  for (const Pending& p : trains_) hi = std::max(hi, p.done);
   if (available(hi) < need) return kNever;
   Picos lo = t;  // available(lo) < need <= available(hi)
   while (hi - lo > 1) {
@@ -44,8 +46,8 @@ bool CreditCounter::add(const CreditTrain& c) {
   int n = static_cast<int>(c.blocks());
   if (outstanding_ - n < 0) return false;
   outstanding_ -= n;
-  if (!trains_.empty() && c.block_time(0) < trains_.back().last_time()) ordered_ = false;
-  trains_.push_back(c);
+  if (!trains_.empty() && c.block_time(0) < trains_.back().done) ordered_ = false;
+  trains_.push_back({c, c.last_time()});
   return true;
 }
 

@@ -29,8 +29,13 @@ class CreditCounter {
   // Credits available at time t (t >= the time of the last consume()).
   int available(Picos t) const {
     int n = base_;
-    for (const CreditTrain& c : trains_) n += static_cast<int>(c.freed_by(t));
+    for (const Pending& p : trains_) n += p.done <= t ? static_cast<int>(p.train.blocks()) : static_cast<int>(p.train.freed_by(t));
     return n;
+  }
+  // The same at the current time t, first folding trains that are fully back (cheaper later).
+  int available_now(Picos t) {
+    fold(t);
+    return available(t);
   }
   // Earliest time >= t at which `need` credits are available, kNever if the trains cannot
   // provide them (the downstream buffer is still holding packets not yet granted).
@@ -48,7 +53,11 @@ class CreditCounter {
   int capacity_ = 0;
   int base_ = 0;         // credits not tied to a pending train
   int outstanding_ = 0;  // credits consumed whose train has not been announced yet
-  RingQueue<CreditTrain> trains_;
+  struct Pending {
+    CreditTrain train;
+    Picos done;  // time its last block is back
+  };
+  RingQueue<Pending> trains_;
   bool ordered_ = true;  // block times increase along trains_ (one FIFO buffer drains in order)
 };
 

@@ -166,7 +166,7 @@ void Switch::arbitrate(Picos t) {
         OutputPort& o = out_[c->port];
         if (o.busy_until > t) continue;
         Vl w = out_vl(i, c->port, *h.pkt);
-        if (o.credits[w].available(t) < need) continue;
+        if (o.credits[w].available_now(t) < need) continue;
         if (vl_mask_[c->port] == 0) touched_.push_back(c->port);
         vl_mask_[c->port] |= 1u << w;
         eligible_.push_back({static_cast<uint8_t>(i), static_cast<uint8_t>(v), c->port, w, c->priority});
