@@ -96,7 +96,8 @@ class CoreOf final : public VerilatedArbiter::Core {
   explicit CoreOf(int used_ports) : used_(used_ports) {
     ctx_.timeunit(-12);
     ctx_.timeprecision(-12);
-    ctx_.traceEverOn(true);  // before the model exists, so it registers its trace hooks
+    ctx_.traceEverOn(true);    // before the model exists, so it registers its trace hooks
+    ctx_.fatalOnError(false);  // an RTL assertion becomes an exception, not an abort
     top_ = std::make_unique<V>(&ctx_, "TOP");
     // Synchronous reset: one edge with rst_n low, then idle low clock.
     top_->rst_n = 0;
@@ -147,6 +148,7 @@ class CoreOf final : public VerilatedArbiter::Core {
     }
     t.clk = 0;
     t.eval();
+    check();
   }
 
   void read(std::vector<int>& grants) override {
@@ -158,11 +160,16 @@ class CoreOf final : public VerilatedArbiter::Core {
   void rise() override {
     top_->clk = 1;
     top_->eval();
+    check();
   }
 
   void attach(VerilatedVcdC& vcd) override { top_->trace(&vcd, 99); }
 
  private:
+  void check() {
+    if (ctx_.gotError()) throw std::logic_error("VerilatedArbiter: RTL assertion failed (see the %Error line above)");
+  }
+
   int used_;
   VerilatedContext ctx_;
   std::unique_ptr<V> top_;

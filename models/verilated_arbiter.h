@@ -46,7 +46,8 @@ class VerilatedArbiter : public SwitchArbiter {
   VerilatedArbiter(const VerilatedArbiter&) = delete;
   VerilatedArbiter& operator=(const VerilatedArbiter&) = delete;
 
-  // Same argument checks as AdaptiveArbiter::arbitrate (std::invalid_argument).
+  // Same argument checks as AdaptiveArbiter::arbitrate (std::invalid_argument); throws
+  // std::logic_error if an assertion inside the RTL fires (an illegal matching).
   void arbitrate(const std::vector<ArbRequest>& requests, const std::vector<ArbOutputStatus>& outputs,
                  std::vector<int>& grants) override;
   const char* kind() const override;

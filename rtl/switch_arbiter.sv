@@ -180,4 +180,21 @@ module switch_arbiter #(
     end
   end
 
+`ifndef SYNTHESIS
+  // Matching invariants, independent of the policy: a grant goes to a requesting input, for
+  // one of its candidates, on a free output, and no output is granted twice. (The credit rule
+  // is left to the co-verification, so the broken variant still runs to its mismatch.)
+  always_comb begin : check_matching
+    logic [NUM_PORTS-1:0] used;
+    used = '0;
+    for (int i = 0; i < NUM_PORTS; i++) begin
+      if (gnt_valid[i]) begin
+        assert (req_valid[i] && cand[i][gnt_port[i]] && !out_busy[gnt_port[i]] && !used[gnt_port[i]])
+        else $error("switch_arbiter: illegal grant to input %0d", i);
+        used[gnt_port[i]] = 1'b1;
+      end
+    end
+  end
+`endif
+
 endmodule

@@ -77,12 +77,17 @@ CosimResult run_cosim(const CosimConfig& cfg) {
     const auto t0 = std::chrono::steady_clock::now();
     model.arbitrate(c.req, c.out, expected);
     const auto t1 = std::chrono::steady_clock::now();
-    rtl.arbitrate(c.req, c.out, actual);
+    std::string rtl_error;
+    try {
+      rtl.arbitrate(c.req, c.out, actual);
+    } catch (const std::logic_error& e) {  // an assertion inside the RTL fired
+      rtl_error = e.what();
+    }
     const auto t2 = std::chrono::steady_clock::now();
     res.model_seconds += std::chrono::duration<double>(t1 - t0).count();
     res.rtl_seconds += std::chrono::duration<double>(t2 - t1).count();
     const uint64_t cycle = res.cycles++;
-    std::string what = expected != actual ? "rtl != model" : check_rules(c, expected);
+    std::string what = !rtl_error.empty() ? rtl_error : expected != actual ? "rtl != model" : check_rules(c, expected);
     if (!what.empty()) {
       res.mismatch = CosimMismatch{cycle, what, describe(c), describe_grants(expected), describe_grants(actual)};
       return false;
