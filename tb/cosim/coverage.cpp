@@ -96,20 +96,28 @@ std::vector<std::string> ArbCoverage::missing() const {
   auto bin = [&m](uint64_t n, const char* name) {
     if (n == 0) m.push_back(name);
   };
+  // Bins a shape cannot reach are left out: one port has no ties, conflicts or two grants;
+  // one level has nothing to prefer.
+  const bool multi = s_.ports >= 2;
   bin(sit_.credit_starved, "credit_starved");
   bin(sit_.one_credit_short, "one_credit_short");
   bin(sit_.busy_candidate, "busy_candidate");
   bin(sit_.all_busy, "all_busy");
   bin(sit_.no_grant, "no_grant");
-  bin(sit_.equal_credit_tie, "equal_credit_tie");
-  bin(sit_.level_beats_credits, "level_beats_credits");
-  bin(sit_.output_conflict, "output_conflict");
-  bin(sit_.multi_grant, "multi_grant");
+  if (multi) {
+    bin(sit_.equal_credit_tie, "equal_credit_tie");
+    bin(sit_.output_conflict, "output_conflict");
+    bin(sit_.multi_grant, "multi_grant");
+    if (s_.levels >= 2) bin(sit_.level_beats_credits, "level_beats_credits");
+  }
   bin(sit_.full_match, "full_match");
   return m;
 }
 
-int ArbCoverage::bins() const { return static_cast<int>(in_.size() + out_.size() + vl_.size() + level_.size()) + 10; }
+int ArbCoverage::bins() const {
+  const int situations = 6 + (s_.ports >= 2 ? 3 + (s_.levels >= 2 ? 1 : 0) : 0);
+  return static_cast<int>(in_.size() + out_.size() + vl_.size() + level_.size()) + situations;
+}
 int ArbCoverage::bins_hit() const { return bins() - static_cast<int>(missing().size()); }
 
 std::string ArbCoverage::report() const {

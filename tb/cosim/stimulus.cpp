@@ -68,11 +68,12 @@ std::vector<ArbCycle> directed_cycles(const StimulusShape& s) {
   for (int i = 0; i < n; ++i) request_all(c, i, 0, 2);
   for (int k = 0; k < n + 1; ++k) v.push_back(c);
 
-  // Preferred level beats more credits; then each level alone.
+  // Preferred level beats more credits (credits grow with the level); then each level alone.
   c = blank(s, "priority_beats_credits", 0);
   for (int l = 0; l < std::min(s.levels, n); ++l) {
-    request_one(c, 0, l, static_cast<uint8_t>(s.levels - 1 - l), 0, 1);
-    c.out[static_cast<size_t>(l)].credits[0] = static_cast<uint16_t>(10 + 10 * l);
+    const int level = s.levels - 1 - l;
+    request_one(c, 0, l, static_cast<uint8_t>(level), 0, 1);
+    c.out[static_cast<size_t>(l)].credits[0] = static_cast<uint16_t>(10 + 10 * level);
   }
   v.push_back(c);
   for (int l = 0; l < s.levels; ++l) {
