@@ -12,6 +12,7 @@
 //   out_credits[(o*NUM_VLS+v)*CREDIT_W] free downstream credits of output o on VL v
 //   grant_valid[i], grant_port[i*PORT_W]  combinational result of this cycle
 // State: in_ptr_q, out_ptr_q (round-robin pointers), grant_*_q (registered copy for waves).
+// Simulation only: assertions on the matching (see the end), compiled with verilator --assert.
 //
 // Policy, evaluated combinationally before the rising edge:
 //   1. (i,o) is eligible when req_valid[i], req_cand[i][o], !out_busy[o] and
