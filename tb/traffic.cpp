@@ -1,7 +1,6 @@
 #include "tb/traffic.h"
 
 #include <fstream>
-#include <functional>
 #include <sstream>
 #include <stdexcept>
 
@@ -13,7 +12,8 @@ class Uniform : public DestinationPattern {
   explicit Uniform(int n) : n_(n) {}
   int destination(int src, std::mt19937_64& rng) override {
     if (n_ < 2) return -1;
-    int d = static_cast<int>(uniform_below(rng, n_ - 1));
+    // Draw among the n-1 others and skip over src, so self is never picked and no draw is wasted.
+    int d = static_cast<int>(uniform_below(rng, static_cast<uint64_t>(n_ - 1)));
     return d >= src ? d + 1 : d;
   }
   std::string name() const override { return "uniform"; }
@@ -58,85 +58,122 @@ class AllToAll : public DestinationPattern {
   int destination(int src, std::mt19937_64&) override {
     if (n_ < 2) return -1;
     int d = (src + next_[src]) % n_;
-    next_[src] = next_[src] % (n_ - 1) + 1;
+    next_[src] = next_[src] % (n_ - 1) + 1;  // offsets 1, 2, ..., n-1, 1, ...
     return d;
   }
   std::string name() const override { return "all-to-all"; }
 
  private:
   int n_;
-  std::vector<int> next_;
+  std::vector<int> next_;  // per source: offset of the next destination
 };
 
+// Candidates are computed once: the pattern is called once per generated packet.
 class Neighbour : public DestinationPattern {
  public:
-  explicit Neighbour(const routing::Topology& t) : topo_(t) {}
-  int destination(int src, std::mt19937_64& rng) override {
-    int sw = topo_.host_switch(src);
-    const auto& node = topo_.nodes[sw];
-    std::vector<int> nbrs;
-    for (int p = 1; p <= node.num_ports; ++p)
-      if (node.ports[p].node >= 0 && topo_.is_switch(node.ports[p].node)) nbrs.push_back(node.ports[p].node);
-    if (nbrs.empty()) return -1;
-    int nsw = nbrs[uniform_below(rng, nbrs.size())];
-    // Same host slot on the neighbouring switch: the k-th host of sw -> k-th host of nsw.
-    std::vector<int> mine, theirs;
-    for (int h = 0; h < topo_.num_hosts; ++h) {
-      if (topo_.host_switch(h) == sw) mine.push_back(h);
-      if (topo_.host_switch(h) == nsw) theirs.push_back(h);
+  explicit Neighbour(const routing::Topology& t) : cand_(t.num_hosts) {
+    std::vector<std::vector<int>> on_switch(t.num_switches);
+    for (int h = 0; h < t.num_hosts; ++h) {
+      int sw = t.host_switch(h);
+      if (sw >= 0 && sw < t.num_switches) on_switch[sw].push_back(h);
     }
-    if (theirs.empty()) return -1;
-    size_t slot = 0;
-    while (mine[slot] != src) ++slot;
-    return theirs[slot % theirs.size()];
+    for (int sw = 0; sw < t.num_switches; ++sw) {
+      const auto& node = t.nodes[sw];
+      for (size_t slot = 0; slot < on_switch[sw].size(); ++slot) {
+        auto& c = cand_[on_switch[sw][slot]];
+        for (int p = 1; p <= node.num_ports; ++p) {
+          int peer = node.ports[p].node;
+          if (peer < 0 || !t.is_switch(peer) || peer == sw || on_switch[peer].empty()) continue;
+          c.push_back(on_switch[peer][slot % on_switch[peer].size()]);
+        }
+      }
+    }
+  }
+  int destination(int src, std::mt19937_64& rng) override {
+    const auto& c = cand_[src];
+    return c.empty() ? -1 : c[uniform_below(rng, c.size())];
   }
   std::string name() const override { return "neighbour"; }
 
  private:
-  const routing::Topology& topo_;
+  std::vector<std::vector<int>> cand_;  // per host, one entry per inter-switch port
 };
 
-std::vector<int> bit_map(int n, const std::function<uint64_t(uint64_t, int)>& f) {
-  int b = 0;
-  while ((1 << b) < n) ++b;
+// Radices of n's digits: its prime factors, ascending (least significant digit first).
+std::vector<int> digit_radices(int n) {
+  std::vector<int> r;
+  for (int p = 2; static_cast<long long>(p) * p <= n; ++p)
+    while (n % p == 0) {
+      r.push_back(p);
+      n /= p;
+    }
+  if (n > 1) r.push_back(n);
+  return r;
+}
+
+int product(const std::vector<int>& r, size_t from, size_t to) {
+  int v = 1;
+  for (size_t i = from; i < to; ++i) v *= r[i];
+  return v;
+}
+
+// h = lo + low*hi  ->  hi + (n/low)*lo: moves the low digits to the top (a rotation).
+int swap_split(int h, int n, int low) { return h / low + (n / low) * (h % low); }
+
+int reverse_digits(int h, const std::vector<int>& r) {
+  std::vector<int> d(r.size());
+  for (size_t i = 0; i < r.size(); ++i) {
+    d[i] = h % r[i];
+    h /= r[i];
+  }
+  int v = 0;  // d[0] becomes the most significant digit
+  for (size_t i = 0; i < r.size(); ++i) v = v * r[i] + d[i];
+  return v;
+}
+
+std::vector<int> digit_map(const std::string& pattern, int n) {
+  const std::vector<int> r = digit_radices(n);
+  const size_t m = r.size();
   std::vector<int> map(n);
   for (int s = 0; s < n; ++s) {
-    uint64_t d = f(static_cast<uint64_t>(s), b);
-    map[s] = (d >= static_cast<uint64_t>(n) || static_cast<int>(d) == s) ? -1 : static_cast<int>(d);
+    int d = s;
+    if (pattern == "bit-reversal") d = reverse_digits(s, r);
+    else if (pattern == "bit-complement") d = n - 1 - s;
+    else if (pattern == "transpose") d = swap_split(s, n, product(r, 0, m / 2));
+    else if (pattern == "bit-rotation") d = m ? swap_split(s, n, r.front()) : s;
+    else if (pattern == "shuffle") d = m ? swap_split(s, n, n / r.back()) : s;
+    map[s] = d == s ? -1 : d;
   }
   return map;
 }
 
-uint64_t rotr(uint64_t x, int k, int b) {
-  if (b == 0) return x;
-  k %= b;
-  uint64_t mask = (b == 64) ? ~0ull : ((1ull << b) - 1);
-  return ((x >> k) | (x << (b - k))) & mask;
-}
-
 std::vector<int> read_permutation(const std::string& file, int n) {
+  if (file.empty()) throw std::invalid_argument("traffic.permutation_file: name a file of 'src dst' lines");
   std::ifstream in(file);
   if (!in) throw std::invalid_argument(file + ": cannot open permutation file (traffic.permutation_file)");
   std::vector<int> map(n, -1);
-  std::vector<bool> used(n, false);
+  std::vector<bool> src_seen(n, false), dst_seen(n, false);
   std::string line;
   for (int lineno = 1; std::getline(in, line); ++lineno) {
+    const std::string at = file + ":" + std::to_string(lineno) + ": ";
     auto hash = line.find('#');
     if (hash != std::string::npos) line.erase(hash);
     std::istringstream is(line);
-    int s, d;
-    if (!(is >> s)) continue;
+    long long s = 0, d = 0;
     std::string extra;
-    if (!(is >> d) || (is >> extra))
-      throw std::invalid_argument(file + ":" + std::to_string(lineno) + ": expected two host numbers 'src dst'");
+    if (!(is >> s)) {
+      is.clear();
+      if (is >> extra) throw std::invalid_argument(at + "expected two host numbers 'src dst', got '" + extra + "'");
+      continue;  // blank or comment
+    }
+    if (!(is >> d) || (is >> extra)) throw std::invalid_argument(at + "expected two host numbers 'src dst'");
     if (s < 0 || s >= n || d < 0 || d >= n)
-      throw std::invalid_argument(file + ":" + std::to_string(lineno) + ": host out of range 0.." + std::to_string(n - 1));
-    if (map[s] >= 0) throw std::invalid_argument(file + ":" + std::to_string(lineno) + ": source " + std::to_string(s) + " listed twice");
-    if (used[d])
-      throw std::invalid_argument(file + ":" + std::to_string(lineno) + ": destination " + std::to_string(d) +
-                                  " listed twice (not a permutation)");
-    used[d] = true;
-    map[s] = d == s ? -1 : d;
+      throw std::invalid_argument(at + "host out of range 0.." + std::to_string(n - 1));
+    if (src_seen[s]) throw std::invalid_argument(at + "source " + std::to_string(s) + " listed twice");
+    if (dst_seen[d])
+      throw std::invalid_argument(at + "destination " + std::to_string(d) + " listed twice (not a permutation)");
+    src_seen[s] = dst_seen[d] = true;
+    map[s] = d == s ? -1 : static_cast<int>(d);
   }
   return map;
 }
@@ -147,30 +184,34 @@ std::unique_ptr<DestinationPattern> make_destination_pattern(const TrafficConfig
   const int n = t.num_hosts;
   const std::string& p = c.pattern;
   if (p == "uniform") return std::make_unique<Uniform>(n);
-  if (p == "bit-reversal")
-    return std::make_unique<Fixed>(p, bit_map(n, [](uint64_t x, int b) {
-                                     uint64_t r = 0;
-                                     for (int i = 0; i < b; ++i) r |= ((x >> i) & 1) << (b - 1 - i);
-                                     return r;
-                                   }));
-  if (p == "transpose") return std::make_unique<Fixed>(p, bit_map(n, [](uint64_t x, int b) { return rotr(x, b / 2, b); }));
-  if (p == "bit-complement")
-    return std::make_unique<Fixed>(p, bit_map(n, [](uint64_t x, int b) { return ~x & ((1ull << b) - 1); }));
-  if (p == "bit-rotation") return std::make_unique<Fixed>(p, bit_map(n, [](uint64_t x, int b) { return rotr(x, 1, b); }));
-  if (p == "shuffle") return std::make_unique<Fixed>(p, bit_map(n, [](uint64_t x, int b) { return rotr(x, b - 1, b); }));
+  if (p == "bit-reversal" || p == "transpose" || p == "bit-complement" || p == "bit-rotation" || p == "shuffle") {
+    std::vector<int> map = digit_map(p, n);
+    bool any = false;
+    for (int d : map) any |= d >= 0;
+    if (!any && n >= 2)
+      throw std::invalid_argument("traffic.pattern: " + p + " maps each of the " + std::to_string(n) +
+                                  " hosts to itself (a prime host count has a single digit), so nothing would be sent");
+    return std::make_unique<Fixed>(p, std::move(map));
+  }
   if (p == "hotspot") {
     if (c.hotspot_hosts.empty()) throw std::invalid_argument("traffic.hotspot_hosts: list at least one host");
     for (int h : c.hotspot_hosts)
       if (h < 0 || h >= n)
-        throw std::invalid_argument("traffic.hotspot_hosts: host " + std::to_string(h) + " out of range 0.." + std::to_string(n - 1));
+        throw std::invalid_argument("traffic.hotspot_hosts: host " + std::to_string(h) + " out of range 0.." +
+                                    std::to_string(n - 1));
     if (!(c.hotspot_fraction >= 0 && c.hotspot_fraction <= 1))
       throw std::invalid_argument("traffic.hotspot_fraction must be in [0, 1]");
     return std::make_unique<Hotspot>(n, c.hotspot_hosts, c.hotspot_fraction);
   }
   if (p == "all-to-all") return std::make_unique<AllToAll>(n);
-  if (p == "neighbour") return std::make_unique<Neighbour>(t);
+  if (p == "neighbour") {
+    if (t.num_switches == 0) throw std::invalid_argument("traffic.pattern: neighbour needs a switched topology");
+    return std::make_unique<Neighbour>(t);
+  }
   if (p == "permutation") return std::make_unique<Fixed>(p, read_permutation(c.permutation_file, n));
-  throw std::invalid_argument("traffic.pattern: unknown pattern '" + p + "'");
+  throw std::invalid_argument("traffic.pattern: unknown pattern '" + p +
+                              "' (uniform, bit-reversal, transpose, bit-complement, bit-rotation, shuffle, hotspot, "
+                              "all-to-all, neighbour, permutation)");
 }
 
 }  // namespace ibsc::tb
