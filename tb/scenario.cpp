@@ -113,6 +113,7 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
 
   r.check_all_consumed();
   s.resolved = r.resolved();
+  s.resolved["sweep"].erase("jobs");  // how many processes run is not part of the experiment
   return s;
 }
 

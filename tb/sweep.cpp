@@ -133,14 +133,17 @@ std::vector<LoadPointResult> run_sweep(const PointSetup& s, const SweepConfig& c
       all.push_back(l);
     }
     int jobs = cfg.jobs > 0 ? cfg.jobs : std::max(1L, sysconf(_SC_NPROCESSORS_ONLN));
+    // The points kept end at the second saturated load in load order, whatever the batch size,
+    // so the results do not depend on --jobs (extra points of the last batch are dropped).
     size_t done = 0;
-    int saturated = 0;
-    while (done < all.size() && saturated < 2) {
+    bool stop = false;
+    while (done < all.size() && !stop) {
       std::vector<double> batch(all.begin() + done, all.begin() + std::min(all.size(), done + jobs));
       auto r = run_points(s, batch, jobs, static_cast<int>(done), static_cast<int>(all.size()));
       for (auto& p : r) {
-        saturated += p.saturated ? 1 : 0;
+        if (stop) break;
         pts.push_back(std::move(p));
+        stop = std::count_if(pts.begin(), pts.end(), [](auto& q) { return q.saturated; }) >= 2;
       }
       done += batch.size();
     }
