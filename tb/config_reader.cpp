@@ -1,11 +1,14 @@
 #include "tb/config_reader.h"
 
-#include <cstdint>
+#include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <type_traits>
 
 namespace ibsc::tb {
 namespace {
+
 std::vector<std::string> split(const std::string& key) {
   std::vector<std::string> parts;
   std::stringstream ss(key);
@@ -13,17 +16,57 @@ std::vector<std::string> split(const std::string& key) {
   while (std::getline(ss, p, '.')) parts.push_back(p);
   return parts;
 }
+
 template <class T>
 const char* type_name() {
   if constexpr (std::is_same_v<T, bool>) return "true or false";
+  else if constexpr (std::is_same_v<T, uint64_t>) return "a non-negative integer";
   else if constexpr (std::is_integral_v<T>) return "an integer";
   else if constexpr (std::is_floating_point_v<T>) return "a number";
   else if constexpr (std::is_same_v<T, std::string>) return "a string";
-  else return "a list";
+  else if constexpr (std::is_same_v<T, std::vector<std::string>>) return "a list of strings";
+  else if constexpr (std::is_same_v<T, std::vector<int>>) return "a list of integers";
+  else return "a list of numbers";
 }
+
+// %g keeps "0.001" and "1e+12" short, unlike std::to_string.
+std::string num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+std::string key_text(const YAML::Node& k) { return k.IsScalar() ? k.Scalar() : std::string("?"); }
+
+// yaml-cpp keeps the first of two equal keys and drops the other silently; a scenario that
+// sets a key twice is almost surely a mistake, so say where.
+void check_duplicates(const YAML::Node& n, const std::string& file, const std::string& path) {
+  if (n.IsSequence())
+    for (const auto& e : n) check_duplicates(e, file, path);
+  if (!n.IsMap()) return;
+  std::set<std::string> seen;
+  for (const auto& kv : n) {
+    std::string k = path.empty() ? key_text(kv.first) : path + "." + key_text(kv.first);
+    if (!seen.insert(key_text(kv.first)).second)
+      throw ConfigError(file + ":" + std::to_string(kv.first.Mark().line + 1) + ": key '" + k + "': given twice");
+    check_duplicates(kv.second, file, k);
+  }
+}
+
+std::string pointer(const std::string& full_key) {
+  std::string ptr;
+  for (const auto& p : split(full_key)) {
+    ptr += '/';
+    for (char c : p) ptr += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
+  }
+  return ptr;
+}
+
 }  // namespace
 
 ConfigReader ConfigReader::from_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw ConfigError(path + ": is a directory, not a scenario file");
   std::ifstream in(path);
   if (!in) throw ConfigError(path + ": cannot open scenario file");
   std::stringstream ss;
@@ -33,99 +76,136 @@ ConfigReader ConfigReader::from_file(const std::string& path) {
 
 ConfigReader ConfigReader::from_string(const std::string& text, const std::string& name) {
   ConfigReader r;
-  r.file_ = name;
+  r.s_->file = name;
   try {
-    r.root_ = YAML::Load(text);
-  } catch (const YAML::ParserException& e) {
+    r.s_->root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
     throw ConfigError(name + ":" + std::to_string(e.mark.line + 1) + ": YAML syntax error: " + e.msg);
   }
-  if (r.root_.IsNull()) r.root_ = YAML::Node(YAML::NodeType::Map);
-  if (!r.root_.IsMap()) throw ConfigError(name + ":1: a scenario is a YAML mapping of keys to values");
+  if (r.s_->root.IsNull()) r.s_->root = YAML::Node(YAML::NodeType::Map);
+  if (!r.s_->root.IsMap()) throw ConfigError(name + ":1: a scenario is a YAML mapping of keys to values");
+  check_duplicates(r.s_->root, name, "");
   return r;
+}
+
+std::string ConfigReader::full(const std::string& key) const {
+  if (prefix_.empty()) return key;
+  return key.empty() ? prefix_ : prefix_ + "." + key;
 }
 
 void ConfigReader::apply_override(const std::string& a) {
   auto eq = a.find('=');
   if (eq == std::string::npos || eq == 0) throw ConfigError("--set " + a + ": expected key.path=value");
-  std::string key = a.substr(0, eq), value = a.substr(eq + 1);
+  const std::string key = full(a.substr(0, eq)), value = a.substr(eq + 1);
+  const std::string at = "--set " + key + ": key '" + key + "': ";
+  auto parts = split(key);
+  for (const auto& p : parts)
+    if (p.empty() || key.back() == '.') throw ConfigError(at + "empty name between dots");
+  if (value.find_first_not_of(" \t") == std::string::npos) throw ConfigError(at + "no value after '='");
   YAML::Node v;
   try {
     v = YAML::Load(value);
-  } catch (const YAML::ParserException& e) {
-    throw ConfigError("--set " + key + ": cannot parse value '" + value + "': " + e.msg);
+  } catch (const YAML::Exception& e) {
+    throw ConfigError(at + "cannot parse value '" + value + "': " + e.msg);
   }
-  auto parts = split(key);
-  YAML::Node n = root_;
+  YAML::Node n = s_->root;
+  std::string path;
   for (size_t i = 0; i + 1 < parts.size(); ++i) {
+    path += (i ? "." : "") + parts[i];
     YAML::Node c = n[parts[i]];
     if (c.IsDefined() && !c.IsNull() && !c.IsMap())
-      throw ConfigError("--set " + key + ": '" + parts[i] + "' holds a value, not a section");
+      throw ConfigError(at + "'" + path + "' holds a value, not a section of keys");
     if (!c.IsDefined() || c.IsNull()) n[parts[i]] = YAML::Node(YAML::NodeType::Map);
     YAML::Node next = n[parts[i]];
-    n.reset(next);
+    n.reset(next);  // rebind, not assign: assignment would overwrite the parent's content
   }
   n[parts.back()] = v;
-  overridden_.insert(key);
+  s_->overridden.insert(key);
 }
 
-YAML::Node ConfigReader::find(const std::string& key) const {
-  YAML::Node n = YAML::Clone(root_);
-  const YAML::Node& root = root_;
-  YAML::Node cur;
-  cur.reset(root);
-  for (const auto& p : split(key)) {
-    if (!cur.IsMap()) return YAML::Node(YAML::NodeType::Undefined);
-    const YAML::Node& cref = cur;
-    YAML::Node c = cref[p];
-    if (!c.IsDefined()) return YAML::Node(YAML::NodeType::Undefined);
-    cur.reset(c);
+ConfigReader::Found ConfigReader::find(const std::string& full_key, bool strict) const {
+  Found f;
+  if (full_key.empty()) {
+    f.value.reset(s_->root);
+    return f;
   }
-  (void)n;
-  return cur;
+  YAML::Node cur;
+  cur.reset(s_->root);
+  std::string path;
+  for (const auto& p : split(full_key)) {
+    if (!cur.IsMap()) {
+      if (strict && cur.IsDefined() && !cur.IsNull())
+        throw ConfigError(where_full(path, f.line) + ": key '" + path + "': expected a section of keys (for '" +
+                          full_key + "'), found a value");
+      return Found{};
+    }
+    path += (path.empty() ? "" : ".") + p;
+    bool hit = false;
+    for (const auto& kv : cur) {  // iterate rather than index: we want the key's own line
+      if (kv.first.IsScalar() && kv.first.Scalar() == p) {
+        f.line = kv.first.Mark().line;
+        YAML::Node next = kv.second;
+        cur.reset(next);
+        hit = true;
+        break;
+      }
+    }
+    if (!hit) return Found{};
+  }
+  f.value.reset(cur);
+  return f;
 }
 
 bool ConfigReader::has(const std::string& key) const {
-  YAML::Node n = find(key);
-  return n.IsDefined() && !n.IsNull();
+  Found f = find(full(key), false);
+  return f.value.IsDefined() && !f.value.IsNull();
+}
+
+std::string ConfigReader::where_full(const std::string& full_key, int line) const {
+  for (std::string k = full_key; !k.empty();) {
+    if (s_->overridden.count(k)) return "--set " + k;
+    auto dot = k.rfind('.');
+    k = dot == std::string::npos ? std::string() : k.substr(0, dot);
+  }
+  return line >= 0 ? s_->file + ":" + std::to_string(line + 1) : s_->file;
 }
 
 std::string ConfigReader::where(const std::string& key) const {
-  for (std::string k = key;; k = k.substr(0, k.rfind('.'))) {
-    if (overridden_.count(k)) return "--set " + k;
-    if (k.find('.') == std::string::npos) break;
-  }
-  YAML::Node n = find(key);
-  if (n.IsDefined() && n.Mark().line >= 0) return file_ + ":" + std::to_string(n.Mark().line + 1);
-  return file_;
+  const std::string k = full(key);
+  return where_full(k, find(k, false).line);
 }
 
-void ConfigReader::fail(const std::string& key, const std::string& what) const {
-  throw ConfigError(where(key) + ": key '" + key + "': " + what);
+void ConfigReader::fail(const std::string& full_key, const std::string& what) const {
+  throw ConfigError(where_full(full_key, find(full_key, false).line) + ": key '" + full_key + "': " + what);
 }
 
-template <class T>
-void ConfigReader::record(const std::string& key, const T& v) {
-  std::string ptr;
-  for (const auto& p : split(key)) ptr += "/" + p;
-  resolved_[nlohmann::ordered_json::json_pointer(ptr)] = v;
+void ConfigReader::record(const std::string& full_key, const nlohmann::ordered_json& v) {
+  s_->resolved[nlohmann::ordered_json::json_pointer(pointer(full_key))] = v;
 }
 
 template <class T>
 T ConfigReader::get(const std::string& key, const T& def) {
-  consumed_.insert(key);
-  YAML::Node n = find(key);
+  const std::string k = full(key);
+  s_->consumed.insert(k);
+  Found f = find(k, true);
   T v = def;
-  if (n.IsDefined() && !n.IsNull()) {
-    try {
-      if constexpr (std::is_same_v<T, std::string>) {
-        if (!n.IsScalar()) fail(key, std::string("expected ") + type_name<T>());
+  if (f.value.IsDefined() && !f.value.IsNull()) {
+    bool ok = true;
+    if constexpr (std::is_same_v<T, std::string>) ok = f.value.IsScalar();
+    else if constexpr (std::is_same_v<T, uint64_t>) ok = f.value.IsScalar() && f.value.Scalar().rfind('-', 0) != 0;
+    if (ok) {
+      try {
+        v = f.value.as<T>();
+      } catch (const YAML::Exception&) {
+        ok = false;
       }
-      v = n.as<T>();
-    } catch (const YAML::Exception&) {
-      fail(key, std::string("expected ") + type_name<T>());
+    }
+    if (!ok) {
+      std::string found = f.value.IsScalar() ? "'" + f.value.Scalar() + "'" : f.value.IsMap() ? "a section" : "a list";
+      fail(k, std::string("expected ") + type_name<T>() + ", found " + found);
     }
   }
-  record(key, v);
+  record(k, nlohmann::ordered_json(v));
   return v;
 }
 
@@ -142,15 +222,14 @@ template std::vector<std::string> ConfigReader::get<std::vector<std::string>>(co
 
 double ConfigReader::get_double(const std::string& key, double def, double min, double max) {
   double v = get<double>(key, def);
-  if (!(v >= min && v <= max))
-    fail(key, "value " + std::to_string(v) + " out of range [" + std::to_string(min) + ", " + std::to_string(max) + "]");
+  if (!(v >= min && v <= max)) fail(full(key), "value " + num(v) + " out of range [" + num(min) + ", " + num(max) + "]");
   return v;
 }
 
 int ConfigReader::get_int(const std::string& key, int def, int min, int max) {
   int v = get<int>(key, def);
   if (v < min || v > max)
-    fail(key, "value " + std::to_string(v) + " out of range [" + std::to_string(min) + ", " + std::to_string(max) + "]");
+    fail(full(key), "value " + std::to_string(v) + " out of range [" + std::to_string(min) + ", " + std::to_string(max) + "]");
   return v;
 }
 
@@ -160,23 +239,42 @@ std::string ConfigReader::get_choice(const std::string& key, const std::string& 
     if (a == v) return v;
   std::string list;
   for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-  fail(key, "'" + v + "' is not one of: " + list);
+  fail(full(key), "'" + v + "' is not one of: " + list);
 }
 
-void ConfigReader::walk(const YAML::Node& n, const std::string& path) const {
-  if (!path.empty() && consumed_.count(path)) return;
+ConfigReader ConfigReader::sub(const std::string& key) {
+  ConfigReader v;
+  v.s_ = s_;
+  v.prefix_ = full(key);
+  Found f = find(v.prefix_, true);
+  if (f.value.IsDefined() && !f.value.IsNull() && !f.value.IsMap())
+    fail(v.prefix_, "expected a section of keys, found a value");
+  return v;
+}
+
+const nlohmann::ordered_json& ConfigReader::resolved() const {
+  if (prefix_.empty()) return s_->resolved;
+  static const nlohmann::ordered_json empty = nlohmann::ordered_json::object();
+  nlohmann::ordered_json::json_pointer ptr(pointer(prefix_));
+  return s_->resolved.contains(ptr) ? s_->resolved.at(ptr) : empty;
+}
+
+void ConfigReader::walk(const YAML::Node& n, const std::string& path, int line) const {
+  if (!path.empty() && s_->consumed.count(path)) return;
   if (n.IsMap()) {
     for (const auto& kv : n) {
-      std::string k = kv.first.as<std::string>();
-      walk(kv.second, path.empty() ? k : path + "." + k);
+      std::string k = key_text(kv.first);
+      walk(kv.second, path.empty() ? k : path + "." + k, kv.first.Mark().line);
     }
     return;
   }
   if (path.empty()) return;
-  std::string loc = overridden_.count(path) ? "--set " + path : file_ + ":" + std::to_string(n.Mark().line + 1);
-  throw ConfigError(loc + ": key '" + path + "': unknown key (a typo? see the README's scenario keys)");
+  throw ConfigError(where_full(path, line) + ": key '" + path + "': unknown key (a typo? see the README's scenario keys)");
 }
 
-void ConfigReader::check_all_consumed() const { walk(root_, ""); }
+void ConfigReader::check_all_consumed() const {
+  Found f = find(prefix_, false);
+  if (f.value.IsDefined()) walk(f.value, prefix_, f.line);
+}
 
 }  // namespace ibsc::tb

@@ -1,9 +1,13 @@
 // YAML scenario reading with precise errors. Keys are dotted paths ("switch.num_vls"); each
-// getter names its default at the call site; a wrong type or range names FILE:LINE and the key;
-// keys that nobody read are typos and become errors too. "--set a.b=value" overrides apply on
-// top of the file and are named as such in errors.
+// getter names its default at the call site; a wrong type or range names FILE:LINE and the key
+// ("s.yaml:12: key 'switch.num_vls': value 16 out of range [1, 15]"); keys that nobody read are
+// typos and become errors too. "--set a.b=value" overrides apply on top of the file and are
+// named as such in errors ("--set a.b: key 'a.b': ..."). A sub() view reads a section with
+// shorter keys but shares the file, the overrides, the read-key tracking and the resolved
+// values with the reader it came from.
 #pragma once
-#include <map>
+#include <cstdint>
+#include <memory>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -21,34 +25,58 @@ class ConfigError : public std::runtime_error {
 
 class ConfigReader {
  public:
+  // Errors: missing file, YAML syntax (with its line), a document that is not a mapping.
   static ConfigReader from_file(const std::string& path);
   static ConfigReader from_string(const std::string& text, const std::string& name);
 
-  void apply_override(const std::string& assignment);  // "a.b.c=value"
+  // "a.b.c=value"; the value is a YAML scalar, flow sequence or flow map. An unknown path
+  // creates the key, so check_all_consumed() still catches a typo in it.
+  void apply_override(const std::string& assignment);
 
+  // T: bool, int, int64_t, uint64_t, double, std::string, std::vector<int>,
+  // std::vector<double>, std::vector<std::string>. An absent or null key gives def.
   template <class T>
   T get(const std::string& key, const T& def);
   double get_double(const std::string& key, double def, double min, double max);
   int get_int(const std::string& key, int def, int min, int max);
   std::string get_choice(const std::string& key, const std::string& def, const std::vector<std::string>& allowed);
-  bool has(const std::string& key) const;
+  bool has(const std::string& key) const;  // present and not null
 
-  const nlohmann::ordered_json& resolved() const { return resolved_; }
+  // A view of section `key` (which may be absent: then every get gives its default).
+  ConfigReader sub(const std::string& key);
+
+  // Every key read so far with its value (defaults included), in reading order; for a sub()
+  // view, that section of it.
+  const nlohmann::ordered_json& resolved() const;
+  // Throws ConfigError naming FILE:LINE and key for the first key (in file order) present in
+  // the YAML (under this view's section) that nobody read.
   void check_all_consumed() const;
-  std::string where(const std::string& key) const;  // "FILE:LINE" or "--set KEY"
+  // "FILE:LINE" of a key (its line in the file), "--set KEY" when an override set it (or a
+  // section above it), or "FILE" when absent; for errors raised by callers.
+  std::string where(const std::string& key) const;
 
  private:
-  YAML::Node find(const std::string& key) const;  // undefined node when absent
-  [[noreturn]] void fail(const std::string& key, const std::string& what) const;
-  template <class T>
-  void record(const std::string& key, const T& v);
-  void walk(const YAML::Node& n, const std::string& path) const;
+  struct State {
+    YAML::Node root;
+    std::string file;
+    std::set<std::string> consumed;
+    std::set<std::string> overridden;
+    nlohmann::ordered_json resolved = nlohmann::ordered_json::object();
+  };
+  struct Found {
+    YAML::Node value;  // undefined when absent
+    int line = -1;     // 0-based line of the key in the file, -1 when unknown
+  };
 
-  YAML::Node root_;
-  std::string file_;
-  std::set<std::string> consumed_;
-  std::set<std::string> overridden_;
-  nlohmann::ordered_json resolved_ = nlohmann::ordered_json::object();
+  std::string full(const std::string& key) const;
+  Found find(const std::string& full_key, bool strict) const;
+  [[noreturn]] void fail(const std::string& full_key, const std::string& what) const;
+  std::string where_full(const std::string& full_key, int line) const;
+  void record(const std::string& full_key, const nlohmann::ordered_json& v);
+  void walk(const YAML::Node& n, const std::string& path, int line) const;
+
+  std::shared_ptr<State> s_ = std::make_shared<State>();
+  std::string prefix_;  // "" for the whole file, "a.b" for a sub() view
 };
 
 }  // namespace ibsc::tb
