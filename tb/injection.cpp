@@ -7,15 +7,33 @@
 
 namespace ibsc::tb {
 
+double portable_log(double x) {
+  int e = 0;
+  double m = std::frexp(x, &e);  // x = m * 2^e, m in [0.5, 1): exact
+  if (m < 0.70710678118654752440) {
+    m *= 2;
+    --e;
+  }
+  // log(m) = 2 atanh(s), s = (m-1)/(m+1), |s| <= 0.172: 14 odd terms reach 1e-22.
+  const double s = (m - 1) / (m + 1), s2 = s * s;
+  double poly = 1.0 / 29;
+  for (int k = 13; k >= 0; --k) poly = 1.0 / (2 * k + 1) + s2 * poly;
+  // ln 2 split so e * ln2_hi is exact for any exponent.
+  const double ln2_hi = 6.93147180369123816490e-01, ln2_lo = 1.90821492927058770002e-10;
+  return e * ln2_hi + (2 * s * poly + e * ln2_lo);
+}
+
 InjectionProcess::InjectionProcess(const InjectionConfig& cfg, double load, double link, uint64_t seed)
     : rng_(seed), poisson_(cfg.process == "poisson") {
   if (cfg.process != "bernoulli" && cfg.process != "poisson")
-    throw std::invalid_argument("traffic.injection must be bernoulli or poisson");
+    throw std::invalid_argument("traffic.injection: '" + cfg.process + "' is not bernoulli or poisson");
   if (cfg.length_mix.empty()) throw std::invalid_argument("traffic.lengths: empty length mix");
   double total = 0, sum = 0;
   for (auto [len, w] : cfg.length_mix) {
-    if (len < 1 || len > 4096) throw std::invalid_argument("traffic.length must be 1..4096 bytes (IBA MTU)");
-    if (!(w > 0)) throw std::invalid_argument("traffic.lengths: weights must be > 0");
+    if (len < 1 || len > 4096)
+      throw std::invalid_argument("traffic.lengths: packet length " + std::to_string(len) +
+                                  " outside 1..4096 bytes (IBA MTU 4096)");
+    if (!(w > 0) || !std::isfinite(w)) throw std::invalid_argument("traffic.lengths: weights must be > 0");
     total += w;
     sum += w * len;
   }
@@ -25,33 +43,37 @@ InjectionProcess::InjectionProcess(const InjectionConfig& cfg, double load, doub
     acc += w / total;
     cum_.push_back(acc);
   }
-  cum_.back() = 1.0;
+  cum_.back() = 1.0;  // rounding must not leave a gap at the top
   mean_ = sum / total;
-  if (!(load >= 0)) throw std::invalid_argument("offered load must be >= 0");
-  if (!(link > 0)) throw std::invalid_argument("link rate must be > 0");
+  if (!(load >= 0) || !std::isfinite(load)) throw std::invalid_argument("offered load must be a finite value >= 0 bytes/ns");
+  if (!(link > 0) || !std::isfinite(link)) throw std::invalid_argument("link rate must be > 0 bytes/ns");
   if (load > 0) {
     if (!poisson_ && load > link * (1 + 1e-9))
-      throw std::invalid_argument("bernoulli injection: offered load above link capacity");
+      throw std::invalid_argument("bernoulli injection: offered load " + std::to_string(load) +
+                                  " bytes/ns is above the link rate " + std::to_string(link) +
+                                  " bytes/ns (a slot cannot hold more than one packet)");
     slot_ps_ = mean_ / link * 1000.0;
     p_ = std::min(1.0, load / link);
+    if (p_ < 1.0) log1m_p_ = portable_log(1.0 - p_);
     mean_gap_ps_ = mean_ / load * 1000.0;
   }
 }
 
 uint64_t InjectionProcess::next_gap_ps() {
   if (p_ <= 0) return UINT64_MAX;
+  // 1 - u is in (0, 1], so the logarithm is finite and <= 0.
   double gap;
   if (poisson_) {
-    gap = -std::log(1.0 - uniform01(rng_)) * mean_gap_ps_;
+    gap = -portable_log(1.0 - uniform01(rng_)) * mean_gap_ps_;
   } else {
-    // Slots until the next success: geometric on {1, 2, ...}.
-    double k = p_ >= 1.0 ? 1.0 : std::floor(std::log(1.0 - uniform01(rng_)) / std::log(1.0 - p_)) + 1.0;
+    // Slots until the next success: geometric on {1, 2, ...} by inversion.
+    double k = p_ >= 1.0 ? 1.0 : std::floor(portable_log(1.0 - uniform01(rng_)) / log1m_p_) + 1.0;
     gap = k * slot_ps_;
   }
-  gap += carry_;
-  double whole = std::floor(gap);
-  carry_ = gap - whole;
-  return whole < 1 ? 1 : static_cast<uint64_t>(whole);
+  gap = std::min(gap, 1e18) + carry_;  // 1e18 ps (11 days) keeps the cast defined
+  uint64_t whole = gap < 1.0 ? 1 : static_cast<uint64_t>(std::floor(gap));
+  carry_ = gap - static_cast<double>(whole);
+  return whole;
 }
 
 uint32_t InjectionProcess::next_length() {

@@ -2,7 +2,9 @@
 //   bernoulli: time is slotted in slots of one mean-length packet at link rate; each slot
 //              starts a packet with probability load / link rate (gaps are geometric);
 //   poisson:   exponential gaps with mean = mean length / load.
-// Packet lengths are fixed or drawn from a weighted mix.
+// Packet lengths are fixed or drawn from a weighted mix. Every draw is computed from raw
+// 64-bit mt19937_64 outputs with IEEE basic operations only (no std:: distributions, no libm
+// log), so a seed gives the same gaps and lengths on every standard library.
 #pragma once
 #include <cstdint>
 #include <random>
@@ -37,7 +39,12 @@ class InjectionProcess {
   double mean_ = 0;
   std::vector<uint32_t> len_;
   std::vector<double> cum_;
-  double carry_ = 0;  // fractional picoseconds, carried so gaps sum exactly
+  double log1m_p_ = 0;  // bernoulli: log(1 - p)
+  double carry_ = 0;    // picoseconds not yet returned (fraction, or a 1 ps minimum paid ahead)
 };
+
+// Natural logarithm of a finite x > 0 from frexp and a fixed atanh series: within a few ulp
+// of std::log, and the same bits everywhere (libm implementations differ in the last bit).
+double portable_log(double x);
 
 }  // namespace ibsc::tb

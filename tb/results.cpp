@@ -7,12 +7,24 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <stdexcept>
 
 namespace ibsc::tb {
 namespace {
 // Fixed precision so files read well and compare byte for byte.
 double r6(double v) { return std::round(v * 1e6) / 1e6; }
 double r3(double v) { return std::round(v * 1e3) / 1e3; }
+// gnuplot single-quoted strings take a quote as two quotes.
+std::string gp_quote(const std::string& s) {
+  std::string o = "'";
+  for (char c : s) o += c == '\'' ? std::string("''") : std::string(1, c);
+  return o + "'";
+}
+std::string sh_quote(const std::string& s) {
+  std::string o = "'";
+  for (char c : s) o += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return o + "'";
+}
 }  // namespace
 
 nlohmann::ordered_json to_json(const LoadPointResult& r) {
@@ -98,7 +110,11 @@ void write_results(const std::string& dir, const nlohmann::ordered_json& scenari
   nlohmann::ordered_json pts = nlohmann::ordered_json::array();
   for (const auto& p : points) pts.push_back(to_json(p));
   j["points"] = pts;
-  std::ofstream(dir + "/results.json") << j.dump(2) << "\n";
+  {
+    std::ofstream out(dir + "/results.json");
+    out << j.dump(2) << "\n";
+    if (!out) throw std::runtime_error(dir + "/results.json: cannot write");
+  }
 
   std::ofstream csv(dir + "/results.csv");
   csv << "offered_load,offered_bytes_per_ns_per_host,accepted_bytes_per_ns_per_switch,accepted_fraction,"
@@ -113,7 +129,9 @@ void write_results(const std::string& dir, const nlohmann::ordered_json& scenari
       csv << pj[k].dump() << ",";
     csv << (p.saturated ? "true" : "false") << "\n";
   }
-  std::string title = scenario.contains("name") ? scenario["name"].get<std::string>() : "ibsc";
+  if (!csv) throw std::runtime_error(dir + "/results.csv: cannot write");
+  csv.close();
+  std::string title = scenario.contains("name") && scenario["name"].is_string() ? scenario["name"].get<std::string>() : "ibsc";
   write_plot(dir + "/latency.svg", title, {{title, points}});
 }
 
@@ -136,31 +154,38 @@ void write_plot(const std::string& svg, const std::string& title,
                 const std::vector<std::pair<std::string, std::vector<LoadPointResult>>>& series) {
   std::string base = svg.substr(0, svg.size() - (svg.size() > 4 && svg.substr(svg.size() - 4) == ".svg" ? 4 : 0));
   std::ofstream dat(base + ".dat");
-  bool any = false;
+  // Only series with measured points go in: gnuplot stops at an empty data block.
+  std::vector<const std::pair<std::string, std::vector<LoadPointResult>>*> drawn;
   for (const auto& sp : series)
-    for (const auto& p : sp.second) any |= p.measured_packets > 0;
-  for (const auto& [name, pts] : series) {
-    dat << "# " << name << "\n";
-    for (const auto& p : pts)
+    for (const auto& p : sp.second)
+      if (p.measured_packets > 0) {
+        drawn.push_back(&sp);
+        break;
+      }
+  for (const auto* sp : drawn) {
+    dat << "# " << sp->first << "\n";
+    for (const auto& p : sp->second)
       if (p.measured_packets > 0) dat << p.accepted_bytes_per_ns_per_switch << " " << p.avg_latency_ns << "\n";
     dat << "\n\n";
   }
   dat.close();
   std::ofstream gp(base + ".gp");
-  gp << "set terminal svg size 800,560 dynamic font 'sans,12'\nset output '" << svg << "'\n"
-     << "set title '" << title << "'\nset xlabel 'accepted traffic (bytes/ns/switch)'\n"
+  gp << "set terminal svg size 800,560 dynamic font 'sans,12'\nset output " << gp_quote(svg) << "\n"
+     << "set title " << gp_quote(title) << "\nset xlabel 'accepted traffic (bytes/ns/switch)'\n"
      << "set ylabel 'average latency (ns)'\nset grid\nset key top left\nset logscale y\n"
      << "plot ";
-  for (size_t i = 0; i < series.size(); ++i)
-    gp << (i ? ", " : "") << "'" << base << ".dat' index " << i << " with linespoints title '" << series[i].first << "'";
+  for (size_t i = 0; i < drawn.size(); ++i)
+    gp << (i ? ", " : "") << gp_quote(base + ".dat") << " index " << i << " with linespoints title "
+       << gp_quote(drawn[i]->first);
   gp << "\n";
   gp.close();
-  if (!any) return;  // nothing to draw
+  if (drawn.empty()) return;  // no point has a measured packet: nothing to draw
   if (std::system("command -v gnuplot >/dev/null 2>&1") != 0) {
-    std::cerr << "ibsc: gnuplot not found; wrote " << base << ".gp and " << base << ".dat instead of " << svg << "\n";
+    std::cerr << "ibsc: gnuplot not found (Debian package gnuplot-nox); wrote " << base << ".gp and " << base
+              << ".dat instead of " << svg << "\n";
     return;
   }
-  std::string cmd = "gnuplot '" + base + ".gp' 2>/dev/null";
+  std::string cmd = "gnuplot " + sh_quote(base + ".gp") + " 2>/dev/null";
   if (std::system(cmd.c_str()) != 0) std::cerr << "ibsc: gnuplot failed on " << base << ".gp\n";
 }
 

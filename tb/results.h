@@ -34,9 +34,14 @@ struct LoadPointResult {
   double wall_seconds = 0;                   // never written to results.json or results.csv
 };
 
+// Ordered keys and rounded floats (6 decimals for rates, 3 for nanoseconds) so equal inputs
+// give equal bytes. (ordered_json rather than json: the key order is part of the format.)
 nlohmann::ordered_json to_json(const LoadPointResult& r);
+// Inverse of to_json up to that rounding (sweep workers send points back as JSON).
 LoadPointResult point_from_json(const nlohmann::json& j);
 
+// dir/results.json {"scenario", "seed", "saturation", "points"}, dir/results.csv and
+// dir/latency.svg (+ .gp, .dat). Throws std::runtime_error when a file cannot be written.
 void write_results(const std::string& dir, const nlohmann::ordered_json& scenario_resolved, uint64_t seed,
                    const std::vector<LoadPointResult>& points);
 void print_summary(std::ostream& os, const std::vector<LoadPointResult>& points);
