@@ -103,14 +103,32 @@ void Switch::packet_arrives(int port, Packet* pkt, Picos head_time) {
   iv.queued_blocks += static_cast<int>(pkt->blocks());
   ++queued_packets_;
   if (in_[port].queued++ == 0) active_.push_back(port);
-  if (iv.q.size() == 1) schedule_next(iv.q.front().ready);
+  // A new head: only its own earliest grant can be earlier than the wake-up already pending
+  // (which covers every other head).
+  if (iv.q.size() == 1) wake_for(port, iv.q.front());
 }
 
 void Switch::credits_arrive(int port, const CreditTrain& train) {
   if (!out_[port].credits[train.vl].add(train))
     throw CreditError(where(port, train.vl) + ": more credits returned than taken (counter above its buffer)");
-  // Somebody may be waiting for exactly these credits.
-  if (queued_packets_ > 0) schedule_next(now_ps());
+  // Only heads that may use this output can be helped by these credits.
+  for (int i : active_)
+    for (const InputVl& iv : in_[i].vl) {
+      if (iv.q.empty()) continue;
+      const Queued& h = iv.q.front();
+      for (auto c = cand_first(h.route); c != cand_last(h.route); ++c)
+        if (c->port == port) {
+          wake_for(i, h);
+          break;
+        }
+    }
+}
+
+void Switch::wake_for(int i, const Queued& h) {
+  Picos lower = now_ps();
+  if (last_arbitration_ != kNever && lower <= last_arbitration_) lower = last_arbitration_ + 1;
+  Picos t = earliest_grant(i, h, lower);
+  if (t != kNever) wake_.at(clock_edge(t, clock_ps_));
 }
 
 Picos Switch::earliest_grant(int i, const Queued& h, Picos lower) const {

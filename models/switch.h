@@ -92,6 +92,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   void wake() override;
   void arbitrate(Picos t);
   void schedule_next(Picos t_min);
+  void wake_for(int in_port, const Queued& head);  // wake-up for one head only
   Vl out_vl(int in_port, int out_port, const Packet& p) const;
   // Earliest time >= lower at which head `h` of input `i` could be granted.
   Picos earliest_grant(int i, const Queued& h, Picos lower) const;
