@@ -1,6 +1,6 @@
 // e-cube (dimension-order) routing for k-ary n-cubes on IBA (seeds/000 section 2).
 // Paths: dimensions in decreasing order, the shorter way around each ring; at a tie
-// (distance k/2) the + direction from even coordinates and - from odd ones, to balance load.
+// (distance k/2) a direction chosen by the destination's coordinate parity (see go_plus).
 // Deadlock avoidance (Dally and Seitz) with 2 VLs on tori: a packet's SL has bit d set when its
 // path uses the wraparound channel of dimension d (Table 1: 2^n SLs). On a minimal path a
 // packet is before its wraparound only at coordinates >= k/2 when moving + (< k/2 when moving
@@ -12,6 +12,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "routing/graph.h"
+#include "routing/lids.h"
 #include "routing/routing.h"
 
 namespace ibsc::routing {
@@ -22,15 +24,27 @@ struct Hop {
   bool plus = true;
 };
 
-// Direction taken in dimension d from coordinate a toward b (a != b).
-bool go_plus(int a, int b, int k) {
+// Direction taken in dimension d from coordinate a toward b (a != b). On a ring the shorter
+// way. At a tie (k even, distance k/2) the direction depends on the destination only (an LFT
+// knows nothing else): + when the sum of the destination's coordinates is even, - otherwise.
+// Half the tied pairs then take each direction and, on k = 4 and 8 and on 4x4x4, every channel
+// carries the same number of switch-pair paths (crossing 8, 64, 32, deviation 0; seeds/000
+// Table 2 lists 10, 70, 48 there, from its traffic-balancing path selection). A mesh has one way.
+bool go_plus(int a, int b, int k, bool torus, int dest_parity) {
+  if (!torus) return b > a;
   int fwd = (b - a + k) % k, back = k - fwd;
-  return fwd < back || (fwd == back && a % 2 == 0);
+  return fwd < back || (fwd == back && dest_parity == 0);
 }
 
-bool wraps(int a, int b, int k, bool torus) {
+bool wraps(int a, int b, int k, bool torus, int dest_parity) {
   if (!torus || a == b) return false;
-  return go_plus(a, b, k) ? b < a : b > a;
+  return go_plus(a, b, k, torus, dest_parity) ? b < a : b > a;
+}
+
+int parity(const Node& n) {
+  int sum = 0;
+  for (int c : n.coord) sum += c;
+  return sum & 1;
 }
 
 }  // namespace
@@ -49,18 +63,17 @@ TableSet route_ecube(const Topology& t, const RoutingOptions& opt, bool one_vl) 
                        " SLs; the budget is " + std::to_string(std::min(opt.max_sls, kNumSls)));
   if (ts.vls_used > opt.max_vls)
     throw RoutingError("e-cube on a torus needs 2 VLs; the budget is " + std::to_string(opt.max_vls));
-  const int H = t.num_switches ? t.num_hosts / t.num_switches : 0;
-  for (int h = 0; h < t.num_hosts; ++h)
-    if (t.host_switch(h) != h / std::max(H, 1)) throw RoutingError("e-cube expects hosts numbered switch by switch");
-  ts.max_lid = static_cast<Lid>(t.num_hosts + t.num_switches);
+  for (int s = 0; s < t.num_switches; ++s)
+    if (static_cast<int>(t.nodes[s].coord.size()) != n) throw RoutingError("e-cube needs switch coordinates");
+  assign_lids(t, 0, ts);
   auto coord = [&](int s, int d) { return t.nodes[s].coord[d]; };
+  // dor1vl breaks every tie toward + (textbook DOR): each ring of k >= 4 then keeps its cyclic
+  // dependency, which is what the deadlock demonstrations need (a 3-ring has none: one hop).
+  auto tie = [&](const Node& dest) { return one_vl ? 0 : parity(dest); };
 
   for (int s = 0; s < t.num_switches; ++s) {
     const Node& node = t.nodes[s];
-    SwitchTables st;
-    st.lid = static_cast<Lid>(t.num_hosts + 1 + s);
-    st.lft.resize(ts.max_lid + 1);
-    st.sl2vl.reset(node.num_ports);
+    SwitchTables& st = ts.switches[s];
     for (int h = 0; h < t.num_hosts; ++h) {
       int b = t.host_switch(h);
       PortNum port;
@@ -69,9 +82,9 @@ TableSet route_ecube(const Topology& t, const RoutingOptions& opt, bool one_vl) 
       } else {
         int d = n - 1;
         while (coord(s, d) == coord(b, d)) --d;
-        port = static_cast<PortNum>(go_plus(coord(s, d), coord(b, d), t.dims[d]) ? 1 + 2 * d : 2 + 2 * d);
+        port = static_cast<PortNum>(go_plus(coord(s, d), coord(b, d), t.dims[d], torus, tie(t.nodes[b])) ? 1 + 2 * d : 2 + 2 * d);
       }
-      st.lft[h + 1].candidates.push_back({port, 0});
+      st.lft[ts.hosts[h].base_lid].candidates = {{port, 0}};
     }
     if (ts.vls_used == 2)
       for (int out = 1; out <= 2 * n; ++out) {
@@ -83,30 +96,22 @@ TableSet route_ecube(const Topology& t, const RoutingOptions& opt, bool one_vl) 
           for (int in = 0; in <= node.num_ports; ++in) st.sl2vl.set(in, out, sl, vl);
         }
       }
-    ts.switches.push_back(std::move(st));
   }
   for (int h = 0; h < t.num_hosts; ++h) {
-    HostTables ht;
-    ht.base_lid = static_cast<Lid>(h + 1);
-    ht.paths.resize(t.num_hosts);
+    HostTables& ht = ts.hosts[h];
+    for (int sl = 0; sl < ts.sls_used; ++sl) ht.sl2vl[sl] = 0;  // the first hop never wraps: see above
     const int a = t.host_switch(h);
     for (int g = 0; g < t.num_hosts; ++g) {
       const int b = t.host_switch(g);
       Sl sl = 0;
       if (ts.sls_used > 1)
         for (int d = 0; d < n; ++d)
-          if (wraps(coord(a, d), coord(b, d), t.dims[d], torus)) sl |= static_cast<Sl>(1 << d);
-      ht.paths[g].push_back({static_cast<Lid>(g + 1), sl});
+          if (wraps(coord(a, d), coord(b, d), t.dims[d], torus, tie(t.nodes[b]))) sl |= static_cast<Sl>(1 << d);
+      ht.paths[g] = {{ts.hosts[g].base_lid, sl}};
     }
-    ts.hosts.push_back(std::move(ht));
   }
+  route_switch_lids(t, SwitchGraph(t), ts);
   return ts;
-}
-
-TableSet compute_routing(const Topology& topo, const RoutingOptions& opt) {
-  if (opt.algorithm == "ecube") return route_ecube(topo, opt, false);
-  if (opt.algorithm == "dor1vl") return route_ecube(topo, opt, true);
-  throw RoutingError("routing algorithm '" + opt.algorithm + "' is not available (available: ecube, dor1vl)");
 }
 
 }  // namespace ibsc::routing

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "routing/tables.h"
 #include "routing/topology.h"
@@ -16,12 +17,20 @@ class RoutingError : public std::runtime_error {
 };
 
 struct RoutingOptions {
-  std::string algorithm = "ecube";  // ecube | dor1vl | ...
+  std::string algorithm = "ecube";  // ecube | dor1vl | minhop | updown-bfs | updown-dfs | flexible
   int max_sls = 16;                 // SL budget; the algorithm refuses to exceed it
   int max_vls = 15;                 // data VL budget
-  int vls = 0;                      // VLs requested by generic algorithms; 0 = their own choice
-  uint64_t seed = 1;
+  int vls = 0;                      // VLs requested by generic algorithms; 0 = their own choice (1)
+  uint64_t seed = 1;                // tie-breaking among equally good choices
+  int max_lmc = 7;                  // destination renaming may use up to 2^max_lmc LIDs per host
+  int root = -1;                    // up*/down*/Flexible root switch; -1: the seeds/000 heuristic
+  int search_budget = 3000;         // Flexible: candidate routings evaluated at most
 };
+
+// Every algorithm name compute_routing accepts.
+const std::vector<std::string>& routing_algorithms();
+// Whether an algorithm can route this topology (e-cube needs a torus or mesh).
+bool algorithm_applies(const std::string& algorithm, const Topology& topo);
 
 TableSet compute_routing(const Topology& topo, const RoutingOptions& opt);
 

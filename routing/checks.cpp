@@ -1,0 +1,216 @@
+#include "routing/checks.h"
+
+#include <algorithm>
+#include <sstream>
+
+#include "routing/cycle.h"
+
+namespace ibsc::routing {
+namespace {
+
+constexpr int kV = 16;  // VL field values, VL15 included so a misuse is still recorded
+
+// Dependencies seen at one switch, as bits over (in port, in VL, out port, out VL).
+struct SwitchDeps {
+  int ports = 0;
+  std::vector<uint64_t> bits;
+  void init(int num_ports) {
+    ports = num_ports + 1;
+    bits.assign((static_cast<size_t>(ports) * ports * kV * kV + 63) / 64, 0);
+  }
+  size_t index(int ip, int iv, int op, int ov) const {
+    return ((static_cast<size_t>(ip) * kV + iv) * ports + op) * kV + ov;
+  }
+  void set(int ip, int iv, int op, int ov) {
+    size_t i = index(ip, iv, op, ov);
+    bits[i >> 6] |= 1ULL << (i & 63);
+  }
+};
+
+struct State {  // a packet entering `node` through `in_port` on `vl`
+  int node, in_port, vl;
+  size_t next_candidate = 0;
+};
+
+}  // namespace
+
+CheckReport check_tables(const Topology& t, const TableSet& ts, const CheckLimits& limits) {
+  CheckReport rep;
+  const int S = t.num_switches;
+  std::vector<SwitchDeps> deps(S);
+  for (int s = 0; s < S; ++s) deps[s].init(t.nodes[s].num_ports);
+  bool sl_seen[kNumSls] = {}, vl_seen[kV] = {};
+  bool vl15 = false, bad_sl = false;
+  auto problem = [&](const std::string& p) {
+    if (static_cast<int>(rep.problems.size()) < limits.max_problems) rep.problems.push_back(p);
+  };
+  if (static_cast<int>(ts.switches.size()) != S || static_cast<int>(ts.hosts.size()) != t.num_hosts) {
+    problem("the table set has " + std::to_string(ts.switches.size()) + " switches and " +
+            std::to_string(ts.hosts.size()) + " hosts; the topology has " + std::to_string(S) + " and " +
+            std::to_string(t.num_hosts));
+    rep.text();
+    return rep;
+  }
+  const int max_depth = 4 * (S + 2);
+  std::vector<State> stack;
+  std::vector<uint64_t> on_path;
+  for (int h = 0; h < t.num_hosts; ++h) {
+    const int hn = t.host_node(h);
+    for (int q = 0; q < t.num_hosts; ++q) {
+      if (q == h) continue;
+      ++rep.pairs;
+      auto pair = [&] { return t.nodes[hn].name + " -> " + t.nodes[t.host_node(q)].name; };
+      if (q >= static_cast<int>(ts.hosts[h].paths.size()) || ts.hosts[h].paths[q].empty()) {
+        ++rep.unrouted_pairs;
+        problem(pair() + ": no path record");
+        continue;
+      }
+      const HostTables& dst = ts.hosts[q];
+      const int dst_lids = 1 << dst.lmc;
+      bool pair_ok = true, pair_loop = false;
+      for (const PathRecord& rec : ts.hosts[h].paths[q]) {
+        if (rec.sl >= kNumSls) {
+          bad_sl = true;
+          continue;
+        }
+        sl_seen[rec.sl] = true;
+        if (rec.dlid < dst.base_lid || rec.dlid >= dst.base_lid + dst_lids) {
+          pair_ok = false;
+          problem(pair() + ": path record DLID " + std::to_string(rec.dlid) + " is not a LID of the destination");
+          continue;
+        }
+        const PortPeer& first = t.nodes[hn].ports.at(1);
+        if (first.node < 0) {
+          pair_ok = false;
+          problem(pair() + ": the source HCA port is not cabled");
+          continue;
+        }
+        const Vl inj = ts.hosts[h].sl2vl[rec.sl];
+        vl_seen[inj & 15] = true;
+        vl15 |= inj >= kManagementVl;
+        stack.clear();
+        on_path.clear();
+        stack.push_back({first.node, first.port, inj & 15});
+        on_path.push_back(0);
+        // Depth-first over every candidate; a state already on the current path is a loop.
+        while (!stack.empty()) {
+          State& st = stack.back();
+          if (st.node >= S) {  // reached a host
+            if (st.node != t.host_node(q)) {
+              pair_ok = false;
+              problem(pair() + ": DLID " + std::to_string(rec.dlid) + " delivered to " + t.nodes[st.node].name);
+            }
+            rep.max_hops = std::max(rep.max_hops, static_cast<int>(stack.size()));
+            stack.pop_back();
+            on_path.pop_back();
+            continue;
+          }
+          const LftEntry& e = ts.switches[st.node].route(rec.dlid, static_cast<Vl>(st.vl));
+          if (st.next_candidate == 0 && !e.routed()) {
+            pair_ok = false;
+            problem(pair() + ": switch " + t.nodes[st.node].name + " has no LFT entry for DLID " + std::to_string(rec.dlid));
+          }
+          if (st.next_candidate >= e.candidates.size()) {
+            stack.pop_back();
+            on_path.pop_back();
+            continue;
+          }
+          const int out = e.candidates[st.next_candidate++].port;
+          const Node& node = t.nodes[st.node];
+          if (out < 1 || out > node.num_ports || node.ports[out].node < 0) {
+            pair_ok = false;
+            problem(pair() + ": switch " + node.name + " sends DLID " + std::to_string(rec.dlid) + " to port " +
+                    std::to_string(out) + ", which is not cabled");
+            continue;
+          }
+          const Sl2VlTable& tab = ts.switches[st.node].sl2vl;
+          const int key = tab.key() == Sl2VlTable::Key::Sl ? rec.sl : st.vl;
+          const int ov = tab.num_ports() >= std::max(out, st.in_port) ? tab.get(st.in_port, out, key) & 15 : 0;
+          vl_seen[ov] = true;
+          vl15 |= ov == kManagementVl;
+          deps[st.node].set(st.in_port, st.vl, out, ov);
+          const PortPeer& nx = node.ports[out];
+          const uint64_t code = (static_cast<uint64_t>(nx.node) << 24) | (static_cast<uint64_t>(nx.port) << 8) | ov;
+          if (std::find(on_path.begin(), on_path.end(), code + 1) != on_path.end() ||
+              static_cast<int>(stack.size()) > max_depth) {
+            pair_loop = true;
+            problem(pair() + ": DLID " + std::to_string(rec.dlid) + " loops at switch " + node.name);
+            continue;
+          }
+          stack.push_back({nx.node, nx.port, ov});
+          on_path.push_back(code + 1);
+        }
+      }
+      if (pair_loop) ++rep.looping_pairs;
+      else if (pair_ok) ++rep.routed_pairs;
+      else ++rep.unrouted_pairs;
+    }
+  }
+  for (int i = 0; i < kNumSls; ++i) rep.sls_used += sl_seen[i];
+  for (int i = 0; i < kMaxDataVls; ++i) rep.vls_used += vl_seen[i];
+  rep.connected = rep.unrouted_pairs == 0 && rep.looping_pairs == 0;
+  rep.paths_end = rep.looping_pairs == 0;
+  rep.within_budget = !vl15 && !bad_sl && rep.sls_used <= limits.max_sls && rep.vls_used <= limits.max_vls;
+  if (vl15) problem("a data path uses VL15 (management only)");
+  if (bad_sl) problem("a path record has an SL above 15");
+  if (rep.sls_used > limits.max_sls)
+    problem(std::to_string(rep.sls_used) + " SLs used; the budget is " + std::to_string(limits.max_sls));
+  if (rep.vls_used > limits.max_vls)
+    problem(std::to_string(rep.vls_used) + " data VLs used; the budget is " + std::to_string(limits.max_vls));
+
+  // Channel dependency graph: node = (channel, VL); a channel is (node, output port).
+  std::vector<int> chan_base(t.nodes.size() + 1, 0);
+  for (size_t v = 0; v < t.nodes.size(); ++v) chan_base[v + 1] = chan_base[v] + t.nodes[v].num_ports + 1;
+  const int nodes = chan_base.back() * kV;
+  std::vector<std::pair<int, int>> edges;
+  for (int s = 0; s < S; ++s) {
+    const SwitchDeps& sd = deps[s];
+    const Node& node = t.nodes[s];
+    for (size_t w = 0; w < sd.bits.size(); ++w) {
+      for (uint64_t b = sd.bits[w]; b; b &= b - 1) {
+        size_t i = w * 64 + __builtin_ctzll(b);
+        const int ov = static_cast<int>(i % kV), op = static_cast<int>(i / kV % sd.ports);
+        const int iv = static_cast<int>(i / kV / sd.ports % kV), ip = static_cast<int>(i / kV / sd.ports / kV);
+        const PortPeer& from = node.ports[ip];
+        edges.emplace_back((chan_base[from.node] + from.port) * kV + iv, (chan_base[s] + op) * kV + ov);
+      }
+    }
+  }
+  std::vector<uint32_t> off;
+  std::vector<int> tgt;
+  compress_edges(nodes, edges, off, tgt);
+  rep.cdg_edges = tgt.size();
+  {
+    std::vector<char> used(nodes, 0);
+    for (const auto& e : edges) used[e.first] = used[e.second] = 1;
+    rep.cdg_nodes = static_cast<size_t>(std::count(used.begin(), used.end(), 1));
+  }
+  std::vector<int> cyc = find_cycle(off, tgt);
+  rep.deadlock_free = cyc.empty();
+  for (int c : cyc) {
+    const int ch = c / kV;
+    const int nd = static_cast<int>(std::upper_bound(chan_base.begin(), chan_base.end(), ch) - chan_base.begin()) - 1;
+    rep.cycle.push_back({nd, t.nodes[nd].name, ch - chan_base[nd], c % kV});
+  }
+  return rep;
+}
+
+std::string CheckReport::text() const {
+  std::ostringstream o;
+  o << "pairs: " << pairs << ", routed " << routed_pairs << ", unrouted " << unrouted_pairs << ", looping "
+    << looping_pairs << "\n";
+  o << "SLs used: " << sls_used << ", VLs used: " << vls_used << ", longest walk: " << max_hops << " links\n";
+  o << "connected: " << (connected ? "yes" : "NO") << ", paths end: " << (paths_end ? "yes" : "NO")
+    << ", within SL/VL budget: " << (within_budget ? "yes" : "NO") << "\n";
+  o << "channel dependency graph: " << cdg_nodes << " (channel, VL) nodes, " << cdg_edges << " dependencies, "
+    << (deadlock_free ? "acyclic: deadlock-free" : "CYCLIC: deadlock possible") << "\n";
+  if (!cycle.empty()) {
+    o << "cycle:";
+    for (const CycleHop& h : cycle) o << " " << h.name << ":" << h.port << "/VL" << h.vl;
+    o << "\n";
+  }
+  for (const auto& p : problems) o << "problem: " << p << "\n";
+  return o.str();
+}
+
+}  // namespace ibsc::routing

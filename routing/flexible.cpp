@@ -1,0 +1,129 @@
+// Flexible routing (seeds/000 section 4, ref [20]), reconstructed. The text gives the idea but
+// not the rules: like up*/down* it breaks every cycle of channel dependencies, but it may break
+// the two directions of a cycle at different switches and may add restrictions only to balance
+// traffic. What is implemented here:
+//   1. Start from up*/down* on the DFS spanning tree (same root and ordering heuristics), i.e.
+//      the turn set with every down->up turn prohibited; route with the same balanced router.
+//   2. Local search over turn restrictions: re-allow one prohibited turn; re-route; while the
+//      channel dependency graph of the chosen paths has a cycle, prohibit the turn of that
+//      cycle used by the fewest paths (never the one just re-allowed), at most 4 times. This
+//      moves the break point of a cycle direction to another switch.
+//   3. Keep the move when every pair stays connected, no path passes a switch twice, the
+//      dependency graph is acyclic, the total path length does not grow, and the channel
+//      loads improve (lower maximum, then lower sum of squares).
+// So the result needs one VL and one SL, is deadlock-free by construction (step 3 checks the
+// actual paths), and its crossing path is never above up*/down* on the same tree (step 1 is
+// that routing and only improvements are kept). The search is bounded by
+// RoutingOptions::search_budget routings; the visiting order of turns follows the seed.
+#include <algorithm>
+#include <random>
+#include <string>
+#include <unordered_map>
+
+#include "routing/generic.h"
+
+namespace ibsc::routing {
+namespace {
+
+struct Score {
+  int max_load = 0;
+  uint64_t sumsq = 0;
+  size_t length = 0;
+};
+
+Score score(const RouteResult& r) {
+  Score s;
+  for (int l : r.load) {
+    s.max_load = std::max(s.max_load, l);
+    s.sumsq += static_cast<uint64_t>(l) * l;
+  }
+  s.length = r.paths.chans.size();
+  return s;
+}
+
+// Uses of each turn of the cycle (pairs of consecutive channels) by the paths.
+std::vector<int> turn_uses(const PathSet& p, const std::vector<int>& cycle) {
+  std::unordered_map<uint64_t, int> index;
+  const size_t m = cycle.size();
+  for (size_t i = 0; i < m; ++i)
+    index[static_cast<uint64_t>(cycle[i]) << 32 | static_cast<uint32_t>(cycle[(i + 1) % m])] = static_cast<int>(i);
+  std::vector<int> uses(m, 0);
+  for (int d = 0; d < p.n; ++d)
+    for (int s = 0; s < p.n; ++s)
+      for (size_t i = p.begin(s, d); i + 1 < p.end(s, d); ++i) {
+        auto it = index.find(static_cast<uint64_t>(p.chans[i]) << 32 | static_cast<uint32_t>(p.chans[i + 1]));
+        if (it != index.end()) ++uses[it->second];
+      }
+  return uses;
+}
+
+}  // namespace
+
+TableSet route_flexible(const Topology& t, const RoutingOptions& opt) {
+  SwitchGraph g(t);
+  if (g.n == 0) throw RoutingError("flexible: the topology has no switches");
+  {
+    std::vector<int> d = bfs_distances(g, 0);
+    for (int x = 0; x < g.n; ++x)
+      if (d[x] < 0) throw RoutingError("flexible: switch " + t.nodes[x].name + " is not connected");
+  }
+  if (opt.root >= g.n) throw RoutingError("flexible: root switch " + std::to_string(opt.root) + " does not exist");
+  const int root = opt.root >= 0 ? opt.root : updown_root(g);
+  TurnRules rules = updown_rules(g, updown_labels(g, TreeKind::Dfs, root));
+  RouteResult best = route_with_turns(g, rules, opt.seed);
+  Score best_score = score(best);
+  const size_t base_length = best_score.length;
+
+  std::vector<std::pair<int, int>> prohibited;  // (in channel, out channel)
+  for (size_t c = 0; c < g.channels.size(); ++c) {
+    const auto& outs = g.out[g.channels[c].to];
+    for (size_t k = 0; k < outs.size(); ++k)
+      if (!rules.allowed[c][k] && outs[k] != g.reverse[c]) prohibited.emplace_back(static_cast<int>(c), outs[k]);
+  }
+  std::mt19937_64 rng(opt.seed);
+  std::shuffle(prohibited.begin(), prohibited.end(), rng);
+
+  int budget = opt.search_budget;
+  for (bool improved = true; improved && budget > 0;) {
+    improved = false;
+    for (const auto& [a, b] : prohibited) {
+      if (budget <= 0) break;
+      if (rules.allows(g, a, b)) continue;
+      TurnRules trial = rules;
+      trial.set(g, a, b, true);
+      RouteResult r;
+      bool ok = false;
+      for (int attempt = 0; attempt < 5 && budget > 0; ++attempt) {
+        r = route_with_turns(g, trial, opt.seed);
+        --budget;
+        if (r.unreachable_src >= 0 || r.revisits || r.paths.chans.size() > base_length) break;
+        std::vector<int> cycle = path_cdg_cycle(g, r.paths);
+        if (cycle.empty()) {
+          ok = true;
+          break;
+        }
+        if (attempt == 4) break;
+        std::vector<int> uses = turn_uses(r.paths, cycle);
+        int pick = -1;
+        for (size_t i = 0; i < cycle.size(); ++i) {
+          int x = cycle[i], y = cycle[(i + 1) % cycle.size()];
+          if (x == a && y == b) continue;
+          if (pick < 0 || uses[i] < uses[pick]) pick = static_cast<int>(i);
+        }
+        if (pick < 0) break;
+        trial.set(g, cycle[pick], cycle[(pick + 1) % cycle.size()], false);
+      }
+      if (!ok) continue;
+      Score s = score(r);
+      if (s.max_load < best_score.max_load || (s.max_load == best_score.max_load && s.sumsq < best_score.sumsq)) {
+        rules = std::move(trial);
+        best = std::move(r);
+        best_score = s;
+        improved = true;
+      }
+    }
+  }
+  return tables_from_paths(t, g, best.paths, opt, "flexible");
+}
+
+}  // namespace ibsc::routing

@@ -1,0 +1,70 @@
+// Generic (topology-agnostic) routing: shortest paths under turn restrictions, one path per
+// ordered switch pair balanced over the channels, turned into destination-only LFTs with
+// destination renaming. minhop, up*/down* and Flexible all go through here.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "routing/graph.h"
+#include "routing/routing.h"
+
+namespace ibsc::routing {
+
+// Which turns (input channel -> output channel at a switch) a path may take.
+// allowed[c][k] concerns the turn from channel c into g.out[g.channels[c].to][k].
+struct TurnRules {
+  std::vector<std::vector<uint8_t>> allowed;
+  static TurnRules all_but_u_turns(const SwitchGraph& g);
+  bool allows(const SwitchGraph& g, int in_ch, int out_ch) const;
+  void set(const SwitchGraph& g, int in_ch, int out_ch, bool allow);
+};
+
+// One path per ordered switch pair, as a list of channels; pair index d * n + s.
+struct PathSet {
+  int n = 0;
+  std::vector<uint32_t> offset;  // size n*n + 1
+  std::vector<int32_t> chans;
+  size_t begin(int s, int d) const { return offset[static_cast<size_t>(d) * n + s]; }
+  size_t end(int s, int d) const { return offset[static_cast<size_t>(d) * n + s + 1]; }
+  size_t length(int s, int d) const { return end(s, d) - begin(s, d); }
+};
+
+struct RouteResult {
+  PathSet paths;
+  std::vector<int> load;          // paths per channel
+  int unreachable_src = -1;       // first pair without a legal path, if any
+  int unreachable_dst = -1;
+  bool revisits = false;          // some path passes a switch twice (cannot be a destination-only LFT)
+};
+
+// Shortest legal paths, each chosen hop by hop on the least-loaded channel among those that
+// keep it shortest (ties broken by a hash of `seed`), destinations in index order.
+RouteResult route_with_turns(const SwitchGraph& g, const TurnRules& rules, uint64_t seed);
+
+// Destination-only tables from switch-pair paths. Paths to one destination that disagree at a
+// switch get different LIDs of the destination's LMC range (destination renaming: greedy
+// colouring, first LID that agrees with every entry already on the path). With vls == 2 the
+// SL is the parity of source + destination host and SL s maps to VL s everywhere: each VL
+// carries a subset of the same path set, so a deadlock-free path set stays deadlock-free.
+TableSet tables_from_paths(const Topology& t, const SwitchGraph& g, const PathSet& paths, const RoutingOptions& opt,
+                           const std::string& name);
+
+// Channel dependency graph of a path set (one VL): the first cycle found, as channel ids, or
+// empty when acyclic.
+std::vector<int> path_cdg_cycle(const SwitchGraph& g, const PathSet& paths);
+
+enum class TreeKind { Bfs, Dfs };
+
+// Spanning-tree labels for up*/down* (seeds/000 section 3); a channel goes "up" toward the
+// higher label, the root has the highest.
+std::vector<int> updown_labels(const SwitchGraph& g, TreeKind kind, int root);
+// The root heuristic of seeds/000: the switch with the highest average topological distance
+// to the others (lowest index at a tie).
+int updown_root(const SwitchGraph& g);
+TurnRules updown_rules(const SwitchGraph& g, const std::vector<int>& labels);
+
+TableSet route_minhop(const Topology& t, const RoutingOptions& opt);
+TableSet route_updown(const Topology& t, const RoutingOptions& opt, TreeKind kind);
+TableSet route_flexible(const Topology& t, const RoutingOptions& opt);
+
+}  // namespace ibsc::routing

@@ -1,0 +1,105 @@
+// From switch-pair paths to destination-only LFTs, with destination renaming (seeds/000
+// section 3, ref [13]): an IBA switch routes by DLID only, so two paths toward one destination
+// that leave a switch by different ports need different DLIDs. Each destination switch's
+// paths are coloured greedily (sources in index order, first colour whose LFT entries agree
+// along the whole path); colour c is LID base + c of every host on that switch. The LMC is the
+// smallest that holds the largest number of colours.
+#include <string>
+
+#include "routing/generic.h"
+#include "routing/lids.h"
+
+namespace ibsc::routing {
+
+TableSet tables_from_paths(const Topology& t, const SwitchGraph& g, const PathSet& paths, const RoutingOptions& opt,
+                           const std::string& name) {
+  const int n = t.num_switches;
+  const int vls = opt.vls <= 0 ? 1 : opt.vls;
+  if (vls > 2) throw RoutingError(name + " supports 1 or 2 VLs (asked for " + std::to_string(vls) + ")");
+  if (vls > opt.max_vls || vls > opt.max_sls)
+    throw RoutingError(name + " with " + std::to_string(vls) + " VLs needs " + std::to_string(vls) +
+                       " SLs and VLs; the budget is " + std::to_string(opt.max_sls) + " SLs, " +
+                       std::to_string(opt.max_vls) + " VLs");
+  const int max_colours = 1 << std::min(opt.max_lmc, kMaxLmc);
+  // next[d][c * n + x]: output port at switch x for colour c toward d (kNoPort: not set).
+  std::vector<std::vector<PortNum>> next(n);
+  std::vector<uint8_t> colour(static_cast<size_t>(n) * n, 0);  // [d * n + s]
+  int colours_used = 1;
+  for (int d = 0; d < n; ++d) {
+    auto& nx = next[d];
+    nx.assign(n, kNoPort);
+    int colours = 1;
+    for (int s = 0; s < n; ++s) {
+      if (s == d) continue;
+      const size_t b = paths.begin(s, d), e = paths.end(s, d);
+      if (b == e) continue;  // unreachable: the checks report it
+      int c = 0;
+      for (;; ++c) {
+        if (c == colours) {
+          if (colours == max_colours)
+            throw RoutingError(name + ": destination renaming needs more than " + std::to_string(max_colours) +
+                               " LIDs for switch " + t.nodes[d].name + " (LMC limit " + std::to_string(opt.max_lmc) +
+                               ")");
+          nx.resize(nx.size() + n, kNoPort);
+          ++colours;
+        }
+        bool fits = true;
+        for (size_t i = b; i < e && fits; ++i) {
+          const Channel& ch = g.channels[paths.chans[i]];
+          PortNum have = nx[static_cast<size_t>(c) * n + ch.from];
+          fits = have == kNoPort || have == ch.port;
+        }
+        if (fits) break;
+      }
+      for (size_t i = b; i < e; ++i) {
+        const Channel& ch = g.channels[paths.chans[i]];
+        PortNum& slot = nx[static_cast<size_t>(c) * n + ch.from];
+        if (slot != kNoPort && slot != ch.port)
+          throw RoutingError(name + ": the path from " + t.nodes[s].name + " to " + t.nodes[d].name +
+                             " passes switch " + t.nodes[ch.from].name + " twice by different ports");
+        slot = static_cast<PortNum>(ch.port);
+      }
+      colour[static_cast<size_t>(d) * n + s] = static_cast<uint8_t>(c);
+    }
+    colours_used = std::max(colours_used, colours);
+  }
+  int lmc = 0;
+  while ((1 << lmc) < colours_used) ++lmc;
+
+  TableSet ts;
+  ts.algorithm = name;
+  ts.sls_used = vls;
+  ts.vls_used = vls;
+  assign_lids(t, lmc, ts);
+  const auto by_switch = hosts_by_switch(t);
+  for (int d = 0; d < n; ++d) {
+    const int colours = static_cast<int>(next[d].size() / n);
+    for (int h : by_switch[d]) {
+      const Lid base = ts.hosts[h].base_lid;
+      const PortNum local = static_cast<PortNum>(t.host_switch_port(h));
+      for (int c = 0; c < (1 << lmc); ++c) ts.switches[d].lft[base + c].candidates = {{local, 0}};
+      for (int c = 0; c < colours; ++c)
+        for (int x = 0; x < n; ++x) {
+          PortNum p = next[d][static_cast<size_t>(c) * n + x];
+          if (p != kNoPort && x != d) ts.switches[x].lft[base + c].candidates = {{p, 0}};
+        }
+    }
+  }
+  for (int s = 0; s < n; ++s)
+    for (int sl = 0; sl < vls; ++sl) ts.switches[s].sl2vl.set_all(sl, static_cast<Vl>(sl));
+  for (int h = 0; h < t.num_hosts; ++h) {
+    HostTables& ht = ts.hosts[h];
+    for (int sl = 0; sl < vls; ++sl) ht.sl2vl[sl] = static_cast<Vl>(sl);
+    const int a = t.host_switch(h);
+    for (int q = 0; q < t.num_hosts; ++q) {
+      const int b = t.host_switch(q);
+      if (a < 0 || b < 0 || a >= n || b >= n) continue;
+      const int c = a == b ? 0 : colour[static_cast<size_t>(b) * n + a];
+      ht.paths[q] = {{static_cast<Lid>(ts.hosts[q].base_lid + c), static_cast<Sl>(vls == 2 ? (h + q) % 2 : 0)}};
+    }
+  }
+  route_switch_lids(t, g, ts);
+  return ts;
+}
+
+}  // namespace ibsc::routing

@@ -1,0 +1,34 @@
+// compute_routing: the one entry point, dispatching on the algorithm name.
+#include "routing/routing.h"
+
+#include "routing/generic.h"
+
+namespace ibsc::routing {
+
+const std::vector<std::string>& routing_algorithms() {
+  static const std::vector<std::string> names{"ecube", "dor1vl", "minhop", "updown-bfs", "updown-dfs", "flexible"};
+  return names;
+}
+
+bool algorithm_applies(const std::string& algorithm, const Topology& topo) {
+  if (algorithm == "ecube" || algorithm == "dor1vl") return topo.kind == "torus" || topo.kind == "mesh";
+  for (const auto& n : routing_algorithms())
+    if (n == algorithm) return true;
+  return false;
+}
+
+TableSet compute_routing(const Topology& topo, const RoutingOptions& opt) {
+  if (opt.max_sls < 1 || opt.max_sls > kNumSls) throw RoutingError("max_sls must be 1..16");
+  if (opt.max_vls < 1 || opt.max_vls > kMaxDataVls) throw RoutingError("max_vls must be 1..15");
+  if (opt.algorithm == "ecube") return route_ecube(topo, opt, false);
+  if (opt.algorithm == "dor1vl") return route_ecube(topo, opt, true);
+  if (opt.algorithm == "minhop") return route_minhop(topo, opt);
+  if (opt.algorithm == "updown-bfs") return route_updown(topo, opt, TreeKind::Bfs);
+  if (opt.algorithm == "updown-dfs") return route_updown(topo, opt, TreeKind::Dfs);
+  if (opt.algorithm == "flexible") return route_flexible(topo, opt);
+  std::string names;
+  for (const auto& n : routing_algorithms()) names += (names.empty() ? "" : ", ") + n;
+  throw RoutingError("routing algorithm '" + opt.algorithm + "' is not available (available: " + names + ")");
+}
+
+}  // namespace ibsc::routing

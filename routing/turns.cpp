@@ -1,0 +1,133 @@
+// Shortest paths under turn restrictions, balanced over channels.
+#include <algorithm>
+
+#include "routing/cycle.h"
+#include "routing/generic.h"
+
+namespace ibsc::routing {
+namespace {
+
+// Position of channel c in the out list of its source switch.
+std::vector<int> out_positions(const SwitchGraph& g) {
+  std::vector<int> pos(g.channels.size());
+  for (int s = 0; s < g.n; ++s)
+    for (size_t k = 0; k < g.out[s].size(); ++k) pos[g.out[s][k]] = static_cast<int>(k);
+  return pos;
+}
+
+uint64_t mix(uint64_t x) {  // splitmix64 finaliser: a fixed, seedable tie-break order
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+}  // namespace
+
+TurnRules TurnRules::all_but_u_turns(const SwitchGraph& g) {
+  TurnRules r;
+  r.allowed.resize(g.channels.size());
+  for (size_t c = 0; c < g.channels.size(); ++c) {
+    const auto& outs = g.out[g.channels[c].to];
+    r.allowed[c].assign(outs.size(), 1);
+    for (size_t k = 0; k < outs.size(); ++k)
+      if (outs[k] == g.reverse[c]) r.allowed[c][k] = 0;
+  }
+  return r;
+}
+
+bool TurnRules::allows(const SwitchGraph& g, int in_ch, int out_ch) const {
+  const auto& outs = g.out[g.channels[in_ch].to];
+  for (size_t k = 0; k < outs.size(); ++k)
+    if (outs[k] == out_ch) return allowed[in_ch][k];
+  return false;
+}
+
+void TurnRules::set(const SwitchGraph& g, int in_ch, int out_ch, bool allow) {
+  const auto& outs = g.out[g.channels[in_ch].to];
+  for (size_t k = 0; k < outs.size(); ++k)
+    if (outs[k] == out_ch) allowed[in_ch][k] = allow;
+}
+
+RouteResult route_with_turns(const SwitchGraph& g, const TurnRules& rules, uint64_t seed) {
+  const int n = g.n;
+  const size_t C = g.channels.size();
+  const std::vector<int> pos = out_positions(g);
+  std::vector<uint64_t> tie(C);
+  for (size_t c = 0; c < C; ++c) tie[c] = mix(seed * 0x100000001b3ULL + c);
+  RouteResult r;
+  r.paths.n = n;
+  r.paths.offset.reserve(static_cast<size_t>(n) * n + 1);
+  r.paths.offset.push_back(0);
+  r.load.assign(C, 0);
+  std::vector<int> dist(C), queue;
+  std::vector<int> seen(n, -1);
+  queue.reserve(C);
+  // Better: fewer remaining hops, then lower load, then the seeded order.
+  auto better = [&](int a, int b) {
+    if (b < 0) return true;
+    if (r.load[a] != r.load[b]) return r.load[a] < r.load[b];
+    return tie[a] < tie[b];
+  };
+  for (int d = 0; d < n; ++d) {
+    // dist[c]: channels still to cross after c to reach d (backward BFS over legal turns).
+    std::fill(dist.begin(), dist.end(), -1);
+    queue.clear();
+    for (int c : g.in[d]) {
+      dist[c] = 0;
+      queue.push_back(c);
+    }
+    for (size_t i = 0; i < queue.size(); ++i) {
+      const int c = queue[i];
+      const int x = g.channels[c].from;
+      for (int p : g.in[x])
+        if (dist[p] < 0 && rules.allowed[p][pos[c]]) {
+          dist[p] = dist[c] + 1;
+          queue.push_back(p);
+        }
+    }
+    for (int s = 0; s < n; ++s) {
+      if (s != d) {
+        int best = -1;
+        for (int c : g.out[s])
+          if (dist[c] >= 0 && (best < 0 || dist[c] < dist[best] || (dist[c] == dist[best] && better(c, best)))) best = c;
+        if (best < 0) {
+          if (r.unreachable_src < 0) r.unreachable_src = s, r.unreachable_dst = d;
+        } else {
+          seen[s] = s * n + d;
+          for (int cur = best;;) {
+            r.paths.chans.push_back(cur);
+            ++r.load[cur];
+            const int x = g.channels[cur].to;
+            if (x == d) break;
+            if (seen[x] == s * n + d) r.revisits = true;
+            seen[x] = s * n + d;
+            int next = -1;
+            const auto& outs = g.out[x];
+            for (size_t k = 0; k < outs.size(); ++k) {
+              int c = outs[k];
+              if (rules.allowed[cur][k] && dist[c] == dist[cur] - 1 && better(c, next)) next = c;
+            }
+            cur = next;
+          }
+        }
+      }
+      r.paths.offset.push_back(static_cast<uint32_t>(r.paths.chans.size()));
+    }
+  }
+  return r;
+}
+
+std::vector<int> path_cdg_cycle(const SwitchGraph& g, const PathSet& paths) {
+  std::vector<std::pair<int, int>> edges;
+  for (int d = 0; d < paths.n; ++d)
+    for (int s = 0; s < paths.n; ++s)
+      for (size_t i = paths.begin(s, d); i + 1 < paths.end(s, d); ++i)
+        edges.emplace_back(paths.chans[i], paths.chans[i + 1]);
+  std::vector<uint32_t> off;
+  std::vector<int> tgt;
+  compress_edges(static_cast<int>(g.channels.size()), edges, off, tgt);
+  return find_cycle(off, tgt);
+}
+
+}  // namespace ibsc::routing

@@ -1,0 +1,124 @@
+// up*/down* routing (seeds/000 section 3) on BFS (Autonet) or DFS spanning trees, and
+// minimum-hop routing; both through the generic turn-restricted router.
+//   Root: the switch with the highest average topological distance to the others ([18]).
+//   BFS: switches labelled by (tree level, index), as Autonet orders by level then UID.
+//   DFS: from the switch last added that still has neighbours outside the tree, the next
+//        switch is the neighbour with the most links into the tree; ties go to the higher
+//        average topological distance, then to the lower index ([18]).
+//   Labels decrease in visiting order (the root has the highest), and a channel is "up" when
+//   it leads to the higher label, so tree paths are legal. A legal path never takes an up
+//   channel after a down one: the turn (down -> up) is the one prohibited.
+// Among legal shortest paths each pair gets the least-loaded one, hop by hop (traffic
+// balancing in the spirit of [18]); LFTs come from destination renaming.
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <string>
+
+#include "routing/generic.h"
+
+namespace ibsc::routing {
+namespace {
+
+std::vector<double> average_distance(const SwitchGraph& g) {
+  std::vector<double> avg(g.n, 0);
+  for (int s = 0; s < g.n; ++s) {
+    std::vector<int> d = bfs_distances(g, s);
+    long sum = 0;
+    for (int x : d) sum += std::max(x, 0);
+    avg[s] = g.n > 1 ? static_cast<double>(sum) / (g.n - 1) : 0;
+  }
+  return avg;
+}
+
+void require_connected(const Topology& t, const SwitchGraph& g, const std::string& name) {
+  if (g.n == 0) throw RoutingError(name + ": the topology has no switches");
+  std::vector<int> d = bfs_distances(g, 0);
+  for (int x = 0; x < g.n; ++x)
+    if (d[x] < 0)
+      throw RoutingError(name + ": switch " + t.nodes[x].name + " is not connected to switch " + t.nodes[0].name);
+}
+
+}  // namespace
+
+int updown_root(const SwitchGraph& g) {
+  std::vector<double> avg = average_distance(g);
+  int best = 0;
+  for (int s = 1; s < g.n; ++s)
+    if (avg[s] > avg[best] + 1e-12) best = s;
+  return best;
+}
+
+std::vector<int> updown_labels(const SwitchGraph& g, TreeKind kind, int root) {
+  std::vector<int> order;  // visiting order
+  std::vector<char> in_tree(g.n, 0);
+  if (kind == TreeKind::Bfs) {
+    std::vector<int> level = bfs_distances(g, root);
+    order.resize(g.n);
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+      if (a == root || b == root) return a == root && b != root;
+      return level[a] < level[b];
+    });
+  } else {
+    const std::vector<double> avg = average_distance(g);
+    std::vector<int> links_in(g.n, 0), stack{root};
+    auto add = [&](int x) {
+      in_tree[x] = 1;
+      order.push_back(x);
+      for (int c : g.out[x]) ++links_in[g.channels[c].to];
+    };
+    add(root);
+    while (!stack.empty()) {
+      int best = -1;
+      for (int c : g.out[stack.back()]) {
+        int y = g.channels[c].to;
+        if (in_tree[y]) continue;
+        if (best < 0 || links_in[y] > links_in[best] ||
+            (links_in[y] == links_in[best] && (avg[y] > avg[best] + 1e-12 ||
+                                               (std::abs(avg[y] - avg[best]) <= 1e-12 && y < best))))
+          best = y;
+      }
+      if (best < 0) {
+        stack.pop_back();
+      } else {
+        add(best);
+        stack.push_back(best);
+      }
+    }
+  }
+  std::vector<int> label(g.n, 0);
+  for (size_t i = 0; i < order.size(); ++i) label[order[i]] = g.n - static_cast<int>(i);
+  return label;
+}
+
+TurnRules updown_rules(const SwitchGraph& g, const std::vector<int>& label) {
+  TurnRules r = TurnRules::all_but_u_turns(g);
+  auto up = [&](int c) { return label[g.channels[c].to] > label[g.channels[c].from]; };
+  for (size_t c = 0; c < g.channels.size(); ++c) {
+    if (up(static_cast<int>(c))) continue;
+    const auto& outs = g.out[g.channels[c].to];
+    for (size_t k = 0; k < outs.size(); ++k)
+      if (up(outs[k])) r.allowed[c][k] = 0;
+  }
+  return r;
+}
+
+TableSet route_updown(const Topology& t, const RoutingOptions& opt, TreeKind kind) {
+  const std::string name = kind == TreeKind::Bfs ? "updown-bfs" : "updown-dfs";
+  SwitchGraph g(t);
+  require_connected(t, g, name);
+  if (opt.root >= g.n) throw RoutingError(name + ": root switch " + std::to_string(opt.root) + " does not exist");
+  const int root = opt.root >= 0 ? opt.root : updown_root(g);
+  RouteResult r = route_with_turns(g, updown_rules(g, updown_labels(g, kind, root)), opt.seed);
+  return tables_from_paths(t, g, r.paths, opt, name);
+}
+
+TableSet route_minhop(const Topology& t, const RoutingOptions& opt) {
+  SwitchGraph g(t);
+  require_connected(t, g, "minhop");
+  RouteResult r = route_with_turns(g, TurnRules::all_but_u_turns(g), opt.seed);
+  return tables_from_paths(t, g, r.paths, opt, "minhop");
+}
+
+}  // namespace ibsc::routing
