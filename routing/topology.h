@@ -34,6 +34,7 @@ struct Topology {
   std::vector<Node> nodes;            // switches first (0..num_switches-1), then hosts
   int num_switches = 0;
   int num_hosts = 0;
+  std::vector<std::string> notes;     // what an importer skipped or changed, one line each
 
   int host_node(int host) const { return num_switches + host; }
   int host_index(int node) const { return node - num_switches; }
@@ -51,5 +52,17 @@ void connect(Topology& t, int a, int pa, int b, int pb, int width = 1);
 // Switch index = sum coord[d] * prod(dims[0..d-1]) (dimension 0 varies fastest).
 Topology make_torus(const std::vector<int>& dims, int hosts_per_switch, bool wrap = true,
                     int switch_ports = 0 /* 0: exactly 2n + hosts */);
+
+// Helpers for generators and importers: append a switch or a host, return its node index.
+// Hosts must be added after every switch (switches are nodes 0..S-1).
+int add_switch(Topology& t, const std::string& name, int num_ports);
+int add_host(Topology& t, const std::string& name);
+// Attaches `hosts_per_switch` new hosts to each switch on its highest free ports
+// (ports after `first_port - 1`), throwing when a switch has too few free ports.
+void attach_hosts(Topology& t, int hosts_per_switch, int first_port);
+// Switch-to-switch diameter (hops); -1 when the switches are not connected.
+int switch_diameter(const Topology& t);
+// Cables between switches (each counted once; parallel cables each count; loop-backs too).
+int count_switch_links(const Topology& t);
 
 }  // namespace ibsc::routing

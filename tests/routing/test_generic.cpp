@@ -1,1 +1,133 @@
+#define BOOST_TEST_MODULE routing_generic
+#include <boost/test/unit_test.hpp>
 
+#include "routing/checks.h"
+#include "routing/generators.h"
+#include "routing/generic.h"
+#include "routing/metrics.h"
+#include "routing/routing.h"
+
+using namespace ibsc::routing;
+
+namespace {
+
+TableSet route(const Topology& t, const std::string& algo, int vls = 0) {
+  RoutingOptions o;
+  o.algorithm = algo;
+  o.vls = vls;
+  return compute_routing(t, o);
+}
+
+// Walks every primary path through the tables and checks the up*/down* rule on the labels of
+// the same tree: once a path has gone down it never goes up again.
+void check_updown_rule(const Topology& t, const TableSet& ts, TreeKind kind) {
+  SwitchGraph g(t);
+  std::vector<int> label = updown_labels(g, kind, updown_root(g));
+  int violations = 0;
+  for (int h = 0; h < t.num_hosts; ++h)
+    for (int q = 0; q < t.num_hosts; ++q) {
+      if (h == q) continue;
+      const PathRecord& rec = ts.path(h, q);
+      int x = t.host_switch(h);
+      bool gone_down = false;
+      for (int steps = 0; x != t.host_switch(q) && steps < g.n; ++steps) {
+        int c = g.channel_at(x, ts.switches[x].lft[rec.dlid].primary());
+        bool up = label[g.channels[c].to] > label[x];
+        if (up && gone_down) ++violations;
+        gone_down |= !up;
+        x = g.channels[c].to;
+      }
+    }
+  BOOST_TEST(violations == 0);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(updown_on_tori_is_legal_and_deadlock_free) {
+  for (auto dims : std::vector<std::vector<int>>{{4, 4}, {6, 6}, {3, 3, 3}}) {
+    Topology t = make_torus(dims, 1);
+    for (auto [name, kind] : {std::pair{"updown-bfs", TreeKind::Bfs}, std::pair{"updown-dfs", TreeKind::Dfs}}) {
+      TableSet ts = route(t, name);
+      CheckReport r = check_tables(t, ts);
+      BOOST_TEST_INFO(name << " " << t.num_switches);
+      BOOST_TEST(r.ok());
+      BOOST_TEST(r.vls_used == 1);
+      BOOST_TEST(r.sls_used == 1);
+      check_updown_rule(t, ts, kind);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(updown_on_random_irregular_networks) {
+  for (int n : {8, 16, 32, 64})
+    for (uint64_t seed : {1, 2, 3}) {
+      Topology t = make_irregular(n, 8, 4, seed);
+      for (auto [name, kind] : {std::pair{"updown-bfs", TreeKind::Bfs}, std::pair{"updown-dfs", TreeKind::Dfs}}) {
+        TableSet ts = route(t, name);
+        CheckReport r = check_tables(t, ts);
+        BOOST_TEST_INFO(name << " n=" << n << " seed=" << seed << "\n" << r.text());
+        BOOST_TEST(r.connected);
+        BOOST_TEST(r.routed_pairs == static_cast<long>(t.num_hosts) * (t.num_hosts - 1));
+        BOOST_TEST(r.deadlock_free);
+        BOOST_TEST(r.vls_used == 1);
+        check_updown_rule(t, ts, kind);
+      }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(two_vls_spread_paths_and_stay_deadlock_free) {
+  Topology t = make_irregular(16, 8, 2, 5);
+  for (const char* name : {"updown-dfs", "flexible"}) {
+    TableSet ts = route(t, name, 2);
+    CheckReport r = check_tables(t, ts);
+    BOOST_TEST(r.ok());
+    BOOST_TEST(r.vls_used == 2);
+    BOOST_TEST(r.sls_used == 2);
+  }
+  RoutingOptions o;
+  o.algorithm = "updown-dfs";
+  o.vls = 2;
+  o.max_vls = 1;
+  BOOST_CHECK_THROW(compute_routing(t, o), RoutingError);
+}
+
+BOOST_AUTO_TEST_CASE(minhop_is_minimal_and_deadlock_prone_on_rings) {
+  Topology t = make_torus({8, 8}, 1);
+  TableSet ts = route(t, "minhop");
+  CheckReport r = check_tables(t, ts);
+  BOOST_TEST(r.connected);
+  BOOST_TEST(!r.deadlock_free);
+  Metrics m = compute_metrics(t, ts);
+  BOOST_TEST(m.average_distance == m.average_topological_distance, boost::test_tools::tolerance(1e-12));
+}
+
+// seeds/000 Table 2 compares up*/down* on a DFS tree with Flexible on the same tree.
+BOOST_AUTO_TEST_CASE(flexible_on_tori_deadlock_free_and_no_worse_than_updown) {
+  for (auto dims : std::vector<std::vector<int>>{{4, 4}, {6, 6}, {8, 8}, {3, 3, 3}, {4, 4, 4}}) {
+    Topology t = make_torus(dims, 1);
+    TableSet ud = route(t, "updown-dfs"), fx = route(t, "flexible");
+    CheckReport r = check_tables(t, fx);
+    BOOST_TEST(r.ok());
+    BOOST_TEST(r.vls_used == 1);
+    Metrics mu = compute_metrics(t, ud), mf = compute_metrics(t, fx);
+    BOOST_TEST_MESSAGE(t.num_switches << " switches: UD_DFS avg " << mu.average_distance << " crossing "
+                                      << mu.crossing_path << " dev " << mu.deviation_crossing << " | FX avg "
+                                      << mf.average_distance << " crossing " << mf.crossing_path << " dev "
+                                      << mf.deviation_crossing << " LMC " << int(fx.hosts[0].lmc));
+    BOOST_TEST(mf.crossing_path <= mu.crossing_path);
+    BOOST_TEST(mf.average_distance <= mu.average_distance + 1e-12);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(destination_renaming_counts_lids) {
+  Topology t = make_torus({6, 6}, 2);
+  TableSet ts = route(t, "updown-dfs");
+  const int lmc = ts.hosts[0].lmc;
+  BOOST_TEST(lmc <= 7);
+  BOOST_TEST(ts.max_lid == (t.num_hosts + 1) * (1 << lmc) + t.num_switches - 1);
+  for (int h = 0; h < t.num_hosts; ++h) BOOST_TEST(ts.hosts[h].base_lid % (1 << lmc) == 0);
+  RoutingOptions o;
+  o.algorithm = "minhop";
+  o.max_lmc = 0;  // per-pair balanced minimal paths disagree at some switch: needs renaming
+  BOOST_CHECK_THROW(compute_routing(make_torus({8, 8}, 1), o), RoutingError);
+}

@@ -1,0 +1,271 @@
+#include "routing/generators.h"
+
+#include <algorithm>
+#include <random>
+#include <stdexcept>
+#include <string>
+
+namespace ibsc::routing {
+namespace {
+
+void require(bool ok, const std::string& what) {
+  if (!ok) throw std::invalid_argument(what);
+}
+
+int mixed_radix_size(const std::vector<int>& dims, const std::string& kind) {
+  require(!dims.empty(), kind + ": needs at least one dimension");
+  long n = 1;
+  for (int k : dims) {
+    require(k >= 2 && k <= 4096, kind + ": dimension sizes must be 2..4096");
+    n *= k;
+    require(n <= (1 << 20), kind + ": more than 2^20 switches");
+  }
+  return static_cast<int>(n);
+}
+
+// Next free port of a switch, from `from` on.
+int free_port(const Topology& t, int s, int from = 1) {
+  for (int p = from; p <= t.nodes[s].num_ports; ++p)
+    if (t.nodes[s].ports[p].node < 0) return p;
+  return -1;
+}
+
+}  // namespace
+
+Topology make_hypercube(int n, int hosts_per_switch, int switch_ports) {
+  require(n >= 1 && n <= 20, "hypercube: dimension must be 1..20");
+  Topology t = make_torus(std::vector<int>(n, 2), 0, true, switch_ports ? switch_ports : 2 * n + hosts_per_switch);
+  // make_torus leaves the unused + or - port of each 2-ring free; hosts go after the 2n ports.
+  t.kind = "hypercube";
+  attach_hosts(t, hosts_per_switch, 2 * n + 1);
+  return t;
+}
+
+Topology make_irregular(int switches, int ports, int hosts_per_switch, uint64_t seed) {
+  require(switches >= 1 && switches <= 65536, "irregular: switches must be 1..65536");
+  require(ports >= 1 && ports <= 254, "irregular: ports must be 1..254");
+  require(hosts_per_switch >= 0, "irregular: hosts must be >= 0");
+  const int degree = ports - hosts_per_switch;
+  require(switches == 1 || degree >= 2 || (switches == 2 && degree >= 1),
+          "irregular: " + std::to_string(ports) + " ports with " + std::to_string(hosts_per_switch) +
+              " hosts leave " + std::to_string(degree) + " for switch links; a connected network of " +
+              std::to_string(switches) + " switches needs at least 2");
+  Topology t;
+  t.kind = "irregular";
+  for (int s = 0; s < switches; ++s) add_switch(t, "S" + std::to_string(s), ports);
+  std::mt19937_64 rng(seed);
+  std::vector<int> deg(switches, 0);
+  std::vector<std::vector<char>> adj;  // only for small networks; larger ones use sorted lists
+  std::vector<std::vector<int>> nb(switches);
+  auto linked = [&](int a, int b) { return std::find(nb[a].begin(), nb[a].end(), b) != nb[a].end(); };
+  auto link = [&](int a, int b) {
+    connect(t, a, free_port(t, a), b, free_port(t, b));
+    ++deg[a], ++deg[b];
+    nb[a].push_back(b), nb[b].push_back(a);
+  };
+  // Random spanning tree: each new switch joins a random tree switch with a free link port.
+  std::vector<int> order(switches);
+  for (int i = 0; i < switches; ++i) order[i] = i;
+  std::shuffle(order.begin(), order.end(), rng);
+  std::vector<int> open;  // tree switches with spare link ports
+  if (switches) open.push_back(order[0]);
+  for (int i = 1; i < switches; ++i) {
+    require(!open.empty(), "irregular: ran out of ports while connecting");
+    std::uniform_int_distribution<size_t> pick(0, open.size() - 1);
+    size_t k = pick(rng);
+    int a = open[k], b = order[i];
+    link(a, b);
+    if (deg[a] == degree) open[k] = open.back(), open.pop_back();
+    if (deg[b] < degree) open.push_back(b);
+  }
+  // Then random extra cables between switches with spare ports that are not yet neighbours.
+  for (int tries = 0; tries < 50 * switches * std::max(degree, 1); ++tries) {
+    std::vector<int> spare;
+    if (tries % (switches + 1) == 0 || open.size() < 2) {
+      open.clear();
+      for (int s = 0; s < switches; ++s)
+        if (deg[s] < degree) open.push_back(s);
+      if (open.size() < 2) break;
+    }
+    std::uniform_int_distribution<size_t> pick(0, open.size() - 1);
+    size_t i = pick(rng), j = pick(rng);
+    int a = open[i], b = open[j];
+    if (a == b || linked(a, b)) continue;
+    link(a, b);
+    if (deg[std::max(a, b)] == degree || deg[std::min(a, b)] == degree) {
+      std::vector<int> keep;
+      for (int s : open)
+        if (deg[s] < degree) keep.push_back(s);
+      open.swap(keep);
+    }
+  }
+  attach_hosts(t, hosts_per_switch, degree + 1);
+  return t;
+}
+
+Topology make_flatfly(const std::vector<int>& dims, const std::vector<int>& widths_in, int hosts_per_switch,
+                      int switch_ports) {
+  const int n = mixed_radix_size(dims, "flatfly");
+  std::vector<int> widths = widths_in.empty() ? std::vector<int>(dims.size(), 1) : widths_in;
+  require(widths.size() == dims.size(), "flatfly: " + std::to_string(widths.size()) + " link widths for " +
+                                            std::to_string(dims.size()) + " dimensions");
+  int net = 0;
+  for (size_t d = 0; d < dims.size(); ++d) {
+    require(widths[d] >= 1 && widths[d] <= 16, "flatfly: link widths must be 1..16");
+    net += (dims[d] - 1) * widths[d];
+  }
+  const int ports = switch_ports ? switch_ports : net + hosts_per_switch;
+  require(ports >= net + hosts_per_switch, "flatfly: switches need " + std::to_string(net + hosts_per_switch) +
+                                               " ports but have " + std::to_string(ports));
+  Topology t;
+  t.kind = "flatfly";
+  t.dims = dims;
+  for (int s = 0; s < n; ++s) {
+    std::string name = "S";
+    std::vector<int> coord;
+    for (size_t d = 0, r = s; d < dims.size(); r /= dims[d], ++d) {
+      coord.push_back(static_cast<int>(r % dims[d]));
+      name += (d ? "," : "(") + std::to_string(coord.back());
+    }
+    add_switch(t, name + ")", ports);
+    t.nodes[s].coord = coord;
+  }
+  // Port of switch s toward coordinate value v in dimension d, lane l: fixed layout, so a port
+  // number tells dimension, peer and lane.
+  std::vector<int> base(dims.size(), 1);
+  for (size_t d = 1; d < dims.size(); ++d) base[d] = base[d - 1] + (dims[d - 1] - 1) * widths[d - 1];
+  auto port = [&](size_t d, int own, int v, int lane) { return base[d] + ((v < own ? v : v - 1) * widths[d]) + lane; };
+  int stride = 1;
+  for (size_t d = 0; d < dims.size(); ++d) {
+    for (int s = 0; s < n; ++s) {
+      int c = (s / stride) % dims[d];
+      for (int v = c + 1; v < dims[d]; ++v) {
+        int peer = s + (v - c) * stride;
+        for (int l = 0; l < widths[d]; ++l) connect(t, s, port(d, c, v, l), peer, port(d, v, c, l));
+      }
+    }
+    stride *= dims[d];
+  }
+  attach_hosts(t, hosts_per_switch, net + 1);
+  return t;
+}
+
+Topology make_dragonfly(int a, int h, int p, int groups) {
+  require(a >= 1 && a <= 128, "dragonfly: a (switches per group) must be 1..128");
+  require(h >= 1 && h <= 64, "dragonfly: h (global links per switch) must be 1..64");
+  require(p >= 0 && p <= 128, "dragonfly: p (hosts per switch) must be 0..128");
+  const int max_groups = a * h + 1;
+  const int g = groups ? groups : max_groups;
+  require(g >= 2 && g <= max_groups, "dragonfly: groups must be 2.." + std::to_string(max_groups) + " (a*h+1)");
+  require(static_cast<long>(g) * a <= 65536, "dragonfly: more than 65536 switches");
+  const int ports = (a - 1) + h + p;
+  require(ports <= 254, "dragonfly: radix " + std::to_string(ports) + " above 254");
+  Topology t;
+  t.kind = "dragonfly";
+  for (int gi = 0; gi < g; ++gi)
+    for (int s = 0; s < a; ++s) add_switch(t, "G" + std::to_string(gi) + "S" + std::to_string(s), ports);
+  for (int gi = 0; gi < g; ++gi)  // local: ports 1..a-1 toward the other switches of the group
+    for (int s = 0; s < a; ++s)
+      for (int u = s + 1; u < a; ++u) connect(t, gi * a + s, u, gi * a + u, s + 1);
+  for (int gi = 0; gi < g; ++gi)  // global: ports a..a+h-1
+    for (int j = 0; j < a * h; ++j) {
+      int gt = j < gi ? j : j + 1;
+      if (gt >= g || gt < gi) continue;  // each cable once, from the lower group
+      int jt = gi;                       // the target's port index toward gi (gi < gt)
+      connect(t, gi * a + j / h, a + j % h, gt * a + jt / h, a + jt % h);
+    }
+  attach_hosts(t, p, a + h);
+  return t;
+}
+
+Topology make_slimfly(int q, int hosts_per_switch) {
+  require(q >= 3 && q <= 97, "slimfly: q must be a prime 3..97");
+  for (int d = 2; d * d <= q; ++d)
+    if (q % d == 0)
+      throw std::invalid_argument("slimfly: q = " + std::to_string(q) +
+                                  " is not prime; prime powers (4, 8, 9, ...) need GF(q) arithmetic, "
+                                  "not supported (supported: prime q = 4w+1 or 4w-1, e.g. 5, 7, 11, 13)");
+  require(q % 4 != 2 && q % 4 != 0, "slimfly: q must be 4w+1 or 4w-1");
+  const int delta = q % 4 == 1 ? 1 : -1, w = (q - delta) / 4;
+  int xi = 2;  // primitive root mod q
+  for (;; ++xi) {
+    int x = 1, order = 0;
+    do x = x * xi % q, ++order;
+    while (x != 1);
+    if (order == q - 1) break;
+  }
+  std::vector<int> pw(q);
+  pw[0] = 1;
+  for (int i = 1; i < q; ++i) pw[i] = pw[i - 1] * xi % q;
+  std::vector<char> X(q, 0), Xp(q, 0);  // generator sets as membership over Z_q
+  if (delta == 1) {
+    for (int i = 0; i <= q - 3; i += 2) X[pw[i]] = 1;
+    for (int i = 1; i <= q - 2; i += 2) Xp[pw[i]] = 1;
+  } else {
+    for (int i = 0; i <= 2 * w - 2; i += 2) X[pw[i]] = 1;
+    for (int i = 2 * w - 1; i <= 4 * w - 3; i += 2) X[pw[i]] = 1;
+    for (int i = 1; i <= 2 * w - 1; i += 2) Xp[pw[i]] = 1;
+    for (int i = 2 * w; i <= 4 * w - 2; i += 2) Xp[pw[i]] = 1;
+  }
+  const int degree = (3 * q - delta) / 2;
+  Topology t;
+  t.kind = "slimfly";
+  auto id = [&](int part, int x, int y) { return part * q * q + x * q + y; };
+  for (int part = 0; part < 2; ++part)
+    for (int x = 0; x < q; ++x)
+      for (int y = 0; y < q; ++y)
+        add_switch(t, std::string(part ? "R1(" : "R0(") + std::to_string(x) + "," + std::to_string(y) + ")",
+                   degree + hosts_per_switch);
+  auto join = [&](int u, int v) { connect(t, u, free_port(t, u), v, free_port(t, v)); };
+  for (int x = 0; x < q; ++x)
+    for (int y = 0; y < q; ++y)
+      for (int y2 = y + 1; y2 < q; ++y2) {
+        if (X[(y - y2 + q) % q]) join(id(0, x, y), id(0, x, y2));
+        if (Xp[(y - y2 + q) % q]) join(id(1, x, y), id(1, x, y2));
+      }
+  for (int x = 0; x < q; ++x)
+    for (int y = 0; y < q; ++y)
+      for (int m = 0; m < q; ++m) join(id(0, x, y), id(1, m, ((y - m * x) % q + q) % q));
+  for (int s = 0; s < t.num_switches; ++s)
+    require(free_port(t, s) == degree + 1, "slimfly: internal error, switch degree differs from (3q-d)/2");
+  attach_hosts(t, hosts_per_switch, degree + 1);
+  return t;
+}
+
+Topology make_product(const Topology& A, const Topology& B, int hosts_per_switch) {
+  require(A.num_switches > 0 && B.num_switches > 0, "product: both factors need switches");
+  require(static_cast<long>(A.num_switches) * B.num_switches <= (1 << 20), "product: more than 2^20 switches");
+  auto used = [](const Topology& t, int s) {
+    int last = 0;
+    for (int p = 1; p <= t.nodes[s].num_ports; ++p)
+      if (t.nodes[s].ports[p].node >= 0 && t.nodes[s].ports[p].node < t.num_switches) last = p;
+    return last;
+  };
+  int pa = 0, pb = 0;
+  for (int s = 0; s < A.num_switches; ++s) pa = std::max(pa, used(A, s));
+  for (int s = 0; s < B.num_switches; ++s) pb = std::max(pb, used(B, s));
+  Topology t;
+  t.kind = "product";
+  const int ports = pa + pb + hosts_per_switch;
+  require(ports <= 254, "product: radix " + std::to_string(ports) + " above 254");
+  for (int b = 0; b < B.num_switches; ++b)
+    for (int a = 0; a < A.num_switches; ++a) add_switch(t, A.nodes[a].name + "x" + B.nodes[b].name, ports);
+  const int na = A.num_switches;
+  for (int b = 0; b < B.num_switches; ++b)
+    for (int a = 0; a < na; ++a)
+      for (int p = 1; p <= A.nodes[a].num_ports; ++p) {
+        const PortPeer& pp = A.nodes[a].ports[p];
+        if (pp.node < 0 || pp.node >= na || std::make_pair(pp.node, pp.port) < std::make_pair(a, p)) continue;
+        connect(t, b * na + a, p, b * na + pp.node, pp.port, pp.width);
+      }
+  for (int b = 0; b < B.num_switches; ++b)
+    for (int p = 1; p <= B.nodes[b].num_ports; ++p) {
+      const PortPeer& pp = B.nodes[b].ports[p];
+      if (pp.node < 0 || pp.node >= B.num_switches || std::make_pair(pp.node, pp.port) < std::make_pair(b, p)) continue;
+      for (int a = 0; a < na; ++a) connect(t, b * na + a, pa + p, pp.node * na + a, pa + pp.port, pp.width);
+    }
+  attach_hosts(t, hosts_per_switch, pa + pb + 1);
+  return t;
+}
+
+}  // namespace ibsc::routing

@@ -1,0 +1,26 @@
+// Importing fabric descriptions.
+//   ibnetdiscover dumps and ibsim net files: node headers `Switch N "id"`, `Ca N "id"`,
+//   `Hca N "id"`, port lines `[p](guid) "peer"[pp](guid) # ... 4xQDR`. Quirks of real dumps:
+//   lines before the first node that are not `key=value` or comments (tool error messages)
+//   are skipped with a note; a cable between two ports of one switch (loop-back) is kept on
+//   both ports but never routed; each cabled port of a multi-port HCA becomes its own host
+//   ("name/pN"), as each port has its own LID; LIDs in the dump (0 included) are ignored: LIDs
+//   are assigned by the routing; widths are read from `NxSPEED`. A node without any cable is
+//   dropped with a note.
+//   Edge lists (our own format, one item a line, `#` comments):
+//     switch NAME [PORTS]      host NAME      link A[:PORT] B[:PORT] [WIDTH]
+//   ports omitted are the next free ones; switch ports default to the ports its links need.
+// Errors throw std::invalid_argument as "FILE:LINE: what".
+#pragma once
+#include <string>
+
+#include "routing/topology.h"
+
+namespace ibsc::routing {
+
+Topology read_ibnetdiscover(const std::string& path);
+Topology read_edge_list(const std::string& path);
+// Either format, told apart by the first node line.
+Topology read_topology_file(const std::string& path);
+
+}  // namespace ibsc::routing
