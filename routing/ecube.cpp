@@ -31,7 +31,7 @@ struct Hop {
 // carries the same number of switch-pair paths (crossing 8, 64, 32, deviation 0; seeds/000
 // Table 2 lists 10, 70, 48 there, from its traffic-balancing path selection). A mesh has one way.
 bool go_plus(int a, int b, int k, bool torus, int dest_parity) {
-  if (!torus) return b > a;
+  if (!torus || k == 2) return b > a;  // a 2-ring is one cable, from 0's + port
   int fwd = (b - a + k) % k, back = k - fwd;
   return fwd < back || (fwd == back && dest_parity == 0);
 }
@@ -50,14 +50,20 @@ int parity(const Node& n) {
 }  // namespace
 
 TableSet route_ecube(const Topology& t, const RoutingOptions& opt, bool one_vl) {
-  if (t.kind != "torus" && t.kind != "mesh")
-    throw RoutingError("e-cube routing needs a torus or a mesh (topology is '" + t.kind + "')");
+  if (t.kind != "torus" && t.kind != "mesh" && t.kind != "hypercube")
+    throw RoutingError("e-cube routing needs a torus, mesh or hypercube (topology is '" + t.kind + "')");
   const int n = static_cast<int>(t.dims.size());
   const bool torus = t.kind == "torus";
   TableSet ts;
   ts.algorithm = one_vl ? "dor1vl" : "ecube";
-  ts.sls_used = (torus && !one_vl) ? 1 << n : 1;
-  ts.vls_used = (torus && !one_vl) ? 2 : 1;
+  const bool cube = t.kind == "hypercube";  // port d+1 per dimension instead of 1+2d / 2+2d
+  // SL bit per dimension that has a wraparound cable (k > 2; a 2-ring is one cable).
+  std::vector<int> bit(n, -1);
+  int bits = 0;
+  for (int d = 0; d < n; ++d)
+    if (torus && !one_vl && t.dims[d] > 2) bit[d] = bits++;
+  ts.sls_used = 1 << bits;
+  ts.vls_used = bits ? 2 : 1;
   if (ts.sls_used > opt.max_sls || ts.sls_used > kNumSls)
     throw RoutingError("e-cube on a " + std::to_string(n) + "-dimensional torus needs " + std::to_string(ts.sls_used) +
                        " SLs; the budget is " + std::to_string(std::min(opt.max_sls, kNumSls)));
@@ -82,7 +88,9 @@ TableSet route_ecube(const Topology& t, const RoutingOptions& opt, bool one_vl) 
       } else {
         int d = n - 1;
         while (coord(s, d) == coord(b, d)) --d;
-        port = static_cast<PortNum>(go_plus(coord(s, d), coord(b, d), t.dims[d], torus, tie(t.nodes[b])) ? 1 + 2 * d : 2 + 2 * d);
+        port = static_cast<PortNum>(cube                                                                 ? 1 + d
+                                      : go_plus(coord(s, d), coord(b, d), t.dims[d], torus, tie(t.nodes[b])) ? 1 + 2 * d
+                                                                                                             : 2 + 2 * d);
       }
       st.lft[ts.hosts[h].base_lid].candidates = {{port, 0}};
     }
@@ -91,7 +99,7 @@ TableSet route_ecube(const Topology& t, const RoutingOptions& opt, bool one_vl) 
         const int d = (out - 1) / 2, k = t.dims[d], c = node.coord[d];
         const bool plus = (out - 1) % 2 == 0;
         for (int sl = 0; sl < ts.sls_used; ++sl) {
-          const bool will_wrap = (sl >> d & 1) && (plus ? 2 * c >= k : 2 * c < k);
+          const bool will_wrap = bit[d] >= 0 && (sl >> bit[d] & 1) && (plus ? 2 * c >= k : 2 * c < k);
           Vl vl = plus ? (will_wrap ? 0 : 1) : (will_wrap ? 1 : 0);
           for (int in = 0; in <= node.num_ports; ++in) st.sl2vl.set(in, out, sl, vl);
         }
@@ -106,7 +114,7 @@ TableSet route_ecube(const Topology& t, const RoutingOptions& opt, bool one_vl) 
       Sl sl = 0;
       if (ts.sls_used > 1)
         for (int d = 0; d < n; ++d)
-          if (wraps(coord(a, d), coord(b, d), t.dims[d], torus, tie(t.nodes[b]))) sl |= static_cast<Sl>(1 << d);
+          if (wraps(coord(a, d), coord(b, d), t.dims[d], torus, tie(t.nodes[b]))) sl |= static_cast<Sl>(1 << bit[d]);
       ht.paths[g] = {{ts.hosts[g].base_lid, sl}};
     }
   }

@@ -34,10 +34,25 @@ int free_port(const Topology& t, int s, int from = 1) {
 
 Topology make_hypercube(int n, int hosts_per_switch, int switch_ports) {
   require(n >= 1 && n <= 20, "hypercube: dimension must be 1..20");
-  Topology t = make_torus(std::vector<int>(n, 2), 0, true, switch_ports ? switch_ports : 2 * n + hosts_per_switch);
-  // make_torus leaves the unused + or - port of each 2-ring free; hosts go after the 2n ports.
+  require(hosts_per_switch >= 0, "hypercube: hosts must be >= 0");
+  const int ports = switch_ports ? switch_ports : n + hosts_per_switch;
+  require(ports >= n + hosts_per_switch, "hypercube: switches need " + std::to_string(n + hosts_per_switch) +
+                                             " ports but have " + std::to_string(ports));
+  // Port d+1 crosses dimension d (bit d of the switch index); coordinates are the bits, so the
+  // dims {2, ..., 2} make it a 2-ary n-cube for e-cube as well.
+  Topology t;
   t.kind = "hypercube";
-  attach_hosts(t, hosts_per_switch, 2 * n + 1);
+  t.dims.assign(n, 2);
+  for (int s = 0; s < (1 << n); ++s) {
+    std::string name = "S";
+    for (int d = n - 1; d >= 0; --d) name += (s >> d & 1) ? '1' : '0';
+    add_switch(t, name, ports);
+    for (int d = 0; d < n; ++d) t.nodes[s].coord.push_back(s >> d & 1);
+  }
+  for (int s = 0; s < (1 << n); ++s)
+    for (int d = 0; d < n; ++d)
+      if (!(s >> d & 1)) connect(t, s, d + 1, s | 1 << d, d + 1);
+  attach_hosts(t, hosts_per_switch, n + 1);
   return t;
 }
 
@@ -215,7 +230,7 @@ Topology make_slimfly(int q, int hosts_per_switch) {
     for (int x = 0; x < q; ++x)
       for (int y = 0; y < q; ++y)
         add_switch(t, std::string(part ? "R1(" : "R0(") + std::to_string(x) + "," + std::to_string(y) + ")",
-                   degree + hosts_per_switch);
+                   degree);
   auto join = [&](int u, int v) { connect(t, u, free_port(t, u), v, free_port(t, v)); };
   for (int x = 0; x < q; ++x)
     for (int y = 0; y < q; ++y)
@@ -227,7 +242,13 @@ Topology make_slimfly(int q, int hosts_per_switch) {
     for (int y = 0; y < q; ++y)
       for (int m = 0; m < q; ++m) join(id(0, x, y), id(1, m, ((y - m * x) % q + q) % q));
   for (int s = 0; s < t.num_switches; ++s)
-    require(free_port(t, s) == degree + 1, "slimfly: internal error, switch degree differs from (3q-d)/2");
+    require(free_port(t, s) == -1, "slimfly: internal error, switch degree differs from (3q-d)/2");
+  // Hosts go on extra ports after the network ones.
+  for (int s = 0; s < t.num_switches; ++s) {
+    Node& node = t.nodes[s];
+    node.num_ports += hosts_per_switch;
+    node.ports.resize(node.num_ports + 1);
+  }
   attach_hosts(t, hosts_per_switch, degree + 1);
   return t;
 }

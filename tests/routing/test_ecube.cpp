@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "routing/checks.h"
+#include "routing/generators.h"
 #include "routing/metrics.h"
 #include "routing/routing.h"
 
@@ -117,4 +118,18 @@ BOOST_AUTO_TEST_CASE(budgets_are_refused_clearly) {
   BOOST_CHECK_THROW(compute_routing(t, o), RoutingError);
   Topology five = make_torus({3, 3, 3, 3, 3}, 1);
   BOOST_CHECK_THROW(route(five, "ecube"), RoutingError);  // 32 SLs
+}
+
+BOOST_AUTO_TEST_CASE(ecube_on_hypercubes_and_2_rings) {
+  Topology h = make_hypercube(5, 2);
+  TableSet ts = route(h, "ecube");
+  BOOST_TEST(ts.sls_used == 1);  // no wraparound anywhere
+  CheckReport r = check_tables(h, ts);
+  BOOST_TEST(r.ok());
+  Metrics m = compute_metrics(h, ts);
+  BOOST_TEST(m.average_distance == m.average_topological_distance, boost::test_tools::tolerance(1e-12));
+  Topology mixed = make_torus({2, 5, 4}, 1);  // the 2-ring needs no SL bit: 4 SLs
+  TableSet tm = route(mixed, "ecube");
+  BOOST_TEST(tm.sls_used == 4);
+  BOOST_TEST(check_tables(mixed, tm).ok());
 }

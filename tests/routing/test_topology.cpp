@@ -1,0 +1,190 @@
+#define BOOST_TEST_MODULE routing_topology
+#include <boost/test/unit_test.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "routing/checks.h"
+#include "routing/dot.h"
+#include "routing/generators.h"
+#include "routing/routing.h"
+#include "routing/topo_import.h"
+#include "routing/topo_spec.h"
+
+using namespace ibsc::routing;
+
+namespace {
+
+const std::string kFabrics = IBSC_FABRICS_DIR;
+
+int max_ports_used(const Topology& t) {
+  int m = 0;
+  for (int s = 0; s < t.num_switches; ++s) {
+    int used = 0;
+    for (int p = 1; p <= t.nodes[s].num_ports; ++p) used += t.nodes[s].ports[p].node >= 0;
+    m = std::max(m, used);
+  }
+  return m;
+}
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string write_temp(const std::string& name, const std::string& text) {
+  std::string path = "/tmp/ibsc_routing_test_" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(flatfly_4x8x8x8_matches_seeds_001) {
+  Topology t = build_topology_spec("flatfly:4x8x8x8:widths=2,1,1,1");
+  BOOST_TEST(t.num_switches == 2048);
+  BOOST_TEST(t.num_hosts == 16384);
+  BOOST_TEST(t.nodes[0].num_ports == 35);  // radix 35 with 8 hosts
+  BOOST_TEST(max_ports_used(t) == 35);
+  BOOST_TEST(count_switch_links(t) == 2048 * 27 / 2);
+  BOOST_TEST(switch_diameter(t) == 4);
+}
+
+BOOST_AUTO_TEST_CASE(other_generators) {
+  Topology h = build_topology_spec("hypercube:6:hosts=2");
+  BOOST_TEST(h.num_switches == 64);
+  BOOST_TEST(count_switch_links(h) == 64 * 6 / 2);
+  BOOST_TEST(switch_diameter(h) == 6);
+  BOOST_TEST(h.nodes[0].num_ports == 8);
+
+  Topology d = build_topology_spec("dragonfly:a=4,h=2,p=2");
+  BOOST_TEST(d.num_switches == 4 * 9);  // g = a*h + 1 = 9 groups
+  BOOST_TEST(d.num_hosts == 72);
+  BOOST_TEST(d.nodes[0].num_ports == 3 + 2 + 2);
+  BOOST_TEST(max_ports_used(d) == 7);
+  BOOST_TEST(count_switch_links(d) == 9 * 6 + 9 * 8 / 2);
+  BOOST_TEST(switch_diameter(d) == 3);
+
+  for (int q : {5, 7, 11}) {
+    Topology s = make_slimfly(q, 0);
+    const int delta = q % 4 == 1 ? 1 : -1;
+    BOOST_TEST(s.num_switches == 2 * q * q);
+    BOOST_TEST(max_ports_used(s) == (3 * q - delta) / 2);
+    BOOST_TEST(switch_diameter(s) == 2);
+  }
+  BOOST_TEST(error_of([] { make_slimfly(8, 1); }).find("prime powers") != std::string::npos);
+
+  Topology irr = build_topology_spec("irregular:32:seed=3");
+  BOOST_TEST(irr.num_switches == 32);
+  BOOST_TEST(irr.num_hosts == 128);
+  BOOST_TEST(switch_diameter(irr) > 0);  // connected
+  for (int s = 0; s < 32; ++s)         // at most one cable between two switches
+    for (int p = 1; p <= 8; ++p)
+      for (int q = p + 1; q <= 8; ++q) {
+        int a = irr.nodes[s].ports[p].node, b = irr.nodes[s].ports[q].node;
+        if (a >= 0 && a < 32) BOOST_TEST(a != b);
+      }
+  Topology again = build_topology_spec("irregular:32:seed=3");
+  for (int s = 0; s < 32; ++s)
+    for (int p = 1; p <= 8; ++p) BOOST_TEST(again.nodes[s].ports[p].node == irr.nodes[s].ports[p].node);
+
+  Topology prod = build_topology_spec("product:slimfly:q=5*flatfly:4:hosts=2");
+  BOOST_TEST(prod.num_switches == 50 * 4);
+  BOOST_TEST(max_ports_used(prod) == 7 + 3 + 2);
+  BOOST_TEST(switch_diameter(prod) == 3);
+
+  Topology mesh = build_topology_spec("mesh:8x8");
+  BOOST_TEST(count_switch_links(mesh) == 2 * 8 * 7);
+  BOOST_TEST(switch_diameter(mesh) == 14);
+  BOOST_TEST(switch_diameter(build_topology_spec("torus:4x4x4")) == 6);
+}
+
+BOOST_AUTO_TEST_CASE(bad_specs_are_named) {
+  BOOST_TEST(error_of([] { build_topology_spec("torus:4xq"); }).find("'torus:4xq'") != std::string::npos);
+  BOOST_TEST(error_of([] { build_topology_spec("blob:4"); }).find("unknown kind 'blob'") != std::string::npos);
+  BOOST_TEST(error_of([] { build_topology_spec("torus:4x4:colour=3"); }).find("unknown key 'colour'") != std::string::npos);
+  BOOST_TEST(error_of([] { build_topology_spec("torus:4x4:hosts=9:ports=8"); }).find("need 13 ports") !=
+             std::string::npos);
+  BOOST_TEST(error_of([] { build_topology_spec("irregular:16:ports=5:hosts=4"); }).find("at least 2") !=
+             std::string::npos);
+  BOOST_TEST(error_of([] { build_topology_spec("dragonfly:a=4,h=2,p=2,g=12"); }).find("groups must be 2..9") !=
+             std::string::npos);
+  BOOST_TEST(error_of([] { build_topology_spec("flatfly:4x4:widths=1"); }).find("1 link widths for 2") !=
+             std::string::npos);
+  BOOST_TEST(error_of([] { build_topology_spec("file:/nonexistent/x.topo"); }).find("cannot open") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(import_every_shared_fabric) {
+  struct Expect {
+    const char* file;
+    int switches, hosts;
+  };
+  const Expect files[] = {{"ibnetdiscover_jabl_ibtopotool_1.topo", 2, 5},  // one HCA cabled on both ports
+                          {"ibnetdiscover_jabl_ibtopotool_2.topo", 1, 2},
+                          {"ibnetdiscover_jabl_ibtopotool_3.topo", 2, 6},
+                          {"ibnetdiscover_jabl_ibtopotool_4.topo", 1, 1},
+                          {"ibnetdiscover_real_PSMN_X5_QDR.topofile", 11, -1},
+                          {"ibnetdiscover_synthetic_fattree_k4n3_cyberang3l.topo", 80, 128},
+                          {"ibsim_net", 2, -1},
+                          {"ibsim_net.1", -1, -1},
+                          {"ibsim_net.2sw2path", 2, -1},
+                          {"ibsim_net.2sw2path4hca", 2, -1},
+                          {"ibsim_net.2sw2path4hca2port", 2, 4}};
+  for (const Expect& e : files) {
+    Topology t = build_topology_spec("file:" + kFabrics + "/" + e.file);
+    BOOST_TEST_INFO(e.file);
+    BOOST_TEST_MESSAGE(e.file << ": " << t.num_switches << " switches, " << t.num_hosts << " hosts, "
+                              << count_switch_links(t) << " switch cables, " << t.notes.size() << " notes");
+    if (e.switches >= 0) BOOST_TEST(t.num_switches == e.switches);
+    if (e.hosts >= 0) BOOST_TEST(t.num_hosts == e.hosts);
+    // Every imported fabric routes deadlock-free with up*/down*.
+    RoutingOptions o;
+    o.algorithm = "updown-bfs";
+    TableSet ts = compute_routing(t, o);
+    CheckReport r = check_tables(t, ts);
+    BOOST_TEST(r.ok(), r.text());
+  }
+  Topology q3 = read_topology_file(kFabrics + "/ibnetdiscover_jabl_ibtopotool_3.topo");
+  bool error_line_noted = false, loopback_noted = false;
+  for (const auto& n : q3.notes) {
+    error_line_noted |= n.find(":1: skipped") != std::string::npos;
+    loopback_noted |= n.find("loop-back") != std::string::npos;
+  }
+  BOOST_TEST(error_line_noted);
+  BOOST_TEST(loopback_noted);
+  // A host on its HCA port 2 keeps the port in its name; mixed widths are read.
+  bool port2 = false;
+  for (const Node& n : q3.nodes) port2 |= n.name == "H-0002c903003421b0/p2";
+  BOOST_TEST(port2);
+  Topology two = read_topology_file(kFabrics + "/ibsim_net.2sw2path4hca2port");
+  BOOST_TEST(two.nodes[two.num_switches].name == "Hca1/p1");
+}
+
+BOOST_AUTO_TEST_CASE(bad_files_name_file_and_line) {
+  std::string p = write_temp("bad1.topo", "Switch 4 \"A\"\n[1] \"B\"[1]\n");
+  BOOST_TEST(error_of([&] { read_topology_file(p); }) == p + ":2: cable to \"B\", which has no record in the file");
+  p = write_temp("bad2.topo", "Switch 4 \"A\"\n[9] \"A\"[1]\n");
+  BOOST_TEST(error_of([&] { read_topology_file(p); }).find(p + ":2: port 9 outside 1..4") == 0);
+  p = write_temp("bad3.topo", "Switch 4 \"A\"\n[1] \"A\"[2]\n[2] \"A\"[3]\n");
+  BOOST_TEST(error_of([&] { read_topology_file(p); }).find(p + ":3:") == 0);
+  p = write_temp("bad4.edges", "switch A 4\nswitch B\nlink A:1 B\nlink A:1 C\n");
+  BOOST_TEST(error_of([&] { read_topology_file(p); }) ==
+             p + ":4: 'C' is not declared (switch NAME or host NAME first)");
+  p = write_temp("bad5.edges", "switch A 4\nfrobnicate\n");
+  BOOST_TEST(error_of([&] { read_topology_file(p); }).find(p + ":2: unknown keyword") == 0);
+  p = write_temp("good.edges", "# two switches, two hosts\nswitch A 4\nswitch B 4\nhost x\nhost y\n"
+                               "link A:1 B:1 4\nlink A:2 B:2\nlink x A\nlink y B\n");
+  Topology t = read_topology_file(p);
+  BOOST_TEST(t.num_switches == 2);
+  BOOST_TEST(t.num_hosts == 2);
+  BOOST_TEST(t.nodes[0].ports[1].width == 4);
+  BOOST_TEST(t.host_switch_port(0) == 3);
+  std::ostringstream dot;
+  write_dot(t, dot);
+  BOOST_TEST(dot.str().find("n0 -- n1 [taillabel=\"1\", headlabel=\"1\", label=\"4x\"]") != std::string::npos);
+}
