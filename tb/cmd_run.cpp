@@ -20,7 +20,29 @@ struct RunOptions {
   int64_t seed = -1;
   int jobs = -1;
   bool quiet = false;
+  std::string waves;            // VCD file; set: one load point only, with waves
+  std::string wave_switches = "0";
+  double wave_start = 0;
+  double wave_end = 20000;
+  double wave_load = 0.3;
 };
+
+// --waves: one load point in a child process (SystemC elaborates once per process), with the
+// probe on. A whole sweep would overwrite one file per point and take far longer.
+std::vector<LoadPointResult> run_with_waves(Scenario& s, const RunOptions& o) {
+  WaveOptions& w = s.point.run.waves;
+  w.file = o.waves;
+  w.switches = parse_switch_list(o.wave_switches);
+  w.start_ns = o.wave_start;
+  w.end_ns = o.wave_end;
+  w.validate(s.point.topo->num_switches);
+  std::fprintf(stderr, "ibsc: waves of switch(es) %s from %.0f ns to %.0f ns at offered load %.3f -> %s\n",
+               o.wave_switches.c_str(), w.start_ns, w.end_ns, o.wave_load, w.file.c_str());
+  const PointSetup& ps = s.point;
+  const double load = o.wave_load;
+  std::string text = run_forked(1, 1, [&](int) { return to_json(run_load_point(ps, load, "waves")).dump(); })[0];
+  return {point_from_json(nlohmann::json::parse(text))};
+}
 
 int run(const RunOptions& o) {
   auto sets = o.sets;
@@ -38,7 +60,7 @@ int run(const RunOptions& o) {
                topo.num_switches, topo.num_hosts, tables.algorithm.c_str(), tables.sls_used, tables.vls_used,
                static_cast<unsigned long long>(s.point.seed));
 
-  std::vector<LoadPointResult> points = run_sweep(s.point, s.sweep);
+  std::vector<LoadPointResult> points = o.waves.empty() ? run_sweep(s.point, s.sweep) : run_with_waves(s, o);
   SaturationPoint sat = find_saturation(points);
 
   std::string out = o.out.empty() ? "out/" + s.name : o.out;
@@ -68,6 +90,18 @@ void add_run_command(CLI::App& app) {
   c->add_option("--seed", o->seed, "Random seed (overrides the scenario's)")->check(CLI::NonNegativeNumber);
   c->add_option("--jobs", o->jobs, "Load points simulated at once (default: one per core)")->check(CLI::NonNegativeNumber);
   c->add_flag("--quiet", o->quiet, "No progress lines on stderr");
+  c->add_option("--waves", o->waves,
+                "Write a VCD of the selected switches (GTKWave: waves/switch_ports.gtkw, waves/link.gtkw). "
+                "Runs ONE load point (--wave-load) instead of the sweep; with switch.arbiter: rtl the RTL "
+                "arbiters also write <FILE stem>.sw_<i>.rtl.vcd");
+  auto* ws = c->add_option("--wave-switches", o->wave_switches, "Switches to trace, comma-separated (default 0)");
+  auto* wb = c->add_option("--wave-start", o->wave_start, "Waves: first time sampled, ns (default 0)")
+                 ->check(CLI::NonNegativeNumber);
+  auto* we = c->add_option("--wave-end", o->wave_end,
+                           "Waves: sampling stops at this time, ns (default 20000; the dump grows with the window)");
+  auto* wl = c->add_option("--wave-load", o->wave_load, "Waves: offered load of the single point (default 0.3)")
+                 ->check(CLI::PositiveNumber);
+  for (auto* opt : {ws, wb, we, wl}) opt->needs("--waves");
   c->callback([o]() { throw CLI::RuntimeError(run(*o)); });
 }
 

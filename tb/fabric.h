@@ -40,6 +40,8 @@ class Fabric {
   const routing::Topology& topology() const { return topo_; }
   models::Switch& sw(int i) { return *switches_[i]; }
   models::Hca& hca(int h) { return *hcas_[h]; }
+  // The arbiter of switch i (C++ model or Verilated RTL), e.g. to open the RTL's waves.
+  models::SwitchArbiter& arbiter(int switch_index) { return *arbiters_[switch_index]; }
   const std::vector<LinkInfo>& links() const { return links_; }
   void set_generating(bool on);
 

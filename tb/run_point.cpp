@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <memory>
 
 #include "tb/traffic_driver.h"
 
@@ -33,6 +34,9 @@ LoadPointResult run_load_point(const PointSetup& s, double load, const std::stri
   const double link_rate = s.fabric.link.bytes_per_ns();
   TrafficDriver driver(*s.topo, s.traffic, s.injection, load * link_rate, link_rate, s.seed);
   Fabric fabric(*s.topo, *s.tables, s.fabric, driver, make_arbiter_factory(s.arbiter));
+  // Waves are set up here, during elaboration: SystemC traces only what exists before time 0.
+  std::unique_ptr<WaveProbe> probe;
+  if (s.run.waves.enabled()) probe = std::make_unique<WaveProbe>("wave_probe", fabric, s.run.waves, s.fabric.sw);
   models::FabricMonitor& mon = fabric.monitor();
 
   const Picos warm = ps(s.run.warmup_ns), win_end = warm + ps(s.run.window_ns);

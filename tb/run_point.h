@@ -12,6 +12,7 @@
 #include "tb/injection.h"
 #include "tb/results.h"
 #include "tb/traffic.h"
+#include "tb/wave_probe.h"
 
 namespace ibsc::tb {
 
@@ -22,6 +23,7 @@ struct RunParams {
   double watchdog_ns = 50000;   // packets in flight and no grant or delivery this long: deadlock
   double check_ns = 10000;      // period of the invariant checks and progress reports
   bool progress = true;         // progress lines on stderr
+  WaveOptions waves;            // VCD of selected switches over a time window; file empty: off
   void validate() const;        // throws std::invalid_argument naming the field
 };
 

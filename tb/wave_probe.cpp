@@ -1,0 +1,180 @@
+#include "tb/wave_probe.h"
+
+#include <algorithm>
+#include <sstream>
+#include <stdexcept>
+
+#include "models/verilated_arbiter.h"
+
+namespace ibsc::tb {
+
+using models::Picos;
+
+namespace {
+Picos ps(double ns) { return static_cast<Picos>(ns * 1000.0 + 0.5); }
+}  // namespace
+
+void WaveOptions::validate(int num_switches) const {
+  if (!(start_ns >= 0)) throw std::invalid_argument("waves: start_ns must be >= 0");
+  if (!(end_ns > start_ns)) throw std::invalid_argument("waves: end_ns must be greater than start_ns");
+  if (switches.empty()) throw std::invalid_argument("waves: no switch selected");
+  for (int s : switches)
+    if (s < 0 || s >= num_switches)
+      throw std::invalid_argument("waves: switch " + std::to_string(s) + " does not exist (the fabric has " +
+                                  std::to_string(num_switches) + " switches)");
+}
+
+std::vector<int> parse_switch_list(const std::string& text) {
+  std::vector<int> out;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    size_t used = 0;
+    int v = -1;
+    try {
+      v = std::stoi(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != item.size() || v < 0)
+      throw std::invalid_argument("switch list '" + text + "': '" + item + "' is not a switch index");
+    if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+  }
+  if (out.empty()) throw std::invalid_argument("switch list is empty");
+  return out;
+}
+
+std::string rtl_wave_path(const std::string& vcd_path, int s) {
+  std::string stem = vcd_path;
+  const size_t slash = stem.find_last_of('/');
+  const size_t dot = stem.rfind('.');
+  if (dot != std::string::npos && (slash == std::string::npos || dot > slash)) stem.erase(dot);
+  return stem + ".sw_" + std::to_string(s) + ".rtl.vcd";
+}
+
+WaveProbe::WaveProbe(sc_core::sc_module_name name, Fabric& fabric, const WaveOptions& opt,
+                     const models::SwitchParams& sw)
+    : sc_module(name), fabric_(fabric), opt_(opt), num_vls_(sw.num_vls), clock_ps_(sw.clock_ps()),
+      start_ps_(ps(opt.start_ns)), end_ps_(ps(opt.end_ns)) {
+  const routing::Topology& topo = fabric.topology();
+  opt_.validate(topo.num_switches);
+
+  // Outgoing link of every (node, port), to read what is on the wire.
+  auto link_from = [&](int node, int port) -> models::Link* {
+    for (const LinkInfo& l : fabric.links())
+      if (l.from_node == node && l.from_port == port) return l.link;
+    return nullptr;
+  };
+
+  // Build every structure first and trace afterwards, so no traced address moves.
+  for (int s : opt_.switches) {
+    Sw w;
+    w.index = s;
+    const routing::Node& n = topo.nodes[s];
+    for (int p = 1; p <= n.num_ports; ++p) {
+      const routing::PortPeer& peer = n.ports[p];
+      if (peer.node < 0) continue;
+      Port port;
+      port.port = p;
+      port.link = link_from(s, p);
+      port.vl.resize(num_vls_);
+      w.ports.push_back(std::move(port));
+      if (!topo.is_switch(peer.node)) {
+        HcaProbe h;
+        h.host = topo.host_index(peer.node);
+        h.link = link_from(peer.node, peer.port);
+        h.credits.assign(num_vls_, 0);
+        hcas_.push_back(std::move(h));
+      }
+    }
+    sws_.push_back(std::move(w));
+  }
+
+  // sc_create_vcd_trace_file appends ".vcd" itself; callers give the full file name.
+  std::string base = opt_.file;
+  if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0) base.resize(base.size() - 4);
+  tf_ = sc_core::sc_create_vcd_trace_file(base.c_str());
+  if (!tf_) throw std::runtime_error("waves: cannot create " + opt_.file);
+  // 1 ps: edges and wire times are exact. The kernel's note about it is noise on every run.
+  sc_core::sc_report_handler::set_actions("tracing timescale unit set", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  tf_->set_time_unit(1, sc_core::SC_PS);
+  for (Sw& w : sws_) {
+    const std::string sn = "sw_" + std::to_string(w.index);
+    for (Port& p : w.ports) {
+      const std::string pn = sn + ".p" + std::to_string(p.port);
+      for (int v = 0; v < num_vls_; ++v) {
+        const std::string vn = pn + ".vl" + std::to_string(v);
+        sc_core::sc_trace(tf_, p.vl[v].occupancy, vn + ".occupancy");
+        sc_core::sc_trace(tf_, p.vl[v].credits, vn + ".credits");
+      }
+      sc_core::sc_trace(tf_, p.grant_out, pn + ".grant_out");
+      sc_core::sc_trace(tf_, p.grant, pn + ".grant");
+      sc_core::sc_trace(tf_, p.tx_packet, pn + ".tx_packet");
+    }
+  }
+  for (HcaProbe& h : hcas_) {
+    const std::string hn = "hca_" + std::to_string(h.host);
+    for (int v = 0; v < num_vls_; ++v) sc_core::sc_trace(tf_, h.credits[v], hn + ".vl" + std::to_string(v) + ".credits");
+    sc_core::sc_trace(tf_, h.tx_packet, hn + ".tx_packet");
+  }
+
+  // The RTL arbiter of a selected switch dumps its own signals over the same window, stamped
+  // with SystemC time so both files line up in GTKWave.
+  for (int s : opt_.switches) {
+    auto* rtl = dynamic_cast<models::VerilatedArbiter*>(&fabric.arbiter(s));
+    if (!rtl) continue;
+    const std::string path = rtl_wave_path(opt_.file, s);
+    rtl->use_systemc_time();
+    rtl->set_clock_period_ps(clock_ps_);
+    rtl->set_trace_window(start_ps_, end_ps_);
+    rtl->open_trace(path);
+    rtl_files_.push_back(path);
+    rtl_.push_back(rtl);
+  }
+
+  SC_THREAD(run);
+}
+
+WaveProbe::~WaveProbe() {
+  // The probe ends before the fabric: flush the RTL dumps now so they are complete on return.
+  for (models::VerilatedArbiter* a : rtl_) a->close_trace();
+  if (tf_) sc_core::sc_close_vcd_trace_file(tf_);
+}
+
+void WaveProbe::run() {
+  Picos t = models::clock_edge(start_ps_, clock_ps_);
+  while (t < end_ps_) {
+    wait(models::to_sc(t - models::now_ps()));
+    // One delta later the Scheduler's run at t is over: its grants and credits are visible.
+    wait(sc_core::SC_ZERO_TIME);
+    sample(t);
+    t += clock_ps_;
+  }
+  // Window over: the thread ends, nothing changes in the dump any more.
+}
+
+void WaveProbe::sample(Picos t) {
+  ++samples_;
+  for (Sw& w : sws_) {
+    models::Switch& sw = fabric_.sw(w.index);
+    const bool arbitrated_now = sw.last_arbitration() == t;
+    const std::vector<int>& granted = sw.last_grant_out();
+    for (Port& p : w.ports) {
+      for (int v = 0; v < num_vls_; ++v) {
+        p.vl[v].occupancy = sw.occupancy_blocks(p.port, v, t);
+        p.vl[v].credits = sw.credits(p.port, v, t);
+      }
+      const int g = p.port < static_cast<int>(granted.size()) ? granted[p.port] : 0;
+      p.grant_out = g;
+      p.grant = arbitrated_now && g != 0;
+      p.tx_packet = p.link ? p.link->packet_on_wire(t) : 0;
+    }
+  }
+  for (HcaProbe& h : hcas_) {
+    models::Hca& hca = fabric_.hca(h.host);
+    for (int v = 0; v < num_vls_; ++v) h.credits[v] = hca.credits(v, t);
+    h.tx_packet = h.link ? h.link->packet_on_wire(t) : 0;
+  }
+}
+
+}  // namespace ibsc::tb

@@ -1,0 +1,260 @@
+// Fabric waves: a chain of two switches carries one 512-byte packet from host 0 to host 1;
+// the VCD written by WaveProbe is read back and every edge is checked against the timing the
+// model defines (1X SDR: 4 ns/byte, fly 100 ns, routing delay 100 ns, core clock 4 ns,
+// 2048-byte buffers = 32 credits of 64 bytes). Each case is its own process.
+//
+// Timeline (ns), packet id 0 -> tx_packet 1:
+//   0      HCA 0 starts sending; its credits 32 -> 24; wire busy [0, 2048)
+//   100    head at switch 0 port 3;  ready at 100 + 100 = 200, an edge of the 4 ns clock
+//   200    switch 0 grants input 3 -> output 1; credits toward switch 1: 32 -> 24;
+//          link sw_0 p1 busy [200, 2248)
+//   300    head at switch 1 port 2; 400: switch 1 grants 2 -> 3, block k (0..7) leaves its
+//          buffer at 400 + 256 (k+1) and the credit is back at switch 0 one fly later:
+//          756, 1012, ..., 2548 -> counter 25, 26, ..., 32
+//   switch 0 input 3 drains from 200: block k freed at 200 + 256 (k+1), credit at HCA 0
+//   one fly later: 556, ..., 2348.
+#define BOOST_TEST_MODULE fabric_waves
+#include <boost/test/unit_test.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <regex>
+
+#include "models/verilated_arbiter.h"
+#include "tb/arbiter_factory.h"
+#include "tb/cosim/vcd_reader.h"
+#include "routing/routing.h"
+#include "tb/fabric.h"
+#include "tb/run_point.h"
+#include "tb/wave_probe.h"
+#include "tests/support/manual_fabric.h"
+#include "tests/support/sc_test_main.h"
+
+using ibsc::tb::VcdReader;
+using ibsc::models::Picos;
+
+namespace {
+constexpr Picos kNs = 1000;
+constexpr Picos kFly = 100 * kNs, kRouting = 100 * kNs, kByte = 4 * kNs, kBlock = 64 * kByte;
+constexpr Picos kLen = 512;
+ibsc::testing::ScStrict strict;
+
+VcdReader load_vcd(const std::string& path);
+
+// One packet through a two-switch chain, waves of `switches` over [start, end) ns.
+struct Run {
+  ibsc::routing::Topology topo = ibsc::testing::chain(2, 1, 1);
+  ibsc::routing::TableSet tables = ibsc::testing::chain_tables(topo);
+  ibsc::testing::ScriptedTraffic traffic{topo.num_hosts, {{0, 0, 1, static_cast<uint32_t>(kLen)}}};
+  ibsc::tb::FabricParams params;
+  std::unique_ptr<ibsc::tb::Fabric> fabric;
+  std::unique_ptr<ibsc::tb::WaveProbe> probe;
+  std::string file;
+  Run(const std::string& vcd, std::vector<int> switches, double start_ns, double end_ns, const std::string& arb = "model")
+      : file(vcd) {
+    params.sw.num_vls = 1;
+    ibsc::tb::ArbiterChoice ac;
+    ac.kind = arb;
+    fabric = std::make_unique<ibsc::tb::Fabric>(topo, tables, params, traffic, ibsc::tb::make_arbiter_factory(ac));
+    ibsc::tb::WaveOptions w;
+    w.file = vcd;
+    w.switches = std::move(switches);
+    w.start_ns = start_ns;
+    w.end_ns = end_ns;
+    probe = std::make_unique<ibsc::tb::WaveProbe>("probe", *fabric, w, params.sw);
+  }
+  // Runs to the end, closes the dump and reads it back.
+  VcdReader finish() {
+    sc_core::sc_start(sc_core::sc_time(10, sc_core::SC_US));
+    BOOST_TEST_REQUIRE(traffic.deliveries.size() == 1u);
+    probe.reset();
+    return load_vcd(file);
+  }
+};
+
+// SystemC's VCD writer adds $comment blocks, which the reader (made for Verilator's dumps)
+// does not take; they carry no values, so a copy without them is read instead.
+VcdReader load_vcd(const std::string& path) {
+  std::ifstream in(path);
+  BOOST_TEST_REQUIRE(in.good(), path);
+  std::ofstream out(path + ".nocomment");
+  std::string line;
+  bool comment = false;
+  while (std::getline(in, line)) {
+    if (!comment && line.rfind("$comment", 0) == 0) comment = true;
+    if (!comment) out << line << "\n";
+    if (comment && line.find("$end") != std::string::npos) comment = false;
+  }
+  out.close();
+  return VcdReader::load(path + ".nocomment");
+}
+
+std::string sig(const VcdReader& v, const std::string& suffix) {
+  std::string n = v.find(suffix);
+  BOOST_TEST_REQUIRE(!n.empty(), "no signal " << suffix);
+  return n;
+}
+
+// The changes of a signal as (time ns, value) pairs.
+std::vector<std::pair<uint64_t, uint64_t>> changes_ns(const VcdReader& v, const std::string& suffix) {
+  std::vector<std::pair<uint64_t, uint64_t>> out;
+  for (const auto& [t, val] : v.changes(sig(v, suffix))) out.emplace_back(t / kNs, std::stoull(val, nullptr, 2));
+  return out;
+}
+using Changes = std::vector<std::pair<uint64_t, uint64_t>>;
+// As text "t:v t:v ..." so a failing comparison prints both sides.
+std::string text(const Changes& c) {
+  std::string s;
+  for (const auto& [t, v] : c) s += std::to_string(t) + ":" + std::to_string(v) + " ";
+  return s;
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(credits_grant_and_wire_times) {
+  Run r("waves_exact.vcd", {0, 1}, 0, 5000);
+  const VcdReader v = r.finish();
+  BOOST_TEST(v.timescale().find("ps") != std::string::npos);
+  // Switch 0 grants when the head has waited the routing delay: 100 + 100 = 200 ns, an edge.
+  const Picos head0 = kFly, grant0 = head0 + kRouting;
+  BOOST_TEST(grant0 % (4 * kNs) == 0u);
+  BOOST_TEST(text(changes_ns(v, "sw_0.p3.grant")) == text(Changes{{0, 0}, {grant0 / kNs, 1}, {grant0 / kNs + 4, 0}}));
+  BOOST_TEST(text(changes_ns(v, "sw_0.p3.grant_out")) == text(Changes{{0, 0}, {grant0 / kNs, 1}}));
+  // Switch 1: head one fly after switch 0 sent it, grant one routing delay later.
+  const Picos grant1 = grant0 + kFly + kRouting;
+  BOOST_TEST(text(changes_ns(v, "sw_1.p2.grant")) == text(Changes{{0, 0}, {grant1 / kNs, 1}, {grant1 / kNs + 4, 0}}));
+  BOOST_TEST(text(changes_ns(v, "sw_1.p2.grant_out")) == text(Changes{{0, 0}, {grant1 / kNs, 3}}));
+
+  // Credits of switch 0 toward switch 1 fall by 512 / 64 = 8 on the grant edge, then each
+  // block comes back one block time after switch 1 forwards it, plus the fly time.
+  Changes credits{{0, 32}, {grant0 / kNs, 24}};
+  for (Picos k = 1; k <= kLen / 64; ++k) credits.emplace_back((grant1 + k * kBlock + kFly) / kNs, 24 + k);
+  BOOST_TEST(credits.back().first == 2548u);
+  BOOST_TEST(credits.back().second == 32u);
+  BOOST_TEST(text(changes_ns(v, "sw_0.p1.vl0.credits")) == text(credits));
+
+  // The packet is on each wire for exactly length x byte time from its grant.
+  BOOST_TEST(text(changes_ns(v, "sw_0.p1.tx_packet")) == text(Changes{{0, 0}, {grant0 / kNs, 1}, {(grant0 + kLen * kByte) / kNs, 0}}));
+  BOOST_TEST(text(changes_ns(v, "sw_1.p3.tx_packet")) == text(Changes{{0, 0}, {grant1 / kNs, 1}, {(grant1 + kLen * kByte) / kNs, 0}}));
+  BOOST_TEST(text(changes_ns(v, "hca_0.tx_packet")) == text(Changes{{0, 1}, {kLen * kByte / kNs, 0}}));
+  // Nothing goes back toward host 0 or toward switch 0.
+  BOOST_TEST(text(changes_ns(v, "sw_0.p3.tx_packet")) == text(Changes{{0, 0}}));
+  BOOST_TEST(text(changes_ns(v, "sw_1.p2.tx_packet")) == text(Changes{{0, 0}}));
+  // Only connected ports are traced.
+  BOOST_TEST(v.find("sw_0.p4.tx_packet").empty());
+}
+
+BOOST_AUTO_TEST_CASE(occupancy_and_hca_credits) {
+  Run r("waves_occupancy.vcd", {0}, 0, 5000);
+  const VcdReader v = r.finish();
+  const Picos head0 = kFly, grant0 = head0 + kRouting;
+  // Switch 0 input 3 holds the whole packet from its head's arrival (virtual cut-through
+  // reserves it) and frees a block per block time once forwarding starts.
+  Changes occ{{0, 0}, {head0 / kNs, 8}};
+  for (Picos k = 1; k <= 8; ++k) occ.emplace_back((grant0 + k * kBlock) / kNs, 8 - k);
+  BOOST_TEST(text(changes_ns(v, "sw_0.p3.vl0.occupancy")) == text(occ));
+  // HCA 0 spends 8 credits at time 0; each freed block of switch 0 returns one fly later.
+  Changes hca{{0, 24}};
+  for (Picos k = 1; k <= 8; ++k) hca.emplace_back((grant0 + k * kBlock + kFly) / kNs, 24 + k);
+  BOOST_TEST(text(changes_ns(v, "hca_0.vl0.credits")) == text(hca));
+  // Switch 1 is not selected, nor host 1 (attached to it).
+  BOOST_TEST(v.find("sw_1.p2.tx_packet").empty());
+  BOOST_TEST(v.find("hca_1.tx_packet").empty());
+}
+
+BOOST_AUTO_TEST_CASE(nothing_outside_the_window) {
+  const Picos start = 1000 * kNs, end = 2000 * kNs;
+  Run r("waves_window.vcd", {0, 1}, 1000, 2000);
+  const VcdReader v = r.finish();
+    size_t inside = 0;
+  for (const std::string& s : v.signals())
+    for (const auto& [t, val] : v.changes(s)) {
+      // The initial values at time 0 are the dump's header, not samples.
+      BOOST_TEST((t == 0 || (t >= start && t < end)), s << " changes at " << t << " ps");
+      if (t >= start) ++inside;
+    }
+  BOOST_TEST(inside > 0u);  // the credits climb back inside the window
+  // (SystemC stamps the time the file is closed, with no values: last_time() is not checked.)
+  // The grants at 200 and 400 ns fall before the window: no pulse at all.
+  for (const auto& [t, val] : v.changes(sig(v, "sw_0.p3.grant"))) BOOST_TEST(val.find('1') == std::string::npos);
+  // A 1 us window of two small switches stays small.
+  BOOST_TEST(std::filesystem::file_size("waves_window.vcd") < 20000u);
+}
+
+// Through run_load_point (the `ibsc run --waves` path): a ring of four switches, four hosts
+// each, two VLs, waves of switches 0 and 1. Every signal the GTKWave save files name exists in
+// that dump with that width, and the traffic shows in it.
+BOOST_AUTO_TEST_CASE(gtkwave_save_files_match_dump) {
+  ibsc::routing::Topology topo = ibsc::routing::make_torus({4}, 4, true);
+  ibsc::routing::RoutingOptions ro;
+  ro.algorithm = "ecube";
+  ibsc::routing::TableSet tables = ibsc::routing::compute_routing(topo, ro);
+  ibsc::tb::PointSetup ps;
+  ps.topo = &topo;
+  ps.tables = &tables;
+  ps.fabric.sw.num_vls = 2;
+  ps.run.warmup_ns = 2000;
+  ps.run.window_ns = 4000;
+  ps.run.drain_ns = 20000;
+  ps.run.progress = false;
+  ps.run.waves.file = "waves_ring.vcd";
+  ps.run.waves.switches = {0, 1};
+  ps.run.waves.start_ns = 0;
+  ps.run.waves.end_ns = 6000;
+  ibsc::tb::run_load_point(ps, 0.5, "waves");
+  const VcdReader v = load_vcd("waves_ring.vcd");
+  bool traffic = false;
+  for (const auto& [t, val] : v.changes(sig(v, "sw_0.p1.tx_packet"))) traffic = traffic || val.find('1') != std::string::npos;
+  BOOST_TEST(traffic);
+  const std::regex line(R"(^(\+\{[^}]*\} )?(\S+?)(\[(\d+):0\])?$)");
+  for (const char* name : {"switch_ports.gtkw", "link.gtkw"}) {
+    std::ifstream f(std::string(IBSC_SOURCE_DIR "/waves/") + name);
+    BOOST_TEST_REQUIRE(f.good(), name);
+    std::string s;
+    int checked = 0;
+    while (std::getline(f, s)) {
+      if (s.empty() || s[0] == '[' || s[0] == '@' || s[0] == '-' || s[0] == '*') continue;
+      std::smatch m;
+      BOOST_TEST_REQUIRE(std::regex_match(s, m, line), s);
+      const std::string sname = m[2];
+      BOOST_TEST_REQUIRE(v.has(sname), name << " names " << sname << ", not in the dump");
+      BOOST_TEST(v.width(sname) == (m[4].matched ? std::stoi(m[4]) + 1 : 1), sname);
+      ++checked;
+    }
+    BOOST_TEST(checked >= 8, name);
+  }
+}
+
+// With the RTL arbiter the selected switch's arbiter dumps too, over the same window and on
+// the same time axis: its decision for input 3 (index 2) appears at the model's grant time.
+BOOST_AUTO_TEST_CASE(rtl_arbiter_waves_share_the_window) {
+  Run r("waves_rtl.vcd", {0}, 100, 1000, "rtl");
+  BOOST_TEST_REQUIRE(r.probe->rtl_files().size() == 1u);
+  const std::string rtl = r.probe->rtl_files()[0];
+  BOOST_TEST(rtl == "waves_rtl.sw_0.rtl.vcd");
+  const VcdReader v = r.finish();
+  BOOST_TEST(*v.uint_at(sig(v, "sw_0.p3.grant"), 200 * kNs) == 1u);
+  const VcdReader a = load_vcd(rtl);
+  const std::string gv = sig(a, "gnt_valid");
+  BOOST_TEST_REQUIRE(!a.changes(gv).empty());
+  for (const auto& [t, val] : a.changes(gv)) BOOST_TEST((t >= 100 * kNs && t < 1000 * kNs), t);
+  BOOST_TEST(*a.uint_at(gv, 200 * kNs) == 1u << 2);  // input port 3 is RTL input 2
+}
+
+BOOST_AUTO_TEST_CASE(switch_list_and_options) {
+  BOOST_TEST(ibsc::tb::parse_switch_list("0,3,7") == (std::vector<int>{0, 3, 7}));
+  BOOST_TEST(ibsc::tb::parse_switch_list("2,2") == (std::vector<int>{2}));
+  BOOST_CHECK_THROW(ibsc::tb::parse_switch_list("0,x"), std::invalid_argument);
+  BOOST_CHECK_THROW(ibsc::tb::parse_switch_list(""), std::invalid_argument);
+  BOOST_CHECK_THROW(ibsc::tb::parse_switch_list("-1"), std::invalid_argument);
+  BOOST_TEST(ibsc::tb::rtl_wave_path("out/run.vcd", 3) == "out/run.sw_3.rtl.vcd");
+  BOOST_TEST(ibsc::tb::rtl_wave_path("a.b/run", 0) == "a.b/run.sw_0.rtl.vcd");
+  ibsc::tb::WaveOptions w;
+  w.file = "x.vcd";
+  w.switches = {4};
+  BOOST_CHECK_THROW(w.validate(4), std::invalid_argument);
+  w.switches = {3};
+  w.validate(4);
+  w.end_ns = w.start_ns;
+  BOOST_CHECK_THROW(w.validate(4), std::invalid_argument);
+}
