@@ -9,6 +9,7 @@
 #include "routing/dot.h"
 #include "routing/generators.h"
 #include "routing/routing.h"
+#include "routing/table_io.h"
 #include "routing/topo_import.h"
 #include "routing/topo_spec.h"
 
@@ -187,4 +188,30 @@ BOOST_AUTO_TEST_CASE(bad_files_name_file_and_line) {
   std::ostringstream dot;
   write_dot(t, dot);
   BOOST_TEST(dot.str().find("n0 -- n1 [taillabel=\"1\", headlabel=\"1\", label=\"4x\"]") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(opensm_lft_dump_round_trip) {
+  Topology t = build_topology_spec("torus:4x4:hosts=2");
+  RoutingOptions o;
+  o.algorithm = "updown-dfs";
+  TableSet ts = compute_routing(t, o);
+  std::ostringstream out;
+  write_opensm_lfts(t, ts, out);
+  const std::string text = out.str();
+  BOOST_TEST(text.rfind("Unicast lids [0-" + std::to_string(ts.max_lid) + "] of switch Lid " +
+                            std::to_string(ts.switches[0].lid) + " guid 0x0002c90300000000 ('S(0,0)'):\n",
+                        0) == 0u);
+  BOOST_TEST(text.find(" lids dumped\n") != std::string::npos);
+  TableSet back = ts;
+  std::istringstream in(text);
+  read_opensm_lfts(t, back, in, "dump");
+  for (int s = 0; s < t.num_switches; ++s)
+    for (size_t lid = 0; lid < ts.switches[s].lft.size(); ++lid)
+      BOOST_TEST(back.switches[s].lft[lid].primary() == ts.switches[s].lft[lid].primary());
+  BOOST_TEST(check_tables(t, back).ok());
+  std::istringstream bad("Unicast lids [0-3] of switch Lid 1 guid 0x0002c90300000000 ('x'):\n0x0001 077 # h\n");
+  BOOST_TEST(error_of([&] { read_opensm_lfts(t, back, bad, "dump"); }) == "dump:2: port 77 beyond the 6 ports of S(0,0)");
+  std::ostringstream sl;
+  write_sl2vl(t, ts, sl);
+  BOOST_TEST(sl.str().find("switch 0 ") != std::string::npos);
 }
