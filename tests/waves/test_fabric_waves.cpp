@@ -16,8 +16,10 @@
 #define BOOST_TEST_MODULE fabric_waves
 #include <boost/test/unit_test.hpp>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <regex>
 
@@ -197,6 +199,7 @@ BOOST_AUTO_TEST_CASE(gtkwave_save_files_match_dump) {
   ps.run.window_ns = 4000;
   ps.run.drain_ns = 20000;
   ps.run.progress = false;
+  ps.run.check_ns = 1000;  // sc_start returns inside the window: the dump must not mind
   ps.run.waves.file = "waves_ring.vcd";
   ps.run.waves.switches = {0, 1};
   ps.run.waves.start_ns = 0;
@@ -257,4 +260,26 @@ BOOST_AUTO_TEST_CASE(switch_list_and_options) {
   w.validate(4);
   w.end_ns = w.start_ns;
   BOOST_CHECK_THROW(w.validate(4), std::invalid_argument);
+}
+
+// `ibsc run --waves`: one load point in a child process writes the dump of the chosen
+// switches over the chosen window; the wave options need --waves.
+BOOST_AUTO_TEST_CASE(command_line) {
+  const std::string base = std::string(IBSC_BINARY) + " run " IBSC_SOURCE_DIR "/scenarios/quickstart.yaml" +
+                            " --set run.warmup_ns=2000 --set run.window_ns=4000 --set run.drain_ns=20000" +
+                            " --out waves_cli_out --quiet";
+  std::filesystem::remove("waves_cli.vcd");
+  const int rc = std::system((base + " --waves waves_cli.vcd --wave-switches 0,5 --wave-start 1000 --wave-end 3000"
+                              " --wave-load 0.4 > waves_cli.txt 2>&1").c_str());
+  BOOST_TEST_REQUIRE(rc == 0);
+  const VcdReader v = load_vcd("waves_cli.vcd");
+  BOOST_TEST(!v.find("sw_0.p1.vl1.credits").empty());
+  BOOST_TEST(!v.find("sw_5.p1.tx_packet").empty());
+  BOOST_TEST(v.find("sw_1.p1.tx_packet").empty());
+  for (const std::string& s : v.signals())
+    for (const auto& [t, val] : v.changes(s)) BOOST_TEST((t == 0 || (t >= 1000 * kNs && t < 3000 * kNs)), s << " at " << t);
+  std::ifstream out("waves_cli.txt");
+  const std::string text((std::istreambuf_iterator<char>(out)), std::istreambuf_iterator<char>());
+  BOOST_TEST(text.find("0.400") != std::string::npos, text);  // the single point, at --wave-load
+  BOOST_TEST(std::system((base + " --wave-end 10 > waves_cli_bad.txt 2>&1").c_str()) != 0);
 }
