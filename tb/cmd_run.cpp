@@ -23,7 +23,7 @@ struct RunOptions {
   std::string waves;            // VCD file; set: one load point only, with waves
   std::string wave_switches = "0";
   double wave_start = 0;
-  double wave_end = 20000;
+  double wave_end = -1;         // < 0: start + 20 us
   double wave_load = 0.3;
 };
 
@@ -34,7 +34,7 @@ std::vector<LoadPointResult> run_with_waves(Scenario& s, const RunOptions& o) {
   w.file = o.waves;
   w.switches = parse_switch_list(o.wave_switches);
   w.start_ns = o.wave_start;
-  w.end_ns = o.wave_end;
+  w.end_ns = o.wave_end < 0 ? o.wave_start + 20000 : o.wave_end;
   w.validate(s.point.topo->num_switches);
   std::fprintf(stderr, "ibsc: waves of switch(es) %s from %.0f ns to %.0f ns at offered load %.3f -> %s\n",
                o.wave_switches.c_str(), w.start_ns, w.end_ns, o.wave_load, w.file.c_str());
@@ -91,15 +91,15 @@ void add_run_command(CLI::App& app) {
   c->add_option("--jobs", o->jobs, "Load points simulated at once (default: one per core)")->check(CLI::NonNegativeNumber);
   c->add_flag("--quiet", o->quiet, "No progress lines on stderr");
   c->add_option("--waves", o->waves,
-                "Write a VCD of the selected switches (GTKWave: waves/switch_ports.gtkw, waves/link.gtkw). "
+                "Write a VCD (.vcd added if missing) of the selected switches (GTKWave: waves/switch_ports.gtkw, waves/link.gtkw). "
                 "Runs ONE load point (--wave-load) instead of the sweep; with switch.arbiter: rtl the RTL "
                 "arbiters also write <FILE stem>.sw_<i>.rtl.vcd");
   auto* ws = c->add_option("--wave-switches", o->wave_switches, "Switches to trace, comma-separated (default 0)");
   auto* wb = c->add_option("--wave-start", o->wave_start, "Waves: first time sampled, ns (default 0)")
                  ->check(CLI::NonNegativeNumber);
   auto* we = c->add_option("--wave-end", o->wave_end,
-                           "Waves: sampling stops at this time, ns (default 20000; the dump grows with the window)");
-  auto* wl = c->add_option("--wave-load", o->wave_load, "Waves: offered load of the single point (default 0.3)")
+                           "Waves: sampling stops at this time, ns (default start + 20000; the dump grows with the window)");
+  auto* wl = c->add_option("--wave-load", o->wave_load, "Waves: offered load of the single point, fraction of link capacity (default 0.3)")
                  ->check(CLI::PositiveNumber);
   for (auto* opt : {ws, wb, we, wl}) opt->needs("--waves");
   c->callback([o]() { throw CLI::RuntimeError(run(*o)); });
