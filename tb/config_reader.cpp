@@ -19,14 +19,22 @@ std::vector<std::string> split(const std::string& key) {
 
 template <class T>
 const char* type_name() {
-  if constexpr (std::is_same_v<T, bool>) return "true or false";
-  else if constexpr (std::is_same_v<T, uint64_t>) return "a non-negative integer";
-  else if constexpr (std::is_integral_v<T>) return "an integer";
-  else if constexpr (std::is_floating_point_v<T>) return "a number";
-  else if constexpr (std::is_same_v<T, std::string>) return "a string";
-  else if constexpr (std::is_same_v<T, std::vector<std::string>>) return "a list of strings";
-  else if constexpr (std::is_same_v<T, std::vector<int>>) return "a list of integers";
-  else return "a list of numbers";
+  if constexpr (std::is_same_v<T, bool>)
+    return "true or false";
+  else if constexpr (std::is_same_v<T, uint64_t>)
+    return "a non-negative integer";
+  else if constexpr (std::is_integral_v<T>)
+    return "an integer";
+  else if constexpr (std::is_floating_point_v<T>)
+    return "a number";
+  else if constexpr (std::is_same_v<T, std::string>)
+    return "a string";
+  else if constexpr (std::is_same_v<T, std::vector<std::string>>)
+    return "a list of strings";
+  else if constexpr (std::is_same_v<T, std::vector<int>>)
+    return "a list of integers";
+  else
+    return "a list of numbers";
 }
 
 // %g keeps "0.001" and "1e+12" short, unlike std::to_string.
@@ -125,6 +133,7 @@ void ConfigReader::apply_override(const std::string& a) {
 
 ConfigReader::Found ConfigReader::find(const std::string& full_key, bool strict) const {
   Found f;
+  f.found = true;
   if (full_key.empty()) {
     f.value.reset(s_->root);
     return f;
@@ -158,7 +167,7 @@ ConfigReader::Found ConfigReader::find(const std::string& full_key, bool strict)
 
 bool ConfigReader::has(const std::string& key) const {
   Found f = find(full(key), false);
-  return f.value.IsDefined() && !f.value.IsNull();
+  return f.found && !f.value.IsNull();
 }
 
 std::string ConfigReader::where_full(const std::string& full_key, int line) const {
@@ -189,10 +198,12 @@ T ConfigReader::get(const std::string& key, const T& def) {
   s_->consumed.insert(k);
   Found f = find(k, true);
   T v = def;
-  if (f.value.IsDefined() && !f.value.IsNull()) {
+  if (f.found && !f.value.IsNull()) {
     bool ok = true;
-    if constexpr (std::is_same_v<T, std::string>) ok = f.value.IsScalar();
-    else if constexpr (std::is_same_v<T, uint64_t>) ok = f.value.IsScalar() && f.value.Scalar().rfind('-', 0) != 0;
+    if constexpr (std::is_same_v<T, std::string>)
+      ok = f.value.IsScalar();
+    else if constexpr (std::is_same_v<T, uint64_t>)
+      ok = f.value.IsScalar() && f.value.Scalar().rfind('-', 0) != 0;
     if (ok) {
       try {
         v = f.value.as<T>();
@@ -222,18 +233,21 @@ template std::vector<std::string> ConfigReader::get<std::vector<std::string>>(co
 
 double ConfigReader::get_double(const std::string& key, double def, double min, double max) {
   double v = get<double>(key, def);
-  if (!(v >= min && v <= max)) fail(full(key), "value " + num(v) + " out of range [" + num(min) + ", " + num(max) + "]");
+  if (!(v >= min && v <= max))
+    fail(full(key), "value " + num(v) + " out of range [" + num(min) + ", " + num(max) + "]");
   return v;
 }
 
 int ConfigReader::get_int(const std::string& key, int def, int min, int max) {
   int v = get<int>(key, def);
   if (v < min || v > max)
-    fail(full(key), "value " + std::to_string(v) + " out of range [" + std::to_string(min) + ", " + std::to_string(max) + "]");
+    fail(full(key),
+         "value " + std::to_string(v) + " out of range [" + std::to_string(min) + ", " + std::to_string(max) + "]");
   return v;
 }
 
-std::string ConfigReader::get_choice(const std::string& key, const std::string& def, const std::vector<std::string>& allowed) {
+std::string ConfigReader::get_choice(const std::string& key, const std::string& def,
+                                     const std::vector<std::string>& allowed) {
   std::string v = get<std::string>(key, def);
   for (const auto& a : allowed)
     if (a == v) return v;
@@ -247,8 +261,7 @@ ConfigReader ConfigReader::sub(const std::string& key) {
   v.s_ = s_;
   v.prefix_ = full(key);
   Found f = find(v.prefix_, true);
-  if (f.value.IsDefined() && !f.value.IsNull() && !f.value.IsMap())
-    fail(v.prefix_, "expected a section of keys, found a value");
+  if (f.found && !f.value.IsNull() && !f.value.IsMap()) fail(v.prefix_, "expected a section of keys, found a value");
   return v;
 }
 
@@ -269,12 +282,17 @@ void ConfigReader::walk(const YAML::Node& n, const std::string& path, int line) 
     return;
   }
   if (path.empty()) return;
-  throw ConfigError(where_full(path, line) + ": key '" + path + "': unknown key (a typo? see the README's scenario keys)");
+  if (n.IsNull()) {  // an empty section ("switch:" and nothing under it) whose keys were read
+    auto it = s_->consumed.lower_bound(path + ".");
+    if (it != s_->consumed.end() && it->rfind(path + ".", 0) == 0) return;
+  }
+  throw ConfigError(where_full(path, line) + ": key '" + path +
+                    "': unknown key (a typo? see the README's scenario keys)");
 }
 
 void ConfigReader::check_all_consumed() const {
   Found f = find(prefix_, false);
-  if (f.value.IsDefined()) walk(f.value, prefix_, f.line);
+  if (f.found) walk(f.value, prefix_, f.line);
 }
 
 }  // namespace ibsc::tb

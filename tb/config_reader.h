@@ -64,7 +64,8 @@ class ConfigReader {
     nlohmann::ordered_json resolved = nlohmann::ordered_json::object();
   };
   struct Found {
-    YAML::Node value;  // undefined when absent
+    bool found = false;
+    YAML::Node value;  // meaningful when found
     int line = -1;     // 0-based line of the key in the file, -1 when unknown
   };
 

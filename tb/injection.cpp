@@ -45,7 +45,8 @@ InjectionProcess::InjectionProcess(const InjectionConfig& cfg, double load, doub
   }
   cum_.back() = 1.0;  // rounding must not leave a gap at the top
   mean_ = sum / total;
-  if (!(load >= 0) || !std::isfinite(load)) throw std::invalid_argument("offered load must be a finite value >= 0 bytes/ns");
+  if (!(load >= 0) || !std::isfinite(load))
+    throw std::invalid_argument("offered load must be a finite value >= 0 bytes/ns");
   if (!(link > 0) || !std::isfinite(link)) throw std::invalid_argument("link rate must be > 0 bytes/ns");
   if (load > 0) {
     if (!poisson_ && load > link * (1 + 1e-9))

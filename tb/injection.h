@@ -15,8 +15,9 @@
 namespace ibsc::tb {
 
 struct InjectionConfig {
-  std::string process = "bernoulli";                                   // bernoulli | poisson
-  std::vector<std::pair<uint32_t, double>> length_mix = {{512, 1.0}};   // (bytes, weight)
+  std::string process = "bernoulli";  // bernoulli | poisson
+  // (bytes, weight); the fill constructor sidesteps a GCC 12 -Wmaybe-uninitialized false alarm
+  std::vector<std::pair<uint32_t, double>> length_mix = std::vector<std::pair<uint32_t, double>>(1, {512, 1.0});
 };
 
 class InjectionProcess {

@@ -131,7 +131,8 @@ void write_results(const std::string& dir, const nlohmann::ordered_json& scenari
   }
   if (!csv) throw std::runtime_error(dir + "/results.csv: cannot write");
   csv.close();
-  std::string title = scenario.contains("name") && scenario["name"].is_string() ? scenario["name"].get<std::string>() : "ibsc";
+  std::string title =
+      scenario.contains("name") && scenario["name"].is_string() ? scenario["name"].get<std::string>() : "ibsc";
   write_plot(dir + "/latency.svg", title, {{title, points}});
 }
 
@@ -141,11 +142,11 @@ void print_summary(std::ostream& os, const std::vector<LoadPointResult>& points)
                 "avg ns", "p50 ns", "p99 ns", "injected", "delivered", "in flight", "");
   os << line;
   for (const auto& p : points) {
-    std::snprintf(line, sizeof line, "%8.3f %12.4f %8.1f%% %10.0f %10.0f %10.0f %10llu %10llu %9llu  %s\n", p.offered_load,
-                  p.accepted_bytes_per_ns_per_switch, 100 * p.accepted_fraction, p.avg_latency_ns, p.p50_latency_ns,
-                  p.p99_latency_ns, static_cast<unsigned long long>(p.packets_injected),
-                  static_cast<unsigned long long>(p.packets_delivered), static_cast<unsigned long long>(p.packets_in_flight),
-                  p.saturated ? "saturated" : "");
+    std::snprintf(line, sizeof line, "%8.3f %12.4f %8.1f%% %10.0f %10.0f %10.0f %10llu %10llu %9llu  %s\n",
+                  p.offered_load, p.accepted_bytes_per_ns_per_switch, 100 * p.accepted_fraction, p.avg_latency_ns,
+                  p.p50_latency_ns, p.p99_latency_ns, static_cast<unsigned long long>(p.packets_injected),
+                  static_cast<unsigned long long>(p.packets_delivered),
+                  static_cast<unsigned long long>(p.packets_in_flight), p.saturated ? "saturated" : "");
     os << line;
   }
 }

@@ -19,10 +19,10 @@ struct LinkUtil {
 };
 
 struct LoadPointResult {
-  double offered_load = 0;                   // fraction of link capacity per host
+  double offered_load = 0;  // fraction of link capacity per host
   double offered_bytes_per_ns_per_host = 0;
   double accepted_bytes_per_ns_per_switch = 0;
-  double accepted_fraction = 0;              // of link capacity per host
+  double accepted_fraction = 0;  // of link capacity per host
   double avg_latency_ns = 0, p50_latency_ns = 0, p99_latency_ns = 0, max_latency_ns = 0;
   uint64_t packets_generated = 0, packets_injected = 0, packets_delivered = 0, packets_in_flight = 0;
   uint64_t measured_packets = 0;
@@ -31,7 +31,7 @@ struct LoadPointResult {
   std::vector<LinkUtil> links;
   bool saturated = false;
   double sim_time_ns = 0;
-  double wall_seconds = 0;                   // never written to results.json or results.csv
+  double wall_seconds = 0;  // never written to results.json or results.csv
 };
 
 // Ordered keys and rounded floats (6 decimals for rates, 3 for nanoseconds) so equal inputs

@@ -7,5 +7,5 @@ add_library(ibsc_tb_core STATIC
   ${CMAKE_CURRENT_LIST_DIR}/results.cpp
   ${CMAKE_CURRENT_LIST_DIR}/config_reader.cpp
 )
-target_include_directories(ibsc_tb_core PUBLIC ${PROJECT_SOURCE_DIR})
+target_include_directories(ibsc_tb_core PUBLIC ${CMAKE_CURRENT_LIST_DIR}/..)  # includes read "tb/x.h"
 target_link_libraries(ibsc_tb_core PUBLIC ibsc_routing yaml-cpp nlohmann_json::nlohmann_json)

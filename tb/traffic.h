@@ -39,9 +39,9 @@ namespace ibsc::tb {
 
 struct TrafficConfig {
   std::string pattern = "uniform";
-  std::vector<int> hotspot_hosts;   // hotspot: hosts taking a share of traffic
-  double hotspot_fraction = 0.1;    // share of all packets sent to the hotspot hosts
-  std::string permutation_file;     // permutation: "src dst" per line
+  std::vector<int> hotspot_hosts;  // hotspot: hosts taking a share of traffic
+  double hotspot_fraction = 0.1;   // share of all packets sent to the hotspot hosts
+  std::string permutation_file;    // permutation: "src dst" per line
 };
 
 class DestinationPattern {

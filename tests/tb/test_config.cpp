@@ -1,0 +1,178 @@
+// Scenario reading: every error names FILE:LINE (or "--set KEY") and the dotted key: unknown
+// keys, wrong types, out-of-range values, bad overrides, YAML syntax; resolved values come out
+// in reading order with defaults included; sub() views share the read-key tracking.
+#include <boost/test/unit_test.hpp>
+
+#include "tb/config_reader.h"
+#include "tb_test_util.h"
+
+using namespace ibsc;
+
+namespace {
+
+// Reads a small scenario the way tb/scenario.cpp does; returns the error text, "" if none.
+std::string config_error(const std::string& yaml, const std::vector<std::string>& sets = {}) {
+  try {
+    auto r = tb::ConfigReader::from_string(yaml, "s.yaml");
+    for (const auto& s : sets) r.apply_override(s);
+    r.get<std::string>("name", "x");
+    r.get<uint64_t>("seed", 1);
+    r.get_int("switch.num_vls", 2, 1, 15);
+    r.get<bool>("switch.vl2vl", false);
+    r.get_double("link.lane_gbps", 2.5, 0.001, 1000);
+    r.get_choice("traffic.pattern", "uniform", {"uniform", "transpose"});
+    r.get<std::vector<double>>("sweep.loads", {});
+    r.get<std::vector<std::string>>("tags", {});
+    r.check_all_consumed();
+  } catch (const tb::ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+bool starts(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(config)
+
+BOOST_AUTO_TEST_CASE(good_scenarios_read_cleanly) {
+  BOOST_TEST(config_error("") == "");
+  BOOST_TEST(config_error("name: a\nseed: 3\nswitch:\n  num_vls: 2\n  vl2vl: true\nsweep:\n  loads: [0.1, 0.2]\n") ==
+             "");
+  BOOST_TEST(config_error("tags:\n  - a\n  - b\ntraffic:\n  pattern: transpose\n") == "");
+  BOOST_TEST(config_error("switch:\n", {"switch.num_vls=4", "sweep.loads=[0.5]"}) == "");
+  BOOST_TEST(config_error("name: a\nswitch:\n") == "");  // an empty section is harmless
+}
+
+BOOST_AUTO_TEST_CASE(unknown_keys_name_file_line_and_key) {
+  BOOST_TEST(config_error("name: a\nswitch:\n  num_vlz: 2\n") ==
+             "s.yaml:3: key 'switch.num_vlz': unknown key (a typo? see the README's scenario keys)");
+  BOOST_TEST(starts(config_error("name: a\n\nswtich:\n  num_vls: 2\n"), "s.yaml:4: key 'swtich.num_vls': unknown key"));
+  BOOST_TEST(starts(config_error("name: a\nextra:\n"), "s.yaml:2: key 'extra': unknown key"));
+  BOOST_TEST(starts(config_error("name: a\nlist:\n  - 1\n  - 2\n"), "s.yaml:2: key 'list': unknown key"));
+  BOOST_TEST(starts(config_error("name: a\nswitch:\n  num_vls: 2\n  num_vls: 3\n"),
+                    "s.yaml:4: key 'switch.num_vls': given twice"));
+}
+
+BOOST_AUTO_TEST_CASE(wrong_types_name_what_was_expected) {
+  BOOST_TEST(config_error("switch:\n  num_vls: two\n") ==
+             "s.yaml:2: key 'switch.num_vls': expected an integer, found 'two'");
+  BOOST_TEST(starts(config_error("switch:\n  num_vls: 2.5\n"), "s.yaml:2: key 'switch.num_vls': expected an integer"));
+  BOOST_TEST(starts(config_error("switch:\n  vl2vl: maybe\n"), "s.yaml:2: key 'switch.vl2vl': expected true or false"));
+  BOOST_TEST(starts(config_error("seed: -4\n"), "s.yaml:1: key 'seed': expected a non-negative integer"));
+  BOOST_TEST(starts(config_error("name:\n  first: a\n"), "s.yaml:1: key 'name': expected a string, found a section"));
+  BOOST_TEST(starts(config_error("link:\n  lane_gbps: [1]\n"),
+                    "s.yaml:2: key 'link.lane_gbps': expected a number, found a list"));
+  BOOST_TEST(starts(config_error("sweep:\n  loads: 0.5\n"), "s.yaml:2: key 'sweep.loads': expected a list of numbers"));
+  BOOST_TEST(
+      starts(config_error("sweep:\n  loads: [0.1, x]\n"), "s.yaml:2: key 'sweep.loads': expected a list of numbers"));
+  BOOST_TEST(starts(config_error("switch: 4\n"), "s.yaml:1: key 'switch': expected a section of keys"));
+}
+
+BOOST_AUTO_TEST_CASE(out_of_range_and_bad_choices) {
+  BOOST_TEST(config_error("switch:\n  num_vls: 16\n") ==
+             "s.yaml:2: key 'switch.num_vls': value 16 out of range [1, 15]");
+  BOOST_TEST(config_error("link:\n  lane_gbps: 2e6\n") ==
+             "s.yaml:2: key 'link.lane_gbps': value 2e+06 out of range [0.001, 1000]");
+  BOOST_TEST(
+      starts(config_error("link:\n  lane_gbps: .nan\n"), "s.yaml:2: key 'link.lane_gbps': value nan out of range"));
+  BOOST_TEST(config_error("traffic:\n  pattern: unifrom\n") ==
+             "s.yaml:2: key 'traffic.pattern': 'unifrom' is not one of: uniform, transpose");
+}
+
+BOOST_AUTO_TEST_CASE(overrides_are_named_as_such) {
+  BOOST_TEST(config_error("name: a\n", {"switch.num_vls=20"}) ==
+             "--set switch.num_vls: key 'switch.num_vls': value 20 out of range [1, 15]");
+  BOOST_TEST(
+      starts(config_error("name: a\n", {"switch.numvls=2"}), "--set switch.numvls: key 'switch.numvls': unknown key"));
+  BOOST_TEST(starts(config_error("switch:\n  num_vls: 2\n", {"switch.num_vls=x"}),
+                    "--set switch.num_vls: key 'switch.num_vls': expected an integer"));
+  BOOST_TEST(starts(config_error("name: a\n", {"switch={num_vls: 0}"}),
+                    "--set switch: key 'switch.num_vls': value 0 out of range"));
+  BOOST_TEST(config_error("name: a\n", {"switch.num_vls"}) == "--set switch.num_vls: expected key.path=value");
+  BOOST_TEST(config_error("name: a\n", {"=3"}) == "--set =3: expected key.path=value");
+  BOOST_TEST(config_error("name: a\n", {"switch.num_vls="}) ==
+             "--set switch.num_vls: key 'switch.num_vls': no value after '='");
+  BOOST_TEST(starts(config_error("name: a\n", {"sweep.loads=[0.1,"}),
+                    "--set sweep.loads: key 'sweep.loads': cannot parse value '[0.1,'"));
+  BOOST_TEST(config_error("name: a\n", {"name.first=b"}) ==
+             "--set name.first: key 'name.first': 'name' holds a value, not a section of keys");
+  BOOST_TEST(config_error("name: a\n", {"switch..num_vls=2"}) ==
+             "--set switch..num_vls: key 'switch..num_vls': empty name between dots");
+  // An override replaces the file's value; a file line is still named for keys it left alone.
+  BOOST_TEST(starts(config_error("switch:\n  num_vls: 2\n  vl2vl: 3\n", {"switch.num_vls=4"}),
+                    "s.yaml:3: key 'switch.vl2vl'"));
+}
+
+BOOST_AUTO_TEST_CASE(files_and_syntax_errors) {
+  const std::string bad = tb::test::write_file("bad.yaml", "name: a\nsweep:\n  loads: [0.1, 0.2\n");
+  try {
+    tb::ConfigReader::from_file(bad);
+    BOOST_FAIL("syntax error accepted");
+  } catch (const tb::ConfigError& e) {
+    BOOST_TEST(starts(e.what(), bad + ":"), e.what());
+    BOOST_TEST(std::string(e.what()).find("YAML syntax error") != std::string::npos);
+  }
+  BOOST_CHECK_THROW(tb::ConfigReader::from_file("/nonexistent/s.yaml"), tb::ConfigError);
+  BOOST_CHECK_THROW(tb::ConfigReader::from_file("/tmp"), tb::ConfigError);
+  BOOST_CHECK_THROW(tb::ConfigReader::from_string("- a\n- b\n", "list.yaml"), tb::ConfigError);
+  const std::string good = tb::test::write_file("good.yaml", "name: a\nswitch:\n  num_vls: 40\n");
+  auto r = tb::ConfigReader::from_file(good);
+  try {
+    r.get_int("switch.num_vls", 2, 1, 15);
+    BOOST_FAIL("range error missed");
+  } catch (const tb::ConfigError& e) {
+    BOOST_TEST(starts(e.what(), good + ":3: key 'switch.num_vls'"), e.what());
+  }
+}
+
+BOOST_AUTO_TEST_CASE(resolved_values_include_defaults_in_reading_order) {
+  auto r = tb::ConfigReader::from_string("seed: 9\nswitch:\n  num_vls: 4\n", "s.yaml");
+  r.apply_override("link.width=4");
+  r.get<std::string>("name", "unnamed");
+  r.get<uint64_t>("seed", 1);
+  r.get_int("switch.num_vls", 2, 1, 15);
+  r.get<bool>("switch.vl2vl", false);
+  r.get_int("link.width", 1, 1, 12);
+  r.get<std::vector<int>>("switch.rtl_switches", {});
+  BOOST_TEST(
+      r.resolved().dump() ==
+      R"({"name":"unnamed","seed":9,"switch":{"num_vls":4,"vl2vl":false,"rtl_switches":[]},"link":{"width":4}})");
+  BOOST_TEST(r.has("seed"));
+  BOOST_TEST(!r.has("name"));
+  BOOST_TEST(r.where("switch.num_vls") == "s.yaml:3");
+  BOOST_TEST(r.where("link.width") == "--set link.width");
+  BOOST_TEST(r.where("absent.key") == "s.yaml");
+  BOOST_CHECK_NO_THROW(r.check_all_consumed());
+}
+
+BOOST_AUTO_TEST_CASE(section_views_share_tracking) {
+  auto r = tb::ConfigReader::from_string("name: a\nlink:\n  width: 4\n  cabel_m: 3\nrun:\n  window_ns: 5\n", "s.yaml");
+  r.get<std::string>("name", "");
+  auto link = r.sub("link");
+  BOOST_TEST(link.get_int("width", 1, 1, 12) == 4);
+  BOOST_TEST(link.get_double("cable_m", 20, 0, 1e5) == 20.0);
+  BOOST_TEST(link.where("width") == "s.yaml:3");
+  BOOST_TEST(link.resolved().dump() == R"({"width":4,"cable_m":20.0})");
+  BOOST_TEST(r.resolved().dump() == R"({"name":"a","link":{"width":4,"cable_m":20.0}})");
+  try {
+    link.check_all_consumed();  // only the link section: run.window_ns is not its business
+    BOOST_FAIL("typo missed");
+  } catch (const tb::ConfigError& e) {
+    BOOST_TEST(std::string(e.what()) ==
+               "s.yaml:4: key 'link.cabel_m': unknown key (a typo? see the README's scenario keys)");
+  }
+  auto run = r.sub("run");
+  run.get_double("window_ns", 1, 1, 1e12);
+  auto absent = r.sub("nothing");
+  BOOST_TEST(absent.get_int("x", 3, 0, 5) == 3);
+  BOOST_CHECK_NO_THROW(absent.check_all_consumed());
+  BOOST_CHECK_THROW(r.sub("name"), tb::ConfigError);  // a value, not a section
+  try {
+    link.get_int("width", 1, 1, 2);
+  } catch (const tb::ConfigError& e) {
+    BOOST_TEST(std::string(e.what()) == "s.yaml:3: key 'link.width': value 4 out of range [1, 2]");
+  }
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,180 @@
+// Results files: results.json byte-identical for identical inputs (no wall time), CSV with one
+// row per point, JSON round trip, saturation summary, aligned summary table, plot with and
+// without gnuplot.
+#include <boost/test/unit_test.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+#include "tb/results.h"
+#include "tb_test_util.h"
+
+using namespace ibsc;
+using tb::test::scratch;
+using tb::test::slurp;
+
+namespace {
+
+std::vector<tb::LoadPointResult> sweep() {
+  std::vector<tb::LoadPointResult> pts;
+  for (int i = 1; i <= 4; ++i) {
+    tb::LoadPointResult r;
+    r.offered_load = 0.1 * i;
+    r.offered_bytes_per_ns_per_host = 0.025 * i;
+    r.accepted_bytes_per_ns_per_switch = i < 4 ? 0.1 * i + 1.0 / 3 : 1.1;
+    r.accepted_fraction = r.accepted_bytes_per_ns_per_switch / 1.0;
+    r.avg_latency_ns = 1000.0 / 7 * i * i;
+    r.p50_latency_ns = 900 * i;
+    r.p99_latency_ns = 5000 * i;
+    r.max_latency_ns = 9000 * i;
+    r.packets_generated = 1000 * i;
+    r.packets_injected = 990 * i;
+    r.packets_delivered = 980 * i;
+    r.packets_in_flight = 10 * i;
+    r.measured_packets = 500 * i;
+    r.saturated = i >= 3;
+    r.links = {{"sw0.p1", 0.1 * i, {0.05 * i, 0.05 * i}}, {"sw1.p2", 0.2, {0.2}}};
+    r.max_link_utilisation = 0.2 * i;
+    r.avg_link_utilisation = 0.15;
+    r.sim_time_ns = 123456.789;
+    r.wall_seconds = 0.5 * i;
+    pts.push_back(r);
+  }
+  return pts;
+}
+
+nlohmann::ordered_json scenario() {
+  nlohmann::ordered_json s;
+  s["name"] = "it's a test";  // a quote in the plot title
+  s["topology"]["spec"] = "torus:4x4";
+  s["switch"]["num_vls"] = 2;
+  return s;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(results)
+
+BOOST_AUTO_TEST_CASE(results_json_is_byte_identical) {
+  auto pts = sweep();
+  const std::string a = scratch("res_a"), b = scratch("res_b");
+  tb::write_results(a, scenario(), 7, pts);
+  for (auto& p : pts) p.wall_seconds *= 3;  // wall time differs from run to run
+  tb::write_results(b, scenario(), 7, pts);
+  const std::string ja = slurp(a + "/results.json");
+  BOOST_TEST(!ja.empty());
+  BOOST_TEST(ja == slurp(b + "/results.json"));
+  BOOST_TEST(slurp(a + "/results.csv") == slurp(b + "/results.csv"));
+  BOOST_TEST(ja.find("wall") == std::string::npos);
+  // Top-level layout and key order are part of the format.
+  auto j = nlohmann::ordered_json::parse(ja);
+  std::vector<std::string> keys;
+  for (auto it = j.begin(); it != j.end(); ++it) keys.push_back(it.key());
+  BOOST_TEST(keys == (std::vector<std::string>{"scenario", "seed", "saturation", "points"}),
+             boost::test_tools::per_element());
+  BOOST_TEST(j["seed"] == 7);
+  BOOST_TEST(j["scenario"]["topology"]["spec"] == "torus:4x4");
+  BOOST_TEST(j["points"].size() == 4u);
+  BOOST_TEST(j["points"][0]["accepted_bytes_per_ns_per_switch"].get<double>() == 0.433333);  // 6 decimals
+  BOOST_TEST(j["points"][0]["avg_latency_ns"].get<double>() == 142.857);                     // 3 decimals
+  // Saturation: the first saturated point's load and the best accepted traffic.
+  BOOST_TEST(j["saturation"]["found"] == true);
+  BOOST_TEST(j["saturation"]["offered_load"].get<double>() == 0.3);
+  BOOST_TEST(j["saturation"]["throughput_bytes_per_ns_per_switch"].get<double>() == 1.1);
+  std::filesystem::remove_all(a);
+  std::filesystem::remove_all(b);
+}
+
+BOOST_AUTO_TEST_CASE(json_round_trip) {
+  for (const auto& r : sweep()) {
+    auto back = tb::point_from_json(nlohmann::json::parse(tb::to_json(r).dump()));
+    BOOST_TEST(back.offered_load == r.offered_load, boost::test_tools::tolerance(1e-9));
+    BOOST_TEST(back.avg_latency_ns == r.avg_latency_ns, boost::test_tools::tolerance(1e-5));
+    BOOST_TEST(back.packets_delivered == r.packets_delivered);
+    BOOST_TEST(back.saturated == r.saturated);
+    BOOST_TEST(back.wall_seconds == 0.0);
+    BOOST_REQUIRE(back.links.size() == 2u);
+    BOOST_TEST(back.links[0].name == "sw0.p1");
+    BOOST_TEST(back.links[0].per_vl.size() == 2u);
+    BOOST_TEST(tb::to_json(back).dump() == tb::to_json(r).dump());  // rounding is idempotent
+  }
+}
+
+BOOST_AUTO_TEST_CASE(csv_has_a_header_and_one_row_per_point) {
+  const std::string dir = scratch("res_csv");
+  tb::write_results(dir, scenario(), 1, sweep());
+  std::istringstream in(slurp(dir + "/results.csv"));
+  std::string line;
+  std::vector<std::string> lines;
+  while (std::getline(in, line)) lines.push_back(line);
+  BOOST_REQUIRE(lines.size() == 5u);
+  auto fields = [](const std::string& l) { return std::count(l.begin(), l.end(), ',') + 1; };
+  BOOST_TEST(lines[0].rfind("offered_load,", 0) == 0u);
+  BOOST_TEST(lines[0].find("wall") == std::string::npos);
+  for (const auto& l : lines) BOOST_TEST(fields(l) == fields(lines[0]), l);
+  BOOST_TEST(lines[1].rfind("0.1,0.025,0.433333,", 0) == 0u, lines[1]);
+  BOOST_TEST(lines[4].substr(lines[4].size() - 5) == ",true");
+  std::filesystem::remove_all(dir);
+}
+
+BOOST_AUTO_TEST_CASE(summary_table_is_aligned) {
+  std::ostringstream os;
+  tb::print_summary(os, sweep());
+  std::istringstream in(os.str());
+  std::string line;
+  std::vector<std::string> lines;
+  while (std::getline(in, line)) lines.push_back(line);
+  BOOST_REQUIRE(lines.size() == 5u);
+  for (const char* col :
+       {"load", "acc B/ns/sw", "acc %", "avg ns", "p50 ns", "p99 ns", "injected", "delivered", "in flight"})
+    BOOST_TEST(lines[0].find(col) != std::string::npos, col);
+  // Right-aligned columns: every row ends its numbers where the header ends its titles.
+  const size_t end_inflight = lines[0].find("in flight") + 9, end_pct = lines[0].find("acc %") + 5;
+  for (size_t i = 1; i < lines.size(); ++i) {
+    BOOST_TEST(lines[i][end_pct - 1] == '%', lines[i]);
+    BOOST_TEST(lines[i][end_inflight - 1] != ' ', lines[i]);
+    BOOST_TEST((lines[i].size() <= end_inflight || lines[i][end_inflight] == ' '), lines[i]);
+  }
+  BOOST_TEST(lines[3].find("saturated") != std::string::npos);
+  BOOST_TEST(os.str().find("wall") == std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(plot_with_and_without_gnuplot) {
+  const std::string dir = scratch("plot");
+  std::filesystem::create_directories(dir);
+  auto pts = sweep();
+  auto other = pts;
+  for (auto& p : other) p.avg_latency_ns *= 1.5;
+  std::vector<tb::LoadPointResult> empty_series(2);  // nothing measured: left out of the plot
+  tb::write_plot(dir + "/two.svg", "it's two", {{"e-cube", pts}, {"none", empty_series}, {"FX 2VL", other}});
+  BOOST_TEST(std::filesystem::exists(dir + "/two.gp"));
+  const std::string dat = slurp(dir + "/two.dat");
+  BOOST_TEST(dat.find("# e-cube") != std::string::npos);
+  BOOST_TEST(dat.find("# none") == std::string::npos);
+  if (std::system("command -v gnuplot >/dev/null 2>&1") == 0) {
+    BOOST_TEST(slurp(dir + "/two.svg").find("<svg") != std::string::npos);
+  } else {
+    BOOST_TEST_MESSAGE("gnuplot not installed: SVG not checked");
+  }
+  // Without gnuplot on the PATH: a note on stderr, the script and data still written.
+  const std::string path = std::getenv("PATH") ? std::getenv("PATH") : "";
+  setenv("PATH", "/nonexistent", 1);
+  std::ostringstream err;
+  auto* old = std::cerr.rdbuf(err.rdbuf());
+  tb::write_plot(dir + "/nognu.svg", "t", {{"a", pts}});
+  std::cerr.rdbuf(old);
+  setenv("PATH", path.c_str(), 1);
+  BOOST_TEST(err.str().find("gnuplot not found") != std::string::npos, err.str());
+  BOOST_TEST(std::filesystem::exists(dir + "/nognu.gp"));
+  BOOST_TEST(std::filesystem::exists(dir + "/nognu.dat"));
+  BOOST_TEST(!std::filesystem::exists(dir + "/nognu.svg"));
+  std::filesystem::remove_all(dir);
+}
+
+BOOST_AUTO_TEST_CASE(unwritable_directory_is_an_error) {
+  BOOST_CHECK_THROW(tb::write_results("/proc/ibsc_no_such_dir", scenario(), 1, sweep()), std::exception);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
