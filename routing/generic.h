@@ -37,8 +37,9 @@ struct RouteResult {
   bool revisits = false;          // some path passes a switch twice (cannot be a destination-only LFT)
 };
 
-// Shortest legal paths, each chosen hop by hop on the least-loaded channel among those that
-// keep it shortest (ties broken by a hash of `seed`), destinations in index order.
+// Shortest legal paths (legal: every turn allowed by `rules`), one per ordered switch pair.
+// Per destination, sources farthest first; each takes, among its shortest legal paths, the one
+// whose most loaded channel is least loaded, then the lowest load sum, then a hash of `seed`.
 RouteResult route_with_turns(const SwitchGraph& g, const TurnRules& rules, uint64_t seed);
 
 // Destination-only tables from switch-pair paths. Paths to one destination that disagree at a

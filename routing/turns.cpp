@@ -61,14 +61,11 @@ RouteResult route_with_turns(const SwitchGraph& g, const TurnRules& rules, uint6
   r.paths.offset.push_back(0);
   r.load.assign(C, 0);
   std::vector<int> dist(C), queue;
-  std::vector<int> seen(n, -1);
+  std::vector<int> seen(n, -1), hops(n), order(n);
+  std::vector<std::vector<int32_t>> pending(n);
+  std::vector<int> dag, nxt(C), bmax(C), bsum(C), mark(C, 0);
+  int stamp = 0;
   queue.reserve(C);
-  // Better: fewer remaining hops, then lower load, then the seeded order.
-  auto better = [&](int a, int b) {
-    if (b < 0) return true;
-    if (r.load[a] != r.load[b]) return r.load[a] < r.load[b];
-    return tie[a] < tie[b];
-  };
   for (int d = 0; d < n; ++d) {
     // dist[c]: channels still to cross after c to reach d (backward BFS over legal turns).
     std::fill(dist.begin(), dist.end(), -1);
@@ -86,32 +83,76 @@ RouteResult route_with_turns(const SwitchGraph& g, const TurnRules& rules, uint6
           queue.push_back(p);
         }
     }
+    // Sources farthest from d first (they have the most choices), ties rotated by d so no
+    // switch is always served first; paths are stored in source order afterwards.
     for (int s = 0; s < n; ++s) {
-      if (s != d) {
-        int best = -1;
-        for (int c : g.out[s])
-          if (dist[c] >= 0 && (best < 0 || dist[c] < dist[best] || (dist[c] == dist[best] && better(c, best)))) best = c;
-        if (best < 0) {
-          if (r.unreachable_src < 0) r.unreachable_src = s, r.unreachable_dst = d;
-        } else {
-          seen[s] = s * n + d;
-          for (int cur = best;;) {
-            r.paths.chans.push_back(cur);
-            ++r.load[cur];
-            const int x = g.channels[cur].to;
-            if (x == d) break;
-            if (seen[x] == s * n + d) r.revisits = true;
-            seen[x] = s * n + d;
-            int next = -1;
-            const auto& outs = g.out[x];
-            for (size_t k = 0; k < outs.size(); ++k) {
-              int c = outs[k];
-              if (rules.allowed[cur][k] && dist[c] == dist[cur] - 1 && better(c, next)) next = c;
-            }
-            cur = next;
-          }
+      hops[s] = -1;
+      for (int c : g.out[s])
+        if (dist[c] >= 0 && (hops[s] < 0 || dist[c] + 1 < hops[s])) hops[s] = dist[c] + 1;
+      order[s] = s;
+    }
+    std::sort(order.begin(), order.end(), [&](int a, int b) {
+      if (hops[a] != hops[b]) return hops[a] > hops[b];
+      return (a - d + n) % n < (b - d + n) % n;
+    });
+    for (int s : order) {
+      pending[s].clear();
+      if (s == d) continue;
+      // The shortest legal paths from s form a DAG (each hop lowers dist by one); gather it
+      // layer by layer, then pick the path whose most loaded channel is least loaded (then
+      // the lowest load sum), the balancing rule of [18] restricted to shortest legal paths.
+      dag.clear();
+      ++stamp;
+      for (int c : g.out[s])
+        if (dist[c] >= 0 && dist[c] + 1 == hops[s]) dag.push_back(c), mark[c] = stamp;
+      const size_t firsts = dag.size();
+      if (firsts == 0) {
+        if (r.unreachable_src < 0) r.unreachable_src = s, r.unreachable_dst = d;
+        continue;
+      }
+      for (size_t i = 0; i < dag.size(); ++i) {
+        const int c = dag[i];
+        if (dist[c] == 0) continue;
+        const auto& outs = g.out[g.channels[c].to];
+        for (size_t k = 0; k < outs.size(); ++k) {
+          int y = outs[k];
+          if (rules.allowed[c][k] && dist[y] == dist[c] - 1 && mark[y] != stamp) mark[y] = stamp, dag.push_back(y);
         }
       }
+      for (size_t i = dag.size(); i-- > 0;) {
+        const int c = dag[i];
+        nxt[c] = -1;
+        bmax[c] = bsum[c] = r.load[c];
+        if (dist[c] == 0) continue;
+        const auto& outs = g.out[g.channels[c].to];
+        for (size_t k = 0; k < outs.size(); ++k) {
+          int y = outs[k];
+          if (!rules.allowed[c][k] || dist[y] != dist[c] - 1) continue;
+          if (nxt[c] < 0 || bmax[y] < bmax[nxt[c]] || (bmax[y] == bmax[nxt[c]] && (bsum[y] < bsum[nxt[c]] ||
+                                                        (bsum[y] == bsum[nxt[c]] && tie[y] < tie[nxt[c]]))))
+            nxt[c] = y;
+        }
+        bmax[c] = std::max(r.load[c], bmax[nxt[c]]);
+        bsum[c] = r.load[c] + bsum[nxt[c]];
+      }
+      int best = -1;
+      for (size_t i = 0; i < firsts; ++i) {
+        int c = dag[i];
+        if (best < 0 || bmax[c] < bmax[best] || (bmax[c] == bmax[best] && (bsum[c] < bsum[best] ||
+                                                 (bsum[c] == bsum[best] && tie[c] < tie[best]))))
+          best = c;
+      }
+      seen[s] = s * n + d;
+      for (int cur = best; cur >= 0; cur = nxt[cur]) {
+        pending[s].push_back(cur);
+        ++r.load[cur];
+        const int x = g.channels[cur].to;
+        if (x != d && seen[x] == s * n + d) r.revisits = true;
+        seen[x] = s * n + d;
+      }
+    }
+    for (int s = 0; s < n; ++s) {
+      r.paths.chans.insert(r.paths.chans.end(), pending[s].begin(), pending[s].end());
       r.paths.offset.push_back(static_cast<uint32_t>(r.paths.chans.size()));
     }
   }
