@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "routing/cycle.h"
+#include "routing/dense_lft.h"
 
 namespace ibsc::routing {
 namespace {
@@ -54,10 +55,12 @@ CheckReport check_tables(const Topology& t, const TableSet& ts, const CheckLimit
   const int max_depth = 4 * (S + 2);
   std::vector<State> stack;
   std::vector<uint64_t> on_path;
-  for (int h = 0; h < t.num_hosts; ++h) {
-    const int hn = t.host_node(h);
-    for (int q = 0; q < t.num_hosts; ++q) {
+  const DenseLft dense(ts);
+  // Destination-major, so the walks of one DLID share the same dense LFT row.
+  for (int q = 0; q < t.num_hosts; ++q) {
+    for (int h = 0; h < t.num_hosts; ++h) {
       if (q == h) continue;
+      const int hn = t.host_node(h);
       ++rep.pairs;
       auto pair = [&] { return t.nodes[hn].name + " -> " + t.nodes[t.host_node(q)].name; };
       if (q >= static_cast<int>(ts.hosts[h].paths.size()) || ts.hosts[h].paths[q].empty()) {
@@ -88,6 +91,48 @@ CheckReport check_tables(const Topology& t, const TableSet& ts, const CheckLimit
         const Vl inj = ts.hosts[h].sl2vl[rec.sl];
         vl_seen[inj & 15] = true;
         vl15 |= inj >= kManagementVl;
+        if (dense.exact) {
+          // Deterministic, destination-only LFTs: reaching a switch twice is a loop, so a
+          // walk longer than the switch count has one.
+          int node_i = first.node, in_port = first.port, vl = inj & 15, steps = 0;
+          while (true) {
+            if (node_i >= S) {
+              if (node_i != t.host_node(q)) {
+                pair_ok = false;
+                problem(pair() + ": DLID " + std::to_string(rec.dlid) + " delivered to " + t.nodes[node_i].name);
+              }
+              rep.max_hops = std::max(rep.max_hops, steps + 1);
+              break;
+            }
+            const Node& node = t.nodes[node_i];
+            const int out = dense.at(rec.dlid, node_i);
+            if (out == kNoPort) {
+              pair_ok = false;
+              problem(pair() + ": switch " + node.name + " has no LFT entry for DLID " + std::to_string(rec.dlid));
+              break;
+            }
+            if (out < 1 || out > node.num_ports || node.ports[out].node < 0) {
+              pair_ok = false;
+              problem(pair() + ": switch " + node.name + " sends DLID " + std::to_string(rec.dlid) + " to port " +
+                      std::to_string(out) + ", which is not cabled");
+              break;
+            }
+            const Sl2VlTable& tab = ts.switches[node_i].sl2vl;
+            const int key = tab.key() == Sl2VlTable::Key::Sl ? rec.sl : vl;
+            const int ov = tab.num_ports() >= std::max(out, in_port) ? tab.get(in_port, out, key) & 15 : 0;
+            vl_seen[ov] = true;
+            vl15 |= ov == kManagementVl;
+            deps[node_i].set(in_port, vl, out, ov);
+            if (++steps > S) {
+              pair_loop = true;
+              problem(pair() + ": DLID " + std::to_string(rec.dlid) + " loops at switch " + node.name);
+              break;
+            }
+            const PortPeer& nx = node.ports[out];
+            node_i = nx.node, in_port = nx.port, vl = ov;
+          }
+          continue;
+        }
         stack.clear();
         on_path.clear();
         stack.push_back({first.node, first.port, inj & 15});

@@ -123,7 +123,7 @@ TableSet route_flexible(const Topology& t, const RoutingOptions& opt) {
       }
     }
   }
-  return tables_from_paths(t, g, best.paths, opt, "flexible");
+  return tables_with_fallback(t, g, rules, std::move(best), opt, "flexible", true);
 }
 
 }  // namespace ibsc::routing

@@ -40,7 +40,19 @@ struct RouteResult {
 // Shortest legal paths (legal: every turn allowed by `rules`), one per ordered switch pair.
 // Per destination, sources farthest first; each takes, among its shortest legal paths, the one
 // whose most loaded channel is least loaded, then the lowest load sum, then a hash of `seed`.
-RouteResult route_with_turns(const SwitchGraph& g, const TurnRules& rules, uint64_t seed);
+// `consistent`: once a path toward d leaves channel c by channel c', every later path toward d
+// through c does the same. The paths then disagree at a switch only between different input
+// ports, which bounds destination renaming by the port count (large networks need it: free
+// per-pair choices can ask for more than the 128 LIDs an LMC of 7 gives).
+RouteResult route_with_turns(const SwitchGraph& g, const TurnRules& rules, uint64_t seed, bool consistent = false);
+
+// Routes with free per-pair choices, and again with `consistent` ones when destination
+// renaming runs out of LIDs. `check_cdg`: the consistent paths must also have an acyclic
+// dependency graph (Flexible's guarantee rests on the paths, not on the turn rules).
+// Above this many switches free per-pair choices are not even tried (they overflow the LIDs).
+constexpr int kFreeChoiceSwitches = 512;
+TableSet tables_with_fallback(const Topology& t, const SwitchGraph& g, const TurnRules& rules, RouteResult first,
+                              const RoutingOptions& opt, const std::string& name, bool check_cdg);
 
 // Destination-only tables from switch-pair paths. Paths to one destination that disagree at a
 // switch get different LIDs of the destination's LMC range (destination renaming: greedy

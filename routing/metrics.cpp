@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "routing/dense_lft.h"
 #include "routing/graph.h"
 #include "routing/lids.h"
 
@@ -14,18 +15,20 @@ Metrics compute_metrics(const Topology& t, const TableSet& ts) {
   const auto by_switch = hosts_by_switch(t);
   m.channel_load.assign(g.channels.size(), 0);
   long hops = 0, topo = 0, topo_pairs = 0;
+  const DenseLft dense(ts);
   for (int a = 0; a < n; ++a) {
     std::vector<int> dist = bfs_distances(g, a);
     for (int b = 0; b < n; ++b)
       if (b != a && dist[b] >= 0) topo += dist[b], ++topo_pairs;
-    if (by_switch[a].empty()) {
-      ++m.switches_without_hosts;
-      continue;
-    }
-    const int h = by_switch[a].front();
-    for (int b = 0; b < n; ++b) {
-      if (b == a || by_switch[b].empty()) continue;
-      const int q = by_switch[b].front();
+    if (by_switch[a].empty()) ++m.switches_without_hosts;
+  }
+  // Destination-major, so the walks of one DLID share the same dense LFT row.
+  for (int b = 0; b < n; ++b) {
+    if (by_switch[b].empty()) continue;
+    const int q = by_switch[b].front();
+    for (int a = 0; a < n; ++a) {
+      if (b == a || by_switch[a].empty()) continue;
+      const int h = by_switch[a].front();
       if (ts.hosts[h].paths.size() <= static_cast<size_t>(q) || ts.hosts[h].paths[q].empty()) {
         ++m.broken_pairs;
         continue;
@@ -40,13 +43,19 @@ Metrics compute_metrics(const Topology& t, const TableSet& ts) {
           ok = true;
           break;
         }
-        const LftEntry& e = ts.switches[x].route(rec.dlid, vl);
-        if (!e.routed()) break;
-        const int out = e.primary();
+        int out;
+        if (dense.exact) {
+          out = dense.at(rec.dlid, x);
+          if (out == kNoPort) break;
+        } else {
+          const LftEntry& e = ts.switches[x].route(rec.dlid, vl);
+          if (!e.routed()) break;
+          out = e.primary();
+        }
         const int c = out <= t.nodes[x].num_ports ? g.channel_at(x, out) : -1;
         if (c < 0) break;
         const Sl2VlTable& tab = ts.switches[x].sl2vl;
-        vl = tab.get(in_port, out, tab.key() == Sl2VlTable::Key::Sl ? rec.sl : vl);
+        if (!dense.exact) vl = tab.get(in_port, out, tab.key() == Sl2VlTable::Key::Sl ? rec.sl : vl);
         ++m.channel_load[c];
         ++steps;
         in_port = g.channels[c].to_port;

@@ -10,6 +10,11 @@
 #include "routing/lids.h"
 
 namespace ibsc::routing {
+namespace {
+struct RenamingOverflow : RoutingError {
+  using RoutingError::RoutingError;
+};
+}  // namespace
 
 TableSet tables_from_paths(const Topology& t, const SwitchGraph& g, const PathSet& paths, const RoutingOptions& opt,
                            const std::string& name) {
@@ -37,7 +42,7 @@ TableSet tables_from_paths(const Topology& t, const SwitchGraph& g, const PathSe
       for (;; ++c) {
         if (c == colours) {
           if (colours == max_colours)
-            throw RoutingError(name + ": destination renaming needs more than " + std::to_string(max_colours) +
+            throw RenamingOverflow(name + ": destination renaming needs more than " + std::to_string(max_colours) +
                                " LIDs for switch " + t.nodes[d].name + " (LMC limit " + std::to_string(opt.max_lmc) +
                                ")");
           nx.resize(nx.size() + n, kNoPort);
@@ -100,6 +105,25 @@ TableSet tables_from_paths(const Topology& t, const SwitchGraph& g, const PathSe
   }
   route_switch_lids(t, g, ts);
   return ts;
+}
+
+}  // namespace ibsc::routing
+
+namespace ibsc::routing {
+
+TableSet tables_with_fallback(const Topology& t, const SwitchGraph& g, const TurnRules& rules, RouteResult first,
+                              const RoutingOptions& opt, const std::string& name, bool check_cdg) {
+  if (first.paths.n > 0) {  // empty: the caller already knows free choices would overflow
+    try {
+      return tables_from_paths(t, g, first.paths, opt, name);
+    } catch (const RenamingOverflow&) {
+    }
+  }
+  RouteResult r = route_with_turns(g, rules, opt.seed, true);
+  if (check_cdg && !path_cdg_cycle(g, r.paths).empty())
+    throw RoutingError(name + ": destination renaming needs more than " + std::to_string(1 << opt.max_lmc) +
+                       " LIDs per host, and the destination-consistent paths are not deadlock-free");
+  return tables_from_paths(t, g, r.paths, opt, name);
 }
 
 }  // namespace ibsc::routing

@@ -49,7 +49,7 @@ void TurnRules::set(const SwitchGraph& g, int in_ch, int out_ch, bool allow) {
     if (outs[k] == out_ch) allowed[in_ch][k] = allow;
 }
 
-RouteResult route_with_turns(const SwitchGraph& g, const TurnRules& rules, uint64_t seed) {
+RouteResult route_with_turns(const SwitchGraph& g, const TurnRules& rules, uint64_t seed, bool consistent) {
   const int n = g.n;
   const size_t C = g.channels.size();
   const std::vector<int> pos = out_positions(g);
@@ -65,6 +65,21 @@ RouteResult route_with_turns(const SwitchGraph& g, const TurnRules& rules, uint6
   std::vector<std::vector<int32_t>> pending(n);
   std::vector<int> dag, nxt(C), bmax(C), bsum(C), mark(C, 0);
   int stamp = 0;
+  // The DAG search costs the DAG's size per pair: fine up to a few hundred switches, too much
+  // for 2,048-switch tori (paths of 30 hops span thousands of channels); those go hop by hop.
+  const bool use_dp = n <= 512;
+  std::vector<int> fixed_for(consistent ? C : 0, -1), fixed(consistent ? C : 0, -1), used_for(consistent ? C : 0, -1);
+  // In consistent mode a channel some earlier path toward d already leaves its switch by is
+  // preferred over the others (fewer distinct ports per switch and destination: fewer LIDs).
+  auto reuse = [&](int y, int d) { return consistent && used_for[y] == d ? 1 : 0; };
+  auto preferred = [&](int c_cur, int y, int d) {  // is y better than the current choice c_cur?
+    if (c_cur < 0) return true;
+    int ry = reuse(y, d), rc = reuse(c_cur, d);
+    if (ry != rc) return ry > rc;
+    if (bmax[y] != bmax[c_cur]) return bmax[y] < bmax[c_cur];
+    if (bsum[y] != bsum[c_cur]) return bsum[y] < bsum[c_cur];
+    return tie[y] < tie[c_cur];
+  };
   queue.reserve(C);
   for (int d = 0; d < n; ++d) {
     // dist[c]: channels still to cross after c to reach d (backward BFS over legal turns).
@@ -101,6 +116,46 @@ RouteResult route_with_turns(const SwitchGraph& g, const TurnRules& rules, uint6
       // The shortest legal paths from s form a DAG (each hop lowers dist by one); gather it
       // layer by layer, then pick the path whose most loaded channel is least loaded (then
       // the lowest load sum), the balancing rule of [18] restricted to shortest legal paths.
+      if (!use_dp) {
+        // Large networks: the same preferences hop by hop, on the channel load alone.
+        auto greedy_better = [&](int y, int cur) {
+          if (cur < 0) return true;
+          int ry = reuse(y, d), rc = reuse(cur, d);
+          if (ry != rc) return ry > rc;
+          if (r.load[y] != r.load[cur]) return r.load[y] < r.load[cur];
+          return tie[y] < tie[cur];
+        };
+        int cur = -1;
+        for (int c : g.out[s])
+          if (dist[c] >= 0 && dist[c] + 1 == hops[s] && greedy_better(c, cur)) cur = c;
+        if (cur < 0) {
+          if (r.unreachable_src < 0) r.unreachable_src = s, r.unreachable_dst = d;
+          continue;
+        }
+        seen[s] = s * n + d;
+        while (cur >= 0) {
+          int next = -1;
+          const int x = g.channels[cur].to;
+          if (x != d) {
+            if (consistent && fixed_for[cur] == d) {
+              next = fixed[cur];
+            } else {
+              const auto& outs = g.out[x];
+              for (size_t k = 0; k < outs.size(); ++k) {
+                int y = outs[k];
+                if (rules.allowed[cur][k] && dist[y] == dist[cur] - 1 && greedy_better(y, next)) next = y;
+              }
+            }
+          }
+          if (consistent) fixed_for[cur] = d, fixed[cur] = next, used_for[cur] = d;
+          pending[s].push_back(cur);
+          ++r.load[cur];
+          if (x != d && seen[x] == s * n + d) r.revisits = true;
+          seen[x] = s * n + d;
+          cur = next;
+        }
+        continue;
+      }
       dag.clear();
       ++stamp;
       for (int c : g.out[s])
@@ -124,13 +179,17 @@ RouteResult route_with_turns(const SwitchGraph& g, const TurnRules& rules, uint6
         nxt[c] = -1;
         bmax[c] = bsum[c] = r.load[c];
         if (dist[c] == 0) continue;
+        if (consistent && fixed_for[c] == d) {  // an earlier path fixed where c continues
+          nxt[c] = fixed[c];
+          bmax[c] = std::max(r.load[c], bmax[nxt[c]]);
+          bsum[c] = r.load[c] + bsum[nxt[c]];
+          continue;
+        }
         const auto& outs = g.out[g.channels[c].to];
         for (size_t k = 0; k < outs.size(); ++k) {
           int y = outs[k];
           if (!rules.allowed[c][k] || dist[y] != dist[c] - 1) continue;
-          if (nxt[c] < 0 || bmax[y] < bmax[nxt[c]] || (bmax[y] == bmax[nxt[c]] && (bsum[y] < bsum[nxt[c]] ||
-                                                        (bsum[y] == bsum[nxt[c]] && tie[y] < tie[nxt[c]]))))
-            nxt[c] = y;
+          if (preferred(nxt[c], y, d)) nxt[c] = y;
         }
         bmax[c] = std::max(r.load[c], bmax[nxt[c]]);
         bsum[c] = r.load[c] + bsum[nxt[c]];
@@ -138,12 +197,11 @@ RouteResult route_with_turns(const SwitchGraph& g, const TurnRules& rules, uint6
       int best = -1;
       for (size_t i = 0; i < firsts; ++i) {
         int c = dag[i];
-        if (best < 0 || bmax[c] < bmax[best] || (bmax[c] == bmax[best] && (bsum[c] < bsum[best] ||
-                                                 (bsum[c] == bsum[best] && tie[c] < tie[best]))))
-          best = c;
+        if (preferred(best, c, d)) best = c;
       }
       seen[s] = s * n + d;
       for (int cur = best; cur >= 0; cur = nxt[cur]) {
+        if (consistent) fixed_for[cur] = d, fixed[cur] = nxt[cur], used_for[cur] = d;
         pending[s].push_back(cur);
         ++r.load[cur];
         const int x = g.channels[cur].to;

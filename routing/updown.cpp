@@ -110,15 +110,17 @@ TableSet route_updown(const Topology& t, const RoutingOptions& opt, TreeKind kin
   require_connected(t, g, name);
   if (opt.root >= g.n) throw RoutingError(name + ": root switch " + std::to_string(opt.root) + " does not exist");
   const int root = opt.root >= 0 ? opt.root : updown_root(g);
-  RouteResult r = route_with_turns(g, updown_rules(g, updown_labels(g, kind, root)), opt.seed);
-  return tables_from_paths(t, g, r.paths, opt, name);
+  TurnRules rules = updown_rules(g, updown_labels(g, kind, root));
+  return tables_with_fallback(t, g, rules, g.n > kFreeChoiceSwitches ? RouteResult{} : route_with_turns(g, rules, opt.seed),
+                              opt, name, false);
 }
 
 TableSet route_minhop(const Topology& t, const RoutingOptions& opt) {
   SwitchGraph g(t);
   require_connected(t, g, "minhop");
-  RouteResult r = route_with_turns(g, TurnRules::all_but_u_turns(g), opt.seed);
-  return tables_from_paths(t, g, r.paths, opt, "minhop");
+  TurnRules rules = TurnRules::all_but_u_turns(g);
+  return tables_with_fallback(t, g, rules, g.n > kFreeChoiceSwitches ? RouteResult{} : route_with_turns(g, rules, opt.seed),
+                              opt, "minhop", false);
 }
 
 }  // namespace ibsc::routing
