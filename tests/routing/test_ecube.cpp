@@ -133,3 +133,30 @@ BOOST_AUTO_TEST_CASE(ecube_on_hypercubes_and_2_rings) {
   BOOST_TEST(tm.sls_used == 4);
   BOOST_TEST(check_tables(mixed, tm).ok());
 }
+
+// Adaptive LFT entries: every candidate is followed and creates dependencies. On a 4-ring the
+// destination-parity tie rule on one VL has no cycle; letting tied packets take either
+// direction closes the cycle of each direction.
+BOOST_AUTO_TEST_CASE(checks_follow_every_adaptive_candidate) {
+  Topology t = make_torus({4}, 1);
+  TableSet ts = route(t, "ecube");
+  for (auto& sw : ts.switches) sw.sl2vl.reset(t.nodes[0].num_ports);  // one VL: everything on VL0
+  for (auto& h : ts.hosts)
+    for (auto& v : h.sl2vl) v = 0;
+  BOOST_TEST(check_tables(t, ts).deadlock_free);
+  for (int s = 0; s < 4; ++s) {
+    const int far = (s + 2) % 4;  // the tied destination
+    LftEntry& e = ts.switches[s].lft[ts.hosts[far].base_lid];
+    e.candidates.push_back({static_cast<ibsc::PortNum>(e.primary() == 1 ? 2 : 1), 0});
+  }
+  CheckReport r = check_tables(t, ts);
+  BOOST_TEST(r.connected);
+  BOOST_TEST(!r.deadlock_free);
+  BOOST_TEST(r.cycle.size() == 4u);
+  // A candidate that leads back where the packet came from is a loop.
+  ts.switches[1].lft[ts.hosts[3].base_lid].candidates.push_back({2, 1});
+  ts.switches[0].lft[ts.hosts[3].base_lid].candidates = {{1, 0}};
+  CheckReport loop = check_tables(t, ts);
+  BOOST_TEST(!loop.paths_end);
+  BOOST_TEST(loop.looping_pairs > 0);
+}
