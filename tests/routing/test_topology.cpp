@@ -71,14 +71,16 @@ BOOST_AUTO_TEST_CASE(other_generators) {
   BOOST_TEST(count_switch_links(d) == 9 * 6 + 9 * 8 / 2);
   BOOST_TEST(switch_diameter(d) == 3);
 
-  for (int q : {5, 7, 11}) {
+  for (int q : {4, 5, 7, 8, 11, 16}) {
     Topology s = make_slimfly(q, 0);
-    const int delta = q % 4 == 1 ? 1 : -1;
+    const int delta = q % 4 == 1 ? 1 : q % 4 == 3 ? -1 : 0;
+    BOOST_TEST_INFO("q = " << q);
     BOOST_TEST(s.num_switches == 2 * q * q);
     BOOST_TEST(max_ports_used(s) == (3 * q - delta) / 2);
     BOOST_TEST(switch_diameter(s) == 2);
   }
-  BOOST_TEST(error_of([] { make_slimfly(8, 1); }).find("prime powers") != std::string::npos);
+  BOOST_TEST(error_of([] { make_slimfly(9, 1); }).find("odd prime powers") != std::string::npos);
+  BOOST_TEST(error_of([] { make_slimfly(6, 1); }).find("not prime nor a power of 2") != std::string::npos);
 
   Topology irr = build_topology_spec("irregular:32:seed=3");
   BOOST_TEST(irr.num_switches == 32);
