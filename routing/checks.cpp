@@ -153,7 +153,8 @@ CheckReport check_tables(const Topology& t, const TableSet& ts, const CheckLimit
           const LftEntry& e = ts.switches[st.node].route(rec.dlid, static_cast<Vl>(st.vl));
           if (st.next_candidate == 0 && !e.routed()) {
             pair_ok = false;
-            problem(pair() + ": switch " + t.nodes[st.node].name + " has no LFT entry for DLID " + std::to_string(rec.dlid));
+            problem(pair() + ": switch " + t.nodes[st.node].name + " has no LFT entry for DLID " +
+                    std::to_string(rec.dlid));
           }
           if (st.next_candidate >= e.candidates.size()) {
             stack.pop_back();
@@ -186,9 +187,12 @@ CheckReport check_tables(const Topology& t, const TableSet& ts, const CheckLimit
           on_path.push_back(code + 1);
         }
       }
-      if (pair_loop) ++rep.looping_pairs;
-      else if (pair_ok) ++rep.routed_pairs;
-      else ++rep.unrouted_pairs;
+      if (pair_loop)
+        ++rep.looping_pairs;
+      else if (pair_ok)
+        ++rep.routed_pairs;
+      else
+        ++rep.unrouted_pairs;
     }
   }
   for (int i = 0; i < kNumSls; ++i) rep.sls_used += sl_seen[i];

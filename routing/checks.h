@@ -28,9 +28,9 @@ struct CheckLimits {
 };
 
 struct CheckReport {
-  long pairs = 0;              // ordered host pairs (source != destination)
-  long routed_pairs = 0;       // pairs whose every walk ends at the destination
-  long unrouted_pairs = 0;     // no record, missing LFT entry or wrong host
+  long pairs = 0;           // ordered host pairs (source != destination)
+  long routed_pairs = 0;    // pairs whose every walk ends at the destination
+  long unrouted_pairs = 0;  // no record, missing LFT entry or wrong host
   long looping_pairs = 0;
   int sls_used = 0;            // distinct SLs in path records
   int vls_used = 0;            // distinct data VLs met on the walks
@@ -40,8 +40,8 @@ struct CheckReport {
   bool within_budget = false;  // SLs, VLs within limits, VL15 never used for data
   bool deadlock_free = false;  // channel dependency graph acyclic
   size_t cdg_nodes = 0, cdg_edges = 0;
-  std::vector<CycleHop> cycle;          // when not deadlock-free
-  std::vector<std::string> problems;    // human-readable, first max_problems
+  std::vector<CycleHop> cycle;        // when not deadlock-free
+  std::vector<std::string> problems;  // human-readable, first max_problems
   bool ok() const { return connected && paths_end && within_budget && deadlock_free; }
   std::string text() const;
 };

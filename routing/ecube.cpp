@@ -88,9 +88,9 @@ TableSet route_ecube(const Topology& t, const RoutingOptions& opt, bool one_vl) 
       } else {
         int d = n - 1;
         while (coord(s, d) == coord(b, d)) --d;
-        port = static_cast<PortNum>(cube                                                                 ? 1 + d
-                                      : go_plus(coord(s, d), coord(b, d), t.dims[d], torus, tie(t.nodes[b])) ? 1 + 2 * d
-                                                                                                             : 2 + 2 * d);
+        port = static_cast<PortNum>(cube                                                                   ? 1 + d
+                                    : go_plus(coord(s, d), coord(b, d), t.dims[d], torus, tie(t.nodes[b])) ? 1 + 2 * d
+                                                                                                           : 2 + 2 * d);
       }
       st.lft[ts.hosts[h].base_lid].candidates = {{port, 0}};
     }

@@ -62,9 +62,9 @@ Topology make_irregular(int switches, int ports, int hosts_per_switch, uint64_t 
   require(hosts_per_switch >= 0, "irregular: hosts must be >= 0");
   const int degree = ports - hosts_per_switch;
   require(switches == 1 || degree >= 2 || (switches == 2 && degree >= 1),
-          "irregular: " + std::to_string(ports) + " ports with " + std::to_string(hosts_per_switch) +
-              " hosts leave " + std::to_string(degree) + " for switch links; a connected network of " +
-              std::to_string(switches) + " switches needs at least 2");
+          "irregular: " + std::to_string(ports) + " ports with " + std::to_string(hosts_per_switch) + " hosts leave " +
+              std::to_string(degree) + " for switch links; a connected network of " + std::to_string(switches) +
+              " switches needs at least 2");
   Topology t;
   t.kind = "irregular";
   for (int s = 0; s < switches; ++s) add_switch(t, "S" + std::to_string(s), ports);
@@ -249,8 +249,7 @@ Topology make_slimfly(int q, int hosts_per_switch) {
   for (int part = 0; part < 2; ++part)
     for (int x = 0; x < q; ++x)
       for (int y = 0; y < q; ++y)
-        add_switch(t, std::string(part ? "R1(" : "R0(") + std::to_string(x) + "," + std::to_string(y) + ")",
-                   degree);
+        add_switch(t, std::string(part ? "R1(" : "R0(") + std::to_string(x) + "," + std::to_string(y) + ")", degree);
   auto join = [&](int u, int v) { connect(t, u, free_port(t, u), v, free_port(t, v)); };
   for (int x = 0; x < q; ++x)
     for (int y = 0; y < q; ++y)

@@ -31,10 +31,10 @@ struct PathSet {
 
 struct RouteResult {
   PathSet paths;
-  std::vector<int> load;          // paths per channel
-  int unreachable_src = -1;       // first pair without a legal path, if any
+  std::vector<int> load;     // paths per channel
+  int unreachable_src = -1;  // first pair without a legal path, if any
   int unreachable_dst = -1;
-  bool revisits = false;          // some path passes a switch twice (cannot be a destination-only LFT)
+  bool revisits = false;  // some path passes a switch twice (cannot be a destination-only LFT)
 };
 
 // Shortest legal paths (legal: every turn allowed by `rules`), one per ordered switch pair.

@@ -10,19 +10,19 @@
 namespace ibsc::routing {
 
 struct Channel {
-  int from = -1;    // switch index
-  int port = -1;    // output port at `from`
-  int to = -1;      // switch index
-  int to_port = -1; // input port at `to`
+  int from = -1;     // switch index
+  int port = -1;     // output port at `from`
+  int to = -1;       // switch index
+  int to_port = -1;  // input port at `to`
 };
 
 struct SwitchGraph {
-  int n = 0;                            // switches
-  std::vector<Channel> channels;        // directed; ids are dense
-  std::vector<std::vector<int>> out;    // per switch: channels leaving it, by port
-  std::vector<std::vector<int>> in;     // per switch: channels entering it
-  std::vector<int> reverse;             // the channel on the same cable, other direction
-  std::vector<int> by_port_offset;      // channel id = lookup[by_port_offset[s] + port], or -1
+  int n = 0;                          // switches
+  std::vector<Channel> channels;      // directed; ids are dense
+  std::vector<std::vector<int>> out;  // per switch: channels leaving it, by port
+  std::vector<std::vector<int>> in;   // per switch: channels entering it
+  std::vector<int> reverse;           // the channel on the same cable, other direction
+  std::vector<int> by_port_offset;    // channel id = lookup[by_port_offset[s] + port], or -1
   std::vector<int> by_port;
 
   explicit SwitchGraph(const Topology& t);

@@ -21,10 +21,10 @@ struct Metrics {
   int crossing_path = 0;
   double deviation_crossing = 0;
   double mean_crossing = 0;
-  long switch_pairs = 0;         // pairs measured
+  long switch_pairs = 0;  // pairs measured
   int switches_without_hosts = 0;
-  long broken_pairs = 0;         // walks that did not reach the destination switch
-  std::vector<int> channel_load; // by SwitchGraph channel id
+  long broken_pairs = 0;          // walks that did not reach the destination switch
+  std::vector<int> channel_load;  // by SwitchGraph channel id
 };
 
 Metrics compute_metrics(const Topology& t, const TableSet& ts);

@@ -43,8 +43,8 @@ TableSet tables_from_paths(const Topology& t, const SwitchGraph& g, const PathSe
         if (c == colours) {
           if (colours == max_colours)
             throw RenamingOverflow(name + ": destination renaming needs more than " + std::to_string(max_colours) +
-                               " LIDs for switch " + t.nodes[d].name + " (LMC limit " + std::to_string(opt.max_lmc) +
-                               ")");
+                                   " LIDs for switch " + t.nodes[d].name + " (LMC limit " +
+                                   std::to_string(opt.max_lmc) + ")");
           nx.resize(nx.size() + n, kNoPort);
           ++colours;
         }

@@ -11,7 +11,8 @@ const std::vector<std::string>& routing_algorithms() {
 }
 
 bool algorithm_applies(const std::string& algorithm, const Topology& topo) {
-  if (algorithm == "ecube" || algorithm == "dor1vl") return topo.kind == "torus" || topo.kind == "mesh" || topo.kind == "hypercube";
+  if (algorithm == "ecube" || algorithm == "dor1vl")
+    return topo.kind == "torus" || topo.kind == "mesh" || topo.kind == "hypercube";
   for (const auto& n : routing_algorithms())
     if (n == algorithm) return true;
   return false;

@@ -29,7 +29,8 @@ void write_opensm_lfts(const Topology& t, const TableSet& ts, std::ostream& out)
       std::snprintf(buf, sizeof buf, "0x%04zx %03u # ", lid, st.lft[lid].primary());
       out << buf;
       int o = owner[lid];
-      if (o < 0) out << "unknown node and type\n";
+      if (o < 0)
+        out << "unknown node and type\n";
       else {
         std::snprintf(buf, sizeof buf, "%s portguid 0x%016" PRIx64 ": '", t.is_switch(o) ? "Switch" : "Channel Adapter",
                       t.is_switch(o) ? kSwitchGuidBase + o : kHostGuidBase + t.host_index(o));

@@ -58,7 +58,8 @@ Topology read_ibnetdiscover(const std::string& path) {
     std::smatch m;
     if (std::regex_search(s, m, header)) {
       int ports = std::stoi(m[2]);
-      if (ports < 1 || ports > 254) fail(path, line, "node \"" + m[3].str() + "\" has " + m[2].str() + " ports (1..254)");
+      if (ports < 1 || ports > 254)
+        fail(path, line, "node \"" + m[3].str() + "\" has " + m[2].str() + " ports (1..254)");
       nodes.push_back({m[1] == "Switch", m[3], ports, line, {}});
       continue;
     }
@@ -68,7 +69,8 @@ Topology read_ibnetdiscover(const std::string& path) {
       int p = std::stoi(m[1]), pp = std::stoi(m[4]);
       RawNode& n = nodes.back();
       if (p < 1 || p > n.ports)
-        fail(path, line, "port " + std::to_string(p) + " outside 1.." + std::to_string(n.ports) + " of \"" + n.id + "\"");
+        fail(path, line,
+             "port " + std::to_string(p) + " outside 1.." + std::to_string(n.ports) + " of \"" + n.id + "\"");
       int width = 1;
       std::smatch w;
       std::string rest = m.suffix();
@@ -98,15 +100,17 @@ Topology read_ibnetdiscover(const std::string& path) {
       if (it == index.end()) fail(path, rp.line, "cable to \"" + rp.peer + "\", which has no record in the file");
       const RawNode& peer = nodes[it->second];
       if (rp.peer_port < 1 || rp.peer_port > peer.ports)
-        fail(path, rp.line, "cable to port " + std::to_string(rp.peer_port) + " of \"" + peer.id + "\", which has " +
-                                std::to_string(peer.ports) + " ports");
+        fail(path, rp.line,
+             "cable to port " + std::to_string(rp.peer_port) + " of \"" + peer.id + "\", which has " +
+                 std::to_string(peer.ports) + " ports");
       std::pair<int, int> a{static_cast<int>(i), rp.port}, b{it->second, rp.peer_port};
       if (a == b) fail(path, rp.line, "port " + std::to_string(rp.port) + " cabled to itself");
       for (auto [from, to] : {std::pair{a, b}, std::pair{b, a}}) {
         auto c = cable.find(from);
         if (c != cable.end() && c->second.first != to)
-          fail(path, rp.line, "port " + std::to_string(from.second) + " of \"" + nodes[from.first].id +
-                                  "\" is also cabled elsewhere (line " + std::to_string(c->second.second.second) + ")");
+          fail(path, rp.line,
+               "port " + std::to_string(from.second) + " of \"" + nodes[from.first].id +
+                   "\" is also cabled elsewhere (line " + std::to_string(c->second.second.second) + ")");
         cable[from] = {to, {rp.width, rp.line}};
       }
     }
@@ -122,7 +126,9 @@ Topology read_ibnetdiscover(const std::string& path) {
     std::vector<int> cabled;
     for (int p = 1; p <= nodes[i].ports; ++p)
       if (cable.count({static_cast<int>(i), p})) cabled.push_back(p);
-    if (cabled.empty()) t.notes.push_back(path + ":" + std::to_string(nodes[i].line) + ": HCA \"" + nodes[i].id + "\" has no cable; left out");
+    if (cabled.empty())
+      t.notes.push_back(path + ":" + std::to_string(nodes[i].line) + ": HCA \"" + nodes[i].id +
+                        "\" has no cable; left out");
     for (int p : cabled) {
       std::string name = cabled.size() > 1 || p != 1 ? nodes[i].id + "/p" + std::to_string(p) : nodes[i].id;
       host_node[{static_cast<int>(i), p}] = add_host(t, name);
@@ -136,12 +142,14 @@ Topology read_ibnetdiscover(const std::string& path) {
     const auto& to = val.first;
     if (to < from) continue;
     if (!nodes[from.first].is_switch && !nodes[to.first].is_switch)
-      fail(path, val.second.second, "cable between two HCAs \"" + nodes[from.first].id + "\" and \"" + nodes[to.first].id + "\"");
+      fail(path, val.second.second,
+           "cable between two HCAs \"" + nodes[from.first].id + "\" and \"" + nodes[to.first].id + "\"");
     auto a = where(from), b = where(to);
     connect(t, a.first, a.second, b.first, b.second, val.second.first);
     if (a.first == b.first)
-      t.notes.push_back(path + ":" + std::to_string(val.second.second) + ": loop-back cable on \"" + nodes[from.first].id +
-                        "\" ports " + std::to_string(from.second) + "-" + std::to_string(to.second) + " (never routed)");
+      t.notes.push_back(path + ":" + std::to_string(val.second.second) + ": loop-back cable on \"" +
+                        nodes[from.first].id + "\" ports " + std::to_string(from.second) + "-" +
+                        std::to_string(to.second) + " (never routed)");
   }
   for (int s = 0; s < t.num_switches; ++s) {
     bool any = false;
@@ -153,10 +161,17 @@ Topology read_ibnetdiscover(const std::string& path) {
 
 Topology read_edge_list(const std::string& path) {
   std::ifstream in = open(path);
-  struct Decl { bool is_switch; int ports; int line; };
+  struct Decl {
+    bool is_switch;
+    int ports;
+    int line;
+  };
   std::map<std::string, Decl> decl;
   std::vector<std::string> order;
-  struct Link { std::string a, b; int pa, pb, width, line; };
+  struct Link {
+    std::string a, b;
+    int pa, pb, width, line;
+  };
   std::vector<Link> links;
   std::string raw;
   int line = 0;
@@ -237,7 +252,10 @@ Topology read_edge_list(const std::string& path) {
         return 1;
       }
       if (p) {
-        if (p > t.nodes[v].num_ports) fail(path, l.line, "port " + std::to_string(p) + " of '" + n + "' beyond its " + std::to_string(t.nodes[v].num_ports) + " ports");
+        if (p > t.nodes[v].num_ports)
+          fail(path, l.line,
+               "port " + std::to_string(p) + " of '" + n + "' beyond its " + std::to_string(t.nodes[v].num_ports) +
+                   " ports");
         return p;
       }
       for (int q = 1; q <= t.nodes[v].num_ports; ++q)
@@ -264,7 +282,8 @@ Topology read_topology_file(const std::string& path) {
     if (s.rfind("switch ", 0) == 0 || s.rfind("host ", 0) == 0 || s.rfind("link ", 0) == 0) return read_edge_list(path);
     if (s.rfind("Switch", 0) == 0 || s.rfind("Ca", 0) == 0 || s.rfind("Hca", 0) == 0) return read_ibnetdiscover(path);
   }
-  throw std::invalid_argument(path + ": neither an ibnetdiscover dump nor an edge list (no Switch/Ca or switch/host/link line)");
+  throw std::invalid_argument(
+      path + ": neither an ibnetdiscover dump nor an edge list (no Switch/Ca or switch/host/link line)");
 }
 
 }  // namespace ibsc::routing

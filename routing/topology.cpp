@@ -10,8 +10,8 @@ void connect(Topology& t, int a, int pa, int b, int pb, int width) {
   auto& A = t.nodes.at(a).ports.at(pa);
   auto& B = t.nodes.at(b).ports.at(pb);
   if (A.node >= 0 || B.node >= 0)
-    throw std::invalid_argument("port already cabled: " + t.nodes[a].name + " port " + std::to_string(pa) +
-                                " or " + t.nodes[b].name + " port " + std::to_string(pb));
+    throw std::invalid_argument("port already cabled: " + t.nodes[a].name + " port " + std::to_string(pa) + " or " +
+                                t.nodes[b].name + " port " + std::to_string(pb));
   A = {b, pb, width};
   B = {a, pa, width};
 }
@@ -50,8 +50,8 @@ void attach_hosts(Topology& t, int hosts_per_switch, int first_port) {
     for (int k = 0; k < hosts_per_switch; ++k) {
       while (port <= t.nodes[s].num_ports && t.nodes[s].ports[port].node >= 0) ++port;
       if (port > t.nodes[s].num_ports)
-        throw std::invalid_argument("switch " + t.nodes[s].name + " has no free port for host " + std::to_string(k + 1) +
-                                    " of " + std::to_string(hosts_per_switch));
+        throw std::invalid_argument("switch " + t.nodes[s].name + " has no free port for host " +
+                                    std::to_string(k + 1) + " of " + std::to_string(hosts_per_switch));
       int h = add_host(t, "H" + std::to_string(t.num_hosts));
       connect(t, h, 1, s, port);
     }
@@ -82,7 +82,8 @@ int switch_diameter(const Topology& t) {
 int count_switch_links(const Topology& t) {
   int ends = 0;
   for (int s = 0; s < t.num_switches; ++s)
-    for (int p = 1; p <= t.nodes[s].num_ports; ++p) ends += t.nodes[s].ports[p].node >= 0 && t.nodes[s].ports[p].node < t.num_switches;
+    for (int p = 1; p <= t.nodes[s].num_ports; ++p)
+      ends += t.nodes[s].ports[p].node >= 0 && t.nodes[s].ports[p].node < t.num_switches;
   return ends / 2;
 }
 

@@ -75,8 +75,8 @@ std::vector<int> updown_labels(const SwitchGraph& g, TreeKind kind, int root) {
         int y = g.channels[c].to;
         if (in_tree[y]) continue;
         if (best < 0 || links_in[y] > links_in[best] ||
-            (links_in[y] == links_in[best] && (avg[y] > avg[best] + 1e-12 ||
-                                               (std::abs(avg[y] - avg[best]) <= 1e-12 && y < best))))
+            (links_in[y] == links_in[best] &&
+             (avg[y] > avg[best] + 1e-12 || (std::abs(avg[y] - avg[best]) <= 1e-12 && y < best))))
           best = y;
       }
       if (best < 0) {
@@ -111,16 +111,17 @@ TableSet route_updown(const Topology& t, const RoutingOptions& opt, TreeKind kin
   if (opt.root >= g.n) throw RoutingError(name + ": root switch " + std::to_string(opt.root) + " does not exist");
   const int root = opt.root >= 0 ? opt.root : updown_root(g);
   TurnRules rules = updown_rules(g, updown_labels(g, kind, root));
-  return tables_with_fallback(t, g, rules, g.n > kFreeChoiceSwitches ? RouteResult{} : route_with_turns(g, rules, opt.seed),
-                              opt, name, false);
+  return tables_with_fallback(
+      t, g, rules, g.n > kFreeChoiceSwitches ? RouteResult{} : route_with_turns(g, rules, opt.seed), opt, name, false);
 }
 
 TableSet route_minhop(const Topology& t, const RoutingOptions& opt) {
   SwitchGraph g(t);
   require_connected(t, g, "minhop");
   TurnRules rules = TurnRules::all_but_u_turns(g);
-  return tables_with_fallback(t, g, rules, g.n > kFreeChoiceSwitches ? RouteResult{} : route_with_turns(g, rules, opt.seed),
-                              opt, "minhop", false);
+  return tables_with_fallback(t, g, rules,
+                              g.n > kFreeChoiceSwitches ? RouteResult{} : route_with_turns(g, rules, opt.seed), opt,
+                              "minhop", false);
 }
 
 }  // namespace ibsc::routing

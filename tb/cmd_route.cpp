@@ -3,12 +3,12 @@
 // metrics as in seeds/000 Table 2, JSON, OpenSM LFT dumps and a Graphviz drawing.
 #include "tb/cmd_route.h"
 
+#include <fmt/format.h>
+
 #include <chrono>
 #include <fstream>
 #include <iostream>
 #include <memory>
-
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "routing/checks.h"
@@ -84,12 +84,14 @@ int route(const RouteCmdOptions& opt) {
     routing::write_dot(topo, out);
   }
   std::vector<std::string> algorithms;
-  if (!opt.routing.empty()) algorithms.push_back(opt.routing);
+  if (!opt.routing.empty())
+    algorithms.push_back(opt.routing);
   else if (opt.metrics)
     for (const auto& a : routing::routing_algorithms()) {
       if (routing::algorithm_applies(a, topo)) algorithms.push_back(a);
     }
-  else algorithms.push_back(routing::algorithm_applies("ecube", topo) ? "ecube" : "updown-dfs");
+  else
+    algorithms.push_back(routing::algorithm_applies("ecube", topo) ? "ecube" : "updown-dfs");
   const bool single = algorithms.size() == 1;
 
   std::vector<Outcome> outcomes;
@@ -147,8 +149,8 @@ int route(const RouteCmdOptions& opt) {
     std::cout << j.dump(2) << "\n";
   } else {
     std::cout << fmt::format("{}: {} ({}): {} switches, {} hosts, {} links, diameter {}\n", opt.topology, topo.kind,
-                             topo.nodes.empty() ? 0 : topo.nodes[0].num_ports, topo.num_switches, topo.num_hosts,
-                             links, routing::switch_diameter(topo));
+                             topo.nodes.empty() ? 0 : topo.nodes[0].num_ports, topo.num_switches, topo.num_hosts, links,
+                             routing::switch_diameter(topo));
     if (opt.metrics) {
       std::cout << fmt::format("average topological distance = {:.2f}\n", topo_dist);
       std::cout << fmt::format("{:<12} {:>9} {:>9} {:>10} {:>4} {:>4} {:>4} {:>14} {:>8}\n", "routing", "avg dist",
@@ -160,7 +162,8 @@ int route(const RouteCmdOptions& opt) {
         }
         std::cout << fmt::format("{:<12} {:>9.2f} {:>9} {:>10.2f} {:>4} {:>4} {:>4} {:>14} {:>8.3f}\n", o.algorithm,
                                  o.metrics.average_distance, o.metrics.crossing_path, o.metrics.deviation_crossing,
-                                 o.report.sls_used, o.report.vls_used, int(o.tables.hosts.empty() ? 0 : o.tables.hosts[0].lmc),
+                                 o.report.sls_used, o.report.vls_used,
+                                 int(o.tables.hosts.empty() ? 0 : o.tables.hosts[0].lmc),
                                  o.report.deadlock_free ? "yes" : "NO", o.seconds);
       }
     } else {

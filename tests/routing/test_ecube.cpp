@@ -1,6 +1,5 @@
 #define BOOST_TEST_MODULE routing_ecube
 #include <boost/test/unit_test.hpp>
-
 #include <cmath>
 
 #include "routing/checks.h"
@@ -21,7 +20,7 @@ TableSet route(const Topology& t, const std::string& algo) {
 struct Expect {
   std::vector<int> dims;
   int sls;
-  double avg;  // seeds/000 Table 2 prints it truncated to two decimals
+  double avg;        // seeds/000 Table 2 prints it truncated to two decimals
   int crossing;      // ours (Table 2: 10, 30, 70, 9, 48: its path selection balances less)
   double deviation;  // ours (Table 2: 0.75, 1.35, 2.19, 0, 8.89)
 };
@@ -65,9 +64,9 @@ BOOST_AUTO_TEST_CASE(ecube_on_tori_matches_table2) {
     BOOST_TEST(r.ok());
     BOOST_TEST(r.sls_used == e.sls);
     Metrics m = compute_metrics(t, ts);
-    BOOST_TEST_MESSAGE("ecube " << e.dims.size() << "D k=" << e.dims[0] << ": avg " << m.average_distance
-                                << " topo " << m.average_topological_distance << " crossing " << m.crossing_path
-                                << " deviation " << m.deviation_crossing);
+    BOOST_TEST_MESSAGE("ecube " << e.dims.size() << "D k=" << e.dims[0] << ": avg " << m.average_distance << " topo "
+                                << m.average_topological_distance << " crossing " << m.crossing_path << " deviation "
+                                << m.deviation_crossing);
     BOOST_TEST(m.average_distance == m.average_topological_distance, boost::test_tools::tolerance(1e-12));
     BOOST_TEST(std::floor(m.average_topological_distance * 100) / 100 == e.avg, boost::test_tools::tolerance(1e-9));
     BOOST_TEST(m.crossing_path == e.crossing);

@@ -1,12 +1,10 @@
 #define BOOST_TEST_MODULE routing_route_command
 #include <boost/test/unit_test.hpp>
-
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <sstream>
-
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "tb/cmd_route.h"
 
@@ -66,8 +64,8 @@ BOOST_AUTO_TEST_CASE(metrics_table_and_exports) {
   std::string out;
   const std::string dir = "/tmp/ibsc_route_cmd_test";
   std::filesystem::remove_all(dir);
-  BOOST_TEST(run({"--topology", "torus:4x4:hosts=1", "--metrics", "--export-opensm", dir, "--dot", dir + ".dot"}, out) ==
-             0);
+  BOOST_TEST(
+      run({"--topology", "torus:4x4:hosts=1", "--metrics", "--export-opensm", dir, "--dot", dir + ".dot"}, out) == 0);
   for (const char* a : {"ecube", "dor1vl", "minhop", "updown-bfs", "updown-dfs", "flexible"})
     BOOST_TEST(out.find(a) != std::string::npos);
   BOOST_TEST(out.find("average topological distance = 2.13") != std::string::npos);

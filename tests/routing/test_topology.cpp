@@ -1,6 +1,5 @@
 #define BOOST_TEST_MODULE routing_topology
 #include <boost/test/unit_test.hpp>
-
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -86,7 +85,7 @@ BOOST_AUTO_TEST_CASE(other_generators) {
   BOOST_TEST(irr.num_switches == 32);
   BOOST_TEST(irr.num_hosts == 128);
   BOOST_TEST(switch_diameter(irr) > 0);  // connected
-  for (int s = 0; s < 32; ++s)         // at most one cable between two switches
+  for (int s = 0; s < 32; ++s)           // at most one cable between two switches
     for (int p = 1; p <= 8; ++p)
       for (int q = p + 1; q <= 8; ++q) {
         int a = irr.nodes[s].ports[p].node, b = irr.nodes[s].ports[q].node;
@@ -110,7 +109,8 @@ BOOST_AUTO_TEST_CASE(other_generators) {
 BOOST_AUTO_TEST_CASE(bad_specs_are_named) {
   BOOST_TEST(error_of([] { build_topology_spec("torus:4xq"); }).find("'torus:4xq'") != std::string::npos);
   BOOST_TEST(error_of([] { build_topology_spec("blob:4"); }).find("unknown kind 'blob'") != std::string::npos);
-  BOOST_TEST(error_of([] { build_topology_spec("torus:4x4:colour=3"); }).find("unknown key 'colour'") != std::string::npos);
+  BOOST_TEST(error_of([] { build_topology_spec("torus:4x4:colour=3"); }).find("unknown key 'colour'") !=
+             std::string::npos);
   BOOST_TEST(error_of([] { build_topology_spec("torus:4x4:hosts=9:ports=8"); }).find("need 13 ports") !=
              std::string::npos);
   BOOST_TEST(error_of([] { build_topology_spec("irregular:16:ports=5:hosts=4"); }).find("at least 2") !=
@@ -119,7 +119,8 @@ BOOST_AUTO_TEST_CASE(bad_specs_are_named) {
              std::string::npos);
   BOOST_TEST(error_of([] { build_topology_spec("flatfly:4x4:widths=1"); }).find("1 link widths for 2") !=
              std::string::npos);
-  BOOST_TEST(error_of([] { build_topology_spec("file:/nonexistent/x.topo"); }).find("cannot open") != std::string::npos);
+  BOOST_TEST(error_of([] { build_topology_spec("file:/nonexistent/x.topo"); }).find("cannot open") !=
+             std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(import_every_shared_fabric) {
@@ -180,8 +181,9 @@ BOOST_AUTO_TEST_CASE(bad_files_name_file_and_line) {
              p + ":4: 'C' is not declared (switch NAME or host NAME first)");
   p = write_temp("bad5.edges", "switch A 4\nfrobnicate\n");
   BOOST_TEST(error_of([&] { read_topology_file(p); }).find(p + ":2: unknown keyword") == 0);
-  p = write_temp("good.edges", "# two switches, two hosts\nswitch A 4\nswitch B 4\nhost x\nhost y\n"
-                               "link A:1 B:1 4\nlink A:2 B:2\nlink x A\nlink y B\n");
+  p = write_temp("good.edges",
+                 "# two switches, two hosts\nswitch A 4\nswitch B 4\nhost x\nhost y\n"
+                 "link A:1 B:1 4\nlink A:2 B:2\nlink x A\nlink y B\n");
   Topology t = read_topology_file(p);
   BOOST_TEST(t.num_switches == 2);
   BOOST_TEST(t.num_hosts == 2);
@@ -212,7 +214,8 @@ BOOST_AUTO_TEST_CASE(opensm_lft_dump_round_trip) {
       BOOST_TEST(back.switches[s].lft[lid].primary() == ts.switches[s].lft[lid].primary());
   BOOST_TEST(check_tables(t, back).ok());
   std::istringstream bad("Unicast lids [0-3] of switch Lid 1 guid 0x0002c90300000000 ('x'):\n0x0001 077 # h\n");
-  BOOST_TEST(error_of([&] { read_opensm_lfts(t, back, bad, "dump"); }) == "dump:2: port 77 beyond the 6 ports of S(0,0)");
+  BOOST_TEST(error_of([&] { read_opensm_lfts(t, back, bad, "dump"); }) ==
+             "dump:2: port 77 beyond the 6 ports of S(0,0)");
   std::ostringstream sl;
   write_sl2vl(t, ts, sl);
   BOOST_TEST(sl.str().find("switch 0 ") != std::string::npos);
