@@ -24,7 +24,7 @@ struct RoutingOptions {
   uint64_t seed = 1;                // tie-breaking among equally good choices
   int max_lmc = 7;                  // destination renaming may use up to 2^max_lmc LIDs per host
   int root = -1;                    // up*/down*/Flexible root switch; -1: the seeds/000 heuristic
-  int search_budget = 1000;         // Flexible: candidate routings evaluated at most
+  int search_budget = 500;          // Flexible: candidate routings evaluated at most
 };
 
 // Every algorithm name compute_routing accepts.

@@ -49,6 +49,9 @@ void TurnRules::set(const SwitchGraph& g, int in_ch, int out_ch, bool allow) {
     if (outs[k] == out_ch) allowed[in_ch][k] = allow;
 }
 
+// Up to this many switches, route_with_turns re-routes every pair in further passes.
+constexpr int kReroutePassSwitches = 128;
+
 RouteResult route_with_turns(const SwitchGraph& g, const TurnRules& rules, uint64_t seed, bool consistent) {
   const int n = g.n;
   const size_t C = g.channels.size();
@@ -80,140 +83,160 @@ RouteResult route_with_turns(const SwitchGraph& g, const TurnRules& rules, uint6
     if (bsum[y] != bsum[c_cur]) return bsum[y] < bsum[c_cur];
     return tie[y] < tie[c_cur];
   };
+  // Small networks get rip-up-and-reroute passes: each pair drops its path and chooses again
+  // knowing every other pair's load, which removes most of the order dependence.
+  const int passes = use_dp && !consistent && n <= kReroutePassSwitches ? 3 : 1;
+  std::vector<std::vector<int32_t>> all(passes > 1 ? static_cast<size_t>(n) * n : 0);
+  auto slot = [&](int s, int d) -> std::vector<int32_t>& {
+    return passes > 1 ? all[static_cast<size_t>(d) * n + s] : pending[s];
+  };
   queue.reserve(C);
-  for (int d = 0; d < n; ++d) {
-    // dist[c]: channels still to cross after c to reach d (backward BFS over legal turns).
-    std::fill(dist.begin(), dist.end(), -1);
-    queue.clear();
-    for (int c : g.in[d]) {
-      dist[c] = 0;
-      queue.push_back(c);
-    }
-    for (size_t i = 0; i < queue.size(); ++i) {
-      const int c = queue[i];
-      const int x = g.channels[c].from;
-      for (int p : g.in[x])
-        if (dist[p] < 0 && rules.allowed[p][pos[c]]) {
-          dist[p] = dist[c] + 1;
-          queue.push_back(p);
-        }
-    }
-    // Sources farthest from d first (they have the most choices), ties rotated by d so no
-    // switch is always served first; paths are stored in source order afterwards.
-    for (int s = 0; s < n; ++s) {
-      hops[s] = -1;
-      for (int c : g.out[s])
-        if (dist[c] >= 0 && (hops[s] < 0 || dist[c] + 1 < hops[s])) hops[s] = dist[c] + 1;
-      order[s] = s;
-    }
-    std::sort(order.begin(), order.end(), [&](int a, int b) {
-      if (hops[a] != hops[b]) return hops[a] > hops[b];
-      return (a - d + n) % n < (b - d + n) % n;
-    });
-    for (int s : order) {
-      pending[s].clear();
-      if (s == d) continue;
-      // The shortest legal paths from s form a DAG (each hop lowers dist by one); gather it
-      // layer by layer, then pick the path whose most loaded channel is least loaded (then
-      // the lowest load sum), the balancing rule of [18] restricted to shortest legal paths.
-      if (!use_dp) {
-        // Large networks: the same preferences hop by hop, on the channel load alone.
-        auto greedy_better = [&](int y, int cur) {
-          if (cur < 0) return true;
-          int ry = reuse(y, d), rc = reuse(cur, d);
-          if (ry != rc) return ry > rc;
-          if (r.load[y] != r.load[cur]) return r.load[y] < r.load[cur];
-          return tie[y] < tie[cur];
-        };
-        int cur = -1;
+  for (int pass = 0; pass < passes; ++pass) {
+    r.revisits = false;
+    r.unreachable_src = r.unreachable_dst = -1;
+    for (int d = 0; d < n; ++d) {
+      // dist[c]: channels still to cross after c to reach d (backward BFS over legal turns).
+      std::fill(dist.begin(), dist.end(), -1);
+      queue.clear();
+      for (int c : g.in[d]) {
+        dist[c] = 0;
+        queue.push_back(c);
+      }
+      for (size_t i = 0; i < queue.size(); ++i) {
+        const int c = queue[i];
+        const int x = g.channels[c].from;
+        for (int p : g.in[x])
+          if (dist[p] < 0 && rules.allowed[p][pos[c]]) {
+            dist[p] = dist[c] + 1;
+            queue.push_back(p);
+          }
+      }
+      // Sources farthest from d first (they have the most choices), ties rotated by d so no
+      // switch is always served first; paths are stored in source order afterwards.
+      for (int s = 0; s < n; ++s) {
+        hops[s] = -1;
         for (int c : g.out[s])
-          if (dist[c] >= 0 && dist[c] + 1 == hops[s] && greedy_better(c, cur)) cur = c;
-        if (cur < 0) {
+          if (dist[c] >= 0 && (hops[s] < 0 || dist[c] + 1 < hops[s])) hops[s] = dist[c] + 1;
+        order[s] = s;
+      }
+      std::sort(order.begin(), order.end(), [&](int a, int b) {
+        if (hops[a] != hops[b]) return hops[a] > hops[b];
+        return (a - d + n) % n < (b - d + n) % n;
+      });
+      for (int s : order) {
+        std::vector<int32_t>& path = slot(s, d);
+        if (passes > 1)  // the previous pass's path of this pair (single pass: the last destination's)
+          for (int c : path) --r.load[c];
+        path.clear();
+        if (s == d) continue;
+        // The shortest legal paths from s form a DAG (each hop lowers dist by one); gather it
+        // layer by layer, then pick the path whose most loaded channel is least loaded (then
+        // the lowest load sum), the balancing rule of [18] restricted to shortest legal paths.
+        if (!use_dp) {
+          // Large networks: the same preferences hop by hop, on the channel load alone.
+          auto greedy_better = [&](int y, int cur) {
+            if (cur < 0) return true;
+            int ry = reuse(y, d), rc = reuse(cur, d);
+            if (ry != rc) return ry > rc;
+            if (r.load[y] != r.load[cur]) return r.load[y] < r.load[cur];
+            return tie[y] < tie[cur];
+          };
+          int cur = -1;
+          for (int c : g.out[s])
+            if (dist[c] >= 0 && dist[c] + 1 == hops[s] && greedy_better(c, cur)) cur = c;
+          if (cur < 0) {
+            if (r.unreachable_src < 0) r.unreachable_src = s, r.unreachable_dst = d;
+            continue;
+          }
+          seen[s] = s * n + d;
+          while (cur >= 0) {
+            int next = -1;
+            const int x = g.channels[cur].to;
+            if (x != d) {
+              if (consistent && fixed_for[cur] == d) {
+                next = fixed[cur];
+              } else {
+                const auto& outs = g.out[x];
+                for (size_t k = 0; k < outs.size(); ++k) {
+                  int y = outs[k];
+                  if (rules.allowed[cur][k] && dist[y] == dist[cur] - 1 && greedy_better(y, next)) next = y;
+                }
+              }
+            }
+            if (consistent) fixed_for[cur] = d, fixed[cur] = next, used_for[cur] = d;
+            path.push_back(cur);
+            ++r.load[cur];
+            if (x != d && seen[x] == s * n + d) r.revisits = true;
+            seen[x] = s * n + d;
+            cur = next;
+          }
+          continue;
+        }
+        dag.clear();
+        ++stamp;
+        for (int c : g.out[s])
+          if (dist[c] >= 0 && dist[c] + 1 == hops[s]) dag.push_back(c), mark[c] = stamp;
+        const size_t firsts = dag.size();
+        if (firsts == 0) {
           if (r.unreachable_src < 0) r.unreachable_src = s, r.unreachable_dst = d;
           continue;
         }
-        seen[s] = s * n + d;
-        while (cur >= 0) {
-          int next = -1;
-          const int x = g.channels[cur].to;
-          if (x != d) {
-            if (consistent && fixed_for[cur] == d) {
-              next = fixed[cur];
-            } else {
-              const auto& outs = g.out[x];
-              for (size_t k = 0; k < outs.size(); ++k) {
-                int y = outs[k];
-                if (rules.allowed[cur][k] && dist[y] == dist[cur] - 1 && greedy_better(y, next)) next = y;
-              }
-            }
+        for (size_t i = 0; i < dag.size(); ++i) {
+          const int c = dag[i];
+          if (dist[c] == 0) continue;
+          const auto& outs = g.out[g.channels[c].to];
+          for (size_t k = 0; k < outs.size(); ++k) {
+            int y = outs[k];
+            if (rules.allowed[c][k] && dist[y] == dist[c] - 1 && mark[y] != stamp) mark[y] = stamp, dag.push_back(y);
           }
-          if (consistent) fixed_for[cur] = d, fixed[cur] = next, used_for[cur] = d;
-          pending[s].push_back(cur);
-          ++r.load[cur];
-          if (x != d && seen[x] == s * n + d) r.revisits = true;
-          seen[x] = s * n + d;
-          cur = next;
         }
-        continue;
-      }
-      dag.clear();
-      ++stamp;
-      for (int c : g.out[s])
-        if (dist[c] >= 0 && dist[c] + 1 == hops[s]) dag.push_back(c), mark[c] = stamp;
-      const size_t firsts = dag.size();
-      if (firsts == 0) {
-        if (r.unreachable_src < 0) r.unreachable_src = s, r.unreachable_dst = d;
-        continue;
-      }
-      for (size_t i = 0; i < dag.size(); ++i) {
-        const int c = dag[i];
-        if (dist[c] == 0) continue;
-        const auto& outs = g.out[g.channels[c].to];
-        for (size_t k = 0; k < outs.size(); ++k) {
-          int y = outs[k];
-          if (rules.allowed[c][k] && dist[y] == dist[c] - 1 && mark[y] != stamp) mark[y] = stamp, dag.push_back(y);
-        }
-      }
-      for (size_t i = dag.size(); i-- > 0;) {
-        const int c = dag[i];
-        nxt[c] = -1;
-        bmax[c] = bsum[c] = r.load[c];
-        if (dist[c] == 0) continue;
-        if (consistent && fixed_for[c] == d) {  // an earlier path fixed where c continues
-          nxt[c] = fixed[c];
+        for (size_t i = dag.size(); i-- > 0;) {
+          const int c = dag[i];
+          nxt[c] = -1;
+          bmax[c] = bsum[c] = r.load[c];
+          if (dist[c] == 0) continue;
+          if (consistent && fixed_for[c] == d) {  // an earlier path fixed where c continues
+            nxt[c] = fixed[c];
+            bmax[c] = std::max(r.load[c], bmax[nxt[c]]);
+            bsum[c] = r.load[c] + bsum[nxt[c]];
+            continue;
+          }
+          const auto& outs = g.out[g.channels[c].to];
+          for (size_t k = 0; k < outs.size(); ++k) {
+            int y = outs[k];
+            if (!rules.allowed[c][k] || dist[y] != dist[c] - 1) continue;
+            if (preferred(nxt[c], y, d)) nxt[c] = y;
+          }
           bmax[c] = std::max(r.load[c], bmax[nxt[c]]);
           bsum[c] = r.load[c] + bsum[nxt[c]];
-          continue;
         }
-        const auto& outs = g.out[g.channels[c].to];
-        for (size_t k = 0; k < outs.size(); ++k) {
-          int y = outs[k];
-          if (!rules.allowed[c][k] || dist[y] != dist[c] - 1) continue;
-          if (preferred(nxt[c], y, d)) nxt[c] = y;
+        int best = -1;
+        for (size_t i = 0; i < firsts; ++i) {
+          int c = dag[i];
+          if (preferred(best, c, d)) best = c;
         }
-        bmax[c] = std::max(r.load[c], bmax[nxt[c]]);
-        bsum[c] = r.load[c] + bsum[nxt[c]];
+        seen[s] = s * n + d;
+        for (int cur = best; cur >= 0; cur = nxt[cur]) {
+          if (consistent) fixed_for[cur] = d, fixed[cur] = nxt[cur], used_for[cur] = d;
+          path.push_back(cur);
+          ++r.load[cur];
+          const int x = g.channels[cur].to;
+          if (x != d && seen[x] == s * n + d) r.revisits = true;
+          seen[x] = s * n + d;
+        }
       }
-      int best = -1;
-      for (size_t i = 0; i < firsts; ++i) {
-        int c = dag[i];
-        if (preferred(best, c, d)) best = c;
-      }
-      seen[s] = s * n + d;
-      for (int cur = best; cur >= 0; cur = nxt[cur]) {
-        if (consistent) fixed_for[cur] = d, fixed[cur] = nxt[cur], used_for[cur] = d;
-        pending[s].push_back(cur);
-        ++r.load[cur];
-        const int x = g.channels[cur].to;
-        if (x != d && seen[x] == s * n + d) r.revisits = true;
-        seen[x] = s * n + d;
-      }
-    }
-    for (int s = 0; s < n; ++s) {
-      r.paths.chans.insert(r.paths.chans.end(), pending[s].begin(), pending[s].end());
-      r.paths.offset.push_back(static_cast<uint32_t>(r.paths.chans.size()));
+      if (passes == 1)
+        for (int s = 0; s < n; ++s) {
+          r.paths.chans.insert(r.paths.chans.end(), pending[s].begin(), pending[s].end());
+          r.paths.offset.push_back(static_cast<uint32_t>(r.paths.chans.size()));
+        }
     }
   }
+  if (passes > 1)
+    for (const auto& path : all) {
+      r.paths.chans.insert(r.paths.chans.end(), path.begin(), path.end());
+      r.paths.offset.push_back(static_cast<uint32_t>(r.paths.chans.size()));
+    }
   return r;
 }
 
