@@ -1,5 +1,6 @@
 #define BOOST_TEST_MODULE routing_generic
 #include <boost/test/unit_test.hpp>
+#include <cmath>
 
 #include "routing/checks.h"
 #include "routing/generators.h"
@@ -101,10 +102,19 @@ BOOST_AUTO_TEST_CASE(minhop_is_minimal_and_deadlock_prone_on_rings) {
   BOOST_TEST(m.average_distance == m.average_topological_distance, boost::test_tools::tolerance(1e-12));
 }
 
-// seeds/000 Table 2 compares up*/down* on a DFS tree with Flexible on the same tree.
+// seeds/000 Table 2 compares up*/down* on a DFS tree with Flexible on the same tree. Ours must
+// keep Flexible's guarantees and stay at or below the paper's UD_DFS crossing paths and
+// average distances (our balancing is stronger; README.md lists both).
 BOOST_AUTO_TEST_CASE(flexible_on_tori_deadlock_free_and_no_worse_than_updown) {
-  for (auto dims : std::vector<std::vector<int>>{{4, 4}, {6, 6}, {8, 8}, {3, 3, 3}, {4, 4, 4}}) {
-    Topology t = make_torus(dims, 1);
+  struct Paper {
+    std::vector<int> dims;
+    double ud_avg;
+    int ud_crossing;
+  };
+  const std::vector<Paper> table2{
+      {{4, 4}, 2.13, 12}, {{6, 6}, 3.31, 56}, {{8, 8}, 4.57, 209}, {{3, 3, 3}, 2.07, 15}, {{4, 4, 4}, 3.04, 75}};
+  for (const Paper& p : table2) {
+    Topology t = make_torus(p.dims, 1);
     TableSet ud = route(t, "updown-dfs"), fx = route(t, "flexible");
     CheckReport r = check_tables(t, fx);
     BOOST_TEST(r.ok());
@@ -116,6 +126,8 @@ BOOST_AUTO_TEST_CASE(flexible_on_tori_deadlock_free_and_no_worse_than_updown) {
                                       << mf.deviation_crossing << " LMC " << int(fx.hosts[0].lmc));
     BOOST_TEST(mf.crossing_path <= mu.crossing_path);
     BOOST_TEST(mf.average_distance <= mu.average_distance + 1e-12);
+    BOOST_TEST(mu.crossing_path <= p.ud_crossing);
+    BOOST_TEST(std::floor(mu.average_distance * 100) / 100 <= p.ud_avg + 1e-9);
   }
 }
 

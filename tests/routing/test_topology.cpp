@@ -55,6 +55,15 @@ BOOST_AUTO_TEST_CASE(flatfly_4x8x8x8_matches_seeds_001) {
   BOOST_TEST(switch_diameter(t) == 4);
 }
 
+BOOST_AUTO_TEST_CASE(dragonfly_of_seeds_001) {
+  // 128 groups of 16 switches, 8 global links per switch, diameter 3.
+  Topology t = build_topology_spec("dragonfly:a=16,h=8,p=8,g=128");
+  BOOST_TEST(t.num_switches == 2048);
+  BOOST_TEST(t.num_hosts == 16384);
+  BOOST_TEST(count_switch_links(t) == 128 * 16 * 15 / 2 + 128 * 127 / 2);
+  BOOST_TEST(switch_diameter(t) == 3);
+}
+
 BOOST_AUTO_TEST_CASE(other_generators) {
   Topology h = build_topology_spec("hypercube:6:hosts=2");
   BOOST_TEST(h.num_switches == 64);
