@@ -6,7 +6,9 @@
 //   crossing path: most paths through one directed switch-to-switch channel;
 //   deviation crossing: standard deviation of paths per channel over all such channels
 //   (population form, every cabled direction counts, idle ones included).
-// Switches without hosts cannot be reached by a path record and are left out (counted).
+// Switches without hosts cannot be reached by a path record and are left out of both averages
+// and of the path counts (they are counted in switches_without_hosts; their channels still
+// count in the deviation).
 #pragma once
 #include <vector>
 
