@@ -56,7 +56,12 @@ TableSet route_ecube(const Topology& t, const RoutingOptions& opt, bool one_vl) 
   const bool torus = t.kind == "torus";
   TableSet ts;
   ts.algorithm = one_vl ? "dor1vl" : "ecube";
-  const bool cube = t.kind == "hypercube";  // port d+1 per dimension instead of 1+2d / 2+2d
+  const bool cube = t.kind == "hypercube";       // port d+1 per dimension instead of 1+2d / 2+2d
+  std::vector<int> width(n, 1), base(n + 1, 1);  // lanes per dimension and first port (torus.cpp)
+  for (int d = 0; d < n; ++d) {
+    if (!t.widths.empty()) width[d] = t.widths.at(d);
+    base[d + 1] = base[d] + 2 * width[d];
+  }
   // SL bit per dimension that has a wraparound cable (k > 2; a 2-ring is one cable).
   std::vector<int> bit(n, -1);
   int bits = 0;
@@ -88,16 +93,18 @@ TableSet route_ecube(const Topology& t, const RoutingOptions& opt, bool one_vl) 
       } else {
         int d = n - 1;
         while (coord(s, d) == coord(b, d)) --d;
-        port = static_cast<PortNum>(cube                                                                   ? 1 + d
-                                    : go_plus(coord(s, d), coord(b, d), t.dims[d], torus, tie(t.nodes[b])) ? 1 + 2 * d
-                                                                                                           : 2 + 2 * d);
+        // Parallel lanes: the destination host picks one, so each LFT entry stays one port.
+        const bool plus = go_plus(coord(s, d), coord(b, d), t.dims[d], torus, tie(t.nodes[b]));
+        port = static_cast<PortNum>(cube ? 1 + d : base[d] + 2 * (h % width[d]) + (plus ? 0 : 1));
       }
       st.lft[ts.hosts[h].base_lid].candidates = {{port, 0}};
     }
     if (ts.vls_used == 2)
-      for (int out = 1; out <= 2 * n; ++out) {
-        const int d = (out - 1) / 2, k = t.dims[d], c = node.coord[d];
-        const bool plus = (out - 1) % 2 == 0;
+      for (int out = 1; out < base[n]; ++out) {
+        int d = 0;
+        while (out >= base[d + 1]) ++d;
+        const int k = t.dims[d], c = node.coord[d];
+        const bool plus = (out - base[d]) % 2 == 0;
         for (int sl = 0; sl < ts.sls_used; ++sl) {
           const bool will_wrap = bit[d] >= 0 && (sl >> bit[d] & 1) && (plus ? 2 * c >= k : 2 * c < k);
           Vl vl = plus ? (will_wrap ? 0 : 1) : (will_wrap ? 1 : 0);

@@ -118,9 +118,14 @@ Topology build(const std::string& spec, int default_hosts) {
     if (p.positional.empty()) bad(spec, p.kind + " needs sizes, e.g. " + p.kind + ":4x4");
     std::vector<int> dims = int_list(spec, "size", p.positional, 'x');
     if (p.kind == "ring" && dims.size() != 1) bad(spec, "ring takes one size");
+    std::vector<int> widths;
+    if (p.keys.count("widths")) {
+      widths = int_list(spec, "widths", p.keys["widths"], ',');
+      p.keys.erase("widths");
+    }
     int hosts = hosts_or(4), ports = take(spec, p, "ports", 0);
     no_more(spec, p);
-    return make_torus(dims, hosts, p.kind != "mesh", ports);
+    return make_torus_widths(dims, widths, hosts, p.kind != "mesh", ports);
   }
   if (p.kind == "hypercube") {
     int n = to_int(spec, "dimension", p.positional);

@@ -31,6 +31,7 @@ struct Node {
 struct Topology {
   std::string kind;                   // "torus", "mesh", "hypercube", "irregular", "file", ...
   std::vector<int> dims;              // per-dimension size for torus/mesh/flatfly, empty otherwise
+  std::vector<int> widths;            // torus/mesh: parallel cables per dimension; empty means 1 each
   std::vector<Node> nodes;            // switches first (0..num_switches-1), then hosts
   int num_switches = 0;
   int num_hosts = 0;
@@ -52,6 +53,12 @@ void connect(Topology& t, int a, int pa, int b, int pb, int width = 1);
 // Switch index = sum coord[d] * prod(dims[0..d-1]) (dimension 0 varies fastest).
 Topology make_torus(const std::vector<int>& dims, int hosts_per_switch, bool wrap = true,
                     int switch_ports = 0 /* 0: exactly 2n + hosts */);
+
+// Torus or mesh with widths[d] parallel cables (lanes) per neighbour in dimension d (seeds/001:
+// 8x16x16 with widths 3,5,5). Dimension d, lane l: port base_d + 2l toward +, base_d + 2l + 1
+// toward -, base_d = 1 + 2 * sum(widths[0..d-1]); hosts after. All widths 1 is make_torus.
+Topology make_torus_widths(const std::vector<int>& dims, const std::vector<int>& widths, int hosts_per_switch,
+                           bool wrap = true, int switch_ports = 0);
 
 // Helpers for generators and importers: append a switch or a host, return its node index.
 // Hosts must be added after every switch (switches are nodes 0..S-1).

@@ -127,6 +127,11 @@ BOOST_AUTO_TEST_CASE(ecube_on_hypercubes_and_2_rings) {
   BOOST_TEST(r.ok());
   Metrics m = compute_metrics(h, ts);
   BOOST_TEST(m.average_distance == m.average_topological_distance, boost::test_tools::tolerance(1e-12));
+  Topology wide = make_torus_widths({4, 6}, {2, 3}, 2);  // lanes spread destinations
+  TableSet tw = route(wide, "ecube");
+  BOOST_TEST(check_tables(wide, tw).ok());
+  Metrics mw = compute_metrics(wide, tw);
+  BOOST_TEST(mw.average_distance == mw.average_topological_distance, boost::test_tools::tolerance(1e-12));
   Topology mixed = make_torus({2, 5, 4}, 1);  // the 2-ring needs no SL bit: 4 SLs
   TableSet tm = route(mixed, "ecube");
   BOOST_TEST(tm.sls_used == 4);

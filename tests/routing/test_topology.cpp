@@ -55,6 +55,22 @@ BOOST_AUTO_TEST_CASE(flatfly_4x8x8x8_matches_seeds_001) {
   BOOST_TEST(switch_diameter(t) == 4);
 }
 
+BOOST_AUTO_TEST_CASE(tori_with_link_widths_of_seeds_001) {
+  Topology t3 = build_topology_spec("torus:8x16x16:widths=3,5,5:hosts=8");
+  BOOST_TEST(t3.num_switches == 2048);
+  BOOST_TEST(t3.nodes[0].num_ports == 34);  // degree 34
+  BOOST_TEST(max_ports_used(t3) == 34);
+  BOOST_TEST(count_switch_links(t3) == 2048 * 13);
+  BOOST_TEST(switch_diameter(t3) == 20);
+  Topology t4 = build_topology_spec("torus:4x8x8x8:widths=2,4,4,4:hosts=8");
+  BOOST_TEST(t4.nodes[0].num_ports == 36);
+  BOOST_TEST(switch_diameter(t4) == 14);
+  // Lane l of dimension d: + on base_d + 2l, - on base_d + 2l + 1 (base_1 = 1 + 2*3 = 7).
+  BOOST_TEST(t3.nodes[0].ports[7].node == 8);
+  BOOST_TEST(t3.nodes[0].ports[8].node == 8 * 15);
+  BOOST_TEST(t3.nodes[0].ports[6].node == 7);  // dimension 0, lane 2, -
+}
+
 BOOST_AUTO_TEST_CASE(dragonfly_of_seeds_001) {
   // 128 groups of 16 switches, 8 global links per switch, diameter 3.
   Topology t = build_topology_spec("dragonfly:a=16,h=8,p=8,g=128");
