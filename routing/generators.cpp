@@ -193,7 +193,8 @@ Topology make_dragonfly(int a, int h, int p, int groups) {
   return t;
 }
 
-Topology make_slimfly(int q, int hosts_per_switch) {
+Topology make_slimfly(int q, int hosts_per_switch, int lanes) {
+  require(lanes >= 1 && lanes <= 8, "slimfly: L (parallel cables per link) must be 1..8");
   // GF(q): Z_q for a prime q; for q = 2^m polynomials over GF(2) modulo an irreducible one
   // (addition is XOR). Other prime powers (9, 25, 27, ...) are refused.
   static const int kIrreducible[] = {0, 0, 0b111, 0b1011, 0b10011, 0b100101, 0b1000011};
@@ -242,7 +243,7 @@ Topology make_slimfly(int q, int hosts_per_switch) {
     for (int i = 0; i <= q - 2; i += 2) X[pw[i]] = 1;
     for (int i = 1; i <= q - 1; i += 2) Xp[pw[i % (q - 1)]] = 1;
   }
-  const int degree = (3 * q - delta) / 2;
+  const int degree = (3 * q - delta) / 2 * lanes;
   Topology t;
   t.kind = "slimfly";
   auto id = [&](int part, int x, int y) { return part * q * q + x * q + y; };
@@ -250,7 +251,9 @@ Topology make_slimfly(int q, int hosts_per_switch) {
     for (int x = 0; x < q; ++x)
       for (int y = 0; y < q; ++y)
         add_switch(t, std::string(part ? "R1(" : "R0(") + std::to_string(x) + "," + std::to_string(y) + ")", degree);
-  auto join = [&](int u, int v) { connect(t, u, free_port(t, u), v, free_port(t, v)); };
+  auto join = [&](int u, int v) {
+    for (int l = 0; l < lanes; ++l) connect(t, u, free_port(t, u), v, free_port(t, v));
+  };
   for (int x = 0; x < q; ++x)
     for (int y = 0; y < q; ++y)
       for (int y2 = y + 1; y2 < q; ++y2) {

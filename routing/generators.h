@@ -32,7 +32,8 @@ Topology make_dragonfly(int a, int h, int p, int groups = 0);
 // Slim Fly MMS graph (Besta, Hoefler 2014) for q = 4w + d, d in {-1, 0, 1}: q a prime 4w+-1
 // or a power of two (GF(2^m); seeds/001 uses q = 4 and 8); other prime powers are refused.
 // 2q^2 switches of network degree (3q - d)/2, diameter 2.
-Topology make_slimfly(int q, int hosts_per_switch);
+// `lanes` parallel cables per link (seeds/001 SFxFF-1: q = 4, L = 2).
+Topology make_slimfly(int q, int hosts_per_switch, int lanes = 1);
 
 // Cartesian product: switch (a, b) joins (a', b) for every cable a-a' of A and (a, b') for
 // every cable b-b' of B (parallel cables kept). A's ports come first, then B's, then hosts.

@@ -163,9 +163,10 @@ Topology build(const std::string& spec, int default_hosts) {
     if (!p.positional.empty()) bad(spec, "slimfly takes q=");
     int q = take(spec, p, "q", 5);
     int degree = (3 * q - (q % 4 == 1 ? 1 : q % 4 == 3 ? -1 : 0)) / 2;
+    int lanes = take(spec, p, "L", 1);
     int hosts = hosts_or((degree + 1) / 2);
     no_more(spec, p);
-    return make_slimfly(q, hosts);
+    return make_slimfly(q, hosts, lanes);
   }
   bad(spec, "unknown kind '" + p.kind +
                 "' (torus, mesh, ring, hypercube, irregular, flatfly, dragonfly, slimfly, product, file)");

@@ -71,6 +71,19 @@ BOOST_AUTO_TEST_CASE(tori_with_link_widths_of_seeds_001) {
   BOOST_TEST(t3.nodes[0].ports[6].node == 7);  // dimension 0, lane 2, -
 }
 
+BOOST_AUTO_TEST_CASE(slimfly_times_flatfly_of_seeds_001) {
+  // SFxFF-1: Slim Fly q=4 with doubled links x FlatFly 8x8: degree 34 with 8 hosts, diameter 4.
+  Topology a = build_topology_spec("product:slimfly:q=4,L=2*flatfly:8x8:hosts=8");
+  BOOST_TEST(a.num_switches == 32 * 64);
+  BOOST_TEST(max_ports_used(a) == 34);
+  BOOST_TEST(switch_diameter(a) == 4);
+  // SFxFF-2: Slim Fly q=8 x FlatFly 16: degree 35, diameter 3.
+  Topology b = build_topology_spec("product:slimfly:q=8*flatfly:16:hosts=8");
+  BOOST_TEST(b.num_switches == 128 * 16);
+  BOOST_TEST(max_ports_used(b) == 35);
+  BOOST_TEST(switch_diameter(b) == 3);
+}
+
 BOOST_AUTO_TEST_CASE(dragonfly_of_seeds_001) {
   // 128 groups of 16 switches, 8 global links per switch, diameter 3.
   Topology t = build_topology_spec("dragonfly:a=16,h=8,p=8,g=128");
