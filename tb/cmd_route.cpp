@@ -9,6 +9,8 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <stdexcept>
+#include <string>
 #include <nlohmann/json.hpp>
 
 #include "routing/checks.h"
@@ -30,6 +32,8 @@ struct RouteCmdOptions {
   std::string export_dir;
   std::string dot;
   int vls = 0;
+  int hosts = -1;  // --hosts: hosts per switch; -1 keeps the spec's own (or its default)
+  int ports = -1;  // --ports: ports per switch; -1 keeps the spec's own (0 = just enough)
   int max_sls = 16;
   int max_vls = 15;
   uint64_t seed = 1;
@@ -74,8 +78,26 @@ nlohmann::json outcome_json(const Outcome& o) {
   return j;
 }
 
+// --hosts and --ports are the spec's hosts= and ports= keys: appended, so one parser checks
+// both forms and reports an unknown key (e.g. ports= on a dragonfly) the same way. Giving a
+// value twice is refused rather than silently picking one.
+std::string spec_with_options(const RouteCmdOptions& opt) {
+  std::string spec = opt.topology;
+  auto add = [&](const char* key, int value) {
+    if (value < 0) return;
+    if (spec.rfind("file:", 0) == 0)
+      throw std::invalid_argument(std::string("--") + key + " does not apply to file: topologies");
+    if (spec.find(std::string(key) + "=") != std::string::npos)
+      throw std::invalid_argument(std::string("--") + key + " given twice (also in the spec '" + opt.topology + "')");
+    spec += std::string(":") + key + "=" + std::to_string(value);
+  };
+  add("hosts", opt.hosts);
+  add("ports", opt.ports);
+  return spec;
+}
+
 int route(const RouteCmdOptions& opt) {
-  routing::Topology topo = routing::build_topology_spec(opt.topology);
+  routing::Topology topo = routing::build_topology_spec(spec_with_options(opt));
   for (const auto& n : topo.notes) std::cerr << "ibsc route: note: " << n << "\n";
   const int links = routing::count_switch_links(topo) + topo.num_hosts;
   if (!opt.dot.empty()) {
@@ -196,6 +218,8 @@ void add_route_command(CLI::App& app) {
   c->add_flag("--metrics", opt->metrics, "seeds/000 Table 2 metrics; all applicable algorithms without --routing");
   c->add_flag("--json", opt->json, "one JSON object on stdout");
   c->add_option("--export-opensm", opt->export_dir, "write opensm-lfts.dump, sl2vl.txt, path-records.txt here");
+  c->add_option("--hosts", opt->hosts, "hosts per switch (same as :hosts=N in the spec)")->check(CLI::Range(0, 254));
+  c->add_option("--ports", opt->ports, "ports per switch, 0 = just enough (same as :ports=N)")->check(CLI::Range(0, 254));
   c->add_option("--vls", opt->vls, "VLs for up*/down*, minhop and Flexible (1 or 2)")->check(CLI::Range(0, 2));
   c->add_option("--dot", opt->dot, "write the topology as Graphviz");
   c->add_option("--seed", opt->seed, "tie-breaking seed");

@@ -115,6 +115,15 @@ BOOST_AUTO_TEST_CASE(budgets_are_refused_clearly) {
   BOOST_CHECK_THROW(compute_routing(t, o), RoutingError);
   o.algorithm = "nonsense";
   BOOST_CHECK_THROW(compute_routing(t, o), RoutingError);
+  // A 2-D torus needs 4 SLs (Table 1); a budget of 2 is refused and the message says why.
+  RoutingOptions two;
+  two.max_sls = 2;
+  try {
+    compute_routing(make_torus({4, 4}, 1), two);
+    BOOST_FAIL("expected a RoutingError");
+  } catch (const RoutingError& e) {
+    BOOST_TEST(std::string(e.what()).find("needs 4 SLs; the budget is 2") != std::string::npos);
+  }
   Topology five = make_torus({3, 3, 3, 3, 3}, 1);
   BOOST_CHECK_THROW(route(five, "ecube"), RoutingError);  // 32 SLs
 }

@@ -84,3 +84,21 @@ BOOST_AUTO_TEST_CASE(bad_input_is_named) {
   BOOST_TEST(run({"--topology", "slimfly:q=9", "--routing", "updown-bfs"}, out) == 1);
   BOOST_TEST(out.find("odd prime powers") != std::string::npos);
 }
+
+BOOST_AUTO_TEST_CASE(hosts_and_ports_options) {
+  std::string out;
+  BOOST_TEST(run({"--topology", "torus:4x4", "--hosts", "1", "--ports", "8", "--routing", "updown-dfs", "--json"},
+                 out) == 0);
+  auto j = nlohmann::json::parse(out);
+  BOOST_TEST(j["switches"] == 16);
+  BOOST_TEST(j["hosts"] == 16);
+  BOOST_TEST(j["deadlock_free"] == true);
+  BOOST_TEST(run({"--topology", "mesh:3x3", "--hosts", "2", "--json"}, out) == 0);
+  BOOST_TEST(nlohmann::json::parse(out)["hosts"] == 18);
+  // Too few ports for 4 links and 4 hosts, the same value twice, and a file spec are named.
+  BOOST_TEST(run({"--topology", "torus:4x4", "--ports", "6"}, out) == 1);
+  BOOST_TEST(run({"--topology", "torus:4x4:hosts=2", "--hosts", "1"}, out) == 1);
+  BOOST_TEST(out.find("--hosts given twice") != std::string::npos);
+  BOOST_TEST(run({"--topology", "file:/nonexistent", "--hosts", "1"}, out) == 1);
+  BOOST_TEST(out.find("does not apply to file:") != std::string::npos);
+}
