@@ -206,6 +206,24 @@ CheckReport check_tables(const Topology& t, const TableSet& ts, const CheckLimit
     problem(std::to_string(rep.sls_used) + " SLs used; the budget is " + std::to_string(limits.max_sls));
   if (rep.vls_used > limits.max_vls)
     problem(std::to_string(rep.vls_used) + " data VLs used; the budget is " + std::to_string(limits.max_vls));
+  // The fabric is configured from the declared counts (VLs 0..vls_used-1 get buffers and
+  // arbitration entries), so a walk on a higher VL or SL than declared would meet a lane the
+  // switches were never set up for.
+  int top_sl = -1, top_vl = -1;
+  for (int i = 0; i < kNumSls; ++i)
+    if (sl_seen[i]) top_sl = i;
+  for (int i = 0; i < kMaxDataVls; ++i)
+    if (vl_seen[i]) top_vl = i;
+  if (top_sl >= ts.sls_used) {
+    rep.within_budget = false;
+    problem("a path record uses SL " + std::to_string(top_sl) + " but the tables declare " +
+            std::to_string(ts.sls_used) + " SLs");
+  }
+  if (top_vl >= ts.vls_used) {
+    rep.within_budget = false;
+    problem("a walk uses VL " + std::to_string(top_vl) + " but the tables declare " + std::to_string(ts.vls_used) +
+            " VLs");
+  }
 
   // Channel dependency graph: node = (channel, VL); a channel is (node, output port).
   std::vector<int> chan_base(t.nodes.size() + 1, 0);

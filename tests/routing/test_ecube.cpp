@@ -173,3 +173,19 @@ BOOST_AUTO_TEST_CASE(checks_follow_every_adaptive_candidate) {
   BOOST_TEST(!loop.paths_end);
   BOOST_TEST(loop.looping_pairs > 0);
 }
+
+BOOST_AUTO_TEST_CASE(checks_hold_tables_to_their_declared_counts) {
+  // The fabric sets up only the declared VLs and SLs: tables that use more are over budget
+  // even when the absolute limits (16 SLs, 15 VLs) are met.
+  Topology t = make_torus({4, 4}, 1);
+  TableSet ts = route(t, "ecube");
+  BOOST_TEST(check_tables(t, ts).within_budget);
+  TableSet fewer_vls = ts;
+  fewer_vls.vls_used = 1;
+  CheckReport r = check_tables(t, fewer_vls);
+  BOOST_TEST(!r.within_budget);
+  BOOST_TEST(r.text().find("declare 1 VLs") != std::string::npos);
+  TableSet fewer_sls = ts;
+  fewer_sls.sls_used = 2;
+  BOOST_TEST(!check_tables(t, fewer_sls).within_budget);
+}
