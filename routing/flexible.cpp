@@ -11,6 +11,9 @@
 //   3. Keep the move when every pair stays connected, no path passes a switch twice, the
 //      dependency graph is acyclic, the total path length does not grow, and the channel
 //      loads improve (lower maximum, then lower sum of squares).
+//   4. Up to kFlexibleCdgSwitches switches, move single paths off the most loaded channels
+//      while the dependency graph of the paths stays acyclic (flexible_cdg.cpp); this never
+//      lengthens a path or raises a load maximum.
 // So the result needs one VL and one SL, is deadlock-free by construction (step 3 checks the
 // actual paths), and its crossing path is never above up*/down* on the same tree (step 1 is
 // that routing and only improvements are kept). The search is bounded by
@@ -20,6 +23,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "routing/flexible_cdg.h"
 #include "routing/generic.h"
 
 namespace ibsc::routing {
@@ -123,6 +127,11 @@ TableSet route_flexible(const Topology& t, const RoutingOptions& opt) {
       }
     }
   }
+  // Second stage (flexible_cdg.cpp): single paths move off the hot channels while the
+  // dependency graph of the paths stays acyclic. The paths then need no turn rule beyond their
+  // own; should destination renaming overflow the LIDs, tables_with_fallback re-routes under
+  // `rules`, the turn-space result, which is deadlock-free as well.
+  if (g.n <= kFlexibleCdgSwitches) improve_acyclic(g, best);
   return tables_with_fallback(t, g, rules, std::move(best), opt, "flexible", true);
 }
 

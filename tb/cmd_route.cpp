@@ -219,7 +219,8 @@ void add_route_command(CLI::App& app) {
   c->add_flag("--json", opt->json, "one JSON object on stdout");
   c->add_option("--export-opensm", opt->export_dir, "write opensm-lfts.dump, sl2vl.txt, path-records.txt here");
   c->add_option("--hosts", opt->hosts, "hosts per switch (same as :hosts=N in the spec)")->check(CLI::Range(0, 254));
-  c->add_option("--ports", opt->ports, "ports per switch, 0 = just enough (same as :ports=N)")->check(CLI::Range(0, 254));
+  c->add_option("--ports", opt->ports, "ports per switch, 0 = just enough (same as :ports=N)")
+      ->check(CLI::Range(0, 254));
   c->add_option("--vls", opt->vls, "VLs for up*/down*, minhop and Flexible (1 or 2)")->check(CLI::Range(0, 2));
   c->add_option("--dot", opt->dot, "write the topology as Graphviz");
   c->add_option("--seed", opt->seed, "tie-breaking seed");

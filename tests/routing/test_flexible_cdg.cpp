@@ -1,0 +1,76 @@
+#define BOOST_TEST_MODULE routing_flexible_cdg
+#include <algorithm>
+#include <boost/test/unit_test.hpp>
+
+#include "routing/checks.h"
+#include "routing/flexible_cdg.h"
+#include "routing/generators.h"
+#include "routing/metrics.h"
+#include "routing/routing.h"
+
+using namespace ibsc::routing;
+
+namespace {
+
+int max_load(const RouteResult& r) { return *std::max_element(r.load.begin(), r.load.end()); }
+
+// Loads recounted from the paths, to catch bookkeeping drift in improve_acyclic.
+std::vector<int> recount(const SwitchGraph& g, const PathSet& p) {
+  std::vector<int> load(g.channels.size(), 0);
+  for (int c : p.chans) ++load[c];
+  return load;
+}
+
+}  // namespace
+
+// The path-space stage starts from up*/down* paths (acyclic) and must keep every pair routed,
+// the dependency graph acyclic, paths no longer and the most loaded channel no more loaded.
+BOOST_AUTO_TEST_CASE(rebalancing_keeps_paths_acyclic_and_never_worse) {
+  std::vector<Topology> nets{make_torus({4, 4}, 1), make_torus({3, 3, 3}, 1), make_torus({5, 4}, 1, false)};
+  for (uint64_t seed : {1, 2, 3, 4}) nets.push_back(make_irregular(32, 8, 1, seed));
+  for (const Topology& t : nets) {
+    SwitchGraph g(t);
+    RouteResult r = route_with_turns(g, updown_rules(g, updown_labels(g, TreeKind::Dfs, updown_root(g))), 1);
+    BOOST_TEST_REQUIRE(path_cdg_cycle(g, r.paths).empty());
+    const size_t length = r.paths.chans.size();
+    const int before = max_load(r);
+    const bool changed = improve_acyclic(g, r);
+    BOOST_TEST_MESSAGE(t.kind << " " << t.num_switches << ": crossing " << before << " -> " << max_load(r) << ", links "
+                              << length << " -> " << r.paths.chans.size() << (changed ? "" : " (unchanged)"));
+    BOOST_TEST_INFO(t.kind << " " << t.num_switches);
+    BOOST_TEST(path_cdg_cycle(g, r.paths).empty());
+    BOOST_TEST(r.paths.chans.size() <= length);
+    BOOST_TEST(max_load(r) <= before);
+    BOOST_TEST(recount(g, r.paths) == r.load);
+    for (int d = 0; d < g.n; ++d)
+      for (int s = 0; s < g.n; ++s) {
+        if (s == d) continue;
+        const size_t b = r.paths.begin(s, d), e = r.paths.end(s, d);
+        BOOST_TEST_REQUIRE(e > b);
+        BOOST_TEST(g.channels[r.paths.chans[b]].from == s);
+        BOOST_TEST(g.channels[r.paths.chans[e - 1]].to == d);
+        for (size_t i = b; i + 1 < e; ++i)
+          BOOST_TEST(g.channels[r.paths.chans[i]].to == g.channels[r.paths.chans[i + 1]].from);
+      }
+  }
+}
+
+// Flexible on irregular networks: the tables (not the algorithm's word) are checked.
+BOOST_AUTO_TEST_CASE(flexible_tables_on_irregular_networks) {
+  for (uint64_t seed : {1, 2, 3}) {
+    Topology t = make_irregular(24, 8, 2, seed);
+    RoutingOptions o;
+    o.algorithm = "flexible";
+    o.search_budget = 60;
+    TableSet fx = compute_routing(t, o);
+    o.algorithm = "updown-dfs";
+    TableSet ud = compute_routing(t, o);
+    CheckReport r = check_tables(t, fx);
+    BOOST_TEST_INFO("seed " << seed << "\n" << r.text());
+    BOOST_TEST(r.ok());
+    BOOST_TEST(r.vls_used == 1);
+    Metrics mf = compute_metrics(t, fx), mu = compute_metrics(t, ud);
+    BOOST_TEST(mf.crossing_path <= mu.crossing_path);
+    BOOST_TEST(mf.average_distance <= mu.average_distance + 1e-12);
+  }
+}
