@@ -272,9 +272,12 @@ std::string CheckReport::text() const {
   o << "channel dependency graph: " << cdg_nodes << " (channel, VL) nodes, " << cdg_edges << " dependencies, "
     << (deadlock_free ? "acyclic: deadlock-free" : "CYCLIC: deadlock possible") << "\n";
   if (!cycle.empty()) {
-    o << "cycle:";
-    for (const CycleHop& h : cycle) o << " " << h.name << ":" << h.port << "/VL" << h.vl;
-    o << "\n";
+    // Each hop is a channel: the switch a packet leaves, by which port, on which VL; each
+    // waits for the next, and the last for the first.
+    o << "cycle (switch port VL, each waiting for the next):";
+    for (size_t i = 0; i < cycle.size(); ++i)
+      o << (i ? " -> " : " ") << cycle[i].name << " port " << cycle[i].port << " VL" << cycle[i].vl;
+    o << " -> back to " << cycle.front().name << "\n";
   }
   for (const auto& p : problems) o << "problem: " << p << "\n";
   return o.str();

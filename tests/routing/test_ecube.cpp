@@ -189,3 +189,13 @@ BOOST_AUTO_TEST_CASE(checks_hold_tables_to_their_declared_counts) {
   fewer_sls.sls_used = 2;
   BOOST_TEST(!check_tables(t, fewer_sls).within_budget);
 }
+
+BOOST_AUTO_TEST_CASE(cycle_text_names_switch_port_and_vl) {
+  Topology t = make_torus({4, 4}, 1);
+  CheckReport r = check_tables(t, route(t, "dor1vl"));
+  BOOST_TEST_REQUIRE(!r.deadlock_free);
+  const std::string text = r.text();
+  BOOST_TEST(text.find(r.cycle.front().name + " port " + std::to_string(r.cycle.front().port) + " VL0 -> ") !=
+             std::string::npos);
+  BOOST_TEST(text.find("-> back to " + r.cycle.front().name) != std::string::npos);
+}
