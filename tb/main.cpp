@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "tb/cmd_cosim.h"
+#include "tb/cmd_route.h"
 #include "tb/cmd_run.h"
 #include "tb/config_reader.h"
 
@@ -15,6 +16,7 @@ int sc_main(int argc, char** argv) {
   CLI::App app{"IBSC: cycle-accurate InfiniBand fabric simulator"};
   app.require_subcommand(1);
   ibsc::tb::add_run_command(app);
+  ibsc::tb::add_route_command(app);
   ibsc::tb::add_cosim_command(app);
   try {
     app.parse(argc, argv);

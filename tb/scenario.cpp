@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "routing/topo_spec.h"
 #include "tb/config_reader.h"
 
 namespace ibsc::tb {
@@ -35,8 +36,8 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
 
   TopologyChoice& t = s.topology;
   t.spec = r.get<std::string>("topology.spec", t.spec);
-  t.hosts_per_switch = r.get_int("topology.hosts_per_switch", t.hosts_per_switch, 0, 64);
-  t.switch_ports = r.get_int("topology.switch_ports", t.switch_ports, 0, 254);
+  t.hosts_per_switch = r.get_int("topology.hosts_per_switch", t.hosts_per_switch, -1, 254);
+  t.switch_ports = r.get_int("topology.switch_ports", t.switch_ports, -1, 254);
   checked(r, "topology.spec", [&] { build_topology(t); });
 
   routing::RoutingOptions& ro = s.routing;
@@ -121,30 +122,21 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
 
 namespace ibsc::tb {
 
+// The scenario's hosts_per_switch and switch_ports are the spec's hosts= and ports= keys
+// (routing/topo_spec.h), appended so one parser checks both; -1 keeps the spec's own value.
 routing::Topology build_topology(const TopologyChoice& t) {
-  // Short forms: torus:4x4, torus:4x4x4, mesh:8x8, ring:8 (a 1-D torus).
-  auto colon = t.spec.find(':');
-  std::string kind = t.spec.substr(0, colon), rest = colon == std::string::npos ? "" : t.spec.substr(colon + 1);
-  if (kind == "ring") kind = "torus";
-  if (kind != "torus" && kind != "mesh")
-    throw std::invalid_argument("topology.spec '" + t.spec + "': supported forms are torus:AxB[xC...], mesh:AxB[...], ring:N");
-  std::vector<int> dims;
-  size_t pos = 0;
-  while (pos <= rest.size()) {
-    size_t x = rest.find('x', pos);
-    std::string part = rest.substr(pos, x == std::string::npos ? std::string::npos : x - pos);
-    try {
-      size_t used = 0;
-      int k = std::stoi(part, &used);
-      if (used != part.size()) throw std::invalid_argument(part);
-      dims.push_back(k);
-    } catch (const std::exception&) {
-      throw std::invalid_argument("topology.spec '" + t.spec + "': '" + part + "' is not a dimension size");
-    }
-    if (x == std::string::npos) break;
-    pos = x + 1;
-  }
-  return routing::make_torus(dims, t.hosts_per_switch, kind == "torus", t.switch_ports);
+  std::string spec = t.spec;
+  auto add = [&](const char* key, const char* name, int value) {
+    if (value < 0) return;
+    if (spec.rfind("file:", 0) == 0)
+      throw std::invalid_argument(std::string(name) + " does not apply to a file: topology (the file has them)");
+    if (spec.find(std::string(key) + "=") != std::string::npos)
+      throw std::invalid_argument(std::string(name) + " given twice (also as " + key + "= in the spec '" + t.spec + "')");
+    spec += std::string(":") + key + "=" + std::to_string(value);
+  };
+  add("hosts", "topology.hosts_per_switch", t.hosts_per_switch);
+  add("ports", "topology.switch_ports", t.switch_ports);
+  return routing::build_topology_spec(spec);
 }
 
 }  // namespace ibsc::tb

@@ -15,9 +15,9 @@
 namespace ibsc::tb {
 
 struct TopologyChoice {
-  std::string spec = "torus:4x4";  // short form, as for `ibsc route --topology`
-  int hosts_per_switch = 4;
-  int switch_ports = 8;            // ports per switch; 0: exactly what the topology needs
+  std::string spec = "torus:4x4";  // short form, as for `ibsc route --topology` (routing/topo_spec.h)
+  int hosts_per_switch = -1;       // -1: the spec's own (4 on tori, meshes, irregular networks)
+  int switch_ports = -1;           // ports per switch; 0: exactly what the topology needs; -1: the spec's
 };
 
 struct Scenario {
