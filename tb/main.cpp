@@ -1,5 +1,5 @@
 // ibsc: the command-line front end. Subcommands: run (simulate a scenario), route (tables,
-// checks, metrics, export), cosim (RTL arbiter against its model).
+// checks, metrics, export), cosim (RTL arbiter against its model), reproduce (a paper's study).
 #include <systemc>
 
 #include <cstdlib>
@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "tb/cmd_cosim.h"
+#include "tb/cmd_reproduce.h"
 #include "tb/cmd_route.h"
 #include "tb/cmd_run.h"
 #include "tb/config_reader.h"
@@ -18,6 +19,7 @@ int sc_main(int argc, char** argv) {
   ibsc::tb::add_run_command(app);
   ibsc::tb::add_route_command(app);
   ibsc::tb::add_cosim_command(app);
+  ibsc::tb::add_reproduce_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::RuntimeError& e) {

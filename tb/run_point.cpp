@@ -89,7 +89,7 @@ LoadPointResult run_load_point(const PointSetup& s, double load, const std::stri
   r.packets_generated = mon.generated;
   r.packets_injected = mon.injected;
   r.packets_delivered = mon.delivered;
-  r.packets_in_flight = mon.in_flight();
+  r.packets_in_flight = fabric.count_in_flight();  // counted in queues, buffers and wires, not derived
   r.measured_packets = driver.latency.count();
   r.packet_hops = mon.hops;
   // Per-link utilisation over the window: bytes x byte time / window.

@@ -29,7 +29,8 @@ void SweepConfig::validate() const {
   if (jobs < 0) throw std::invalid_argument("sweep.jobs must be >= 0");
 }
 
-std::vector<std::string> run_forked(int n, int jobs, const std::function<std::string(int)>& fn) {
+std::vector<std::string> run_forked(int n, int jobs, const std::function<std::string(int)>& fn,
+                                    const std::function<void(int, const std::string&)>& on_done) {
   if (jobs <= 0) jobs = std::max(1L, sysconf(_SC_NPROCESSORS_ONLN));
   std::vector<std::string> out(n);
   std::map<pid_t, std::pair<int, std::string>> running;  // pid -> (index, temp file)
@@ -46,8 +47,10 @@ std::vector<std::string> run_forked(int n, int jobs, const std::function<std::st
     std::stringstream ss;
     ss << in.rdbuf();
     std::remove(file.c_str());
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) out[idx] = ss.str();
-    else if (failure.empty())
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+      out[idx] = ss.str();
+      if (on_done) on_done(idx, out[idx]);
+    } else if (failure.empty())
       failure = ss.str().empty() ? "worker process for point " + std::to_string(idx) + " died (status " +
                                        std::to_string(status) + ")"
                                  : ss.str();

@@ -33,7 +33,9 @@ std::vector<LoadPointResult> run_sweep(const PointSetup& setup, const SweepConfi
 SaturationPoint find_saturation(const std::vector<LoadPointResult>& points);
 
 // Runs fn(i) for i in [0, n) in child processes, at most `jobs` at once; each child returns a
-// JSON text. Used by the sweep and by multi-scenario runs.
-std::vector<std::string> run_forked(int n, int jobs, const std::function<std::string(int)>& fn);
+// JSON text. Used by the sweep and by studies; on_done(i, text), if given, runs in the parent
+// as each child finishes successfully (progress display).
+std::vector<std::string> run_forked(int n, int jobs, const std::function<std::string(int)>& fn,
+                                    const std::function<void(int, const std::string&)>& on_done = {});
 
 }  // namespace ibsc::tb

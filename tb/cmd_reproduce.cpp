@@ -1,0 +1,202 @@
+#include "tb/cmd_reproduce.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "routing/checks.h"
+#include "routing/metrics.h"
+#include "routing/routing.h"
+#include "tb/channel_load.h"
+#include "tb/scenario.h"
+#include "tb/scenario_yaml.h"
+#include "tb/study.h"
+#include "tb/study_report.h"
+#include "tb/sweep.h"
+
+namespace ibsc::tb {
+namespace {
+
+struct ReproduceOptions {
+  std::string study;
+  bool quick = false;
+  std::string out;
+  int jobs = 0;
+  std::string only;
+};
+
+struct Routed {
+  routing::Topology topo;
+  routing::TableSet tables;
+};
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+std::string clock_text(double s) {
+  int t = static_cast<int>(s + 0.5);
+  char b[32];
+  std::snprintf(b, sizeof b, "%d:%02d", t / 60, t % 60);
+  return b;
+}
+
+int reproduce(const ReproduceOptions& o, const std::string& command) {
+  const auto t0 = std::chrono::steady_clock::now();
+  Study study = load_study(o.study);
+  std::vector<Experiment> exps = study.experiments(o.quick);
+  if (!o.only.empty()) {
+    exps.erase(std::remove_if(exps.begin(), exps.end(), [&](auto& e) { return e.name.find(o.only) == std::string::npos; }),
+               exps.end());
+    if (exps.empty()) throw std::runtime_error("--only '" + o.only + "' matches no experiment of " + o.study);
+  }
+  const std::string out = o.out.empty() ? (o.quick ? "out/" + study.name + "-quick" : "reports/" + study.name) : o.out;
+  std::filesystem::create_directories(out + "/scenarios");
+  const int jobs = o.jobs > 0 ? o.jobs : static_cast<int>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
+
+  // Scenarios and tables in this process (children inherit them): each torus/routing pair is
+  // routed once, however many traffic patterns and packet lengths use it.
+  StudyRun run;
+  run.study = &study;
+  run.quick = o.quick;
+  run.command = command;
+  run.jobs = jobs;
+  std::vector<Scenario> scenarios;
+  std::map<std::string, std::unique_ptr<Routed>> routed;
+  std::vector<double> cost;
+  for (const Experiment& e : exps) {
+    Scenario s = load_scenario(study.base, e.set);
+    const std::string key = e.torus + "/" + e.routing;
+    auto& r = routed[key];
+    if (!r) {
+      auto t = std::chrono::steady_clock::now();
+      r = std::make_unique<Routed>();
+      r->topo = build_topology(s.topology);
+      r->tables = routing::compute_routing(r->topo, s.routing);
+      RoutedTorus& rt = run.routed[key];
+      rt.torus = e.torus;
+      rt.routing = e.routing;
+      rt.sls = r->tables.sls_used;
+      rt.vls = r->tables.vls_used;
+      rt.lmc = r->tables.hosts.empty() ? 0 : r->tables.hosts[0].lmc;
+      routing::CheckLimits limits;
+      limits.max_sls = s.routing.max_sls;
+      limits.max_vls = s.routing.max_vls;
+      rt.check = routing::check_tables(r->topo, r->tables, limits);
+      rt.metrics = routing::compute_metrics(r->topo, r->tables);
+      std::fprintf(stderr, "ibsc: routed %s: %d SLs, %d VLs, crossing path %d, %s (%.1f s)\n", key.c_str(), rt.sls,
+                   rt.vls, rt.metrics.crossing_path, rt.check.deadlock_free ? "deadlock-free" : "DEADLOCK POSSIBLE",
+                   seconds_since(t));
+    }
+    s.point.topo = &r->topo;
+    s.point.tables = &r->tables;
+    s.point.run.progress = false;
+    s.sweep.jobs = 1;  // experiments run side by side instead
+    write_scenario_yaml(out + "/scenarios/" + e.name + ".yaml", s.resolved,
+                        study.name + ": " + e.name + " (written by ibsc reproduce from " + o.study +
+                            "; run alone with: ibsc run THIS_FILE)");
+    ExperimentResult res;
+    res.exp = e;
+    res.bound = channel_load_bound(r->topo, r->tables, traffic_matrix(s.point.traffic, r->topo),
+                                   s.point.fabric.link.bytes_per_ns());
+    run.results.push_back(res);
+    double len = s.point.injection.length_mix.empty() ? 512 : s.point.injection.length_mix[0].first;
+    cost.push_back(r->topo.num_switches * (64.0 + 512.0 * 512.0 / len / 8.0));
+    scenarios.push_back(std::move(s));
+  }
+
+  // Costliest first, so the last experiments to finish are short ones.
+  std::vector<int> order(exps.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return cost[a] > cost[b]; });
+  double total_cost = 0, done_cost = 0;
+  for (double c : cost) total_cost += c;
+  const auto t_sim = std::chrono::steady_clock::now();
+  int finished = 0;
+  std::fprintf(stderr, "ibsc: %zu experiments on %d processes -> %s\n", exps.size(), jobs, out.c_str());
+
+  auto texts = run_forked(
+      static_cast<int>(order.size()), jobs,
+      [&](int k) {
+        const int i = order[k];
+        const Scenario& s = scenarios[i];
+        nlohmann::json j;
+        auto t = std::chrono::steady_clock::now();
+        try {
+          std::vector<LoadPointResult> pts = run_sweep(s.point, s.sweep);
+          write_results(out + "/runs/" + exps[i].name, s.resolved, s.point.seed, pts);
+          for (const auto& p : pts) {
+            nlohmann::json pj = nlohmann::json::parse(to_json(p).dump());
+            pj["links"] = nlohmann::json::array();  // per-link figures stay in runs/NAME/results.json
+            j["points"].push_back(pj);
+          }
+        } catch (const std::exception& e) {
+          j["error"] = e.what();
+        }
+        j["wall_seconds"] = seconds_since(t);
+        return j.dump();
+      },
+      [&](int k, const std::string& text) {
+        const int i = order[k];
+        auto j = nlohmann::json::parse(text);
+        done_cost += cost[i];
+        ++finished;
+        double el = seconds_since(t_sim);
+        std::string what = j.contains("error") ? "FAILED: " + j["error"].get<std::string>().substr(0, 200) : "";
+        if (what.empty()) {
+          double best = 0;
+          for (const auto& p : j["points"]) best = std::max(best, p["accepted_bytes_per_ns_per_switch"].get<double>());
+          char b[96];
+          std::snprintf(b, sizeof b, "throughput %.3f B/ns/switch, %zu points", best, j["points"].size());
+          what = b;
+        }
+        std::fprintf(stderr, "[%3d/%zu] %-28s %s, %.1f s | elapsed %s, about %s left\n", finished, exps.size(),
+                     exps[i].name.c_str(), what.c_str(), j["wall_seconds"].get<double>(), clock_text(el).c_str(),
+                     clock_text(el / done_cost * (total_cost - done_cost)).c_str());
+      });
+
+  for (size_t k = 0; k < order.size(); ++k) {
+    ExperimentResult& res = run.results[order[k]];
+    auto j = nlohmann::json::parse(texts[k]);
+    res.wall_seconds = j.value("wall_seconds", 0.0);
+    if (j.contains("error")) {
+      res.error = j["error"];
+      continue;
+    }
+    for (const auto& pj : j["points"]) res.points.push_back(point_from_json(pj));
+    for (const auto& p : res.points) res.throughput = std::max(res.throughput, p.accepted_bytes_per_ns_per_switch);
+    if (!res.points.empty()) res.low_load_latency = res.points.front().avg_latency_ns;
+  }
+  run.wall_seconds = seconds_since(t0);
+  std::vector<std::string> failures = write_study_report(out, run);
+  std::fprintf(stderr, "ibsc: report %s/README.md (%zu experiments, %s)\n", out.c_str(), exps.size(),
+               clock_text(run.wall_seconds).c_str());
+  for (const auto& f : failures) std::fprintf(stderr, "ibsc: check failed: %s\n", f.c_str());
+  return failures.empty() ? 0 : 1;
+}
+
+}  // namespace
+
+void add_reproduce_command(CLI::App& app) {
+  auto o = std::make_shared<ReproduceOptions>();
+  CLI::App* c = app.add_subcommand("reproduce", "Run every experiment of a study (a paper) and write its report");
+  c->add_option("study", o->study, "Study YAML (scenarios/seeds000/torus-routing.yaml)")->required()->check(CLI::ExistingFile);
+  c->add_flag("--quick", o->quick, "Short windows and coarse sweeps: checks the invariants, not the paper's numbers");
+  c->add_option("--out", o->out, "Report folder (default reports/<study>, or out/<study>-quick with --quick)");
+  c->add_option("--jobs", o->jobs, "Experiments run at once (default: one per core)")->check(CLI::NonNegativeNumber);
+  c->add_option("--only", o->only, "Run only the experiments whose name contains this text (e.g. 4x4-)");
+  c->callback([o]() {
+    std::string cmd = "ibsc reproduce " + o->study + (o->quick ? " --quick" : "") +
+                      (o->only.empty() ? "" : " --only " + o->only);
+    throw CLI::RuntimeError(reproduce(*o, cmd));
+  });
+}
+
+}  // namespace ibsc::tb

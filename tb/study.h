@@ -1,0 +1,63 @@
+// A study: a published set of experiments as data (scenarios/seeds000/torus-routing.yaml). It
+// names a base scenario (the paper's network model) and the axes the paper varies (tori,
+// routings, traffic patterns, packet lengths); each experiment is the base scenario with the
+// overrides of one value per axis, so every experiment is an ordinary scenario `ibsc run`
+// accepts. It also holds the paper's published numbers, which the report prints beside ours,
+// and our explanations of the differences.
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ibsc::tb {
+
+struct StudyAxisValue {
+  std::string name;               // "4x4", "FX_1VL", "uniform", "512"
+  std::vector<std::string> set;   // scenario overrides "key=value"
+  std::string figure;             // tori: the paper's figure panel ("6a")
+  std::string paper_name;         // routings: the paper's row label in Table 2 ("UD_DFS"); empty: not in it
+};
+
+struct FactorTable {
+  std::string name;    // "Table 3"
+  std::string length;  // packet-length axis value
+  // paper[torus][pattern + "/" + routing] = factor
+  std::map<std::string, std::map<std::string, double>> paper;
+};
+
+struct Explanation {
+  std::vector<std::string> cells;  // "Table 3 6x6 bit-reversal FX_1VL", "Table 2 8x8 UD_DFS crossing", ...
+  std::string why;
+};
+
+struct Experiment {
+  std::string name;  // "4x4-FX_1VL-uniform-512"
+  std::string torus, routing, pattern, length;
+  std::vector<std::string> set;  // every override, axes first, then the mode's
+};
+
+struct Study {
+  std::string file, name, title, base;  // base: the scenario file, resolved against the study's folder
+  std::vector<std::string> full_set, quick_set;
+  std::vector<StudyAxisValue> tori, routings, patterns, lengths;
+  // Figures: every routing on every torus at one pattern and length.
+  std::string figure_pattern, figure_length;
+  // Throughput factor tables: routings over a baseline, per torus and pattern.
+  std::string factor_baseline;
+  std::vector<std::string> factor_routings;
+  std::vector<FactorTable> factor_tables;
+  // Table 2: paper[torus][paper routing name] = {average distance, crossing path, deviation}.
+  std::map<std::string, std::map<std::string, std::vector<double>>> metrics_paper;
+  std::map<std::string, double> topological_distance_paper;  // per torus
+  std::vector<Explanation> explanations;
+  double explain_above = 0.15;  // differences above this fraction must be explained
+
+  const StudyAxisValue& axis(const std::vector<StudyAxisValue>& values, const std::string& name) const;
+  // The experiments the figures and tables need, without duplicates, in a stable order.
+  std::vector<Experiment> experiments(bool quick) const;
+};
+
+// Reads and validates a study; errors name FILE:LINE and the key (std::runtime_error).
+Study load_study(const std::string& path);
+
+}  // namespace ibsc::tb

@@ -1,0 +1,356 @@
+#include "tb/study_report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <sstream>
+
+#include <fmt/format.h>
+
+namespace ibsc::tb {
+namespace {
+
+constexpr double kBoundTolerance = 0.03;
+
+const ExperimentResult* find(const StudyRun& run, const std::string& torus, const std::string& routing,
+                             const std::string& pattern, const std::string& length) {
+  for (const auto& r : run.results)
+    if (r.exp.torus == torus && r.exp.routing == routing && r.exp.pattern == pattern && r.exp.length == length)
+      return &r;
+  return nullptr;
+}
+
+double throughput(const StudyRun& run, const std::string& torus, const std::string& routing, const std::string& pattern,
+                  const std::string& length) {
+  const ExperimentResult* r = find(run, torus, routing, pattern, length);
+  return r && r->error.empty() ? r->throughput : NAN;
+}
+
+// Relative difference against the paper; against zero, the absolute difference.
+double difference(double ours, double paper) { return paper != 0 ? (ours - paper) / paper : ours - paper; }
+
+std::string diff_text(double ours, double paper) {
+  if (std::isnan(ours)) return "n/a";
+  double d = difference(ours, paper);
+  return paper != 0 ? fmt::format("{:+.0f}%", 100 * d) : fmt::format("{:+.2f}", d);
+}
+
+bool matches(const std::string& pattern, const std::string& cell) {
+  if (!pattern.empty() && pattern.back() == '*') return cell.rfind(pattern.substr(0, pattern.size() - 1), 0) == 0;
+  return pattern == cell;
+}
+
+struct Outlier {
+  std::string cell;
+  double ours, paper;
+};
+
+std::string explanation_for(const Study& s, const std::string& cell) {
+  for (const auto& e : s.explanations)
+    for (const auto& c : e.cells)
+      if (matches(c, cell)) return e.why;
+  return "";
+}
+
+std::string num(double v, int decimals) { return std::isnan(v) ? "n/a" : fmt::format("{:.{}f}", v, decimals); }
+
+}  // namespace
+
+std::vector<std::string> study_failures(const StudyRun& run, double tolerance) {
+  std::vector<std::string> f;
+  for (const auto& [key, rt] : run.routed) {
+    if (!rt.check.ok()) f.push_back(key + ": routing tables fail their checks: " + rt.check.text());
+    if (rt.routing == run.study->factor_baseline &&
+        std::abs(rt.metrics.average_distance - rt.metrics.average_topological_distance) > 1e-9)
+      f.push_back(key + ": e-cube average distance " + num(rt.metrics.average_distance, 4) +
+                  " is not the topological distance " + num(rt.metrics.average_topological_distance, 4));
+  }
+  for (const auto& r : run.results) {
+    const std::string& n = r.exp.name;
+    if (!r.error.empty()) {
+      f.push_back(n + ": run failed: " + r.error);
+      continue;
+    }
+    if (r.points.empty()) f.push_back(n + ": no load point");
+    for (const auto& p : r.points) {
+      // In flight is counted in the fabric (source queues, buffers, wires), not derived.
+      if (p.packets_generated != p.packets_delivered + p.packets_in_flight || p.packets_injected > p.packets_generated)
+        f.push_back(fmt::format("{} at load {:.3f}: generated {} != delivered {} + in flight {}", n, p.offered_load,
+                                p.packets_generated, p.packets_delivered, p.packets_in_flight));
+      if (p.accepted_bytes_per_ns_per_switch > r.bound.topology * (1 + tolerance))
+        f.push_back(fmt::format("{} at load {:.3f}: accepted {:.4f} bytes/ns/switch above the channel-load bound {:.4f}",
+                                n, p.offered_load, p.accepted_bytes_per_ns_per_switch, r.bound.topology));
+    }
+    if (r.exp.routing == run.study->factor_baseline && r.bound.non_minimal_paths > 0)
+      f.push_back(fmt::format("{}: {} of {} e-cube paths are not minimal", n, r.bound.non_minimal_paths, r.bound.paths));
+  }
+  return f;
+}
+
+std::vector<std::string> write_study_report(const std::string& dir, const StudyRun& run) {
+  namespace fs = std::filesystem;
+  const Study& s = *run.study;
+  fs::create_directories(dir);
+  std::ostringstream md;
+  std::vector<Outlier> outliers;
+  auto note = [&](const std::string& cell, double ours, double paper) {
+    if (std::isnan(ours)) return;
+    double d = difference(ours, paper);
+    if (std::abs(d) > s.explain_above) outliers.push_back({cell, ours, paper});
+  };
+
+  md << "# " << (s.title.empty() ? s.name : s.title) << "\n\n";
+  md << "Made by `" << run.command << "`" << (run.quick ? " (**quick mode**: short windows, coarse sweeps; "
+                                                            "checks only, not for comparison with the paper)" : "")
+     << fmt::format(" in {:.0f} s on {} processes; {} experiments, {} load points.", run.wall_seconds, run.jobs,
+                    run.results.size(),
+                    std::accumulate(run.results.begin(), run.results.end(), size_t{0},
+                                    [](size_t a, const ExperimentResult& r) { return a + r.points.size(); }))
+     << " Every experiment is an ordinary scenario: `scenarios/` here holds each one as `ibsc run` reads it, and "
+        "`runs/NAME/results.json` its load points.\n\n";
+  md << "Study file: `" << s.file << "`; base model: `" << s.base << "`. Throughput is the highest accepted traffic "
+        "of the load sweep, in bytes/ns/switch; a factor is a routing's throughput over " << s.factor_baseline
+     << "'s on the same torus, traffic and packet length. Differences are ours minus the paper's, relative "
+        "(absolute where the paper's value is 0).\n\n";
+
+  // Table 2.
+  md << "## Table 2: routing metrics\n\nAverage distance / crossing path / deviation crossing, computed from the "
+        "tables the runs use (one path per ordered switch pair, 4 hosts per switch).\n\n";
+  md << "| torus | routing | avg distance (paper, ours, diff) | crossing path (paper, ours, diff) | deviation "
+        "crossing (paper, ours, diff) | SLs | VLs | LMC |\n|---|---|---|---|---|---|---|---|\n";
+  std::ofstream t2(dir + "/table2.csv");
+  t2 << "torus,routing,metric,paper,ours\n";
+  for (const auto& torus : s.tori) {
+    auto pit = s.metrics_paper.find(torus.name);
+    for (const auto& rt : s.routings) {
+      if (rt.paper_name.empty()) continue;
+      auto it = run.routed.find(torus.name + "/" + rt.name);
+      if (it == run.routed.end()) continue;
+      const routing::Metrics& m = it->second.metrics;
+      double ours[3] = {m.average_distance, double(m.crossing_path), m.deviation_crossing};
+      const char* names[3] = {"average_distance", "crossing_path", "deviation_crossing"};
+      md << "| " << torus.name << " | " << rt.paper_name;
+      for (int k = 0; k < 3; ++k) {
+        bool has_paper = pit != s.metrics_paper.end() && pit->second.count(rt.paper_name);
+        double paper = has_paper ? pit->second.at(rt.paper_name)[k] : NAN;
+        md << " | " << (has_paper ? num(paper, k == 1 ? 0 : 2) : "-") << ", " << num(ours[k], k == 1 ? 0 : 2) << ", "
+           << (has_paper ? diff_text(ours[k], paper) : "-");
+        t2 << torus.name << "," << rt.paper_name << "," << names[k] << "," << (has_paper ? num(paper, 2) : "") << ","
+           << num(ours[k], 4) << "\n";
+        if (has_paper) note("Table 2 " + torus.name + " " + rt.paper_name + " " + names[k], ours[k], paper);
+      }
+      md << " | " << it->second.sls << " | " << it->second.vls << " | " << it->second.lmc << " |\n";
+    }
+    auto any = run.routed.find(torus.name + "/" + s.factor_baseline);
+    if (any != run.routed.end() && s.topological_distance_paper.count(torus.name))
+      md << "| " << torus.name << " | *topological* | " << num(s.topological_distance_paper.at(torus.name), 2) << ", "
+         << num(any->second.metrics.average_topological_distance, 3) << " | | | | | |\n";
+  }
+
+  // Figures.
+  md << "\n## Figures 6 and 7: average latency vs accepted traffic (" << s.figure_pattern << ", " << s.figure_length
+     << "-byte packets)\n\n";
+  for (const auto& torus : s.tori) {
+    std::vector<std::pair<std::string, std::vector<LoadPointResult>>> series;
+    for (const auto& rt : s.routings)
+      if (const ExperimentResult* r = find(run, torus.name, rt.name, s.figure_pattern, s.figure_length))
+        if (r->error.empty()) series.push_back({rt.name, r->points});
+    std::string file = "figure-" + (torus.figure.empty() ? torus.name : torus.figure) + "-" + torus.name + ".svg";
+    std::string title = (torus.figure.empty() ? "" : "Figure " + torus.figure + ": ") + torus.name + " torus, " +
+                        s.figure_length + "-byte packets, " + s.figure_pattern;
+    write_plot(dir + "/" + file, title, series);
+    md << "### " << title << "\n\n![" << title << "](" << file << ")\n\n";
+  }
+
+  // Throughput at the figure configuration, with bounds.
+  md << "## Saturation throughput (" << s.figure_pattern << ", " << s.figure_length << " bytes)\n\n"
+     << "Throughput in bytes/ns/switch; in brackets the share of the routed channel-load bound (the busiest "
+        "channel of these tables at the offered mix). Topology bound: what any routing could carry.\n\n| torus | topology bound |";
+  for (const auto& rt : s.routings) md << " " << rt.name << " |";
+  md << "\n|---|---|";
+  for (size_t i = 0; i < s.routings.size(); ++i) md << "---|";
+  md << "\n";
+  for (const auto& torus : s.tori) {
+    const ExperimentResult* any = find(run, torus.name, s.factor_baseline, s.figure_pattern, s.figure_length);
+    md << "| " << torus.name << " | " << (any ? num(any->bound.topology, 3) : "-") << " |";
+    for (const auto& rt : s.routings) {
+      const ExperimentResult* r = find(run, torus.name, rt.name, s.figure_pattern, s.figure_length);
+      if (!r || !r->error.empty()) md << " failed |";
+      else md << fmt::format(" {:.3f} ({:.0f}%) |", r->throughput, 100 * r->throughput / r->bound.routed);
+    }
+    md << "\n";
+  }
+
+  // Tables 3 and 4.
+  for (const auto& table : s.factor_tables) {
+    md << "\n## " << table.name << ": throughput factor over " << s.factor_baseline << ", " << table.length
+       << "-byte packets\n\nEach cell: paper, ours, difference.\n\n| torus |";
+    for (const auto& p : s.patterns)
+      for (const auto& rt : s.factor_routings) md << " " << p.name << " " << rt << " |";
+    md << "\n|---|";
+    for (size_t i = 0; i < s.patterns.size() * s.factor_routings.size(); ++i) md << "---|";
+    md << "\n";
+    std::string csv_name = table.name;
+    std::replace(csv_name.begin(), csv_name.end(), ' ', '-');
+    std::transform(csv_name.begin(), csv_name.end(), csv_name.begin(), ::tolower);
+    std::ofstream csv(dir + "/" + csv_name + ".csv");
+    csv << "torus,pattern,routing,paper,ours,baseline_throughput,throughput\n";
+    for (const auto& torus : s.tori) {
+      md << "| " << torus.name << " |";
+      for (const auto& p : s.patterns) {
+        double base = throughput(run, torus.name, s.factor_baseline, p.name, table.length);
+        for (const auto& rt : s.factor_routings) {
+          double ours = throughput(run, torus.name, rt, p.name, table.length) / base;
+          auto pt = table.paper.find(torus.name);
+          bool has_paper = pt != table.paper.end() && pt->second.count(p.name + "/" + rt);
+          double paper = has_paper ? pt->second.at(p.name + "/" + rt) : NAN;
+          md << " " << (has_paper ? num(paper, 2) : "-") << ", " << num(ours, 2) << ", "
+             << (has_paper ? diff_text(ours, paper) : "-") << " |";
+          csv << torus.name << "," << p.name << "," << rt << "," << (has_paper ? num(paper, 2) : "") << ","
+              << num(ours, 4) << "," << num(base, 4) << ","
+              << num(throughput(run, torus.name, rt, p.name, table.length), 4) << "\n";
+          if (has_paper) note(table.name + " " + torus.name + " " + p.name + " " + rt, ours, paper);
+        }
+      }
+      md << "\n";
+    }
+  }
+
+  // Every experiment.
+  std::ofstream all(dir + "/experiments.csv");
+  all << "experiment,torus,routing,pattern,length,throughput,routed_bound,topology_bound,low_load_latency_ns,points,"
+         "non_minimal_paths,error\n";
+  for (const auto& r : run.results)
+    all << r.exp.name << "," << r.exp.torus << "," << r.exp.routing << "," << r.exp.pattern << "," << r.exp.length
+        << "," << num(r.throughput, 4) << "," << num(r.bound.routed, 4) << "," << num(r.bound.topology, 4) << ","
+        << num(r.low_load_latency, 1) << "," << r.points.size() << "," << r.bound.non_minimal_paths << ",\""
+        << r.error << "\"\n";
+
+  // Conclusions.
+  md << "\n## The paper's conclusions, checked\n\n| conclusion (seeds/000) | our runs | agree |\n|---|---|---|\n";
+  const std::string P = s.figure_pattern, L = s.figure_length;
+  auto thr = [&](const std::string& t, const std::string& r) { return throughput(run, t, r, P, L); };
+  auto best_of = [&](const std::string& t, const std::vector<std::string>& rs) {
+    double b = 0;
+    for (const auto& r : rs) b = std::max(b, thr(t, r));
+    return b;
+  };
+  auto yes = [](bool b) { return b ? "yes" : "**no**"; };
+  auto has_torus = [&](const std::string& t) {
+    return std::any_of(s.tori.begin(), s.tori.end(), [&](auto& x) { return x.name == t; });
+  };
+  const std::vector<std::string> fx = {"FX_1VL", "FX_2VL"}, others = {"e-cube", "DFS_1VL", "DFS_2VL"};
+  auto best_line = [&](const std::string& claim, const std::vector<std::string>& tori, bool flexible_wins) {
+    std::string text;
+    bool agree = true;
+    for (const auto& t : tori) {
+      if (!has_torus(t)) continue;
+      double f = best_of(t, fx), o = best_of(t, others), e = thr(t, "e-cube"), all = std::max(f, o);
+      text += fmt::format("{}: best FX {:.3f}, best other {:.3f}, e-cube {:.3f}; ", t, f, o, e);
+      agree = agree && (flexible_wins ? f >= o : e >= all);
+    }
+    md << "| " << claim << " | " << text << " | " << yes(agree) << " |\n";
+  };
+  best_line("Flexible achieves the best performance on 3D tori", {"3x3x3", "4x4x4"}, true);
+  best_line("Flexible achieves the best performance on small 2D tori", {"4x4"}, true);
+  best_line("e-cube achieves the best performance on large 2D tori", {"6x6", "8x8"}, false);
+  if (has_torus("8x8")) {
+    double gap = 1 - thr("8x8", "FX_2VL") / thr("8x8", "e-cube");
+    md << "| On 8x8 (the worst case) FX_2VL/2SL throughput is only 8.33% below e-cube | "
+       << fmt::format("{:.1f}% below", 100 * gap) << " | " << yes(gap > 0 && std::abs(gap - 0.0833) <= 0.05)
+       << " (within 5 points) |\n";
+    double g1 = thr("8x8", "e-cube") / thr("8x8", "FX_1VL") - 1, g2 = thr("8x8", "e-cube") / thr("8x8", "FX_2VL") - 1;
+    md << "| On 8x8 e-cube throughput is 25% above FX_1VL and 10% above FX_2VL | "
+       << fmt::format("{:+.0f}% and {:+.0f}%", 100 * g1, 100 * g2) << " | " << yes(g1 > 0 && g2 > 0 && g1 > g2)
+       << " (same order) |\n";
+  }
+  if (has_torus("4x4")) {
+    double a = thr("4x4", "FX_1VL") / thr("4x4", "e-cube") - 1, b = thr("4x4", "FX_1VL") / thr("4x4", "DFS_2VL") - 1,
+           c = thr("4x4", "FX_2VL") / thr("4x4", "FX_1VL") - 1;
+    md << "| On 4x4 FX_1VL throughput is 11% above e-cube and 20% above DFS_2VL; FX_2VL adds 16% | "
+       << fmt::format("{:+.0f}%, {:+.0f}%, {:+.0f}%", 100 * a, 100 * b, 100 * c) << " | "
+       << yes(a > 0 && b > 0 && c > 0) << " (same signs) |\n";
+  }
+  for (const auto& [t, paper] : std::vector<std::pair<std::string, double>>{{"6x6", 0.05}, {"8x8", 0.098}}) {
+    if (!has_torus(t)) continue;
+    const ExperimentResult* e = find(run, t, "e-cube", P, L);
+    const ExperimentResult* f = find(run, t, "FX_2VL", P, L);
+    if (!e || !f) continue;
+    double red = 1 - e->low_load_latency / f->low_load_latency;
+    md << "| At low load e-cube latency is " << fmt::format("{:.1f}", 100 * paper) << "% below FX_2VL on " << t
+       << " (minimal paths) | " << fmt::format("{:.1f}% below ({:.0f} vs {:.0f} ns)", 100 * red, e->low_load_latency,
+                                             f->low_load_latency)
+       << " | " << yes(red > 0) << " (same sign) |\n";
+  }
+  if (s.factor_tables.size() >= 2) {
+    std::string text;
+    bool agree = true;
+    for (const std::string t : {"6x6", "8x8"}) {
+      if (!has_torus(t)) continue;
+      double longf = thr(t, "FX_2VL") / thr(t, "e-cube");
+      double shortf = throughput(run, t, "FX_2VL", P, s.factor_tables[1].length) /
+                      throughput(run, t, "e-cube", P, s.factor_tables[1].length);
+      text += fmt::format("{}: FX_2VL factor {:.2f} ({} B) vs {:.2f} ({} B); ", t, longf, L, shortf,
+                          s.factor_tables[1].length);
+      agree = agree && shortf < longf;
+    }
+    md << "| Short packets favour e-cube more on 6x6 and 8x8 (Table 4 vs Table 3, uniform) | " << text << " | "
+       << yes(agree) << " |\n";
+  }
+  {
+    std::string text;
+    bool agree = true;
+    for (const auto& [key, rt] : run.routed) {
+      if (rt.routing != "e-cube" && rt.routing != "FX_1VL") continue;
+      text += fmt::format("{} {} SLs/{} VLs; ", key, rt.sls, rt.vls);
+      if (rt.routing == "FX_1VL") agree = agree && rt.sls == 1 && rt.vls == 1;
+    }
+    md << "| Flexible needs one SL and one VL; e-cube needs 2 VLs and 4 (2D) or 8 (3D) SLs | " << text << " | "
+       << yes(agree) << " |\n";
+  }
+
+  // Differences.
+  md << "\n## Differences above " << fmt::format("{:.0f}%", 100 * s.explain_above) << " and why\n\n";
+  if (outliers.empty()) md << "None.\n";
+  std::map<std::string, std::vector<const Outlier*>> by_reason;
+  std::vector<const Outlier*> unexplained;
+  for (const auto& o : outliers) {
+    std::string why = explanation_for(s, o.cell);
+    if (why.empty()) unexplained.push_back(&o);
+    else by_reason[why].push_back(&o);
+  }
+  for (const auto& [why, list] : by_reason) {
+    for (size_t i = 0; i < list.size(); ++i)
+      md << (i ? ", " : "- ") << list[i]->cell << " (paper " << num(list[i]->paper, 2) << ", ours "
+         << num(list[i]->ours, 2) << ")";
+    md << ":\n  " << why << "\n";
+  }
+  if (!unexplained.empty()) {
+    md << "- Not explained yet:";
+    for (const auto* o : unexplained)
+      md << " " << o->cell << " (paper " << num(o->paper, 2) << ", ours " << num(o->ours, 2) << ");";
+    md << "\n";
+  }
+
+  // Checks.
+  std::vector<std::string> failures = study_failures(run, kBoundTolerance);
+  md << "\n## Checks (must hold whatever the tuning)\n\n"
+     << "- every run deadlock-free and conserving packets (generated = delivered + in flight at the end of every load point, in flight counted in source queues, buffers and wires; "
+        "the runs also check credits and buffers continuously);\n"
+     << "- every routing's tables pass the table checks (connected, loop-free, within SL/VL budgets, acyclic "
+        "channel dependency graph);\n"
+     << "- e-cube on minimal paths for every host pair;\n"
+     << fmt::format("- no accepted traffic above the topology's channel-load bound (+{:.0f}% for packets buffered "
+                    "when the window opens).\n\n",
+                    100 * kBoundTolerance);
+  if (failures.empty()) md << "All hold.\n";
+  else
+    for (const auto& f : failures) md << "- **FAILED**: " << f << "\n";
+
+  std::ofstream(dir + "/README.md") << md.str();
+  return failures;
+}
+
+}  // namespace ibsc::tb

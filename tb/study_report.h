@@ -1,0 +1,54 @@
+// The report of a study run (reports/torus-routing/): the paper's figures as plots, its tables
+// beside ours with the difference, saturation throughput against the channel-load bounds, the
+// invariants every run must meet, the differences that need an explanation, and whether the
+// paper's conclusions hold in our runs. Markdown for readers, CSV for tools.
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+#include "routing/checks.h"
+#include "routing/metrics.h"
+#include "tb/channel_load.h"
+#include "tb/results.h"
+#include "tb/study.h"
+
+namespace ibsc::tb {
+
+// One torus with one routing: what the tables are, independent of traffic.
+struct RoutedTorus {
+  std::string torus, routing;
+  int sls = 0, vls = 0, lmc = 0;
+  routing::Metrics metrics;
+  routing::CheckReport check;
+};
+
+struct ExperimentResult {
+  Experiment exp;
+  std::vector<LoadPointResult> points;  // by offered load
+  std::string error;                    // the run failed (deadlock, invariant): why
+  ChannelLoadBound bound;
+  double throughput = 0;                // best accepted traffic, bytes/ns/switch
+  double low_load_latency = 0;          // average latency at the lowest load, ns
+  double wall_seconds = 0;
+};
+
+struct StudyRun {
+  const Study* study = nullptr;
+  bool quick = false;
+  std::string command;     // how the report was made
+  double wall_seconds = 0;
+  int jobs = 1;
+  std::map<std::string, RoutedTorus> routed;  // key: torus + "/" + routing
+  std::vector<ExperimentResult> results;
+};
+
+// What must hold whatever the tuning: each failure as one line. Empty: all good.
+// tolerance: accepted traffic may exceed the topology bound by this fraction (packets buffered
+// at the window's start are delivered inside it).
+std::vector<std::string> study_failures(const StudyRun& run, double tolerance);
+
+// Writes dir/README.md, CSVs and plots; returns the failures it lists.
+std::vector<std::string> write_study_report(const std::string& dir, const StudyRun& run);
+
+}  // namespace ibsc::tb
