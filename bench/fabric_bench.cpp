@@ -2,7 +2,9 @@
 // wall second, simulated ns per wall second and peak memory for an 8x8 torus, e-cube, uniform
 // traffic, 512-byte packets, at 10%, 50% and 90% of its saturation load, and the cost of an
 // idle 16x16 torus relative to a loaded one. Each measurement runs in its own process.
-//   fabric_bench [--sim-us N]
+//   fabric_bench [--sim-us N] [--only FRACTION [--sat LOAD]]
+// --only runs one 8x8 point at FRACTION of saturation LOAD (default 0.1, what the sweep finds)
+// in this process, without the sweep: for profilers.
 #include <sys/resource.h>
 
 #include <chrono>
@@ -62,9 +64,18 @@ Measure from_text(const std::string& s) {
 }  // namespace
 
 int sc_main(int argc, char** argv) {
-  double sim_us = 10000;
-  for (int i = 1; i + 1 < argc; ++i)
+  double sim_us = 10000, given_sat = 0.1, only = 0;
+  for (int i = 1; i + 1 < argc; ++i) {
     if (!std::strcmp(argv[i], "--sim-us")) sim_us = std::atof(argv[i + 1]);
+    if (!std::strcmp(argv[i], "--sat")) given_sat = std::atof(argv[i + 1]);
+    if (!std::strcmp(argv[i], "--only")) only = std::atof(argv[i + 1]);
+  }
+  if (only > 0) {
+    Measure m = measure({8, 8}, only * given_sat, sim_us);
+    std::printf("8x8 at %.0f%%: %.2f Mhops/s, %.0f hops, %.2f wakes/hop\n", only * 100, m.hops / m.wall_s / 1e6, m.hops,
+                m.wakes / m.hops);
+    return 0;
+  }
 
   // Saturation load of the 8x8 torus: a short sweep.
   routing::Topology topo = routing::make_torus({8, 8}, 4, true, 8);

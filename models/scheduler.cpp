@@ -15,7 +15,7 @@ Scheduler::Scheduler(sc_core::sc_module_name name) : sc_module(name), ev_("ev") 
 }
 
 void Scheduler::push(Picos t, WakeUp* w) {
-  heap_.push({t, seq_++, w});
+  queue_.push(t, w);
   // During elaboration the process's initial run at time 0 picks the entry up.
   if (!running_ && t < scheduled_ && sc_core::sc_get_status() != sc_core::SC_ELABORATION) {
     scheduled_ = t;
@@ -26,17 +26,17 @@ void Scheduler::push(Picos t, WakeUp* w) {
 void Scheduler::run() {
   const Picos now = now_ps();
   running_ = true;
-  while (!heap_.empty() && heap_.top().t <= now) {
-    Entry e = heap_.top();
-    heap_.pop();
-    if (e.w->pending_ != e.t) continue;  // superseded by an earlier wake-up that already ran
-    e.w->pending_ = kNever;
+  while (!queue_.empty() && queue_.next_time() <= now) {
+    auto e = queue_.pop();
+    WakeUp* w = e.item;
+    if (w->pending_ != e.t) continue;  // superseded by an earlier wake-up that already ran
+    w->pending_ = kNever;
     ++dispatched_;
-    e.w->owner_.wake();
+    w->owner_.wake();
   }
   running_ = false;
-  scheduled_ = heap_.empty() ? kNever : heap_.top().t;
-  if (!heap_.empty()) notify_at(ev_, scheduled_);
+  scheduled_ = queue_.empty() ? kNever : queue_.next_time();
+  if (!queue_.empty()) notify_at(ev_, scheduled_);
 }
 
 }  // namespace ibsc::models

@@ -7,10 +7,9 @@
 #include <systemc>
 
 #include <cstdint>
-#include <queue>
-#include <vector>
 
 #include "models/sim_time.h"
+#include "models/wake_queue.h"
 
 namespace ibsc::models {
 
@@ -42,16 +41,9 @@ class Scheduler : public sc_core::sc_module {
   uint64_t dispatched() const { return dispatched_; }
 
  private:
-  struct Entry {
-    Picos t;
-    uint64_t seq;
-    WakeUp* w;
-    bool operator>(const Entry& o) const { return t != o.t ? t > o.t : seq > o.seq; }
-  };
   void run();
-  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> heap_;
+  WakeQueue<WakeUp*> queue_;
   sc_core::sc_event ev_;
-  uint64_t seq_ = 0;
   uint64_t dispatched_ = 0;
   Picos scheduled_ = kNever;  // time ev_ is notified for
   bool running_ = false;
