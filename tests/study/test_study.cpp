@@ -1,0 +1,128 @@
+// Studies: channel-load bounds (hand-computed for tori), the study file, scenario round trips.
+#define BOOST_TEST_MODULE study
+#include <boost/test/unit_test.hpp>
+
+#include <cstdio>
+#include <fstream>
+
+#include "routing/routing.h"
+#include "tb/channel_load.h"
+#include "tb/scenario.h"
+#include "tb/scenario_yaml.h"
+#include "tb/study.h"
+#include "tests/support/sc_test_main.h"
+
+using namespace ibsc;
+
+namespace {
+
+struct Routed {
+  routing::Topology topo;
+  routing::TableSet tables;
+  Routed(std::vector<int> dims, const std::string& algorithm) {
+    topo = routing::make_torus(dims, 4, true, 2 * static_cast<int>(dims.size()) + 4);
+    routing::RoutingOptions ro;
+    ro.algorithm = algorithm;
+    tables = routing::compute_routing(topo, ro);
+  }
+  tb::ChannelLoadBound bound(const std::string& pattern) const {
+    tb::TrafficConfig tc;
+    tc.pattern = pattern;
+    return tb::channel_load_bound(topo, tables, tb::traffic_matrix(tc, topo), 0.25);
+  }
+};
+
+const std::string kStudy = std::string(IBSC_SOURCE_DIR) + "/scenarios/seeds000/torus-routing.yaml";
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(uniform_bound_is_the_bisection_bound) {
+  // 4x4 torus, 4 hosts per switch: from one switch the 16 switches lie at distances summing to
+  // 32, so a host's mean distance to the 63 others is 4 * 32 / 63 hops; 64 channels at
+  // 0.25 B/ns carry 64 hosts at r: r = 0.25 * 64 / (64 * 128 / 63); per switch 4r = 0.4921875.
+  Routed r({4, 4}, "ecube");
+  tb::ChannelLoadBound b = r.bound("uniform");
+  BOOST_TEST(b.topology == 0.4921875, boost::test_tools::tolerance(1e-12));
+  // e-cube on 4x4 loads every channel equally (crossing path 8, deviation 0): the same bound.
+  BOOST_TEST(b.routed == b.topology, boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(b.paths == 64 * 63);
+  BOOST_TEST(b.non_minimal_paths == 0);
+  // 8x8: ring distances sum to 16, a switch's to 2 * 8 * 16 = 256; 4 * 256 / 255 hops per host.
+  Routed r8({8, 8}, "ecube");
+  BOOST_TEST(r8.bound("uniform").topology == 0.25 * 255 / 1024 * 4, boost::test_tools::tolerance(1e-12));
+}
+
+BOOST_AUTO_TEST_CASE(routed_bound_below_topology_bound_and_detours_counted) {
+  Routed ud({8, 8}, "updown-dfs");
+  tb::ChannelLoadBound b = ud.bound("uniform");
+  BOOST_TEST(b.routed < b.topology);
+  BOOST_TEST(b.non_minimal_paths > 0);  // up*/down* cannot route 8x8 minimally (seeds/000 Table 2)
+  BOOST_TEST(b.busiest.find("port") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(permutation_bound) {
+  // Bit-reversal on 64 hosts: 8 fixed points send nothing; the rest cross the network once.
+  Routed r({4, 4}, "ecube");
+  tb::ChannelLoadBound b = r.bound("bit-reversal");
+  BOOST_TEST(b.paths == 56);
+  BOOST_TEST(b.non_minimal_paths == 0);
+  BOOST_TEST(b.routed <= b.topology + 1e-12);
+  // No routing can give more than every sender at link rate.
+  BOOST_TEST(b.topology <= 56 * 0.25 / 16 + 1e-12);
+  tb::TrafficConfig hot;
+  hot.pattern = "hotspot";
+  hot.hotspot_hosts = {3};
+  BOOST_CHECK_THROW(tb::traffic_matrix(hot, r.topo), std::invalid_argument);
+}
+
+BOOST_AUTO_TEST_CASE(seeds000_study_expands_to_its_experiments) {
+  tb::Study s = tb::load_study(kStudy);
+  auto exps = s.experiments(false);
+  // Figures: 5 tori x 5 routings (uniform, 512 B); Tables 3-4: 5 tori x 3 patterns x 2 lengths
+  // x (e-cube, FX_1VL, FX_2VL), of which the uniform 512-byte ones are already there: 25 + 75.
+  BOOST_TEST(exps.size() == 100u);
+  BOOST_TEST(s.factor_tables.size() == 2u);
+  BOOST_TEST(s.factor_tables[0].paper.at("8x8").at("uniform/FX_2VL") == 0.92);
+  BOOST_TEST(s.metrics_paper.at("8x8").at("UD_DFS")[1] == 209);
+  // Each experiment is a scenario: the base with the axis values.
+  for (const auto& e : exps)
+    if (e.name == "4x4x4-FX_2VL-transpose-32") {
+      tb::Scenario sc = tb::load_scenario(s.base, e.set);
+      BOOST_TEST(sc.topology.spec == "torus:4x4x4");
+      BOOST_TEST(sc.topology.switch_ports == 10);
+      BOOST_TEST(sc.routing.algorithm == "flexible");
+      BOOST_TEST(sc.routing.vls == 2);
+      BOOST_TEST(sc.point.fabric.sw.num_vls == 2);
+      BOOST_TEST(sc.point.traffic.pattern == "transpose");
+      BOOST_TEST(sc.point.injection.length_mix[0].first == 32u);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(written_scenario_reads_back_the_same) {
+  tb::Study s = tb::load_study(kStudy);
+  auto e = s.experiments(true).back();
+  tb::Scenario a = tb::load_scenario(s.base, e.set);
+  const std::string file = "written_scenario.yaml";
+  tb::write_scenario_yaml(file, a.resolved, "test");
+  tb::Scenario b = tb::load_scenario(file, {});
+  BOOST_TEST(a.resolved.dump() == b.resolved.dump());
+  std::remove(file.c_str());
+}
+
+BOOST_AUTO_TEST_CASE(bad_study_names_file_line_and_key) {
+  const std::string file = "bad_study.yaml";
+  std::ofstream(file) << "study: x\nbase: " << IBSC_SOURCE_DIR << "/scenarios/seeds000/model.yaml\n"
+                      << "tori:\n  - {name: 4x4, set: [topology.spec=torus:4x4], figur: 6a}\n";
+  try {
+    tb::load_study(file);
+    BOOST_FAIL("accepted a misspelt key");
+  } catch (const std::runtime_error& e) {
+    BOOST_TEST(std::string(e.what()).find("bad_study.yaml:4: key 'tori[0].figur': unknown key") != std::string::npos,
+               e.what());
+  }
+  std::ofstream(file) << "study: x\nbase: nowhere.yaml\n";
+  BOOST_CHECK_EXCEPTION(tb::load_study(file), std::runtime_error, [](const std::runtime_error& e) {
+    return std::string(e.what()).find("key 'base'") != std::string::npos;
+  });
+  std::remove(file.c_str());
+}
