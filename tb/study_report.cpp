@@ -216,6 +216,25 @@ std::vector<std::string> write_study_report(const std::string& dir, const StudyR
       }
       md << "\n";
     }
+    // The same ratio predicted from the tables alone: routed channel-load bounds.
+    md << "\nThe ratio of the routed channel-load bounds (busiest channel of each routing's tables under the "
+          "pattern, tables only, no simulation), for comparison with our factors:\n\n| torus |";
+    for (const auto& p : s.patterns)
+      for (const auto& rt : s.factor_routings) md << " " << p.name << " " << rt << " |";
+    md << "\n|---|";
+    for (size_t i = 0; i < s.patterns.size() * s.factor_routings.size(); ++i) md << "---|";
+    md << "\n";
+    for (const auto& torus : s.tori) {
+      md << "| " << torus.name << " |";
+      for (const auto& p : s.patterns) {
+        const ExperimentResult* b = find(run, torus.name, s.factor_baseline, p.name, table.length);
+        for (const auto& rt : s.factor_routings) {
+          const ExperimentResult* r = find(run, torus.name, rt, p.name, table.length);
+          md << " " << (b && r ? num(r->bound.routed / b->bound.routed, 2) : "-") << " |";
+        }
+      }
+      md << "\n";
+    }
   }
 
   // Every experiment.
