@@ -26,7 +26,7 @@ struct FactorTable {
 };
 
 struct Explanation {
-  std::vector<std::string> cells;  // "Table 3 6x6 bit-reversal FX_1VL", "Table 2 8x8 UD_DFS crossing", ...
+  std::vector<std::string> cells;  // shell patterns over "Table 3 6x6 bit-reversal FX_1VL", "Table 2 8x8 UD_DFS crossing_path", ...
   std::string why;
 };
 

@@ -1,5 +1,7 @@
 #include "tb/study_report.h"
 
+#include <fnmatch.h>
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -37,10 +39,8 @@ std::string diff_text(double ours, double paper) {
   return paper != 0 ? fmt::format("{:+.0f}%", 100 * d) : fmt::format("{:+.2f}", d);
 }
 
-bool matches(const std::string& pattern, const std::string& cell) {
-  if (!pattern.empty() && pattern.back() == '*') return cell.rfind(pattern.substr(0, pattern.size() - 1), 0) == 0;
-  return pattern == cell;
-}
+// Explanation cells are shell-style patterns: "Table 2 * UD_DFS *".
+bool matches(const std::string& pattern, const std::string& cell) { return fnmatch(pattern.c_str(), cell.c_str(), 0) == 0; }
 
 struct Outlier {
   std::string cell;
