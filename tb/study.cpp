@@ -84,7 +84,7 @@ Study load_study(const std::string& path) {
     throw std::runtime_error(path + ":" + std::to_string(e.mark.line + 1) + ": YAML syntax: " + e.msg);
   }
   r.only(root, {"study", "title", "base", "explain_above", "full", "quick", "tori", "routings", "patterns", "lengths",
-                "figures", "factors", "table2", "explanations"},
+                "figures", "factors", "table2", "notes", "explanations"},
          "");
   Study s;
   s.file = path;
@@ -156,6 +156,7 @@ Study load_study(const std::string& path) {
     }
   }
 
+  if (root["notes"]) s.notes = r.as<std::vector<std::string>>(root["notes"], "notes");
   if (YAML::Node ex = root["explanations"]) {
     for (size_t i = 0; i < ex.size(); ++i) {
       std::string p = "explanations[" + std::to_string(i) + "]";

@@ -49,6 +49,7 @@ struct Study {
   // Table 2: paper[torus][paper routing name] = {average distance, crossing path, deviation}.
   std::map<std::string, std::map<std::string, std::vector<double>>> metrics_paper;
   std::map<std::string, double> topological_distance_paper;  // per torus
+  std::vector<std::string> notes;  // modelling choices where the paper leaves details open
   std::vector<Explanation> explanations;
   double explain_above = 0.15;  // differences above this fraction must be explained
 

@@ -108,12 +108,19 @@ std::vector<std::string> write_study_report(const std::string& dir, const StudyR
                     run.results.size(),
                     std::accumulate(run.results.begin(), run.results.end(), size_t{0},
                                     [](size_t a, const ExperimentResult& r) { return a + r.points.size(); }))
-     << " Every experiment is an ordinary scenario: `scenarios/` here holds each one as `ibsc run` reads it, and "
-        "`runs/NAME/results.json` its load points.\n\n";
+     << " Every experiment is an ordinary scenario: `scenarios/` here holds each one as `ibsc run` reads it; "
+        "`points.csv` has every load point of every experiment, and a local run also leaves each experiment's full "
+        "`runs/NAME/results.json` (not kept in git).\n\n";
   md << "Study file: `" << s.file << "`; base model: `" << s.base << "`. Throughput is the highest accepted traffic "
         "of the load sweep, in bytes/ns/switch; a factor is a routing's throughput over " << s.factor_baseline
      << "'s on the same torus, traffic and packet length. Differences are ours minus the paper's, relative "
         "(absolute where the paper's value is 0).\n\n";
+
+  if (!s.notes.empty()) {
+    md << "## Modelling choices\n\n";
+    for (const auto& n : s.notes) md << "- " << n << "\n";
+    md << "\n";
+  }
 
   // Table 2.
   md << "## Table 2: routing metrics\n\nAverage distance / crossing path / deviation crossing, computed from the "
@@ -246,6 +253,17 @@ std::vector<std::string> write_study_report(const std::string& dir, const StudyR
         << "," << num(r.throughput, 4) << "," << num(r.bound.routed, 4) << "," << num(r.bound.topology, 4) << ","
         << num(r.low_load_latency, 1) << "," << r.points.size() << "," << r.bound.non_minimal_paths << ",\""
         << r.error << "\"\n";
+
+  std::ofstream pts(dir + "/points.csv");
+  pts << "experiment,offered_load,accepted_bytes_per_ns_per_switch,avg_latency_ns,p99_latency_ns,packets_generated,"
+         "packets_delivered,packets_in_flight,saturated\n";
+  for (const auto& r : run.results)
+    for (const auto& p : r.points)
+      pts << r.exp.name << "," << num(p.offered_load, 6) << "," << num(p.accepted_bytes_per_ns_per_switch, 6) << ","
+          << num(p.avg_latency_ns, 1) << "," << num(p.p99_latency_ns, 1) << "," << p.packets_generated << ","
+          << p.packets_delivered << "," << p.packets_in_flight << "," << (p.saturated ? "true" : "false") << "\n";
+  // runs/ holds every point's full results.json (per-link utilisation): tens of MB, not kept in git.
+  std::ofstream(dir + "/.gitignore") << "runs/\n";
 
   // Conclusions.
   md << "\n## The paper's conclusions, checked\n\n| conclusion (seeds/000) | our runs | agree |\n|---|---|---|\n";
