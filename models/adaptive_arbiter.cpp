@@ -13,7 +13,7 @@ AdaptiveArbiter::AdaptiveArbiter(int num_ports, int num_vls, int priority_levels
   if (num_vls < 1 || num_vls > 16) throw std::invalid_argument("AdaptiveArbiter: num_vls must be 1..16");
   if (priority_levels < 1 || priority_levels > 256)
     throw std::invalid_argument("AdaptiveArbiter: priority_levels must be 1..256");
-  taken_.assign(static_cast<size_t>(num_ports), false);
+  taken_.assign(static_cast<size_t>(num_ports), 0);
 }
 
 void AdaptiveArbiter::arbitrate(const std::vector<ArbRequest>& requests, const std::vector<ArbOutputStatus>& outputs,
@@ -23,12 +23,17 @@ void AdaptiveArbiter::arbitrate(const std::vector<ArbRequest>& requests, const s
       static_cast<int>(grants.size()) != n)
     throw std::invalid_argument("AdaptiveArbiter: expected " + std::to_string(n) + " requests, outputs and grants");
   std::fill(grants.begin(), grants.end(), -1);
-  std::fill(taken_.begin(), taken_.end(), false);
+  // Outputs taken in this call carry this call's stamp: nothing to clear per call.
+  if (++stamp_ == 0) {
+    std::fill(taken_.begin(), taken_.end(), 0);
+    stamp_ = 1;
+  }
   const int top_level = priority_levels_ - 1;
   int first_in = -1, first_out = -1;
 
-  for (int k = 0; k < n; ++k) {
-    const int i = (in_ptr_ + k) % n;
+  // Pointers wrap by comparison, not %: a division per input and candidate cost more than the
+  // rest of the arbitration.
+  for (int k = 0, i = in_ptr_; k < n; ++k, i = i + 1 == n ? 0 : i + 1) {
     const ArbRequest& r = requests[static_cast<size_t>(i)];
     if (!r.valid) continue;
     if (r.vl >= num_vls_) throw std::invalid_argument("AdaptiveArbiter: request VL out of range");
@@ -39,11 +44,11 @@ void AdaptiveArbiter::arbitrate(const std::vector<ArbRequest>& requests, const s
       const int o = c.port;
       if (o >= n) throw std::invalid_argument("AdaptiveArbiter: candidate port out of range");
       const ArbOutputStatus& s = outputs[static_cast<size_t>(o)];
-      if (s.busy || taken_[static_cast<size_t>(o)]) continue;
+      if (s.busy || taken_[static_cast<size_t>(o)] == stamp_) continue;
       const int credits = r.vl < s.credits.size() ? s.credits[r.vl] : 0;
       if (credits < r.length_credits) continue;
       const int level = std::min<int>(c.priority, top_level);
-      const int rank = (o - out_ptr_ + n) % n;
+      const int rank = o >= out_ptr_ ? o - out_ptr_ : o - out_ptr_ + n;
       const bool better =
           best < 0 || level < best_level ||
           (level == best_level && (credits > best_credits || (credits == best_credits && rank < best_rank)));
@@ -55,7 +60,7 @@ void AdaptiveArbiter::arbitrate(const std::vector<ArbRequest>& requests, const s
       }
     }
     if (best < 0) continue;
-    taken_[static_cast<size_t>(best)] = true;
+    taken_[static_cast<size_t>(best)] = stamp_;
     grants[static_cast<size_t>(i)] = best;
     if (first_in < 0) {
       first_in = i;
@@ -63,8 +68,8 @@ void AdaptiveArbiter::arbitrate(const std::vector<ArbRequest>& requests, const s
     }
   }
   if (first_in >= 0) {
-    in_ptr_ = (first_in + 1) % n;
-    out_ptr_ = (first_out + 1) % n;
+    in_ptr_ = first_in + 1 == n ? 0 : first_in + 1;
+    out_ptr_ = first_out + 1 == n ? 0 : first_out + 1;
   }
 }
 

@@ -48,7 +48,8 @@ class AdaptiveArbiter : public SwitchArbiter {
   int priority_levels_;
   int in_ptr_ = 0;           // input served first this cycle
   int out_ptr_ = 0;          // output that wins a full tie
-  std::vector<bool> taken_;  // per output, scratch for one call
+  std::vector<uint32_t> taken_;  // per output: the stamp of the call that granted it
+  uint32_t stamp_ = 0;           // per call
 };
 
 }  // namespace ibsc::models

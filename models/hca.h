@@ -51,6 +51,7 @@ class Hca : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   int credits(int vl, Picos t) const { return credits_[vl].available(t); }
 
  private:
+  void end_of_elaboration() override;
   void wake() override;
   void schedule_next();
   void generate(Picos t);
@@ -73,6 +74,7 @@ class Hca : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   std::vector<uint64_t> seq_;                // next sequence number per destination
   std::vector<routing::PathRecord> primary_; // primary path record per destination, flat for speed
   WakeUp wake_;
+  LinkEndpoint* link_ = nullptr;  // tx's interface, fixed after elaboration
 };
 
 }  // namespace ibsc::models

@@ -37,7 +37,7 @@ class Link : public sc_core::sc_module, public LinkEndpoint {
   void credits_arrive(int port, const CreditTrain& train) override;
 
   // Counters since construction; the testbench takes differences over its windows.
-  const std::vector<uint64_t>& bytes_per_vl() const { return bytes_; }
+  std::vector<uint64_t> bytes_per_vl() const { return {bytes_, bytes_ + num_counters_}; }
   uint64_t packets() const { return packets_; }
   int rx_port() const { return rx_port_; }
   // The packet whose bytes are on the wire at the sending end at time t, or 0 (ids start at 0,
@@ -46,12 +46,16 @@ class Link : public sc_core::sc_module, public LinkEndpoint {
   Picos fly_ps() const { return fly_; }
 
  private:
+  void end_of_elaboration() override;
+  // What a packet touches, together in the module: out's binding, fly time, counters.
+  LinkEndpoint* far_ = nullptr;  // out's interface, fixed after elaboration
   Picos fly_;
   int rx_port_;
-  std::vector<uint64_t> bytes_;
+  size_t num_counters_;          // data VLs + 1 (the last counts VLs out of range)
   uint64_t packets_ = 0;
   uint64_t last_id_ = 0;
   Picos send_start_ = 0, send_end_ = 0, byte_ps_ = 0;
+  uint64_t bytes_[16] = {};      // per VL, inline: no pointer to follow per packet
 };
 
 }  // namespace ibsc::models

@@ -12,7 +12,8 @@ using Picos = uint64_t;
 constexpr Picos kNever = std::numeric_limits<Picos>::max();
 constexpr Picos kPsPerNs = 1000;
 
-inline Picos now_ps() { return sc_core::sc_time_stamp().value(); }
+// Read from the kernel inline: sc_time_stamp() is an out-of-line library call, several per hop.
+inline Picos now_ps() { return sc_core::sc_get_curr_simcontext()->time_stamp().value(); }
 inline sc_core::sc_time to_sc(Picos ps) { return sc_core::sc_time::from_value(ps); }
 // First edge of a clock with the given period at or after t (edges at k * period).
 inline Picos clock_edge(Picos t, Picos period) { return (t + period - 1) / period * period; }

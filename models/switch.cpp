@@ -49,18 +49,37 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
     }
   }
   cand_begin_.push_back(static_cast<uint32_t>(cand_.size()));
+  // Checked once here instead of per packet; a packet on a bad entry still gets the error.
+  route_ok_.resize(lids_ * copies);
+  for (size_t r = 0; r < route_ok_.size(); ++r) {
+    bool ok = cand_first(static_cast<uint32_t>(r)) != cand_last(static_cast<uint32_t>(r));
+    for (auto c = cand_first(static_cast<uint32_t>(r)); c != cand_last(static_cast<uint32_t>(r)); ++c)
+      ok = ok && c->port >= 1 && c->port <= n && connected(c->port);
+    route_ok_[r] = ok;
+  }
   tx.resize(n + 1);
+  for (int port = 1; port <= n; ++port)
+    if (connected(port))
+      tx[port] = std::make_unique<sc_core::sc_port<LinkEndpoint>>(("tx_" + std::to_string(port)).c_str());
+  // Everything the hot path touches is allocated from here on, in one stretch of the heap, with
+  // the room it needs in steady state reserved now (fewer cache lines per arbitration).
   in_.resize(n + 1);
-  out_.resize(n + 1);
+  ivl_.resize(static_cast<size_t>(n + 1) * p_.num_vls);
+  head_.assign(ivl_.size(), Queued{});
+  out_busy_.assign(n + 1, 0);
+  out_credits_.resize(ivl_.size());
+  vlarb_.resize(n + 1);
   for (int port = 1; port <= n; ++port) {
-    if (byte_ps_[port] == 0) continue;
-    tx[port] = std::make_unique<sc_core::sc_port<LinkEndpoint>>(("tx_" + std::to_string(port)).c_str());
-    in_[port].vl.resize(p_.num_vls);
-    out_[port].credits.resize(p_.num_vls);
-    for (auto& c : out_[port].credits) c.reset(p_.buffer_blocks());
-    out_[port].vlarb.configure(p_.vlarb, p_.num_vls);
+    if (!connected(port)) continue;
+    for (int v = 0; v < p_.num_vls; ++v) {
+      ivl_[pv(port, v)].q.reserve(4);
+      ivl_[pv(port, v)].draining.reserve(4);
+      out_credits_[pv(port, v)].reset(p_.buffer_blocks());
+    }
+    vlarb_[port].configure(p_.vlarb, p_.num_vls);
   }
   req_.resize(n);
+  for (auto& r : req_) r.candidates.reserve(4);
   status_.resize(n);
   for (auto& s : status_) {
     s.busy = true;
@@ -71,51 +90,77 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
   last_grant_out_.assign(n + 1, 0);
   selected_vl_.assign(n + 1, -1);
   vl_mask_.assign(n + 1, 0);
+  active_.reserve(n + 1);
+  touched_.reserve(n + 1);
+  grants_now_.reserve(n + 1);
+  eligible_.reserve(static_cast<size_t>(n) * p_.num_vls * 2);
+}
+
+void Switch::end_of_elaboration() {
+  // sc_port's operator-> checks the binding on every call and sits behind a pointer per port.
+  tx_link_.assign(tx.size(), nullptr);
+  for (size_t port = 1; port < tx.size(); ++port)
+    if (tx[port]) tx_link_[port] = tx[port]->operator->();
 }
 
 std::string Switch::where(int port, int vl) const {
   return std::string(name()) + " port " + std::to_string(port) + " VL " + std::to_string(vl);
 }
 
-Vl Switch::out_vl(int in_port, int out_port, const Packet& p) const {
-  return tables_.sl2vl.get(in_port, out_port, p_.vl2vl ? p.vl : p.sl);
+void Switch::refuse_route(const Packet& pkt, uint32_t route) const {
+  if (route == kNoRoute || cand_first(route) == cand_last(route))
+    throw FabricError(std::string(name()) + ": LFT has no entry for DLID " + std::to_string(pkt.dlid));
+  for (auto c = cand_first(route); c != cand_last(route); ++c)
+    if (c->port < 1 || c->port > num_ports() || !connected(c->port))
+      throw FabricError(std::string(name()) + ": LFT entry for DLID " + std::to_string(pkt.dlid) + " names port " +
+                        std::to_string(c->port) + ", which has no cable");
 }
 
 void Switch::packet_arrives(int port, Packet* pkt, Picos head_time) {
   if (pkt->vl >= p_.num_vls) throw FabricError(where(port, pkt->vl) + ": packet on a VL the switch does not have");
-  InputVl& iv = in_[port].vl[pkt->vl];
+  InputVl& iv = ivl_[pv(port, pkt->vl)];
   // Buffer overflow check at head arrival: blocks still held by draining packets, plus queued
   // packets, plus this one (virtual cut-through reserves the whole packet).
-  while (!iv.draining.empty() && iv.draining.front().drain.last_time() <= now_ps()) iv.draining.pop_front();
-  int held = iv.queued_blocks + static_cast<int>(pkt->blocks());
-  for (const Draining& d : iv.draining) held += static_cast<int>(d.drain.blocks() - d.drain.freed_by(head_time));
-  if (held > p_.buffer_blocks())
-    throw FabricError(where(port, pkt->vl) + ": input buffer overflow (" + std::to_string(held) + " blocks of " +
-                      std::to_string(p_.buffer_blocks()) + ")");
+  const Picos now = now_ps();
+  while (!iv.draining.empty() && iv.draining.front().done <= now) {
+    iv.draining_blocks -= static_cast<int>(iv.draining.front().drain.blocks());
+    iv.draining.pop_front();
+  }
+  const int blocks = static_cast<int>(pkt->blocks());
+  int held = iv.queued_blocks + blocks;
+  // Counting every draining block as held bounds the exact count; only past the bound does the
+  // check need the blocks freed by head_time.
+  if (held + iv.draining_blocks > p_.buffer_blocks()) {
+    for (const Draining& d : iv.draining) held += static_cast<int>(d.drain.blocks() - d.drain.freed_by(head_time));
+    if (held > p_.buffer_blocks())
+      throw FabricError(where(port, pkt->vl) + ": input buffer overflow (" + std::to_string(held) + " blocks of " +
+                        std::to_string(p_.buffer_blocks()) + ")");
+  }
   const uint32_t route = route_index(*pkt);
-  if (route == kNoRoute || cand_first(route) == cand_last(route))
-    throw FabricError(std::string(name()) + ": LFT has no entry for DLID " + std::to_string(pkt->dlid));
-  for (auto c = cand_first(route); c != cand_last(route); ++c)
-    if (c->port < 1 || c->port > num_ports() || out_[c->port].credits.empty())
-      throw FabricError(std::string(name()) + ": LFT entry for DLID " + std::to_string(pkt->dlid) +
-                        " names port " + std::to_string(c->port) + ", which has no cable");
-  iv.q.push_back({pkt, head_time, head_time + routing_ps_, route});
-  iv.queued_blocks += static_cast<int>(pkt->blocks());
+  if (route == kNoRoute || !route_ok_[route]) refuse_route(*pkt, route);
+  Queued q{pkt, head_time, head_time + routing_ps_, route, static_cast<uint32_t>(blocks),
+           static_cast<uint8_t>(p_.vl2vl ? pkt->vl : pkt->sl), 0};
+  q.first_vl = out_vl(port, cand_first(route)->port, q);
+  iv.q.push_back(q);
+  iv.queued_blocks += blocks;
   ++queued_packets_;
   if (in_[port].queued++ == 0) active_.push_back(port);
   // A new head: only its own earliest grant can be earlier than the wake-up already pending
   // (which covers every other head).
-  if (iv.q.size() == 1) wake_for(port, iv.q.front());
+  if (iv.q.size() == 1) {
+    head_[pv(port, pkt->vl)] = q;
+    wake_for(port, q);
+  }
 }
 
 void Switch::credits_arrive(int port, const CreditTrain& train) {
-  if (!out_[port].credits[train.vl].add(train))
+  if (!out_credits_[pv(port, train.vl)].add(train))
     throw CreditError(where(port, train.vl) + ": more credits returned than taken (counter above its buffer)");
   // Only heads that may use this output can be helped by these credits.
   for (int i : active_)
-    for (const InputVl& iv : in_[i].vl) {
-      if (iv.q.empty()) continue;
-      const Queued& h = iv.q.front();
+    for (int v = 0; v < p_.num_vls; ++v) {
+      const Queued& h = head_[pv(i, v)];
+      if (!h.pkt) continue;
       for (auto c = cand_first(h.route); c != cand_last(h.route); ++c)
         if (c->port == port) {
           wake_for(i, h);
@@ -134,11 +179,10 @@ void Switch::wake_for(int i, const Queued& h) {
 Picos Switch::earliest_grant(int i, const Queued& h, Picos lower) const {
   Picos t = std::max({lower, h.ready, in_[i].busy_until});
   Picos best = kNever;
-  const int need = static_cast<int>(h.pkt->blocks());
+  const int need = static_cast<int>(h.blocks);
   for (auto c = cand_first(h.route); c != cand_last(h.route); ++c) {
-    const OutputPort& o = out_[c->port];
-    Picos to = std::max(t, o.busy_until);
-    Picos tc = o.credits[out_vl(i, c->port, *h.pkt)].time_for(need, to);
+    Picos to = std::max(t, out_busy_[c->port]);
+    Picos tc = out_credits_[pv(c->port, out_vl(i, c, h))].time_for(need, to);
     best = std::min(best, tc);
   }
   return best;
@@ -151,8 +195,10 @@ void Switch::schedule_next(Picos t_min) {
   if (last_arbitration_ != kNever && lower <= last_arbitration_) lower = last_arbitration_ + 1;
   Picos best = p_.every_edge && queued_packets_ > 0 ? lower : kNever;
   for (int i : active_)
-    for (const InputVl& iv : in_[i].vl)
-      if (!iv.q.empty()) best = std::min(best, earliest_grant(i, iv.q.front(), lower));
+    for (int v = 0; v < p_.num_vls; ++v) {
+      const Queued& h = head_[pv(i, v)];
+      if (h.pkt) best = std::min(best, earliest_grant(i, h, lower));
+    }
   if (best != kNever) wake_.at(clock_edge(best, clock_ps_));
 }
 
@@ -173,18 +219,15 @@ void Switch::arbitrate(Picos t) {
   eligible_.clear();
   touched_.clear();
   for (int i : active_) {
-    InputPort& ip = in_[i];
-    if (ip.busy_until > t) continue;
+    if (in_[i].busy_until > t) continue;
     for (int v = 0; v < p_.num_vls; ++v) {
-      const InputVl& iv = ip.vl[v];
-      if (iv.q.empty() || iv.q.front().ready > t) continue;
-      const Queued& h = iv.q.front();
-      const int need = static_cast<int>(h.pkt->blocks());
+      const Queued& h = head_[pv(i, v)];
+      if (!h.pkt || h.ready > t) continue;
+      const int need = static_cast<int>(h.blocks);
       for (auto c = cand_first(h.route); c != cand_last(h.route); ++c) {
-        OutputPort& o = out_[c->port];
-        if (o.busy_until > t) continue;
-        Vl w = out_vl(i, c->port, *h.pkt);
-        if (o.credits[w].available_now(t) < need) continue;
+        if (out_busy_[c->port] > t) continue;
+        Vl w = out_vl(i, c, h);
+        if (out_credits_[pv(c->port, w)].available_now(t) < need) continue;
         if (vl_mask_[c->port] == 0) touched_.push_back(c->port);
         vl_mask_[c->port] |= 1u << w;
         eligible_.push_back({static_cast<uint8_t>(i), static_cast<uint8_t>(v), c->port, w, c->priority});
@@ -194,7 +237,7 @@ void Switch::arbitrate(Picos t) {
   if (eligible_.empty()) return;
   // 2. Each output's VL arbiter picks the VL it serves this cycle.
   for (int o : touched_) {
-    selected_vl_[o] = out_[o].vlarb.select(vl_mask_[o]);
+    selected_vl_[o] = vlarb_[o].select(vl_mask_[o]);
     vl_mask_[o] = 0;
   }
   // 3. Each input offers one head, round-robin over its VLs, with the candidates whose output
@@ -214,14 +257,14 @@ void Switch::arbitrate(Picos t) {
     req_vl_[e.in] = e.vl;
     r.valid = true;
     r.vl = e.out_vl;
-    r.length_credits = static_cast<uint16_t>(in_[e.in].vl[e.vl].q.front().pkt->blocks());
+    r.length_credits = static_cast<uint16_t>(head_[pv(e.in, e.vl)].blocks);
     r.candidates.push_back({static_cast<uint8_t>(e.out - 1), e.priority});
   }
   for (int o : touched_) {
     ArbOutputStatus& st = status_[o - 1];
     st.busy = false;
     for (int w = 0; w < p_.num_vls; ++w)
-      st.credits[w] = static_cast<uint16_t>(std::min(out_[o].credits[w].available(t), 65535));
+      st.credits[w] = static_cast<uint16_t>(std::min(out_credits_[pv(o, w)].available(t), 65535));
   }
   // 4. The switch arbiter matches inputs to outputs.
   std::fill(grant_.begin(), grant_.end(), -1);
@@ -231,6 +274,7 @@ void Switch::arbitrate(Picos t) {
     selected_vl_[o] = -1;
   }
   // grant() edits active_, so collect first; requests are cleared for the next cycle.
+  for (const auto& g : grants_now_) last_grant_out_[g.in] = 0;  // only the last grants are set
   grants_now_.clear();
   for (int i : active_) {
     ArbRequest& r = req_[i - 1];
@@ -241,7 +285,6 @@ void Switch::arbitrate(Picos t) {
     r.valid = false;
     r.candidates.clear();
   }
-  std::fill(last_grant_out_.begin(), last_grant_out_.end(), 0);
   for (const auto& g : grants_now_) {
     last_grant_out_[g.in] = g.out;
     grant(g.in, g.vl, g.out, g.out_vl, t);
@@ -249,64 +292,65 @@ void Switch::arbitrate(Picos t) {
 }
 
 void Switch::grant(int i, int v, int o, Vl w, Picos t) {
-  InputVl& iv = in_[i].vl[v];
-  Queued h = iv.q.front();
+  InputVl& iv = ivl_[pv(i, v)];
+  const Queued h = iv.q.front();
   iv.q.pop_front();
-  iv.queued_blocks -= static_cast<int>(h.pkt->blocks());
+  head_[pv(i, v)] = iv.q.empty() ? Queued{} : iv.q.front();
+  iv.queued_blocks -= static_cast<int>(h.blocks);
   --queued_packets_;
   if (--in_[i].queued == 0) active_.erase(std::find(active_.begin(), active_.end(), i));
   Packet* pkt = h.pkt;
   const Picos len = pkt->length;
   const Picos in_ps = byte_ps_[i], out_ps = byte_ps_[o];
-  OutputPort& op = out_[o];
-  if (op.busy_until > t) throw FabricError(where(o, w) + ": arbiter granted a busy output");
-  if (!op.credits[w].consume(static_cast<int>(pkt->blocks()), t))
+  if (out_busy_[o] > t) throw FabricError(where(o, w) + ": arbiter granted a busy output");
+  if (!out_credits_[pv(o, w)].consume(static_cast<int>(h.blocks), t))
     throw CreditError(where(o, w) + ": credit counter would go negative");
-  op.vlarb.charge(w, pkt->length);
+  vlarb_[o].charge(w, pkt->length);
   // Start so that the tail is never needed before it has arrived (matters only when the output
   // link is faster than the input link).
   Picos tail_in = h.arrive + len * in_ps;
   Picos send = std::max(t, tail_in > len * out_ps ? tail_in - len * out_ps : 0);
-  op.busy_until = send + len * out_ps;
+  out_busy_[o] = send + len * out_ps;
   // Bytes leave the input buffer at crossbar speed, but never before they have arrived.
   CreditTrain drain{h.arrive, in_ps, send, out_ps / static_cast<Picos>(p_.crossbar_speedup), pkt->length, pkt->vl};
-  in_[i].busy_until = drain.last_time();
-  in_[i].rr_vl = (v + 1) % p_.num_vls;
-  iv.draining.push_back({drain});
+  const Picos drained = drain.last_time();
+  in_[i].busy_until = drained;
+  in_[i].rr_vl = v + 1 == p_.num_vls ? 0 : v + 1;
+  iv.draining.push_back({drain, drained});
+  iv.draining_blocks += static_cast<int>(h.blocks);
   // Credits go back to the upstream node over the reverse direction of input port i.
-  (*tx[i])->credits_arrive(i, drain);
+  tx_link_[i]->credits_arrive(i, drain);
   pkt->vl = w;
   ++pkt->hops;
   ++mon_.hops;
   ++grants_;
   mon_.last_progress = t;
-  (*tx[o])->packet_arrives(o, pkt, send);
+  tx_link_[o]->packet_arrives(o, pkt, send);
 }
 
 std::vector<std::pair<int, int>> Switch::waits_of(int in_port, int vl, Picos now) const {
   std::vector<std::pair<int, int>> w;
-  if (in_[in_port].vl.empty()) return w;
-  const InputVl& iv = in_[in_port].vl[vl];
-  if (iv.q.empty() || iv.q.front().ready > now) return w;
-  const Queued& h = iv.q.front();
-  for (auto c = cand_first(h.route); c != cand_last(h.route); ++c) w.emplace_back(c->port, out_vl(in_port, c->port, *h.pkt));
+  if (!connected(in_port)) return w;
+  const Queued& h = head_[pv(in_port, vl)];
+  if (!h.pkt || h.ready > now) return w;
+  for (auto c = cand_first(h.route); c != cand_last(h.route); ++c) w.emplace_back(c->port, out_vl(in_port, c, h));
   return w;
 }
 
 int Switch::occupancy_blocks(int in_port, int vl, Picos t) const {
-  if (in_[in_port].vl.empty()) return 0;
-  const InputVl& iv = in_[in_port].vl[vl];
+  if (!connected(in_port)) return 0;
+  const InputVl& iv = ivl_[pv(in_port, vl)];
   int held = 0;
   for (const Queued& q : iv.q)
-    if (q.arrive <= t) held += static_cast<int>(q.pkt->blocks());
+    if (q.arrive <= t) held += static_cast<int>(q.blocks);
   for (const Draining& d : iv.draining) held += static_cast<int>(d.drain.blocks() - d.drain.freed_by(t));
   return held;
 }
 
 uint64_t Switch::head_packet_id(int in_port, int vl) const {
-  if (in_[in_port].vl.empty()) return 0;
-  const InputVl& iv = in_[in_port].vl[vl];
-  return iv.q.empty() ? 0 : iv.q.front().pkt->id;
+  if (!connected(in_port)) return 0;
+  const Queued& h = head_[pv(in_port, vl)];
+  return h.pkt ? h.pkt->id : 0;
 }
 
 }  // namespace ibsc::models

@@ -45,10 +45,10 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   // For the deadlock watchdog: the channels the head of (input port, VL) waits for, as
   // (output port, output VL) pairs; empty when that queue is empty or its head is not ready.
   std::vector<std::pair<int, int>> waits_of(int in_port, int vl, Picos now) const;
-  size_t queued(int in_port, int vl) const { return in_[in_port].vl.empty() ? 0 : in_[in_port].vl[vl].q.size(); }
+  size_t queued(int in_port, int vl) const { return connected(in_port) ? ivl_[pv(in_port, vl)].q.size() : 0; }
   uint64_t head_packet_id(int in_port, int vl) const;
   // Credits available now on (output port, VL), for waves and tests.
-  int credits(int out_port, int vl, Picos t) const { return out_[out_port].credits[vl].available(t); }
+  int credits(int out_port, int vl, Picos t) const { return out_credits_[pv(out_port, vl)].available(t); }
   uint64_t grants() const { return grants_; }
   // Blocks of the (input port, VL) buffer holding data at time t (queued + still draining).
   int occupancy_blocks(int in_port, int vl, Picos t) const;
@@ -64,6 +64,9 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
     Picos arrive;                       // head arrival
     Picos ready;                        // arrive + routing delay
     uint32_t route;                     // index of its candidates in cand_, looked up on arrival
+    uint32_t blocks;                    // credits the whole packet needs
+    uint8_t sl2vl_key;                  // SL (or input VL with vl2vl): selects the output VL
+    Vl first_vl;                        // output VL toward the first candidate, looked up on arrival
   };
   // A (head, candidate output) pair that could be granted this cycle.
   struct Eligible {
@@ -71,33 +74,39 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   };
   struct Draining {  // a granted packet still leaving the buffer, for the overflow check
     CreditTrain drain;
+    Picos done;  // its last block freed
   };
   struct InputVl {
     RingQueue<Queued> q;
     RingQueue<Draining> draining;
     int queued_blocks = 0;
+    int draining_blocks = 0;  // all blocks of the draining packets, freed or not
   };
   struct InputPort {
     Picos busy_until = 0;
     int rr_vl = 0;
     int queued = 0;  // packets in all VLs of this port
-    std::vector<InputVl> vl;
-  };
-  struct OutputPort {
-    Picos busy_until = 0;
-    std::vector<CreditCounter> credits;
-    VlArbiter vlarb;
   };
 
+  void end_of_elaboration() override;
   void wake() override;
   void arbitrate(Picos t);
   void schedule_next(Picos t_min);
   void wake_for(int in_port, const Queued& head);  // wake-up for one head only
-  Vl out_vl(int in_port, int out_port, const Packet& p) const;
+  Vl out_vl(int in_port, int out_port, const Queued& h) const { return tables_.sl2vl.get(in_port, out_port, h.sl2vl_key); }
+  // The same for candidate c of h, without the table for the first (usually the only) one.
+  Vl out_vl(int in_port, const routing::PortCandidate* c, const Queued& h) const {
+    return c == cand_first(h.route) ? h.first_vl : out_vl(in_port, c->port, h);
+  }
   // Earliest time >= lower at which head `h` of input `i` could be granted.
   Picos earliest_grant(int i, const Queued& h, Picos lower) const;
   void grant(int i, int v, int o, Vl w, Picos t);
   std::string where(int port, int vl) const;
+  void refuse_route(const Packet& pkt, uint32_t route) const;  // throws the LFT error
+  // Per (port, VL) state lives in flat arrays, port-major, so one switch's hot state is a few
+  // contiguous blocks instead of a vector per port.
+  size_t pv(int port, int vl) const { return static_cast<size_t>(port) * p_.num_vls + vl; }
+  bool connected(int port) const { return byte_ps_[port] != 0; }
 
   SwitchParams p_;
   const routing::SwitchTables& tables_;
@@ -109,6 +118,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   // have per-VL copies) are cand_[cand_begin_[k] .. cand_begin_[k+1]), k = v * lids + d.
   std::vector<uint32_t> cand_begin_;
   std::vector<routing::PortCandidate> cand_;
+  std::vector<uint8_t> route_ok_;  // per k: candidates exist and all name cabled ports
   size_t lids_ = 0;
   bool per_vl_lft_ = false;
   uint32_t route_index(const Packet& p) const {
@@ -118,8 +128,13 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   static constexpr uint32_t kNoRoute = 0xFFFFFFFF;
   const routing::PortCandidate* cand_first(uint32_t r) const { return cand_.data() + cand_begin_[r]; }
   const routing::PortCandidate* cand_last(uint32_t r) const { return cand_.data() + cand_begin_[r + 1]; }
+  std::vector<LinkEndpoint*> tx_link_;  // [port]: what tx[port] is bound to, fixed after elaboration
   std::vector<InputPort> in_;
-  std::vector<OutputPort> out_;
+  std::vector<InputVl> ivl_;    // [pv(port, vl)]
+  std::vector<Queued> head_;    // [pv(port, vl)]: copy of the queue's head, pkt == nullptr if empty
+  std::vector<Picos> out_busy_;               // [port]
+  std::vector<CreditCounter> out_credits_;    // [pv(port, vl)]
+  std::vector<VlArbiter> vlarb_;              // [port]
   WakeUp wake_;
   Picos last_arbitration_ = kNever;
   size_t queued_packets_ = 0;

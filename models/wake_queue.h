@@ -24,15 +24,15 @@ class WakeQueue {
   void push(Picos t, T item) {  // t >= the time last taken
     const int b = bucket(t);
     buckets_[b].push_back({t, item});
-    if (b) nonempty_ |= 1ull << (b - 1);
+    if (b) {
+      nonempty_ |= 1ull << (b - 1);
+      if (t < min_[b]) min_[b] = t;
+    }
     ++size_;
   }
   // Earliest queued time (the queue must not be empty); does not move anything.
   Picos next_time() const {
-    if (head_ < buckets_[0].size()) return buckets_[0][head_].t;
-    Picos m = kNever;
-    for (const Entry& e : buckets_[lowest()]) m = e.t < m ? e.t : m;
-    return m;
+    return head_ < buckets_[0].size() ? buckets_[0][head_].t : min_[lowest()];
   }
   // Takes the earliest entry (the queue must not be empty).
   Entry pop() {
@@ -42,6 +42,11 @@ class WakeQueue {
   }
 
  private:
+  static std::array<Picos, 65> filled(Picos v) {
+    std::array<Picos, 65> a;
+    a.fill(v);
+    return a;
+  }
   static int bit_length(uint64_t x) { return x ? 64 - __builtin_clzll(x) : 0; }
   int bucket(Picos t) const { return bit_length(t ^ last_); }
   int lowest() const { return __builtin_ctzll(nonempty_) + 1; }
@@ -52,15 +57,15 @@ class WakeQueue {
     head_ = 0;
     const int b = lowest();
     std::vector<Entry>& src = buckets_[b];
-    Picos m = kNever;
-    for (const Entry& e : src) m = e.t < m ? e.t : m;
-    last_ = m;
+    last_ = min_[b];
+    min_[b] = kNever;
     nonempty_ &= ~(1ull << (b - 1));
     for (const Entry& e : src) push(e.t, e.item);
     size_ -= src.size();
     src.clear();
   }
   std::array<std::vector<Entry>, 65> buckets_;
+  std::array<Picos, 65> min_ = filled(kNever);  // earliest time per bucket (1..64)
   uint64_t nonempty_ = 0;  // bit b-1: bucket b (1..64) holds entries
   size_t head_ = 0;        // next entry of bucket 0
   size_t size_ = 0;
