@@ -3,7 +3,8 @@
 // moves.
 #pragma once
 #include <cstddef>
-#include <vector>
+#include <cstdint>
+#include <memory>
 
 namespace ibsc::models {
 
@@ -18,7 +19,7 @@ class RingQueue {
   const T& back() const { return buf_[(head_ + size_ - 1) & mask_]; }
   const T& operator[](size_t i) const { return buf_[(head_ + i) & mask_]; }
   void push_back(const T& v) {
-    if (size_ == buf_.size()) grow();
+    if (size_ == cap_) grow();
     buf_[(head_ + size_) & mask_] = v;
     ++size_;
   }
@@ -30,7 +31,7 @@ class RingQueue {
   // Allocates room for n entries now, e.g. next to the rest of a module's state while it is
   // being built, instead of wherever the heap is when the first entry arrives.
   void reserve(size_t n) {
-    while (buf_.size() < n) grow();
+    while (cap_ < n) grow();
   }
 
   class const_iterator {
@@ -53,14 +54,17 @@ class RingQueue {
 
  private:
   void grow() {
-    std::vector<T> n(buf_.empty() ? 8 : buf_.size() * 2);
-    for (size_t i = 0; i < size_; ++i) n[i] = buf_[(head_ + i) & mask_];
-    buf_.swap(n);
+    const uint32_t cap = cap_ ? cap_ * 2 : 8;
+    std::unique_ptr<T[]> n(new T[cap]);
+    for (uint32_t i = 0; i < size_; ++i) n[i] = buf_[(head_ + i) & mask_];
+    buf_ = std::move(n);
     head_ = 0;
-    mask_ = buf_.size() - 1;
+    cap_ = cap;
+    mask_ = cap - 1;
   }
-  std::vector<T> buf_;
-  size_t head_ = 0, size_ = 0, mask_ = 0;
+  // 24 bytes: the queues sit inside per-VL records that should stay within a cache line.
+  std::unique_ptr<T[]> buf_;
+  uint32_t head_ = 0, size_ = 0, mask_ = 0, cap_ = 0;
 };
 
 }  // namespace ibsc::models

@@ -25,14 +25,15 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
     : sc_module(name),
       rx("rx"),
       p_(params),
-      tables_(tables),
-      byte_ps_(byte_ps),
-      arbiter_(arbiter),
-      mon_(monitor),
       routing_ps_(params.routing_ps()),
       clock_ps_(params.clock_ps()),
+      mon_(monitor),
+      arbiter_(arbiter),
+      tables_(tables),
       wake_(sched, *this) {
   rx.bind(*this);
+  port_.resize(byte_ps.size());
+  for (size_t port = 0; port < byte_ps.size(); ++port) port_[port].byte_ps = byte_ps[port];
   const int n = num_ports();
   // Flatten the LFT (or its per-input-VL copies) into one contiguous array.
   per_vl_lft_ = !tables.lft_per_input_vl.empty();
@@ -49,24 +50,14 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
     }
   }
   cand_begin_.push_back(static_cast<uint32_t>(cand_.size()));
-  // Checked once here instead of per packet; a packet on a bad entry still gets the error.
-  route_ok_.resize(lids_ * copies);
-  for (size_t r = 0; r < route_ok_.size(); ++r) {
-    bool ok = cand_first(static_cast<uint32_t>(r)) != cand_last(static_cast<uint32_t>(r));
-    for (auto c = cand_first(static_cast<uint32_t>(r)); c != cand_last(static_cast<uint32_t>(r)); ++c)
-      ok = ok && c->port >= 1 && c->port <= n && connected(c->port);
-    route_ok_[r] = ok;
-  }
   tx.resize(n + 1);
   for (int port = 1; port <= n; ++port)
     if (connected(port))
       tx[port] = std::make_unique<sc_core::sc_port<LinkEndpoint>>(("tx_" + std::to_string(port)).c_str());
   // Everything the hot path touches is allocated from here on, in one stretch of the heap, with
   // the room it needs in steady state reserved now (fewer cache lines per arbitration).
-  in_.resize(n + 1);
   ivl_.resize(static_cast<size_t>(n + 1) * p_.num_vls);
   head_.assign(ivl_.size(), Queued{});
-  out_busy_.assign(n + 1, 0);
   out_credits_.resize(ivl_.size());
   vlarb_.resize(n + 1);
   for (int port = 1; port <= n; ++port) {
@@ -88,8 +79,6 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
   grant_.assign(n, -1);
   req_vl_.assign(n + 1, -1);
   last_grant_out_.assign(n + 1, 0);
-  selected_vl_.assign(n + 1, -1);
-  vl_mask_.assign(n + 1, 0);
   active_.reserve(n + 1);
   touched_.reserve(n + 1);
   grants_now_.reserve(n + 1);
@@ -98,9 +87,8 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
 
 void Switch::end_of_elaboration() {
   // sc_port's operator-> checks the binding on every call and sits behind a pointer per port.
-  tx_link_.assign(tx.size(), nullptr);
   for (size_t port = 1; port < tx.size(); ++port)
-    if (tx[port]) tx_link_[port] = tx[port]->operator->();
+    if (tx[port]) port_[port].tx = tx[port]->operator->();
 }
 
 std::string Switch::where(int port, int vl) const {
@@ -137,14 +125,17 @@ void Switch::packet_arrives(int port, Packet* pkt, Picos head_time) {
                         std::to_string(p_.buffer_blocks()) + ")");
   }
   const uint32_t route = route_index(*pkt);
-  if (route == kNoRoute || !route_ok_[route]) refuse_route(*pkt, route);
+  if (route == kNoRoute || cand_first(route) == cand_last(route)) refuse_route(*pkt, route);
+  // The port record read here is the one the wake-up below reads anyway.
+  for (auto c = cand_first(route); c != cand_last(route); ++c)
+    if (c->port < 1 || c->port > num_ports() || !connected(c->port)) refuse_route(*pkt, route);
   Queued q{pkt, head_time, head_time + routing_ps_, route, static_cast<uint32_t>(blocks),
            static_cast<uint8_t>(p_.vl2vl ? pkt->vl : pkt->sl), 0};
   q.first_vl = out_vl(port, cand_first(route)->port, q);
   iv.q.push_back(q);
   iv.queued_blocks += blocks;
   ++queued_packets_;
-  if (in_[port].queued++ == 0) active_.push_back(port);
+  if (port_[port].queued++ == 0) active_.push_back(port);
   // A new head: only its own earliest grant can be earlier than the wake-up already pending
   // (which covers every other head).
   if (iv.q.size() == 1) {
@@ -177,11 +168,11 @@ void Switch::wake_for(int i, const Queued& h) {
 }
 
 Picos Switch::earliest_grant(int i, const Queued& h, Picos lower) const {
-  Picos t = std::max({lower, h.ready, in_[i].busy_until});
+  Picos t = std::max({lower, h.ready, port_[i].in_busy});
   Picos best = kNever;
   const int need = static_cast<int>(h.blocks);
   for (auto c = cand_first(h.route); c != cand_last(h.route); ++c) {
-    Picos to = std::max(t, out_busy_[c->port]);
+    Picos to = std::max(t, port_[c->port].out_busy);
     Picos tc = out_credits_[pv(c->port, out_vl(i, c, h))].time_for(need, to);
     best = std::min(best, tc);
   }
@@ -219,17 +210,17 @@ void Switch::arbitrate(Picos t) {
   eligible_.clear();
   touched_.clear();
   for (int i : active_) {
-    if (in_[i].busy_until > t) continue;
+    if (port_[i].in_busy > t) continue;
     for (int v = 0; v < p_.num_vls; ++v) {
       const Queued& h = head_[pv(i, v)];
       if (!h.pkt || h.ready > t) continue;
       const int need = static_cast<int>(h.blocks);
       for (auto c = cand_first(h.route); c != cand_last(h.route); ++c) {
-        if (out_busy_[c->port] > t) continue;
+        if (port_[c->port].out_busy > t) continue;
         Vl w = out_vl(i, c, h);
         if (out_credits_[pv(c->port, w)].available_now(t) < need) continue;
-        if (vl_mask_[c->port] == 0) touched_.push_back(c->port);
-        vl_mask_[c->port] |= 1u << w;
+        if (port_[c->port].vl_mask == 0) touched_.push_back(c->port);
+        port_[c->port].vl_mask |= 1u << w;
         eligible_.push_back({static_cast<uint8_t>(i), static_cast<uint8_t>(v), c->port, w, c->priority});
       }
     }
@@ -237,16 +228,16 @@ void Switch::arbitrate(Picos t) {
   if (eligible_.empty()) return;
   // 2. Each output's VL arbiter picks the VL it serves this cycle.
   for (int o : touched_) {
-    selected_vl_[o] = vlarb_[o].select(vl_mask_[o]);
-    vl_mask_[o] = 0;
+    port_[o].selected_vl = vlarb_[o].select(port_[o].vl_mask);
+    port_[o].vl_mask = 0;
   }
   // 3. Each input offers one head, round-robin over its VLs, with the candidates whose output
   //    serves that head's output VL this cycle.
   for (int i : active_) req_vl_[i] = -1;
   for (const Eligible& e : eligible_) {
-    if (selected_vl_[e.out] != e.out_vl) continue;
+    if (port_[e.out].selected_vl != e.out_vl) continue;
     ArbRequest& r = req_[e.in - 1];
-    const int rr = in_[e.in].rr_vl;
+    const int rr = port_[e.in].rr_vl;
     // Keep the head whose VL comes first from the round-robin pointer.
     if (req_vl_[e.in] >= 0 && req_vl_[e.in] != e.vl) {
       int cur = (req_vl_[e.in] - rr + p_.num_vls) % p_.num_vls, mine = (e.vl - rr + p_.num_vls) % p_.num_vls;
@@ -271,7 +262,7 @@ void Switch::arbitrate(Picos t) {
   arbiter_.arbitrate(req_, status_, grant_);
   for (int o : touched_) {
     status_[o - 1].busy = true;  // outputs nobody asks for read as busy next time
-    selected_vl_[o] = -1;
+    port_[o].selected_vl = -1;
   }
   // grant() edits active_, so collect first; requests are cleared for the next cycle.
   for (const auto& g : grants_now_) last_grant_out_[g.in] = 0;  // only the last grants are set
@@ -293,16 +284,16 @@ void Switch::arbitrate(Picos t) {
 
 void Switch::grant(int i, int v, int o, Vl w, Picos t) {
   InputVl& iv = ivl_[pv(i, v)];
-  const Queued h = iv.q.front();
+  const Queued h = head_[pv(i, v)];  // == iv.q.front(), already in cache
   iv.q.pop_front();
   head_[pv(i, v)] = iv.q.empty() ? Queued{} : iv.q.front();
   iv.queued_blocks -= static_cast<int>(h.blocks);
   --queued_packets_;
-  if (--in_[i].queued == 0) active_.erase(std::find(active_.begin(), active_.end(), i));
+  if (--port_[i].queued == 0) active_.erase(std::find(active_.begin(), active_.end(), i));
   Packet* pkt = h.pkt;
   const Picos len = pkt->length;
-  const Picos in_ps = byte_ps_[i], out_ps = byte_ps_[o];
-  if (out_busy_[o] > t) throw FabricError(where(o, w) + ": arbiter granted a busy output");
+  const Picos in_ps = port_[i].byte_ps, out_ps = port_[o].byte_ps;
+  if (port_[o].out_busy > t) throw FabricError(where(o, w) + ": arbiter granted a busy output");
   if (!out_credits_[pv(o, w)].consume(static_cast<int>(h.blocks), t))
     throw CreditError(where(o, w) + ": credit counter would go negative");
   vlarb_[o].charge(w, pkt->length);
@@ -310,22 +301,22 @@ void Switch::grant(int i, int v, int o, Vl w, Picos t) {
   // link is faster than the input link).
   Picos tail_in = h.arrive + len * in_ps;
   Picos send = std::max(t, tail_in > len * out_ps ? tail_in - len * out_ps : 0);
-  out_busy_[o] = send + len * out_ps;
+  port_[o].out_busy = send + len * out_ps;
   // Bytes leave the input buffer at crossbar speed, but never before they have arrived.
   CreditTrain drain{h.arrive, in_ps, send, out_ps / static_cast<Picos>(p_.crossbar_speedup), pkt->length, pkt->vl};
   const Picos drained = drain.last_time();
-  in_[i].busy_until = drained;
-  in_[i].rr_vl = v + 1 == p_.num_vls ? 0 : v + 1;
+  port_[i].in_busy = drained;
+  port_[i].rr_vl = v + 1 == p_.num_vls ? 0 : v + 1;
   iv.draining.push_back({drain, drained});
   iv.draining_blocks += static_cast<int>(h.blocks);
   // Credits go back to the upstream node over the reverse direction of input port i.
-  tx_link_[i]->credits_arrive(i, drain);
+  port_[i].tx->credits_arrive(i, drain);
   pkt->vl = w;
   ++pkt->hops;
   ++mon_.hops;
   ++grants_;
   mon_.last_progress = t;
-  tx_link_[o]->packet_arrives(o, pkt, send);
+  port_[o].tx->packet_arrives(o, pkt, send);
 }
 
 std::vector<std::pair<int, int>> Switch::waits_of(int in_port, int vl, Picos now) const {

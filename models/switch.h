@@ -41,7 +41,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   void packet_arrives(int port, Packet* pkt, Picos head_time) override;
   void credits_arrive(int port, const CreditTrain& train) override;
 
-  int num_ports() const { return static_cast<int>(byte_ps_.size()) - 1; }
+  int num_ports() const { return static_cast<int>(port_.size()) - 1; }
   // For the deadlock watchdog: the channels the head of (input port, VL) waits for, as
   // (output port, output VL) pairs; empty when that queue is empty or its head is not ready.
   std::vector<std::pair<int, int>> waits_of(int in_port, int vl, Picos now) const;
@@ -82,10 +82,16 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
     int queued_blocks = 0;
     int draining_blocks = 0;  // all blocks of the draining packets, freed or not
   };
-  struct InputPort {
-    Picos busy_until = 0;
-    int rr_vl = 0;
-    int queued = 0;  // packets in all VLs of this port
+  // Per port number, both directions: the scalars one visit reads, in one small record.
+  struct Port {
+    Picos in_busy = 0;            // input: until its last granted packet has left the buffer
+    Picos out_busy = 0;           // output: until its current packet is sent
+    LinkEndpoint* tx = nullptr;   // what tx[port] is bound to, fixed after elaboration
+    Picos byte_ps = 0;            // of the cable; 0 = unconnected
+    int queued = 0;               // packets in all VLs of this input
+    int rr_vl = 0;                // input: VL offered first
+    int selected_vl = -1;         // output: VL its VL arbiter chose this cycle
+    uint32_t vl_mask = 0;         // output: VLs requesting it this cycle
   };
 
   void end_of_elaboration() override;
@@ -106,21 +112,29 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   // Per (port, VL) state lives in flat arrays, port-major, so one switch's hot state is a few
   // contiguous blocks instead of a vector per port.
   size_t pv(int port, int vl) const { return static_cast<size_t>(port) * p_.num_vls + vl; }
-  bool connected(int port) const { return byte_ps_[port] != 0; }
+  bool connected(int port) const { return port_[port].byte_ps != 0; }
 
+  // Members in the order the hot path meets them, so that one visit touches few cache lines.
   SwitchParams p_;
-  const routing::SwitchTables& tables_;
-  std::vector<Picos> byte_ps_;
-  SwitchArbiter& arbiter_;
-  FabricMonitor& mon_;
   Picos routing_ps_, clock_ps_;
+  FabricMonitor& mon_;
+  SwitchArbiter& arbiter_;
+  const routing::SwitchTables& tables_;
+  WakeUp wake_;
+  Picos last_arbitration_ = kNever;
+  size_t queued_packets_ = 0;
+  uint64_t grants_ = 0;
+  size_t lids_ = 0;
+  bool per_vl_lft_ = false;
+  std::vector<Port> port_;                  // [port]
+  std::vector<int> active_;                 // input ports with queued packets (any order)
+  std::vector<Queued> head_;                // [pv(port, vl)]: copy of the queue's head, pkt == nullptr if empty
+  std::vector<InputVl> ivl_;                // [pv(port, vl)]
+  std::vector<CreditCounter> out_credits_;  // [pv(port, vl)]
   // The LFT flattened for the hot path: candidates of DLID d (for input VL v when the tables
   // have per-VL copies) are cand_[cand_begin_[k] .. cand_begin_[k+1]), k = v * lids + d.
   std::vector<uint32_t> cand_begin_;
   std::vector<routing::PortCandidate> cand_;
-  std::vector<uint8_t> route_ok_;  // per k: candidates exist and all name cabled ports
-  size_t lids_ = 0;
-  bool per_vl_lft_ = false;
   uint32_t route_index(const Packet& p) const {
     size_t k = (per_vl_lft_ ? p.vl * lids_ : 0) + p.dlid;
     return k < lids_ * (per_vl_lft_ ? p_.num_vls : 1) ? static_cast<uint32_t>(k) : kNoRoute;
@@ -128,25 +142,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   static constexpr uint32_t kNoRoute = 0xFFFFFFFF;
   const routing::PortCandidate* cand_first(uint32_t r) const { return cand_.data() + cand_begin_[r]; }
   const routing::PortCandidate* cand_last(uint32_t r) const { return cand_.data() + cand_begin_[r + 1]; }
-  std::vector<LinkEndpoint*> tx_link_;  // [port]: what tx[port] is bound to, fixed after elaboration
-  std::vector<InputPort> in_;
-  std::vector<InputVl> ivl_;    // [pv(port, vl)]
-  std::vector<Queued> head_;    // [pv(port, vl)]: copy of the queue's head, pkt == nullptr if empty
-  std::vector<Picos> out_busy_;               // [port]
-  std::vector<CreditCounter> out_credits_;    // [pv(port, vl)]
-  std::vector<VlArbiter> vlarb_;              // [port]
-  WakeUp wake_;
-  Picos last_arbitration_ = kNever;
-  size_t queued_packets_ = 0;
-  uint64_t grants_ = 0;
   // Scratch, reused every cycle.
-  std::vector<ArbRequest> req_;
-  std::vector<ArbOutputStatus> status_;
-  std::vector<int> grant_;
-  std::vector<int> req_vl_;      // per input: the input VL whose head requests
-  std::vector<int> selected_vl_; // per output: VL chosen by its VL arbiter this cycle
-  std::vector<uint32_t> vl_mask_;
-  std::vector<int> active_;      // input ports with queued packets (any order)
   std::vector<Eligible> eligible_;
   std::vector<int> touched_;     // outputs some head could use this cycle
   struct Grant {
@@ -154,7 +150,12 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
     Vl out_vl;
   };
   std::vector<Grant> grants_now_;
+  std::vector<ArbRequest> req_;
+  std::vector<ArbOutputStatus> status_;
+  std::vector<int> grant_;
+  std::vector<int> req_vl_;          // per input: the input VL whose head requests
   std::vector<int> last_grant_out_;  // per input port, output granted at last_arbitration_
+  std::vector<VlArbiter> vlarb_;     // [port]
 };
 
 }  // namespace ibsc::models
