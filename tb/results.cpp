@@ -171,7 +171,8 @@ void write_plot(const std::string& svg, const std::string& title,
   }
   dat.close();
   std::ofstream gp(base + ".gp");
-  gp << "set terminal svg size 800,560 dynamic font 'sans,12'\nset output " << gp_quote(svg) << "\n"
+  // noenhanced: series names such as FX_1VL are text, not subscripts.
+  gp << "set terminal svg size 800,560 dynamic font 'sans,12' noenhanced\nset output " << gp_quote(svg) << "\n"
      << "set title " << gp_quote(title) << "\nset xlabel 'accepted traffic (bytes/ns/switch)'\n"
      << "set ylabel 'average latency (ns)'\nset grid\nset key top left\nset logscale y\n"
      << "plot ";
