@@ -110,15 +110,19 @@ void Switch::packet_arrives(int port, Packet* pkt, Picos head_time) {
   // Buffer overflow check at head arrival: blocks still held by draining packets, plus queued
   // packets, plus this one (virtual cut-through reserves the whole packet).
   const Picos now = now_ps();
-  while (!iv.draining.empty() && iv.draining.front().done <= now) {
-    iv.draining_blocks -= static_cast<int>(iv.draining.front().drain.blocks());
-    iv.draining.pop_front();
+  if (iv.drained_at <= now) {  // all drained: forget them without reading the ring
+    iv.draining.clear();
+    iv.draining_blocks = 0;
   }
   const int blocks = static_cast<int>(pkt->blocks());
   int held = iv.queued_blocks + blocks;
   // Counting every draining block as held bounds the exact count; only past the bound does the
   // check need the blocks freed by head_time.
   if (held + iv.draining_blocks > p_.buffer_blocks()) {
+    while (!iv.draining.empty() && iv.draining.front().done <= now) {
+      iv.draining_blocks -= static_cast<int>(iv.draining.front().drain.blocks());
+      iv.draining.pop_front();
+    }
     for (const Draining& d : iv.draining) held += static_cast<int>(d.drain.blocks() - d.drain.freed_by(head_time));
     if (held > p_.buffer_blocks())
       throw FabricError(where(port, pkt->vl) + ": input buffer overflow (" + std::to_string(held) + " blocks of " +
@@ -307,8 +311,15 @@ void Switch::grant(int i, int v, int o, Vl w, Picos t) {
   const Picos drained = drain.last_time();
   port_[i].in_busy = drained;
   port_[i].rr_vl = v + 1 == p_.num_vls ? 0 : v + 1;
+  if (iv.draining.size() == 8) {  // keep the ring small when the buffer never runs dry
+    while (!iv.draining.empty() && iv.draining.front().done <= t) {
+      iv.draining_blocks -= static_cast<int>(iv.draining.front().drain.blocks());
+      iv.draining.pop_front();
+    }
+  }
   iv.draining.push_back({drain, drained});
   iv.draining_blocks += static_cast<int>(h.blocks);
+  iv.drained_at = drained;
   // Credits go back to the upstream node over the reverse direction of input port i.
   port_[i].tx->credits_arrive(i, drain);
   pkt->vl = w;

@@ -78,9 +78,10 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   };
   struct InputVl {
     RingQueue<Queued> q;
-    RingQueue<Draining> draining;
+    RingQueue<Draining> draining;  // in grant order, so `done` increases along it
+    Picos drained_at = 0;          // `done` of the last one: all are drained by then
     int queued_blocks = 0;
-    int draining_blocks = 0;  // all blocks of the draining packets, freed or not
+    int draining_blocks = 0;       // all blocks of the draining packets, freed or not
   };
   // Per port number, both directions: the scalars one visit reads, in one small record.
   struct Port {

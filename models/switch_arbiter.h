@@ -23,9 +23,10 @@ struct ArbCandidate {
   uint8_t priority = 0;  // lower value is preferred (0 = minimal hop)
 };
 
+// Fields ordered so that a request packs into 32 bytes: an arbiter reads every input's.
 struct ArbRequest {
-  bool valid = false;
   std::vector<ArbCandidate> candidates;
+  bool valid = false;
   uint8_t vl = 0;               // output VL the packet will use
   uint16_t length_credits = 0;  // packet length in 64-byte credits (rounded up)
 };

@@ -4,6 +4,7 @@ namespace ibsc::models {
 
 void VlArbiter::configure(const VlArbParams& p, int num_vls) {
   p_ = p;
+  use_tables_ = p.use_tables;
   num_vls_ = num_vls;
   high_ = Table{p.high, 0, 0, false};
   low_ = Table{p.low, 0, 0, false};
@@ -28,9 +29,9 @@ int VlArbiter::pick(Table& t, uint32_t requesting) {
 
 int VlArbiter::select(uint32_t requesting) {
   if (requesting == 0) return -1;
-  if (!p_.use_tables) {
-    for (int k = 1; k <= num_vls_; ++k) {
-      int v = (rr_last_ + k + num_vls_) % num_vls_;
+  if (!use_tables_) {
+    for (int k = 1, v = rr_last_; k <= num_vls_; ++k) {
+      v = v + 1 == num_vls_ ? 0 : v + 1;  // rr_last_ + k mod num_vls_ (from -1: 0 first)
       if (requesting >> v & 1u) return v;
     }
     return -1;
@@ -55,7 +56,7 @@ int VlArbiter::select(uint32_t requesting) {
 }
 
 void VlArbiter::charge(int vl, uint32_t bytes) {
-  if (!p_.use_tables) {
+  if (!use_tables_) {
     rr_last_ = vl;
     return;
   }

@@ -41,9 +41,11 @@ class VlArbiter {
     bool started = false;
   };
   int pick(Table& t, uint32_t requesting);
-  VlArbParams p_;
+  // Round-robin state first: with the default policy a grant reads one cache line.
+  bool use_tables_ = false;
   int num_vls_ = 1;
   int rr_last_ = -1;
+  VlArbParams p_;
   Table high_, low_;
   bool last_from_high_ = false;
   uint64_t high_bytes_ = 0;  // high-priority bytes since the last low-priority packet
