@@ -2,16 +2,7 @@
 
 namespace ibsc::models {
 
-void CreditCounter::fold(Picos t) {
-  while (!trains_.empty() && trains_.front().done <= t) {
-    base_ += static_cast<int>(trains_.front().train.blocks());
-    trains_.pop_front();
-  }
-}
-
-Picos CreditCounter::time_for(int need, Picos t) const {
-  int deficit = need - available(t);
-  if (deficit <= 0) return t;
+Picos CreditCounter::time_for_deficit(int deficit, int need, Picos t) const {
   if (ordered_) {
     // Blocks come back in train order: walk to the deficit-th block still to come.
     for (const Pending& p : trains_) {

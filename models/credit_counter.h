@@ -40,7 +40,10 @@ class CreditCounter {
   }
   // Earliest time >= t at which `need` credits are available, kNever if the trains cannot
   // provide them (the downstream buffer is still holding packets not yet granted).
-  Picos time_for(int need, Picos t) const;
+  Picos time_for(int need, Picos t) const {
+    const int deficit = need - available(t);
+    return deficit <= 0 ? t : time_for_deficit(deficit, need, t);  // inline: usually enough now
+  }
 
   // Takes `n` credits at time t for a packet about to be sent; false (and nothing taken) when
   // the counter would go negative. Callers turn false into a CreditError naming the channel.
@@ -50,7 +53,13 @@ class CreditCounter {
   bool add(const CreditTrain& c);
 
  private:
-  void fold(Picos t);  // moves trains fully returned by t into base_
+  void fold(Picos t) {  // moves trains fully returned by t into base_
+    while (!trains_.empty() && trains_.front().done <= t) {
+      base_ += static_cast<int>(trains_.front().train.blocks());
+      trains_.pop_front();
+    }
+  }
+  Picos time_for_deficit(int deficit, int need, Picos t) const;
   int capacity_ = 0;
   int base_ = 0;         // credits not tied to a pending train
   int outstanding_ = 0;  // credits consumed whose train has not been announced yet

@@ -2,25 +2,17 @@
 
 namespace ibsc::models {
 
-void WakeUp::at(Picos t) {
-  if (t >= pending_) return;
-  pending_ = t;
-  sched_.push(t, this);
-}
-
 Scheduler::Scheduler(sc_core::sc_module_name name) : sc_module(name), ev_("ev") {
   SC_METHOD(run);
   sensitive << ev_;
   // Runs once at time 0 as well, for the wake-ups queued during elaboration.
 }
 
-void Scheduler::push(Picos t, WakeUp* w) {
-  queue_.push(t, w);
+void Scheduler::notify(Picos t) {
   // During elaboration the process's initial run at time 0 picks the entry up.
-  if (!running_ && t < scheduled_ && sc_core::sc_get_status() != sc_core::SC_ELABORATION) {
-    scheduled_ = t;
-    notify_at(ev_, t);
-  }
+  if (sc_core::sc_get_status() == sc_core::SC_ELABORATION) return;
+  scheduled_ = t;
+  notify_at(ev_, t);
 }
 
 void Scheduler::run() {

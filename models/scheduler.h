@@ -24,7 +24,7 @@ class Scheduler;
 class WakeUp {
  public:
   WakeUp(Scheduler& s, Wakeable& owner) : sched_(s), owner_(owner) {}
-  void at(Picos t);  // wake the owner at t (>= now), unless already due no later
+  void at(Picos t);  // wake the owner at t (>= now), unless already due no later (inline below)
 
  private:
   friend class Scheduler;
@@ -37,16 +37,27 @@ class Scheduler : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(Scheduler);
   explicit Scheduler(sc_core::sc_module_name name);
-  void push(Picos t, WakeUp* w);
+  void push(Picos t, WakeUp* w) {
+    queue_.push(t, w);
+    if (!running_ && t < scheduled_) notify(t);  // from outside run(): the kernel must know
+  }
   uint64_t dispatched() const { return dispatched_; }
 
  private:
   void run();
+  void notify(Picos t);
   WakeQueue<WakeUp*> queue_;
   sc_core::sc_event ev_;
   uint64_t dispatched_ = 0;
   Picos scheduled_ = kNever;  // time ev_ is notified for
   bool running_ = false;
 };
+
+// Inline: several wake-up requests per packet-hop, most of them no earlier than the pending one.
+inline void WakeUp::at(Picos t) {
+  if (t >= pending_) return;
+  pending_ = t;
+  sched_.push(t, this);
+}
 
 }  // namespace ibsc::models
