@@ -73,4 +73,15 @@ void AdaptiveArbiter::arbitrate(const std::vector<ArbRequest>& requests, const s
   }
 }
 
+int AdaptiveArbiter::arbitrate_single(int in, ArbCandidate c, uint8_t vl, uint16_t length_credits, uint16_t credits) {
+  // arbitrate() with input `in` the only request: the same checks, the same pointer moves.
+  if (in < 0 || in >= num_ports_) throw std::invalid_argument("AdaptiveArbiter: input out of range");
+  if (vl >= num_vls_) throw std::invalid_argument("AdaptiveArbiter: request VL out of range");
+  if (c.port >= num_ports_) throw std::invalid_argument("AdaptiveArbiter: candidate port out of range");
+  if (credits < length_credits) return -1;
+  in_ptr_ = in + 1 == num_ports_ ? 0 : in + 1;
+  out_ptr_ = c.port + 1 == num_ports_ ? 0 : c.port + 1;
+  return c.port;
+}
+
 }  // namespace ibsc::models

@@ -34,6 +34,8 @@ class AdaptiveArbiter : public SwitchArbiter {
   void arbitrate(const std::vector<ArbRequest>& requests, const std::vector<ArbOutputStatus>& outputs,
                  std::vector<int>& grants) override;
   const char* kind() const override { return "model"; }
+  bool has_single() const override { return true; }
+  int arbitrate_single(int in, ArbCandidate c, uint8_t vl, uint16_t length_credits, uint16_t credits) override;
 
   int num_ports() const { return num_ports_; }
   int num_vls() const { return num_vls_; }

@@ -235,6 +235,10 @@ void Switch::arbitrate(Picos t) {
     port_[o].selected_vl = vlarb_[o].select(port_[o].vl_mask);
     port_[o].vl_mask = 0;
   }
+  if (eligible_.size() == 1 && arbiter_.has_single() && port_[eligible_[0].out].selected_vl == eligible_[0].out_vl) {
+    arbitrate_single(eligible_[0], t);
+    return;
+  }
   // 3. Each input offers one head, round-robin over its VLs, with the candidates whose output
   //    serves that head's output VL this cycle.
   for (int i : active_) req_vl_[i] = -1;
@@ -284,6 +288,23 @@ void Switch::arbitrate(Picos t) {
     last_grant_out_[g.in] = g.out;
     grant(g.in, g.vl, g.out, g.out_vl, t);
   }
+}
+
+// Steps 3 and 4 when one head could go, to one output, which serves its VL: no request and
+// status vectors to fill, the arbiter's shortcut instead. Same outcome as the general path.
+void Switch::arbitrate_single(const Eligible& e, Picos t) {
+  for (int i : active_) req_vl_[i] = -1;
+  req_vl_[e.in] = e.vl;
+  const auto length = static_cast<uint16_t>(head_[pv(e.in, e.vl)].blocks);
+  const auto credits = static_cast<uint16_t>(std::min(out_credits_[pv(e.out, e.out_vl)].available(t), 65535));
+  const int g = arbiter_.arbitrate_single(e.in - 1, {static_cast<uint8_t>(e.out - 1), e.priority}, e.out_vl, length, credits);
+  port_[e.out].selected_vl = -1;
+  for (const auto& p : grants_now_) last_grant_out_[p.in] = 0;
+  grants_now_.clear();
+  if (g < 0) return;
+  grants_now_.push_back({e.in, e.vl, g + 1, e.out_vl});
+  last_grant_out_[e.in] = g + 1;
+  grant(e.in, e.vl, g + 1, e.out_vl, t);
 }
 
 void Switch::grant(int i, int v, int o, Vl w, Picos t) {

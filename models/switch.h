@@ -98,6 +98,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   void end_of_elaboration() override;
   void wake() override;
   void arbitrate(Picos t);
+  void arbitrate_single(const Eligible& e, Picos t);
   void schedule_next(Picos t_min);
   void wake_for(int in_port, const Queued& head);  // wake-up for one head only
   Vl out_vl(int in_port, int out_port, const Queued& h) const { return tables_.sl2vl.get(in_port, out_port, h.sl2vl_key); }

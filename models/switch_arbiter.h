@@ -43,6 +43,17 @@ class SwitchArbiter {
   virtual void arbitrate(const std::vector<ArbRequest>& requests,
                          const std::vector<ArbOutputStatus>& outputs, std::vector<int>& grants) = 0;
   virtual const char* kind() const = 0;
+
+  // Optional shortcut for the most common cycle: one valid request (input `in`, output VL `vl`)
+  // with one candidate, whose output is free with `credits` on that VL. Returns what
+  // arbitrate() would grant that input (output index or -1), with the same state change; the
+  // other inputs have no request and the other outputs are busy. Arbiters that must see every
+  // cycle's full vectors (the RTL) keep the default and are always called with arbitrate().
+  virtual bool has_single() const { return false; }
+  virtual int arbitrate_single(int in, ArbCandidate c, uint8_t vl, uint16_t length_credits, uint16_t credits) {
+    (void)in, (void)c, (void)vl, (void)length_credits, (void)credits;
+    return -1;
+  }
 };
 
 }  // namespace ibsc::models
