@@ -25,14 +25,6 @@ Picos CreditCounter::time_for_deficit(int deficit, int need, Picos t) const {
   return hi;
 }
 
-bool CreditCounter::consume(int n, Picos t) {
-  fold(t);
-  if (available(t) < n) return false;
-  base_ -= n;  // may dip below zero while a partly returned train still covers the difference
-  outstanding_ += n;
-  return true;
-}
-
 bool CreditCounter::add(const CreditTrain& c) {
   int n = static_cast<int>(c.blocks());
   if (outstanding_ - n < 0) return false;

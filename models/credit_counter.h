@@ -47,7 +47,13 @@ class CreditCounter {
 
   // Takes `n` credits at time t for a packet about to be sent; false (and nothing taken) when
   // the counter would go negative. Callers turn false into a CreditError naming the channel.
-  bool consume(int n, Picos t);
+  bool consume(int n, Picos t) {
+    fold(t);
+    if (available(t) < n) return false;
+    base_ -= n;  // may dip below zero while a partly returned train still covers the difference
+    outstanding_ += n;
+    return true;
+  }
   // Adds credits returned by the downstream buffer; false when more credits come back than
   // were taken, i.e. the counter would exceed the buffer it mirrors.
   bool add(const CreditTrain& c);

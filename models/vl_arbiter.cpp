@@ -27,7 +27,7 @@ int VlArbiter::pick(Table& t, uint32_t requesting) {
   return -1;
 }
 
-int VlArbiter::select(uint32_t requesting) {
+int VlArbiter::select_any(uint32_t requesting) {
   if (requesting == 0) return -1;
   if (!use_tables_) {
     for (int k = 1, v = rr_last_; k <= num_vls_; ++k) {
@@ -55,11 +55,7 @@ int VlArbiter::select(uint32_t requesting) {
   return v;
 }
 
-void VlArbiter::charge(int vl, uint32_t bytes) {
-  if (!use_tables_) {
-    rr_last_ = vl;
-    return;
-  }
+void VlArbiter::charge_tables(uint32_t bytes) {
   Table& t = last_from_high_ ? high_ : low_;
   t.remaining -= static_cast<int>((bytes + 63) / 64);
   if (last_from_high_) {

@@ -29,9 +29,17 @@ class VlArbiter {
  public:
   void configure(const VlArbParams& p, int num_vls);
   // Chooses a VL among the set bits of `requesting` (bit v = VL v); -1 when none is eligible.
-  int select(uint32_t requesting);
+  int select(uint32_t requesting) {
+    // Inline for the usual case, one VL asking under round-robin: that VL, nothing to update.
+    if (!use_tables_ && requesting != 0 && (requesting & (requesting - 1)) == 0 && requesting >> num_vls_ == 0)
+      return __builtin_ctz(requesting);
+    return select_any(requesting);
+  }
   // Accounts a packet of `bytes` just granted on `vl` (which select() returned).
-  void charge(int vl, uint32_t bytes);
+  void charge(int vl, uint32_t bytes) {
+    if (use_tables_) charge_tables(bytes);
+    else rr_last_ = vl;
+  }
 
  private:
   struct Table {
@@ -40,6 +48,8 @@ class VlArbiter {
     int remaining = 0;  // weight left on the current entry, in 64-byte units
     bool started = false;
   };
+  int select_any(uint32_t requesting);
+  void charge_tables(uint32_t bytes);
   int pick(Table& t, uint32_t requesting);
   // Round-robin state first: with the default policy a grant reads one cache line.
   bool use_tables_ = false;
