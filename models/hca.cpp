@@ -8,8 +8,6 @@ namespace ibsc::models {
 Hca::Hca(sc_core::sc_module_name name, int host, const routing::TableSet& tables, int num_vls, int peer_buffer_blocks,
          Picos byte_ps, HcaTraffic& traffic, FabricMonitor& monitor, Scheduler& sched)
     : sc_module(name),
-      rx("rx"),
-      tx("tx"),
       host_(host),
       tables_(tables),
       me_(tables.hosts.at(host)),
@@ -19,12 +17,14 @@ Hca::Hca(sc_core::sc_module_name name, int host, const routing::TableSet& tables
       mon_(monitor),
       queues_(num_vls),
       credits_(num_vls),
-      seq_(tables.hosts.size(), 0),
-      wake_(sched, *this) {
+      dest_(tables.hosts.size()),
+      wake_(sched, *this),
+      rx("rx"),
+      tx("tx") {
   rx.bind(*this);
   for (auto& c : credits_) c.reset(peer_buffer_blocks);
-  primary_.reserve(me_.paths.size());
-  for (const auto& recs : me_.paths) primary_.push_back(recs.empty() ? routing::PathRecord{} : recs.front());
+  for (size_t d = 0; d < dest_.size() && d < me_.paths.size(); ++d)
+    if (!me_.paths[d].empty()) dest_[d].primary = me_.paths[d].front();
   wake_.at(0);  // first run at time 0 draws the first generation time
 }
 
@@ -71,7 +71,8 @@ void Hca::generate(Picos t) {
   while (next_gen_ != kNever && next_gen_ <= t) {
     Packet* p = mon_.pool.get();
     if (traffic_.make(host_, *p)) {
-      const routing::PathRecord& pr = primary_[p->dst_host];
+      Destination& dst = dest_[p->dst_host];
+      const routing::PathRecord& pr = dst.primary;
       if (pr.dlid == 0)
         throw FabricError(std::string(name()) + ": no path record to host " + std::to_string(p->dst_host));
       p->id = mon_.generated++;
@@ -80,7 +81,7 @@ void Hca::generate(Picos t) {
       p->dlid = pr.dlid;
       p->sl = pr.sl;
       p->vl = me_.sl2vl[pr.sl];
-      p->seq = seq_[p->dst_host]++;
+      p->seq = dst.seq++;
       p->gen_time = next_gen_;
       traffic_.generated(*p, next_gen_);
       queues_[p->vl].push_back(p);

@@ -35,8 +35,7 @@ class HcaTraffic {
 
 class Hca : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
  public:
-  sc_core::sc_export<LinkEndpoint> rx;
-  sc_core::sc_port<LinkEndpoint> tx;
+  // rx and tx are declared at the end of the class: the hot state comes first.
 
   Hca(sc_core::sc_module_name name, int host, const routing::TableSet& tables, int num_vls, int peer_buffer_blocks,
       Picos byte_ps, HcaTraffic& traffic, FabricMonitor& monitor, Scheduler& sched);
@@ -71,10 +70,17 @@ class Hca : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   std::vector<RingQueue<Packet*>> queues_;  // injection queue per VL
   std::vector<CreditCounter> credits_;       // toward the switch input buffer, per VL
   RingQueue<std::pair<Picos, Packet*>> arriving_;  // (tail time, packet), in arrival order
-  std::vector<uint64_t> seq_;                // next sequence number per destination
-  std::vector<routing::PathRecord> primary_; // primary path record per destination, flat for speed
+  struct Destination {           // what generating a packet reads, in one cache line
+    uint64_t seq = 0;            // next sequence number
+    routing::PathRecord primary;
+  };
+  std::vector<Destination> dest_;  // per destination host
   WakeUp wake_;
   LinkEndpoint* link_ = nullptr;  // tx's interface, fixed after elaboration
+
+ public:
+  sc_core::sc_export<LinkEndpoint> rx;
+  sc_core::sc_port<LinkEndpoint> tx;
 };
 
 }  // namespace ibsc::models

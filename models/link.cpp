@@ -24,8 +24,8 @@ void LinkParams::validate() const {
 }
 
 Link::Link(sc_core::sc_module_name name, const LinkParams& p, int rx_port, int num_vls)
-    : sc_module(name), in("in"), out("out"), fly_(p.fly_ps()), rx_port_(rx_port),
-      num_counters_(static_cast<size_t>(num_vls) + 1), byte_ps_(p.byte_ps()) {
+    : sc_module(name), fly_(p.fly_ps()), rx_port_(rx_port), num_counters_(static_cast<size_t>(num_vls) + 1),
+      byte_ps_(p.byte_ps()), in("in"), out("out") {
   if (num_vls < 1 || num_vls > 15) throw std::invalid_argument("Link: num_vls must be 1..15");
   in.bind(*this);
 }

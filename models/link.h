@@ -27,6 +27,18 @@ struct LinkParams {
 };
 
 class Link : public sc_core::sc_module, public LinkEndpoint {
+  // What a packet touches, declared first so that it sits next to the LinkEndpoint vtable
+  // pointer the caller reads, not behind the two port objects: out's binding, fly time, counters.
+  LinkEndpoint* far_ = nullptr;  // out's interface, fixed after elaboration
+  Picos fly_;
+  int rx_port_;
+  size_t num_counters_;          // data VLs + 1 (the last counts VLs out of range)
+  uint64_t packets_ = 0;
+  uint64_t last_id_ = 0;
+  Picos send_start_ = 0, send_end_ = 0, byte_ps_ = 0;
+  uint64_t bytes_[16] = {};      // per VL, inline: no pointer to follow per packet
+  void end_of_elaboration() override;
+
  public:
   sc_core::sc_export<LinkEndpoint> in;  // the sending port binds here
   sc_core::sc_port<LinkEndpoint> out;   // bound to the receiving node
@@ -45,17 +57,6 @@ class Link : public sc_core::sc_module, public LinkEndpoint {
   uint64_t packet_on_wire(Picos t) const { return t >= send_start_ && t < send_end_ ? last_id_ + 1 : 0; }
   Picos fly_ps() const { return fly_; }
 
- private:
-  void end_of_elaboration() override;
-  // What a packet touches, together in the module: out's binding, fly time, counters.
-  LinkEndpoint* far_ = nullptr;  // out's interface, fixed after elaboration
-  Picos fly_;
-  int rx_port_;
-  size_t num_counters_;          // data VLs + 1 (the last counts VLs out of range)
-  uint64_t packets_ = 0;
-  uint64_t last_id_ = 0;
-  Picos send_start_ = 0, send_end_ = 0, byte_ps_ = 0;
-  uint64_t bytes_[16] = {};      // per VL, inline: no pointer to follow per packet
 };
 
 }  // namespace ibsc::models

@@ -23,14 +23,14 @@ void SwitchParams::validate() const {
 Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const routing::SwitchTables& tables,
                const std::vector<Picos>& byte_ps, SwitchArbiter& arbiter, FabricMonitor& monitor, Scheduler& sched)
     : sc_module(name),
-      rx("rx"),
       p_(params),
       routing_ps_(params.routing_ps()),
       clock_ps_(params.clock_ps()),
       mon_(monitor),
       arbiter_(arbiter),
       tables_(tables),
-      wake_(sched, *this) {
+      wake_(sched, *this),
+      rx("rx") {
   rx.bind(*this);
   port_.resize(byte_ps.size());
   for (size_t port = 0; port < byte_ps.size(); ++port) port_[port].byte_ps = byte_ps[port];

@@ -31,8 +31,8 @@ namespace ibsc::models {
 
 class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
  public:
-  sc_core::sc_export<LinkEndpoint> rx;
-  std::vector<std::unique_ptr<sc_core::sc_port<LinkEndpoint>>> tx;  // index: port number (0 unused)
+  // rx and tx are declared at the end of the class: the hot state comes first, next to the
+  // interface pointers callers read.
 
   // byte_ps[p]: byte time of the cable on port p (0 = unconnected).
   Switch(sc_core::sc_module_name name, const SwitchParams& params, const routing::SwitchTables& tables,
@@ -158,6 +158,10 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   std::vector<int> req_vl_;          // per input: the input VL whose head requests
   std::vector<int> last_grant_out_;  // per input port, output granted at last_arbitration_
   std::vector<VlArbiter> vlarb_;     // [port]
+
+ public:
+  sc_core::sc_export<LinkEndpoint> rx;
+  std::vector<std::unique_ptr<sc_core::sc_port<LinkEndpoint>>> tx;  // index: port number (0 unused)
 };
 
 }  // namespace ibsc::models
