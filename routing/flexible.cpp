@@ -4,6 +4,8 @@
 // traffic. What is implemented here:
 //   1. Start from up*/down* on the DFS spanning tree (same root and ordering heuristics), i.e.
 //      the turn set with every down->up turn prohibited; route with the same balanced router.
+//      On tori with rings of 3 or 4 switches, start instead from the ring-breaking turn set
+//      (flexible_rings.cpp) when it balances better; perfectly balanced paths skip steps 2-5.
 //   2. Local search over turn restrictions: re-allow one prohibited turn; re-route; while the
 //      channel dependency graph of the chosen paths has a cycle, prohibit the turn of that
 //      cycle used by the fewest paths (never the one just re-allowed), at most 4 times. This
@@ -14,6 +16,8 @@
 //   4. Up to kFlexibleCdgSwitches switches, move single paths off the most loaded channels
 //      while the dependency graph of the paths stays acyclic (flexible_cdg.cpp); this never
 //      lengthens a path or raises a load maximum.
+//   5. Up to kFlexibleCdgSwitches switches, simulated annealing over the same path choices
+//      (flexible_anneal.cpp), seeded, bounded, keeping the best state seen.
 // So the result needs one VL and one SL, is deadlock-free by construction (step 3 checks the
 // actual paths), and its crossing path is never above up*/down* on the same tree (step 1 is
 // that routing and only improvements are kept). The search is bounded by
@@ -23,7 +27,9 @@
 #include <string>
 #include <unordered_map>
 
+#include "routing/flexible_anneal.h"
 #include "routing/flexible_cdg.h"
+#include "routing/flexible_rings.h"
 #include "routing/generic.h"
 
 namespace ibsc::routing {
@@ -43,6 +49,16 @@ Score score(const RouteResult& r) {
   }
   s.length = r.paths.chans.size();
   return s;
+}
+
+bool better(const Score& a, const Score& b) {
+  return a.max_load < b.max_load || (a.max_load == b.max_load && a.sumsq < b.sumsq);
+}
+
+// Whether every channel carries the average load (nothing left for the searches to gain).
+bool balanced(const RouteResult& r) {
+  const auto [lo, hi] = std::minmax_element(r.load.begin(), r.load.end());
+  return lo == r.load.end() || *hi - *lo <= 1;
 }
 
 // Uses of each turn of the cycle (pairs of consecutive channels) by the paths.
@@ -77,6 +93,17 @@ TableSet route_flexible(const Topology& t, const RoutingOptions& opt) {
   RouteResult best = route_with_turns(g, rules, opt.seed);
   Score best_score = score(best);
   const size_t base_length = best_score.length;
+  // Small tori: the ring-breaking turn set (flexible_rings.cpp) when it balances better.
+  if (TurnRules ring; ring_break_rules(t, g, ring)) {
+    RouteResult r = route_with_turns(g, ring, opt.seed);
+    const Score s = score(r);
+    if (r.unreachable_src < 0 && !r.revisits && s.length <= base_length && path_cdg_cycle(g, r.paths).empty() &&
+        better(s, best_score)) {
+      rules = std::move(ring);
+      best = std::move(r);
+      best_score = s;
+    }
+  }
 
   std::vector<std::pair<int, int>> prohibited;  // (in channel, out channel)
   for (size_t c = 0; c < g.channels.size(); ++c) {
@@ -88,7 +115,7 @@ TableSet route_flexible(const Topology& t, const RoutingOptions& opt) {
   std::shuffle(prohibited.begin(), prohibited.end(), rng);
 
   int budget = opt.search_budget;
-  for (bool improved = true; improved && budget > 0;) {
+  for (bool improved = !balanced(best); improved && budget > 0;) {
     improved = false;
     for (const auto& [a, b] : prohibited) {
       if (budget <= 0) break;
@@ -119,7 +146,7 @@ TableSet route_flexible(const Topology& t, const RoutingOptions& opt) {
       }
       if (!ok) continue;
       Score s = score(r);
-      if (s.max_load < best_score.max_load || (s.max_load == best_score.max_load && s.sumsq < best_score.sumsq)) {
+      if (better(s, best_score)) {
         rules = std::move(trial);
         best = std::move(r);
         best_score = s;
@@ -131,7 +158,12 @@ TableSet route_flexible(const Topology& t, const RoutingOptions& opt) {
   // dependency graph of the paths stays acyclic. The paths then need no turn rule beyond their
   // own; should destination renaming overflow the LIDs, tables_with_fallback re-routes under
   // `rules`, the turn-space result, which is deadlock-free as well.
-  if (g.n <= kFlexibleCdgSwitches) improve_acyclic(g, best);
+  if (g.n <= kFlexibleCdgSwitches && !balanced(best)) {
+    improve_acyclic(g, best);
+    const long pairs = static_cast<long>(g.n) * (g.n - 1);
+    anneal_acyclic(g, best, opt.seed,
+                   opt.anneal_moves >= 0 ? opt.anneal_moves : std::min(kAnnealMovesPerPair * pairs, kAnnealMaxMoves));
+  }
   return tables_with_fallback(t, g, rules, std::move(best), opt, "flexible", true);
 }
 

@@ -22,58 +22,10 @@
 #include <tuple>
 #include <vector>
 
+#include "routing/path_cdg.h"
+
 namespace ibsc::routing {
 namespace {
-
-// Dependency graph over channels with a path count per dependency.
-class Cdg {
- public:
-  explicit Cdg(int channels)
-      : c_(channels),
-        succ_(channels),
-        count_(size_t(channels) * channels, 0),
-        listed_(count_.size(), false),
-        stamp_(channels, 0) {}
-  bool present(int a, int b) const { return count_[idx(a, b)] > 0; }
-  void add(int a, int b) {
-    if (count_[idx(a, b)]++ == 0 && !listed_[idx(a, b)]) {
-      listed_[idx(a, b)] = true;
-      succ_[a].push_back(b);
-    }
-  }
-  void release(int a, int b) { --count_[idx(a, b)]; }
-  // Whether a -> b may be used without closing a cycle: present, or b does not reach a.
-  bool acceptable(int a, int b) { return present(a, b) || !reaches(b, a); }
-
- private:
-  size_t idx(int a, int b) const { return size_t(a) * c_ + b; }
-  bool reaches(int from, int target) {
-    if (from == target) return true;
-    if (++epoch_ == 0) std::fill(stamp_.begin(), stamp_.end(), 0), epoch_ = 1;
-    stack_.assign(1, from);
-    stamp_[from] = epoch_;
-    while (!stack_.empty()) {
-      int x = stack_.back();
-      stack_.pop_back();
-      for (int y : succ_[x]) {
-        if (count_[idx(x, y)] == 0) continue;  // released; stays listed for a cheap re-add
-        if (y == target) return true;
-        if (stamp_[y] != epoch_) {
-          stamp_[y] = epoch_;
-          stack_.push_back(y);
-        }
-      }
-    }
-    return false;
-  }
-  int c_;
-  std::vector<std::vector<int>> succ_;
-  std::vector<int> count_;
-  std::vector<bool> listed_;
-  std::vector<uint32_t> stamp_;
-  uint32_t epoch_ = 0;
-  std::vector<int> stack_;
-};
 
 // (most loaded channel after adding the path, load sum); lower is better.
 using Cost = std::pair<int, long>;
@@ -94,7 +46,7 @@ bool improve_acyclic(const SwitchGraph& g, RouteResult& r, int passes) {
   auto D = [&](int a, int b) { return static_cast<int>(dist[size_t(a) * n + b]); };
 
   std::vector<std::vector<int>> path(size_t(n) * n);  // index d * n + s
-  Cdg cdg(C);
+  PathCdg cdg(C);
   for (int d = 0; d < n; ++d)
     for (int s = 0; s < n; ++s) {
       auto& p = path[size_t(d) * n + s];

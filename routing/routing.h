@@ -25,6 +25,7 @@ struct RoutingOptions {
   int max_lmc = 7;                  // destination renaming may use up to 2^max_lmc LIDs per host
   int root = -1;                    // up*/down*/Flexible root switch; -1: the seeds/000 heuristic
   int search_budget = 500;          // Flexible: candidate routings evaluated at most
+  long anneal_moves = -1;           // Flexible: path-space annealing moves; -1: 60 per switch pair, <= 250000
 };
 
 // Every algorithm name compute_routing accepts.
