@@ -23,7 +23,6 @@ class CreditCounter {
     base_ = capacity_blocks;
     outstanding_ = 0;
     trains_.clear();
-    trains_.reserve(4);
   }
   int capacity() const { return capacity_; }
 

@@ -28,11 +28,6 @@ class RingQueue {
     --size_;
   }
   void clear() { head_ = size_ = 0; }
-  // Allocates room for n entries now, e.g. next to the rest of a module's state while it is
-  // being built, instead of wherever the heap is when the first entry arrives.
-  void reserve(size_t n) {
-    while (cap_ < n) grow();
-  }
 
   class const_iterator {
    public:

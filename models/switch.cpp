@@ -54,19 +54,14 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
   for (int port = 1; port <= n; ++port)
     if (connected(port))
       tx[port] = std::make_unique<sc_core::sc_port<LinkEndpoint>>(("tx_" + std::to_string(port)).c_str());
-  // Everything the hot path touches is allocated from here on, in one stretch of the heap, with
-  // the room it needs in steady state reserved now (fewer cache lines per arbitration).
+  // Per-cycle scratch is sized here; queues grow on first use (an idle fabric allocates none).
   ivl_.resize(static_cast<size_t>(n + 1) * p_.num_vls);
   head_.assign(ivl_.size(), Queued{});
   out_credits_.resize(ivl_.size());
   vlarb_.resize(n + 1);
   for (int port = 1; port <= n; ++port) {
     if (!connected(port)) continue;
-    for (int v = 0; v < p_.num_vls; ++v) {
-      ivl_[pv(port, v)].q.reserve(4);
-      ivl_[pv(port, v)].draining.reserve(4);
-      out_credits_[pv(port, v)].reset(p_.buffer_blocks());
-    }
+    for (int v = 0; v < p_.num_vls; ++v) out_credits_[pv(port, v)].reset(p_.buffer_blocks());
     vlarb_[port].configure(p_.vlarb, p_.num_vls);
   }
   req_.resize(n);
