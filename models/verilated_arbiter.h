@@ -1,25 +1,46 @@
-// VerilatedArbiter: rtl/switch_arbiter.sv, Verilated to C++, behind the SwitchArbiter
-// interface. Each arbitrate() call is one rising edge of the RTL clock: inputs are applied, the
-// combinational grants are read, then the clock rises and the round-robin pointers move. The
-// RTL is therefore clocked only on the edges the switch arbitrates, as the interface contract
-// requires, and stays in lockstep with AdaptiveArbiter.
+// VerilatedArbiter: rtl/switch_arbiter.sv, Verilated to SystemC (Verilator's --sc output),
+// behind the SwitchArbiter interface. Each arbitrate() call is one rising edge of the RTL clock:
+// inputs are applied, the combinational grants are read, then the clock rises and the
+// round-robin pointers move. The RTL is therefore clocked only on the edges the switch
+// arbitrates, as the interface contract requires, and stays in lockstep with AdaptiveArbiter.
 //
-// Why plain C++ output and not Verilator's SystemC output: arbitrate() is a synchronous call
-// that must return this cycle's grants. A SystemC-output model exchanges values through
-// sc_signals, which update a delta cycle later in the model's own process, so the grants could
-// not come back within the call without changing the interface. The "RTL island" is evaluated
-// with eval() from inside the calling SystemC process instead, at the same simulated instant.
+// Why the model is not driven through sc_signals: it is a real sc_module (class Varb_*, with
+// sc_in/sc_out ports) in the same sc_main as the fabric, but arbitrate() is a synchronous call
+// that must return this cycle's grants, and through sc_signals values move only a delta cycle
+// later, in the model's own SC_METHOD. So every port is bound to a small channel of ours with
+// immediate semantics (write() stores at once, read() returns the stored value, the
+// value-changed event is never notified), the model's SC_METHOD is disabled and never runs, and
+// arbitrate() calls the model's eval() itself, from inside the calling SystemC process: inputs
+// with clk low, eval, read the grants, clk high, eval. The grants are decided at the same
+// simulated instant, with no extra delta cycle and no clock edge besides the arbitrated ones.
+// (Verilator 5 makes eval() private in SystemC models; verilated_arbiter.cpp reaches it through
+// an explicit template instantiation, which the language exempts from access checking.)
+//
+// Elaboration: SystemC binds ports only when elaboration completes, elaborates once per process
+// and creates no module after that. A model is created with its arbiter and reset at the
+// arbiter's first arbitrate() (rst_n low for one edge). A fabric creates its arbiters during
+// elaboration and arbitrates during simulation. In a process that arbitrates without having
+// started SystemC (the lockstep co-verification, unit tests), the first arbitrate() completes
+// elaboration itself with sc_start(SC_ZERO_TIME), after creating one spare model of each
+// configuration. A destroyed arbiter leaves its model to a process-wide pool, and an arbiter
+// created after elaboration takes a free model of its configuration from it; with the reset,
+// runs one after the other in one process give exactly what they give in separate processes.
+// Creating an arbiter after elaboration with no free model of its configuration throws
+// std::logic_error.
 //
 // Configurations (fixed at Verilation time, see rtl/CMakeLists.txt): the smallest available
 // one with at least num_ports ports and num_vls VLs is used; a switch with fewer ports drives
 // ports 0..num_ports-1 and ties the rest off (no request, output busy, no credits), which does
 // not change the result: the pointers then only skip idle ports.
 //
-// Waves: open_trace() writes a VCD of every RTL signal. A dump time is the arbitration edge
-// time: by default cycles() * clock_period_ps(); use_systemc_time() takes sc_time_stamp()
-// instead, so waves line up with the fabric. At time t the inputs and the combinational
-// decision are visible with clk low; at t + period/2 clk rises and grant_*_q, in_ptr_q and
-// out_ptr_q take the new values.
+// Waves: open_trace() writes a VCD of every RTL signal, under TOP.switch_arbiter whatever the
+// SystemC instance name (the ports too: a SystemC model has no TOP-level copies of them).
+// Verilator attaches a writer to a SystemC model only after elaboration, so a file opened
+// before is started at the first arbitrate() (or by close_trace()). A dump time is the
+// arbitration edge time: by default cycles() * clock_period_ps(); use_systemc_time() takes
+// sc_time_stamp() instead, so waves line up with the fabric. At time t the inputs and the
+// combinational decision are visible with clk low; at t + period/2 clk rises and grant_*_q,
+// in_ptr_q and out_ptr_q take the new values.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -40,14 +61,16 @@ class VerilatedArbiter : public SwitchArbiter {
     kBrokenSkipCreditCheck,  // BROKEN_SKIP_CREDIT_CHECK=1: grants without whole-packet credits
   };
 
-  // Throws std::invalid_argument if no Verilated configuration is large enough.
+  // Throws std::invalid_argument if no Verilated configuration is large enough,
+  // std::logic_error after elaboration if no model of its configuration is free (see above).
   VerilatedArbiter(int num_ports, int num_vls, Variant variant = Variant::kCorrect);
   ~VerilatedArbiter() override;
   VerilatedArbiter(const VerilatedArbiter&) = delete;
   VerilatedArbiter& operator=(const VerilatedArbiter&) = delete;
 
   // Same argument checks as AdaptiveArbiter::arbitrate (std::invalid_argument); throws
-  // std::logic_error if an assertion inside the RTL fires (an illegal matching).
+  // std::logic_error if an assertion inside the RTL fires (an illegal matching). The first
+  // call resets the model, and completes SystemC elaboration if nothing has started it.
   void arbitrate(const std::vector<ArbRequest>& requests, const std::vector<ArbOutputStatus>& outputs,
                  std::vector<int>& grants) override;
   const char* kind() const override;
@@ -63,14 +86,16 @@ class VerilatedArbiter : public SwitchArbiter {
   static int max_vls();
   static constexpr int kPriorityLevels = 8;  // 2^PRIO_W
 
-  struct Core;  // implementation detail: one Verilated configuration (verilated_arbiter.cpp)
+  struct Core;     // implementation detail: one Verilated model (verilated_arbiter.cpp)
+  struct VcdFile;  // implementation detail: the VCD file, top scope renamed TOP
 
   // ---- Tracing ----
-  // At most once per arbiter (Verilator binds a model to one trace writer): std::logic_error
-  // on a second call, std::runtime_error if the file cannot be opened.
+  // At most once per arbiter: std::logic_error on a second call, std::runtime_error if the file
+  // cannot be opened. Before elaboration the file is created now and written from the first
+  // arbitrate() on (see above).
   void open_trace(const std::string& vcd_path);
   void close_trace();  // also done by the destructor
-  bool trace_open() const { return trace_open_; }
+  bool trace_open() const { return trace_open_; }  // open, or to be started at the first edge
   void set_trace_enabled(bool on) { trace_enabled_ = on; }
   // Dump only edges with begin_ps <= time < end_ps (default: everything).
   void set_trace_window(uint64_t begin_ps, uint64_t end_ps);
@@ -81,13 +106,19 @@ class VerilatedArbiter : public SwitchArbiter {
 
  private:
   void dump(uint64_t t_ps);
+  void prepare();      // first arbitrate(): elaboration complete, model reset, trace started
+  void start_trace();  // attaches the model to a new writer and opens trace_path_
 
   int num_ports_;
   int num_vls_;
   bool broken_ = false;
-  std::unique_ptr<Core> core_;
-  std::unique_ptr<VerilatedVcdC> trace_;  // declared after core_: closed and freed first
+  Core* core_ = nullptr;  // owned by the process-wide pool, ours until the destructor
+  bool ready_ = false;    // prepare() done
+  std::unique_ptr<VcdFile> vcd_file_;     // outlives trace_, which writes through it
+  std::unique_ptr<VerilatedVcdC> trace_;
+  std::string trace_path_;
   bool trace_attached_ = false;
+  bool trace_pending_ = false;  // opened before elaboration, not started yet
   bool trace_open_ = false;
   uint64_t cycles_ = 0;
   uint64_t period_ps_ = 1000;

@@ -54,6 +54,51 @@ std::string sig(const VcdReader& v, const std::string& suffix) {
 
 }  // namespace
 
+// First: this case builds a SystemC module and runs sc_start(). When the whole executable runs
+// in one process (ctest runs one case per process), the later cases reuse its arbiter's model.
+namespace {
+
+// Two arbitrations at 12 ns and 52 ns of SystemC time.
+struct Driver : sc_core::sc_module {
+  VerilatedArbiter rtl{4, 1};
+  std::vector<int> g = std::vector<int>(4);
+  SC_HAS_PROCESS(Driver);
+  explicit Driver(sc_core::sc_module_name n) : sc_module(n) {
+    rtl.set_clock_period_ps(4000);
+    rtl.use_systemc_time();
+    rtl.open_trace("rtl_waves_systemc.vcd");
+    SC_THREAD(run);
+  }
+  void run() {
+    std::vector<ibsc::models::ArbRequest> req(4);
+    std::vector<ibsc::models::ArbOutputStatus> out(4);
+    for (auto& o : out) o.credits = {10};
+    req[0].valid = true;
+    req[0].length_credits = 1;
+    req[0].candidates = {{3, 0}};
+    wait(12, sc_core::SC_NS);
+    rtl.arbitrate(req, out, g);
+    wait(40, sc_core::SC_NS);
+    rtl.arbitrate(req, out, g);
+    rtl.close_trace();
+  }
+};
+
+}  // namespace
+
+// Inside a SystemC simulation the dump uses SystemC time, so waves line up with the fabric.
+BOOST_AUTO_TEST_CASE(systemc_time_stamps) {
+  using namespace sc_core;
+  ibsc::testing::ScStrict strict;
+  Driver d("driver");
+  sc_start();
+  const VcdReader v = VcdReader::load("rtl_waves_systemc.vcd");
+  std::vector<uint64_t> times;
+  for (const auto& [t, val] : v.changes(sig(v, "clk"))) times.push_back(t);
+  BOOST_TEST(times == std::vector<uint64_t>({12000, 14000, 52000, 54000}));
+  BOOST_TEST(*v.uint_at(sig(v, "gnt_port[0]"), 52000) == 3u);
+}
+
 BOOST_AUTO_TEST_CASE(grants_in_vcd_on_model_cycles) {
   const int ports = 8, vls = 2, cycles = 300;
   const auto model = run_traced("rtl_waves_grants.vcd", ports, vls, cycles);
@@ -165,47 +210,4 @@ BOOST_AUTO_TEST_CASE(vcd_reader_handwritten) {
   }
   BOOST_CHECK_THROW(VcdReader::load("rtl_waves_bad.vcd"), std::runtime_error);
   BOOST_CHECK_THROW(VcdReader::load("no_such_file.vcd"), std::runtime_error);
-}
-
-namespace {
-
-// Two arbitrations at 12 ns and 52 ns of SystemC time.
-struct Driver : sc_core::sc_module {
-  VerilatedArbiter rtl{4, 1};
-  std::vector<int> g = std::vector<int>(4);
-  SC_HAS_PROCESS(Driver);
-  explicit Driver(sc_core::sc_module_name n) : sc_module(n) {
-    rtl.set_clock_period_ps(4000);
-    rtl.use_systemc_time();
-    rtl.open_trace("rtl_waves_systemc.vcd");
-    SC_THREAD(run);
-  }
-  void run() {
-    std::vector<ibsc::models::ArbRequest> req(4);
-    std::vector<ibsc::models::ArbOutputStatus> out(4);
-    for (auto& o : out) o.credits = {10};
-    req[0].valid = true;
-    req[0].length_credits = 1;
-    req[0].candidates = {{3, 0}};
-    wait(12, sc_core::SC_NS);
-    rtl.arbitrate(req, out, g);
-    wait(40, sc_core::SC_NS);
-    rtl.arbitrate(req, out, g);
-    rtl.close_trace();
-  }
-};
-
-}  // namespace
-
-// Inside a SystemC simulation the dump uses SystemC time, so waves line up with the fabric.
-BOOST_AUTO_TEST_CASE(systemc_time_stamps) {
-  using namespace sc_core;
-  ibsc::testing::ScStrict strict;
-  Driver d("driver");
-  sc_start();
-  const VcdReader v = VcdReader::load("rtl_waves_systemc.vcd");
-  std::vector<uint64_t> times;
-  for (const auto& [t, val] : v.changes(sig(v, "clk"))) times.push_back(t);
-  BOOST_TEST(times == std::vector<uint64_t>({12000, 14000, 52000, 54000}));
-  BOOST_TEST(*v.uint_at(sig(v, "gnt_port[0]"), 52000) == 3u);
 }
