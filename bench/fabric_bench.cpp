@@ -70,10 +70,17 @@ Measure from_text(const std::string& s) {
 
 int sc_main(int argc, char** argv) {
   double sim_us = 10000, given_sat = 0.125, only = 0;
-  for (int i = 1; i + 1 < argc; ++i) {
-    if (!std::strcmp(argv[i], "--sim-us")) sim_us = std::atof(argv[i + 1]);
-    if (!std::strcmp(argv[i], "--sat")) given_sat = std::atof(argv[i + 1]);
-    if (!std::strcmp(argv[i], "--only")) only = std::atof(argv[i + 1]);
+  for (int i = 1; i < argc; i += 2) {
+    const bool known = !std::strcmp(argv[i], "--sim-us") || !std::strcmp(argv[i], "--sat") || !std::strcmp(argv[i], "--only");
+    char* end = nullptr;
+    const double v = i + 1 < argc ? std::strtod(argv[i + 1], &end) : 0;
+    if (!known || i + 1 >= argc || end == argv[i + 1] || *end) {
+      std::fprintf(stderr, "usage: fabric_bench [--sim-us N] [--only FRACTION [--sat LOAD]]  (bad argument '%s')\n", argv[i]);
+      return 2;
+    }
+    if (!std::strcmp(argv[i], "--sim-us")) sim_us = v;
+    if (!std::strcmp(argv[i], "--sat")) given_sat = v;
+    if (!std::strcmp(argv[i], "--only")) only = v;
   }
   if (only < 0) {  // --only -1: the idle 16x16 torus alone
     Measure m = measure({16, 16}, 0.0, sim_us * 20);

@@ -25,7 +25,7 @@ struct FabricMonitor {
   uint64_t hops = 0;          // switch crossings (packet-hops)
   uint64_t switch_wakes = 0;  // process activations, for the cost per packet-hop
   uint64_t hca_wakes = 0;
-  Picos last_progress = 0;    // last grant or delivery anywhere
+  Picos last_progress = 0;    // last injection, grant or delivery anywhere
   PacketPool pool;
 
   uint64_t in_flight() const { return generated - delivered; }

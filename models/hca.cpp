@@ -77,6 +77,7 @@ void Hca::generate(Picos t) {
         throw FabricError(std::string(name()) + ": no path record to host " + std::to_string(p->dst_host));
       p->id = mon_.generated++;
       p->src_host = static_cast<uint32_t>(host_);
+      p->flow = static_cast<uint32_t>(host_ * dest_.size() + p->dst_host);
       p->slid = me_.base_lid;
       p->dlid = pr.dlid;
       p->sl = pr.sl;
@@ -106,6 +107,7 @@ void Hca::inject(Picos t) {
     link_busy_until_ = t + static_cast<Picos>(p->length) * byte_ps_;
     rr_vl_ = (v + 1) % num_vls_;
     ++mon_.injected;
+    mon_.last_progress = t;  // a packet entering the fabric is progress (an idle fabric is not stuck)
     link_->packet_arrives(1, p, t);
     return;
   }

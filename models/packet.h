@@ -22,7 +22,8 @@ struct Packet {
   uint64_t id = 0;
   uint32_t src_host = 0;
   uint32_t dst_host = 0;
-  uint64_t seq = 0;      // per (source, destination) flow
+  uint32_t flow = 0;     // src_host x hosts + dst_host: one flow per ordered pair of hosts
+  uint64_t seq = 0;      // per flow, from 0
   Picos gen_time = 0;    // generation at the source HCA
   bool measured = false; // generated inside the measurement window
   uint16_t hops = 0;     // switches crossed

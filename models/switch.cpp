@@ -29,6 +29,7 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
       mon_(monitor),
       arbiter_(arbiter),
       tables_(tables),
+      vl2vl_(tables.sl2vl.key() == routing::Sl2VlTable::Key::InputVl),
       wake_(sched, *this),
       rx("rx") {
   rx.bind(*this);
@@ -129,8 +130,11 @@ void Switch::packet_arrives(int port, Packet* pkt, Picos head_time) {
   for (auto c = cand_first(route); c != cand_last(route); ++c)
     if (c->port < 1 || c->port > num_ports() || !connected(c->port)) refuse_route(*pkt, route);
   Queued q{pkt, head_time, head_time + routing_ps_, route, static_cast<uint32_t>(blocks),
-           static_cast<uint8_t>(p_.vl2vl ? pkt->vl : pkt->sl), 0};
+           static_cast<uint8_t>(vl2vl_ ? pkt->vl : pkt->sl), 0};
   q.first_vl = out_vl(port, cand_first(route)->port, q);
+  if (q.first_vl >= p_.num_vls)
+    throw FabricError(where(port, pkt->vl) + ": SL2VL maps the packet onto VL " + std::to_string(q.first_vl) +
+                      ", which the switch does not have");
   iv.q.push_back(q);
   iv.queued_blocks += blocks;
   ++queued_packets_;

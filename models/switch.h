@@ -65,7 +65,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
     Picos ready;                        // arrive + routing delay
     uint32_t route;                     // index of its candidates in cand_, looked up on arrival
     uint32_t blocks;                    // credits the whole packet needs
-    uint8_t sl2vl_key;                  // SL (or input VL with vl2vl): selects the output VL
+    uint8_t sl2vl_key;                  // SL (or input VL with a VL2VL table): selects the output VL
     Vl first_vl;                        // output VL toward the first candidate, looked up on arrival
   };
   // A (head, candidate output) pair that could be granted this cycle.
@@ -122,6 +122,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   FabricMonitor& mon_;
   SwitchArbiter& arbiter_;
   const routing::SwitchTables& tables_;
+  bool vl2vl_;  // the SL2VL table is keyed by the input VL: as the tables say, not a parameter
   WakeUp wake_;
   Picos last_arbitration_ = kNever;
   size_t queued_packets_ = 0;

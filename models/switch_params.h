@@ -15,7 +15,7 @@ struct SwitchParams {
   double core_clock_ns = 4.0;          // switch core clock period; arbitration on its edges
   int crossbar_speedup = 1;            // crossbar rate / output link rate
   VlArbParams vlarb;                   // output VL arbitration (round-robin unless tables)
-  bool vl2vl = false;                  // SL2VL keyed by the input VL instead of the SL
+  bool vl2vl = false;                  // expects VL2VL tables (keyed by input VL); the switch follows the tables' key, tb checks they agree
   // Reference mode for tests: arbitrate on every core-clock edge while anything is queued, as a
   // clocked design would. Results must equal the event-driven default exactly.
   bool every_edge = false;

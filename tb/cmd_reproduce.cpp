@@ -16,6 +16,7 @@
 #include "routing/routing.h"
 #include "tb/channel_load.h"
 #include "tb/scenario.h"
+#include "tb/scenario_check.h"
 #include "tb/scenario_yaml.h"
 #include "tb/study.h"
 #include "tb/study_report.h"
@@ -95,6 +96,7 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
                    rt.vls, rt.metrics.crossing_path, rt.check.deadlock_free ? "deadlock-free" : "DEADLOCK POSSIBLE",
                    seconds_since(t));
     }
+    check_scenario(s, r->topo, r->tables);
     s.point.topo = &r->topo;
     s.point.tables = &r->tables;
     s.point.run.progress = false;

@@ -8,6 +8,7 @@
 #include "routing/routing.h"
 #include "tb/results.h"
 #include "tb/scenario.h"
+#include "tb/scenario_check.h"
 #include "tb/sweep.h"
 
 namespace ibsc::tb {
@@ -17,7 +18,7 @@ struct RunOptions {
   std::string scenario;
   std::vector<std::string> sets;
   std::string out;
-  int64_t seed = -1;
+  std::string seed;             // as text: the scenario reader checks it as a 64-bit unsigned number
   int jobs = -1;
   bool quiet = false;
   std::string waves;            // VCD file; set: one load point only, with waves
@@ -46,14 +47,21 @@ std::vector<LoadPointResult> run_with_waves(Scenario& s, const RunOptions& o) {
 
 int run(const RunOptions& o) {
   auto sets = o.sets;
-  if (o.seed >= 0) sets.push_back("seed=" + std::to_string(o.seed));
+  if (!o.seed.empty()) sets.push_back("seed=" + o.seed);
   if (o.jobs >= 0) sets.push_back("sweep.jobs=" + std::to_string(o.jobs));
   Scenario s = load_scenario(o.scenario, sets);
   s.point.run.progress = !o.quiet;
   const auto wall0 = std::chrono::steady_clock::now();
 
-  routing::Topology topo = build_topology(s.topology);
-  routing::TableSet tables = routing::compute_routing(topo, s.routing);
+  routing::Topology topo;
+  routing::TableSet tables;
+  prepare_scenario(s, topo, tables);  // every check that needs the tables, before any point runs
+  // The output folder is made (and proven writable) before hours of simulation, not after.
+  std::string out = o.out.empty() ? "out/" + s.name : o.out;
+  std::error_code ec;
+  std::filesystem::create_directories(out, ec);
+  if (ec || !std::filesystem::is_directory(out))
+    throw std::runtime_error("--out " + out + ": cannot create the output folder" + (ec ? " (" + ec.message() + ")" : ""));
   s.point.topo = &topo;
   s.point.tables = &tables;
   std::fprintf(stderr, "ibsc: %s: %d switches, %d hosts, routing %s (%d SLs, %d VLs), seed %llu\n", s.name.c_str(),
@@ -63,9 +71,15 @@ int run(const RunOptions& o) {
   std::vector<LoadPointResult> points = o.waves.empty() ? run_sweep(s.point, s.sweep) : run_with_waves(s, o);
   SaturationPoint sat = find_saturation(points);
 
-  std::string out = o.out.empty() ? "out/" + s.name : o.out;
-  std::filesystem::create_directories(out);
-  write_results(out, s.resolved, s.point.seed, points);
+  nlohmann::ordered_json built;
+  built["switches"] = topo.num_switches;
+  built["hosts"] = topo.num_hosts;
+  built["switch_links"] = routing::count_switch_links(topo);
+  built["routing"] = tables.algorithm;
+  built["sls_used"] = tables.sls_used;
+  built["vls_used"] = tables.vls_used;
+  built["lmc"] = tables.hosts.empty() ? 0 : tables.hosts[0].lmc;
+  write_results(out, s.resolved, s.point.seed, points, built);
   print_summary(std::cout, points);
   if (sat.found)
     std::printf("saturation: offered load %.3f of link capacity; throughput %.4f bytes/ns/switch\n", sat.load,
@@ -85,9 +99,13 @@ void add_run_command(CLI::App& app) {
   auto o = std::make_shared<RunOptions>();
   CLI::App* c = app.add_subcommand("run", "Simulate a scenario: load sweep, saturation point, results and plot");
   c->add_option("scenario", o->scenario, "Scenario YAML file")->required()->check(CLI::ExistingFile);
-  c->add_option("--set", o->sets, "Override a scenario key: key.path=value (repeatable)");
+  // One value per --set, so that a scenario file after it is not taken as another assignment.
+  c->add_option("--set", o->sets, "Override a scenario key: key.path=value (repeatable)")
+      ->expected(1)
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   c->add_option("--out", o->out, "Output folder (default out/<scenario name>)");
-  c->add_option("--seed", o->seed, "Random seed (overrides the scenario's)")->check(CLI::NonNegativeNumber);
+  c->add_option("--seed", o->seed, "Random seed, 0..2^64-1 (overrides the scenario's)");
   c->add_option("--jobs", o->jobs, "Load points simulated at once (default: one per core)")->check(CLI::NonNegativeNumber);
   c->add_flag("--quiet", o->quiet, "No progress lines on stderr");
   c->add_option("--waves", o->waves,

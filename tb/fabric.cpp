@@ -59,9 +59,15 @@ void Fabric::set_generating(bool on) {
   for (auto& h : hcas_) h->set_generating(on);
 }
 
-uint64_t Fabric::count_in_flight() const {
+uint64_t Fabric::count_at_sources() const {
   uint64_t n = 0;
-  for (const auto& h : hcas_) n += h->queued() + h->arriving();
+  for (const auto& h : hcas_) n += h->queued();
+  return n;
+}
+
+uint64_t Fabric::count_in_fabric() const {
+  uint64_t n = 0;
+  for (const auto& h : hcas_) n += h->arriving();
   for (const auto& s : switches_)
     for (int port = 1; port <= s->num_ports(); ++port)
       for (int v = 0; v < p_.sw.num_vls; ++v) n += s->queued(port, v);
@@ -69,11 +75,12 @@ uint64_t Fabric::count_in_flight() const {
 }
 
 void Fabric::check_conservation() const {
-  uint64_t counted = count_in_flight();
-  if (mon_.generated != mon_.delivered + counted) {
+  const uint64_t in_fabric = count_in_fabric(), at_sources = count_at_sources();
+  if (mon_.injected != mon_.delivered + in_fabric || mon_.generated != mon_.injected + at_sources) {
     std::ostringstream os;
-    os << "conservation violated: generated " << mon_.generated << " != delivered " << mon_.delivered
-       << " + in flight " << counted << " (packets lost or duplicated)";
+    os << "conservation violated: injected " << mon_.injected << " != delivered " << mon_.delivered << " + in flight "
+       << in_fabric << ", or generated " << mon_.generated << " != injected + queued at sources " << at_sources
+       << " (packets lost or duplicated)";
     throw models::FabricError(os.str());
   }
 }

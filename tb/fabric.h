@@ -45,9 +45,12 @@ class Fabric {
   const std::vector<LinkInfo>& links() const { return links_; }
   void set_generating(bool on);
 
-  // Packets found in queues and buffers, counted independently of the monitor's counters.
-  uint64_t count_in_flight() const;
-  // Throws models::FabricError when generated != delivered + in flight.
+  // Packets found in queues and buffers, counted independently of the monitor's counters:
+  // in the fabric (injected, not yet delivered) and waiting in the HCAs' source queues.
+  uint64_t count_in_fabric() const;
+  uint64_t count_at_sources() const;
+  // Throws models::FabricError unless injected = delivered + in flight and
+  // generated = injected + queued at sources.
   void check_conservation() const;
   // A cycle of (switch, input port, VL) channels each waiting for the next, as text; empty
   // when the waiting heads form no cycle.

@@ -41,6 +41,7 @@ nlohmann::ordered_json to_json(const LoadPointResult& r) {
   j["packets_injected"] = r.packets_injected;
   j["packets_delivered"] = r.packets_delivered;
   j["packets_in_flight"] = r.packets_in_flight;
+  j["packets_queued_at_source"] = r.packets_queued_at_source;
   j["measured_packets"] = r.measured_packets;
   j["packet_hops"] = r.packet_hops;
   j["saturated"] = r.saturated;
@@ -75,6 +76,7 @@ LoadPointResult point_from_json(const nlohmann::json& j) {
   r.packets_injected = j.at("packets_injected");
   r.packets_delivered = j.at("packets_delivered");
   r.packets_in_flight = j.at("packets_in_flight");
+  r.packets_queued_at_source = j.at("packets_queued_at_source");
   r.measured_packets = j.at("measured_packets");
   r.packet_hops = j.at("packet_hops");
   r.saturated = j.at("saturated");
@@ -92,15 +94,19 @@ LoadPointResult point_from_json(const nlohmann::json& j) {
 }
 
 void write_results(const std::string& dir, const nlohmann::ordered_json& scenario, uint64_t seed,
-                   const std::vector<LoadPointResult>& points) {
+                   const std::vector<LoadPointResult>& points, const nlohmann::ordered_json& fabric) {
   std::filesystem::create_directories(dir);
   nlohmann::ordered_json j;
   j["scenario"] = scenario;
   j["seed"] = seed;
+  if (!fabric.is_null()) j["fabric"] = fabric;
+  // Saturation as find_saturation (tb/sweep.h) sees it: the lowest saturated load with no
+  // unsaturated load above it.
   double best = 0, sat_load = -1;
   for (const auto& p : points) {
     best = std::max(best, p.accepted_bytes_per_ns_per_switch);
-    if (p.saturated && sat_load < 0) sat_load = p.offered_load;
+    if (!p.saturated) sat_load = -1;
+    else if (sat_load < 0) sat_load = p.offered_load;
   }
   nlohmann::ordered_json sat;
   sat["found"] = sat_load >= 0;
@@ -119,12 +125,12 @@ void write_results(const std::string& dir, const nlohmann::ordered_json& scenari
   std::ofstream csv(dir + "/results.csv");
   csv << "offered_load,offered_bytes_per_ns_per_host,accepted_bytes_per_ns_per_switch,accepted_fraction,"
          "avg_latency_ns,p50_latency_ns,p99_latency_ns,max_latency_ns,packets_generated,packets_injected,"
-         "packets_delivered,packets_in_flight,measured_packets,max_link_utilisation,avg_link_utilisation,saturated\n";
+         "packets_delivered,packets_in_flight,packets_queued_at_source,measured_packets,max_link_utilisation,avg_link_utilisation,saturated\n";
   for (const auto& p : points) {
     auto pj = to_json(p);
     for (const char* k : {"offered_load", "offered_bytes_per_ns_per_host", "accepted_bytes_per_ns_per_switch",
                           "accepted_fraction", "avg_latency_ns", "p50_latency_ns", "p99_latency_ns", "max_latency_ns",
-                          "packets_generated", "packets_injected", "packets_delivered", "packets_in_flight",
+                          "packets_generated", "packets_injected", "packets_delivered", "packets_in_flight", "packets_queued_at_source",
                           "measured_packets", "max_link_utilisation", "avg_link_utilisation"})
       csv << pj[k].dump() << ",";
     csv << (p.saturated ? "true" : "false") << "\n";

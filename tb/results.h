@@ -25,6 +25,7 @@ struct LoadPointResult {
   double accepted_fraction = 0;  // of link capacity per host
   double avg_latency_ns = 0, p50_latency_ns = 0, p99_latency_ns = 0, max_latency_ns = 0;
   uint64_t packets_generated = 0, packets_injected = 0, packets_delivered = 0, packets_in_flight = 0;
+  uint64_t packets_queued_at_source = 0;  // generated, not yet injected (in_flight: injected, not delivered)
   uint64_t measured_packets = 0;
   uint64_t packet_hops = 0;
   double max_link_utilisation = 0, avg_link_utilisation = 0;
@@ -42,8 +43,10 @@ LoadPointResult point_from_json(const nlohmann::json& j);
 
 // dir/results.json {"scenario", "seed", "saturation", "points"}, dir/results.csv and
 // dir/latency.svg (+ .gp, .dat). Throws std::runtime_error when a file cannot be written.
+// `fabric`: what the scenario resolved to once built (switches, hosts, SLs and VLs the routing
+// uses), written beside the scenario when given.
 void write_results(const std::string& dir, const nlohmann::ordered_json& scenario_resolved, uint64_t seed,
-                   const std::vector<LoadPointResult>& points);
+                   const std::vector<LoadPointResult>& points, const nlohmann::ordered_json& fabric = nullptr);
 void print_summary(std::ostream& os, const std::vector<LoadPointResult>& points);
 // Latency vs accepted traffic, one line per series; SVG through gnuplot. Without gnuplot the
 // data and script are still written and a note goes to stderr.

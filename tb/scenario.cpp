@@ -8,13 +8,17 @@
 namespace ibsc::tb {
 namespace {
 
-// Parameter errors thrown by validate() name the key; attach the file and line.
+// Parameter errors thrown by validate() start with the key ("switch.num_vls must be ..."):
+// attach that key's file and line, or the section's when the message names no key of it.
 template <class F>
-void checked(ConfigReader& r, const std::string& key, F&& validate) {
+void checked(ConfigReader& r, const std::string& section, F&& validate) {
   try {
     validate();
   } catch (const std::invalid_argument& e) {
-    throw ConfigError(r.where(key) + ": " + e.what());
+    const std::string msg = e.what();
+    std::string key = msg.substr(0, msg.find_first_of(" :"));
+    if (key.rfind(section + ".", 0) != 0 || !r.has(key)) key = section;
+    throw ConfigError(r.where(key) + ": " + msg);
   }
 }
 
@@ -31,6 +35,7 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   for (const auto& o : overrides) r.apply_override(o);
   Scenario s;
   s.file = path;
+  s.where = [r](const std::string& key) { return r.where(key); };
   s.name = r.get<std::string>("name", "unnamed");
   s.point.seed = r.get<uint64_t>("seed", 1);
 
@@ -41,7 +46,7 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   checked(r, "topology.spec", [&] { build_topology(t); });
 
   routing::RoutingOptions& ro = s.routing;
-  ro.algorithm = r.get<std::string>("routing.algorithm", ro.algorithm);
+  ro.algorithm = r.get_choice("routing.algorithm", ro.algorithm, routing::routing_algorithms());
   ro.vls = r.get_int("routing.vls", ro.vls, 0, 15);
   ro.max_sls = r.get_int("routing.max_sls", ro.max_sls, 1, 16);
   ro.max_vls = r.get_int("routing.max_vls", ro.max_vls, 1, 15);
@@ -88,7 +93,15 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
     if (flat.empty() || flat.size() % 2)
       throw ConfigError(r.where("traffic.lengths") + ": key 'traffic.lengths': list length, weight pairs: [512, 0.5, 32, 0.5]");
     in.length_mix.clear();
-    for (size_t i = 0; i < flat.size(); i += 2) in.length_mix.push_back({static_cast<uint32_t>(flat[i]), flat[i + 1]});
+    for (size_t i = 0; i < flat.size(); i += 2) {
+      if (!(flat[i] >= 1 && flat[i] <= 4096) || flat[i] != static_cast<double>(static_cast<uint32_t>(flat[i])))
+        throw ConfigError(r.where("traffic.lengths") + ": key 'traffic.lengths': packet length " + std::to_string(flat[i]) +
+                          " is not a whole number of bytes in 1..4096 (IBA MTU)");
+      in.length_mix.push_back({static_cast<uint32_t>(flat[i]), flat[i + 1]});
+    }
+    s.lengths_key = "traffic.lengths";
+    if (r.has("traffic.length"))
+      throw ConfigError(r.where("traffic.length") + ": key 'traffic.length': give either traffic.length or traffic.lengths, not both");
   } else {
     int len = r.get_int("traffic.length", 512, 1, 4096);
     in.length_mix = {{static_cast<uint32_t>(len), 1.0}};

@@ -2,6 +2,7 @@
 // field whose default lives in that struct; unknown keys, wrong types and out-of-range values
 // are errors naming file, line and key.
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,9 @@ struct Scenario {
   PointSetup point;  // fabric, arbiter, traffic, injection, run, seed
   SweepConfig sweep;
   nlohmann::ordered_json resolved;  // every parameter with its value, defaults included
+  // "FILE:LINE" of a key, or "--set KEY" when an override set it: for errors found later.
+  std::function<std::string(const std::string&)> where;
+  std::string lengths_key = "traffic.length";  // the key that set the packet lengths
 };
 
 // Reads and validates a scenario; `overrides` are "key=value" (from --set), applied first.

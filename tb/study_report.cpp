@@ -76,7 +76,8 @@ std::vector<std::string> study_failures(const StudyRun& run, double tolerance) {
     if (r.points.empty()) f.push_back(n + ": no load point");
     for (const auto& p : r.points) {
       // In flight is counted in the fabric (source queues, buffers, wires), not derived.
-      if (p.packets_generated != p.packets_delivered + p.packets_in_flight || p.packets_injected > p.packets_generated)
+      if (p.packets_injected != p.packets_delivered + p.packets_in_flight ||
+          p.packets_generated != p.packets_injected + p.packets_queued_at_source)
         f.push_back(fmt::format("{} at load {:.3f}: generated {} != delivered {} + in flight {}", n, p.offered_load,
                                 p.packets_generated, p.packets_delivered, p.packets_in_flight));
       if (p.accepted_bytes_per_ns_per_switch > r.bound.topology * (1 + tolerance))

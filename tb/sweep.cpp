@@ -154,7 +154,8 @@ std::vector<LoadPointResult> run_sweep(const PointSetup& s, const SweepConfig& c
   // Bisection between the last unsaturated and the first saturated load.
   for (int k = 0; k < cfg.refine; ++k) {
     std::sort(pts.begin(), pts.end(), [](auto& a, auto& b) { return a.offered_load < b.offered_load; });
-    auto first_sat = std::find_if(pts.begin(), pts.end(), [](auto& p) { return p.saturated; });
+    const SaturationPoint knee = find_saturation(pts);
+    auto first_sat = std::find_if(pts.begin(), pts.end(), [&](auto& p) { return knee.found && p.offered_load == knee.load; });
     if (first_sat == pts.end() || first_sat == pts.begin()) break;
     double mid = std::round((first_sat->offered_load + std::prev(first_sat)->offered_load) / 2 * 1e6) / 1e6;
     auto r = run_points(s, {mid}, 1, static_cast<int>(pts.size()), static_cast<int>(pts.size()) + 1);  // "i/i": a refinement
@@ -165,10 +166,14 @@ std::vector<LoadPointResult> run_sweep(const PointSetup& s, const SweepConfig& c
 }
 
 SaturationPoint find_saturation(const std::vector<LoadPointResult>& points) {
+  // The saturation load is where saturation starts for good: the lowest saturated load with no
+  // unsaturated load above it (points come in load order), so a lone flagged point below the
+  // knee does not count.
   SaturationPoint s;
   for (const auto& p : points) {
     s.max_accepted_bytes_per_ns_per_switch = std::max(s.max_accepted_bytes_per_ns_per_switch, p.accepted_bytes_per_ns_per_switch);
-    if (p.saturated && !s.found) {
+    if (!p.saturated) s.found = false;
+    else if (!s.found) {
       s.found = true;
       s.load = p.offered_load;
     }

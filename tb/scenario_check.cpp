@@ -1,0 +1,148 @@
+#include "tb/scenario_check.h"
+
+#include <algorithm>
+#include <set>
+#include <stdexcept>
+
+#include "routing/routing.h"
+#include "tb/config_reader.h"
+#include "tb/injection.h"
+#include "tb/traffic.h"
+
+namespace ibsc::tb {
+
+std::string locate(const Scenario& s, const std::string& message, const std::string& fallback_key) {
+  // Messages of the parameter structs start with their key: "switch.num_vls must be ...".
+  size_t end = message.find_first_of(" :");
+  std::string key = message.substr(0, end);
+  bool is_key = key.find('.') != std::string::npos && key.rfind(fallback_key.substr(0, fallback_key.find('.')), 0) == 0;
+  if (!is_key) key = fallback_key;
+  const std::string at = s.where ? s.where(key) : s.file;
+  return at + ": " + (is_key ? "" : "key '" + key + "': ") + message;
+}
+
+namespace {
+
+[[noreturn]] void fail(const Scenario& s, const std::string& key, const std::string& what) {
+  throw ConfigError((s.where ? s.where(key) : s.file) + ": key '" + key + "': " + what);
+}
+
+// The longest quiet time of a healthy fabric: between two injections, grants or deliveries no
+// more than a fly time, a routing delay and a clock edge, or a fly time and one serialisation.
+double quiet_ns(const Scenario& s, uint32_t max_len) {
+  const auto& f = s.point.fabric;
+  return f.link.fly_ps() / 1000.0 + f.sw.routing_delay_ns + f.sw.core_clock_ns + max_len * f.link.byte_ps() / 1000.0;
+}
+
+}  // namespace
+
+void check_scenario(const Scenario& s, const routing::Topology& topo, const routing::TableSet& tables) {
+  const models::SwitchParams& sw = s.point.fabric.sw;
+  if (topo.num_hosts == 0) fail(s, "topology.spec", "the topology has no hosts: there is no traffic to simulate");
+  if (tables.vls_used > sw.num_vls)
+    fail(s, "switch.num_vls", "routing '" + tables.algorithm + "' needs " + std::to_string(tables.vls_used) +
+                                  " data VLs but the switch has " + std::to_string(sw.num_vls));
+  if (s.routing.vls > 0 && tables.vls_used != s.routing.vls)
+    fail(s, "routing.vls", "routing '" + tables.algorithm + "' uses " + std::to_string(tables.vls_used) +
+                               " VLs whatever routing.vls says; remove the key or set it to " +
+                               std::to_string(tables.vls_used));
+
+  // SL2VL: the key the tables were made for, and VLs the switch has, for every SL a path uses.
+  std::set<int> sls;
+  for (const auto& h : tables.hosts)
+    for (const auto& to : h.paths)
+      for (const auto& pr : to) sls.insert(pr.sl);
+  for (const auto& h : tables.hosts)
+    for (int sl : sls)
+      if (h.sl2vl[sl] >= sw.num_vls)
+        fail(s, "switch.num_vls", "an HCA's SL2VL maps SL " + std::to_string(sl) + " to VL " +
+                                      std::to_string(h.sl2vl[sl]) + ", which the switch does not have");
+  for (size_t i = 0; i < tables.switches.size(); ++i) {
+    const routing::Sl2VlTable& t = tables.switches[i].sl2vl;
+    const bool by_vl = t.key() == routing::Sl2VlTable::Key::InputVl;
+    if (by_vl != sw.vl2vl)
+      fail(s, "switch.vl2vl", std::string("routing '") + tables.algorithm + "' programs " +
+                                  (by_vl ? "VL2VL tables (keyed by input VL)" : "SL2VL tables (keyed by SL)") +
+                                  "; set switch.vl2vl: " + (by_vl ? "true" : "false"));
+    const routing::Node& n = topo.nodes[i];
+    for (int in = 1; in <= n.num_ports; ++in)
+      for (int out = 1; out <= n.num_ports; ++out) {
+        if (n.ports[in].node < 0 || n.ports[out].node < 0) continue;
+        for (int k = 0; k < (by_vl ? sw.num_vls : kNumSls); ++k)
+          if ((by_vl || sls.count(k)) && t.get(in, out, k) >= sw.num_vls)
+            fail(s, "switch.num_vls", "switch " + n.name + " maps " + (by_vl ? "VL " : "SL ") + std::to_string(k) +
+                                          " from port " + std::to_string(in) + " to port " + std::to_string(out) +
+                                          " onto VL " + std::to_string(t.get(in, out, k)) +
+                                          ", which the switch does not have");
+      }
+  }
+
+  // VLArb tables: a data VL the routing uses but no entry serves would never be sent.
+  if (sw.vlarb.use_tables)
+    for (int v = 0; v < tables.vls_used; ++v) {
+      auto serves = [&](const std::vector<models::VlArbEntry>& t) {
+        return std::any_of(t.begin(), t.end(), [&](auto& e) { return e.vl == v && e.weight > 0; });
+      };
+      if (!serves(sw.vlarb.high) && !serves(sw.vlarb.low))
+        fail(s, "switch.vlarb.use_tables", "data VL " + std::to_string(v) + " (used by routing '" + tables.algorithm +
+                                               "') has no entry with weight > 0 in switch.vlarb.high or .low, so "
+                                               "it would never be sent");
+    }
+
+  // Packets: each must fit a VL buffer (virtual cut-through reserves the whole packet).
+  const std::string len_key = s.lengths_key;
+  uint32_t max_len = 0;
+  for (auto [len, w] : s.point.injection.length_mix) max_len = std::max(max_len, len);
+  if (max_len > sw.buffer_bytes_per_vl)
+    fail(s, len_key, "a " + std::to_string(max_len) + "-byte packet does not fit a " +
+                         std::to_string(sw.buffer_bytes_per_vl) +
+                         "-byte VL buffer (switch.buffer_bytes_per_vl): virtual cut-through could never forward it");
+
+  // Traffic and injection, as each load point will build them.
+  try {
+    make_destination_pattern(s.point.traffic, topo);
+    InjectionProcess(s.point.injection, 0.0, s.point.fabric.link.bytes_per_ns(), 1);
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(locate(s, e.what(), "traffic.pattern"));
+  }
+  if (s.sweep.load_unit == "bytes_per_ns")
+    for (double l : s.sweep.loads)
+      if (l > s.point.fabric.link.bytes_per_ns() * (1 + 1e-9))
+        fail(s, "sweep.loads", std::to_string(l) + " bytes/ns per host exceeds the link rate of " +
+                                   std::to_string(s.point.fabric.link.bytes_per_ns()) + " bytes/ns");
+
+  // The RTL arbiter's switches.
+  const auto& rtl = s.point.arbiter.rtl_switches;
+  if (!rtl.empty() && s.point.arbiter.kind != "rtl")
+    fail(s, "switch.rtl_switches", "lists switches for the RTL arbiter, but switch.arbiter is '" +
+                                       s.point.arbiter.kind + "'");
+  for (int i : rtl)
+    if (i < 0 || i >= topo.num_switches)
+      fail(s, "switch.rtl_switches", "switch " + std::to_string(i) + " does not exist (switches 0.." +
+                                         std::to_string(topo.num_switches - 1) + ")");
+
+  // The watchdog must outlast the longest quiet time of a fabric that is merely lightly loaded.
+  const double quiet = quiet_ns(s, max_len);
+  if (s.point.run.watchdog_ns < 4 * quiet)
+    fail(s, "run.watchdog_ns", std::to_string(s.point.run.watchdog_ns) + " ns is too short: a healthy fabric can be " +
+                                   "quiet for " + std::to_string(quiet) +
+                                   " ns (fly time + routing delay + clock + longest packet); use at least 4x that");
+}
+
+void prepare_scenario(const Scenario& s, routing::Topology& topo, routing::TableSet& tables) {
+  try {
+    topo = build_topology(s.topology);
+  } catch (const ConfigError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw ConfigError(locate(s, e.what(), "topology.spec"));
+  }
+  try {
+    tables = routing::compute_routing(topo, s.routing);
+  } catch (const std::exception& e) {
+    throw ConfigError(locate(s, e.what(), "routing.algorithm"));
+  }
+  check_scenario(s, topo, tables);
+}
+
+}  // namespace ibsc::tb

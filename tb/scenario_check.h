@@ -1,0 +1,23 @@
+// Checks of a scenario that need its topology and tables, made once before any load point is
+// simulated (each point runs in a child process): an error names the scenario file, the line
+// and the key, instead of surfacing later from a worker. Also refuses settings under which no
+// packet could ever move (a packet longer than a VL buffer, a VL the VLArb tables never serve),
+// which would otherwise end in a misleading deadlock report.
+#pragma once
+#include "routing/tables.h"
+#include "routing/topology.h"
+#include "tb/scenario.h"
+
+namespace ibsc::tb {
+
+// Builds the topology and the tables of `s` and runs every check; throws ConfigError.
+void prepare_scenario(const Scenario& s, routing::Topology& topo, routing::TableSet& tables);
+
+// The checks alone, for a topology and tables already built.
+void check_scenario(const Scenario& s, const routing::Topology& topo, const routing::TableSet& tables);
+
+// "FILE:LINE: message" for an error whose message starts with a scenario key ("traffic.lengths:
+// ..."), else located at `fallback_key`.
+std::string locate(const Scenario& s, const std::string& message, const std::string& fallback_key);
+
+}  // namespace ibsc::tb
