@@ -93,6 +93,12 @@ ConfigReader ConfigReader::from_string(const std::string& text, const std::strin
   if (r.s_->root.IsNull()) r.s_->root = YAML::Node(YAML::NodeType::Map);
   if (!r.s_->root.IsMap()) throw ConfigError(name + ":1: a scenario is a YAML mapping of keys to values");
   check_duplicates(r.s_->root, name, "");
+  // Shorthand: "routing: NAME" stands for "routing: {algorithm: NAME}" (errors keep its line).
+  if (r.s_->root["routing"].IsScalar()) {
+    YAML::Node m(YAML::NodeType::Map);
+    m["algorithm"] = r.s_->root["routing"].Scalar();
+    r.s_->root["routing"] = m;
+  }
   return r;
 }
 
@@ -152,7 +158,7 @@ ConfigReader::Found ConfigReader::find(const std::string& full_key, bool strict)
     bool hit = false;
     for (const auto& kv : cur) {  // iterate rather than index: we want the key's own line
       if (kv.first.IsScalar() && kv.first.Scalar() == p) {
-        f.line = kv.first.Mark().line;
+        if (!kv.first.Mark().is_null()) f.line = kv.first.Mark().line;  // a key made by a shorthand keeps its parent's line
         YAML::Node next = kv.second;
         cur.reset(next);
         hit = true;

@@ -175,4 +175,19 @@ BOOST_AUTO_TEST_CASE(section_views_share_tracking) {
   }
 }
 
+// "routing: NAME" is short for "routing: {algorithm: NAME}"; errors keep the line it is on.
+BOOST_AUTO_TEST_CASE(routing_shorthand) {
+  auto r = tb::ConfigReader::from_string("name: a\nrouting: flexible\n", "s.yaml");
+  BOOST_TEST(r.get<std::string>("routing.algorithm", "ecube") == "flexible");
+  BOOST_TEST(r.where("routing.algorithm") == "s.yaml:2");
+  auto bad = tb::ConfigReader::from_string("name: a\nrouting: nope\n", "s.yaml");
+  std::string msg;
+  try {
+    bad.get_choice("routing.algorithm", "ecube", {"ecube", "flexible"});
+  } catch (const tb::ConfigError& e) {
+    msg = e.what();
+  }
+  BOOST_TEST(starts(msg, "s.yaml:2: key 'routing.algorithm'"), msg);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
