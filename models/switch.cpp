@@ -75,6 +75,7 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
   grant_.assign(n, -1);
   req_vl_.assign(n + 1, -1);
   last_grant_out_.assign(n + 1, 0);
+  rec_.resize(n + 1);
   active_.reserve(n + 1);
   touched_.reserve(n + 1);
   grants_now_.reserve(n + 1);
@@ -207,7 +208,27 @@ void Switch::wake() {
   if (queued_packets_ > 0) schedule_next(t + 1);
 }
 
+void Switch::clear_records(Picos t) {
+  for (int i : rec_set_) {
+    rec_[i].in_vl = rec_[i].out_vl = -1;
+    rec_[i].granted = 0;
+    rec_[i].ports.clear();
+  }
+  rec_set_.clear();
+  rec_time_ = t;
+}
+
+void Switch::record(int in, int in_vl, int out_vl, const ArbCandidate* c, size_t n, int granted) {
+  RequestRecord& r = rec_[in];
+  r.in_vl = in_vl;
+  r.out_vl = out_vl;
+  r.granted = granted;
+  for (size_t k = 0; k < n; ++k) r.ports.push_back(static_cast<uint8_t>(c[k].port + 1));
+  rec_set_.push_back(in);
+}
+
 void Switch::arbitrate(Picos t) {
+  if (recording_) clear_records(t);
   // 1. Heads that could go now: routed, input free, candidate output free with credits for the
   //    whole packet on its output VL. Each output collects the VLs requesting it.
   eligible_.clear();
@@ -280,6 +301,7 @@ void Switch::arbitrate(Picos t) {
       if (!r.valid) throw FabricError(std::string(name()) + ": arbiter granted an input without a request");
       grants_now_.push_back({i, req_vl_[i], grant_[i - 1] + 1, r.vl});
     }
+    if (recording_ && r.valid) record(i, req_vl_[i], r.vl, r.candidates.data(), r.candidates.size(), grant_[i - 1] + 1);
     r.valid = false;
     r.candidates.clear();
   }
@@ -296,7 +318,9 @@ void Switch::arbitrate_single(const Eligible& e, Picos t) {
   req_vl_[e.in] = e.vl;
   const auto length = static_cast<uint16_t>(head_[pv(e.in, e.vl)].blocks);
   const auto credits = static_cast<uint16_t>(std::min(out_credits_[pv(e.out, e.out_vl)].available(t), 65535));
-  const int g = arbiter_.arbitrate_single(e.in - 1, {static_cast<uint8_t>(e.out - 1), e.priority}, e.out_vl, length, credits);
+  const ArbCandidate c{static_cast<uint8_t>(e.out - 1), e.priority};
+  const int g = arbiter_.arbitrate_single(e.in - 1, c, e.out_vl, length, credits);
+  if (recording_) record(e.in, e.vl, e.out_vl, &c, 1, g + 1);
   port_[e.out].selected_vl = -1;
   for (const auto& p : grants_now_) last_grant_out_[p.in] = 0;
   grants_now_.clear();

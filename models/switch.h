@@ -57,6 +57,19 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   Picos last_arbitration() const { return last_arbitration_; }
   const std::vector<int>& last_grant_out() const { return last_grant_out_; }
   const std::vector<int>& last_request_vl() const { return req_vl_; }
+  // What each input asked the switch arbiter at the last arbitration, kept for waves only
+  // after record_requests(true) (off by default: one copy per request on the hot path).
+  struct RequestRecord {
+    int in_vl = -1;               // input VL of the requesting head; -1: no request
+    int out_vl = -1;              // output VL it asked for
+    int granted = 0;              // output port granted to it then, 0: none
+    std::vector<uint8_t> ports;   // candidate output port numbers offered to the arbiter
+  };
+  void record_requests(bool on) { recording_ = on; }
+  // Time of the last arbitration recorded (kNever before any), and per input port (index =
+  // port number) its record; inputs that did not request then have in_vl -1.
+  Picos requests_time() const { return rec_time_; }
+  const std::vector<RequestRecord>& last_requests() const { return rec_; }
 
  private:
   struct Queued {
@@ -159,6 +172,12 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   std::vector<int> req_vl_;          // per input: the input VL whose head requests
   std::vector<int> last_grant_out_;  // per input port, output granted at last_arbitration_
   std::vector<VlArbiter> vlarb_;     // [port]
+  bool recording_ = false;
+  Picos rec_time_ = kNever;
+  std::vector<RequestRecord> rec_;   // [port], see last_requests()
+  std::vector<int> rec_set_;         // ports whose record is set
+  void clear_records(Picos t);
+  void record(int in, int in_vl, int out_vl, const ArbCandidate* c, size_t n, int granted);
 
  public:
   sc_core::sc_export<LinkEndpoint> rx;

@@ -1,7 +1,12 @@
 #include "tb/cmd_cosim.h"
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <memory>
+#include <stdexcept>
+#include <string>
 
 #include "models/verilated_arbiter.h"
 #include "tb/cosim/cosim.h"
@@ -10,6 +15,15 @@ namespace ibsc::tb {
 namespace {
 
 int run(const CosimConfig& cfg) {
+  if (cfg.trace_end_cycle <= cfg.trace_begin_cycle)
+    throw std::invalid_argument("cosim: --trace-to (" + std::to_string(cfg.trace_end_cycle) +
+                                ") must be greater than --trace-from (" + std::to_string(cfg.trace_begin_cycle) +
+                                "): the dump window would be empty");
+  if (!cfg.vcd_path.empty()) {  // checked now: Verilator's open failure is not an error message
+    std::FILE* f = std::fopen(cfg.vcd_path.c_str(), "a");
+    if (!f) throw std::runtime_error("cosim: cannot create '" + cfg.vcd_path + "': " + std::strerror(errno));
+    std::fclose(f);
+  }
   std::cerr << "ibsc cosim: " << cfg.ports << " ports, " << cfg.vls << " VLs, " << cfg.levels << " levels, "
             << (cfg.directed ? "directed + " : "") << cfg.cycles << " random cycles, seed " << cfg.seed
             << (cfg.broken ? ", BROKEN RTL (no credit check)" : "") << "\n";
@@ -37,8 +51,9 @@ void add_cosim_command(CLI::App& app) {
   c->add_flag("--broken", cfg->broken, "Use the RTL variant that skips the credit check (must fail)");
   c->add_flag("!--no-directed", cfg->directed, "Skip the directed corner cases");
   c->add_option("--vcd", cfg->vcd_path, "Write the RTL waves to this VCD file (open with waves/arbiter.gtkw)");
-  c->add_option("--trace-from", cfg->trace_begin_cycle, "First cycle dumped");
-  c->add_option("--trace-to", cfg->trace_end_cycle, "Cycle where dumping stops (exclusive)");
+  auto* tf = c->add_option("--trace-from", cfg->trace_begin_cycle, "First cycle dumped");
+  auto* tt = c->add_option("--trace-to", cfg->trace_end_cycle, "Cycle where dumping stops (exclusive)");
+  for (auto* opt : {tf, tt}) opt->needs("--vcd");
   c->callback([cfg]() { throw CLI::RuntimeError(run(*cfg)); });
 }
 

@@ -23,6 +23,7 @@ struct RunOptions {
   bool quiet = false;
   std::string waves;            // VCD file; set: one load point only, with waves
   std::string wave_switches = "0";
+  std::string wave_ports;       // empty: every connected port
   double wave_start = 0;
   double wave_end = -1;         // < 0: start + 20 us
   double wave_load = 0.3;
@@ -34,9 +35,14 @@ std::vector<LoadPointResult> run_with_waves(Scenario& s, const RunOptions& o) {
   WaveOptions& w = s.point.run.waves;
   w.file = o.waves;
   w.switches = parse_switch_list(o.wave_switches);
+  if (!o.wave_ports.empty()) w.ports = parse_switch_list(o.wave_ports, "port");
   w.start_ns = o.wave_start;
   w.end_ns = o.wave_end < 0 ? o.wave_start + 20000 : o.wave_end;
-  w.validate(s.point.topo->num_switches);
+  w.validate(*s.point.topo);
+  // Here, in the parent: a worker failing to open them would only report that it died.
+  check_writable(w.vcd_path());
+  for (int sw : w.switches)
+    if (s.point.arbiter.uses_rtl(sw)) check_writable(rtl_wave_path(w.file, sw));
   std::fprintf(stderr, "ibsc: waves of switch(es) %s from %.0f ns to %.0f ns at offered load %.3f -> %s\n",
                o.wave_switches.c_str(), w.start_ns, w.end_ns, o.wave_load, w.file.c_str());
   const PointSetup& ps = s.point;
@@ -113,13 +119,15 @@ void add_run_command(CLI::App& app) {
                 "Runs ONE load point (--wave-load) instead of the sweep; with switch.arbiter: rtl the RTL "
                 "arbiters also write <FILE stem>.sw_<i>.rtl.vcd");
   auto* ws = c->add_option("--wave-switches", o->wave_switches, "Switches to trace, comma-separated (default 0)");
+  auto* wp = c->add_option("--wave-ports", o->wave_ports,
+                           "Ports of each traced switch, comma-separated (default: every connected port)");
   auto* wb = c->add_option("--wave-start", o->wave_start, "Waves: first time sampled, ns (default 0)")
                  ->check(CLI::NonNegativeNumber);
   auto* we = c->add_option("--wave-end", o->wave_end,
                            "Waves: sampling stops at this time, ns (default start + 20000; the dump grows with the window)");
   auto* wl = c->add_option("--wave-load", o->wave_load, "Waves: offered load of the single point, fraction of link capacity (default 0.3)")
                  ->check(CLI::PositiveNumber);
-  for (auto* opt : {ws, wb, we, wl}) opt->needs("--waves");
+  for (auto* opt : {ws, wp, wb, we, wl}) opt->needs("--waves");
   c->callback([o]() { throw CLI::RuntimeError(run(*o)); });
 }
 

@@ -43,7 +43,8 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   t.spec = r.get<std::string>("topology.spec", t.spec);
   t.hosts_per_switch = r.get_int("topology.hosts_per_switch", t.hosts_per_switch, -1, 254);
   t.switch_ports = r.get_int("topology.switch_ports", t.switch_ports, -1, 254);
-  checked(r, "topology.spec", [&] { build_topology(t); });
+  int num_switches = 0;
+  checked(r, "topology.spec", [&] { num_switches = build_topology(t).num_switches; });
 
   routing::RoutingOptions& ro = s.routing;
   ro.algorithm = r.get_choice("routing.algorithm", ro.algorithm, routing::routing_algorithms());
@@ -61,6 +62,13 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   sw.vl2vl = r.get<bool>("switch.vl2vl", sw.vl2vl);
   s.point.arbiter.kind = r.get_choice("switch.arbiter", s.point.arbiter.kind, {"model", "rtl"});
   s.point.arbiter.rtl_switches = r.get<std::vector<int>>("switch.rtl_switches", {});
+  try {
+    s.point.arbiter.validate(num_switches);
+  } catch (const std::invalid_argument& e) {
+    // Where names "--set KEY" for an override; the file is named too, for the switch count.
+    const std::string at = r.where("switch.rtl_switches");
+    throw ConfigError(at + ": " + e.what() + (at.rfind(path, 0) == 0 ? "" : " (scenario " + path + ")"));
+  }
   models::VlArbParams& va = sw.vlarb;
   va.use_tables = r.get<bool>("switch.vlarb.use_tables", va.use_tables);
   va.limit_of_high_priority = r.get_int("switch.vlarb.limit_of_high_priority", va.limit_of_high_priority, 0, 255);

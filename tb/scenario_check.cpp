@@ -111,15 +111,7 @@ void check_scenario(const Scenario& s, const routing::Topology& topo, const rout
         fail(s, "sweep.loads", std::to_string(l) + " bytes/ns per host exceeds the link rate of " +
                                    std::to_string(s.point.fabric.link.bytes_per_ns()) + " bytes/ns");
 
-  // The RTL arbiter's switches.
-  const auto& rtl = s.point.arbiter.rtl_switches;
-  if (!rtl.empty() && s.point.arbiter.kind != "rtl")
-    fail(s, "switch.rtl_switches", "lists switches for the RTL arbiter, but switch.arbiter is '" +
-                                       s.point.arbiter.kind + "'");
-  for (int i : rtl)
-    if (i < 0 || i >= topo.num_switches)
-      fail(s, "switch.rtl_switches", "switch " + std::to_string(i) + " does not exist (switches 0.." +
-                                         std::to_string(topo.num_switches - 1) + ")");
+  // The RTL arbiter's switches are checked when the scenario is read (ArbiterChoice::validate).
 
   // The watchdog must outlast the longest quiet time of a fabric that is merely lightly loaded.
   const double quiet = quiet_ns(s, max_len);

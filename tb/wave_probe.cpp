@@ -1,6 +1,9 @@
 #include "tb/wave_probe.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <sstream>
 #include <stdexcept>
 
@@ -24,7 +27,38 @@ void WaveOptions::validate(int num_switches) const {
                                   std::to_string(num_switches) + " switches)");
 }
 
-std::vector<int> parse_switch_list(const std::string& text) {
+void WaveOptions::validate(const routing::Topology& topo) const {
+  validate(topo.num_switches);
+  if (ports.empty()) return;
+  // An unconnected chosen port is skipped like any unconnected port (switches may differ), but
+  // each chosen switch must keep one.
+  for (int s : switches) {
+    const routing::Node& n = topo.nodes[s];
+    bool any = false;
+    std::string list;
+    for (int p : ports) {
+      if (p < 1 || p > n.num_ports)
+        throw std::invalid_argument("waves: port " + std::to_string(p) + " does not exist on switch " + std::to_string(s) +
+                                    " (ports 1.." + std::to_string(n.num_ports) + ")");
+      any = any || n.ports[p].node >= 0;
+      list += (list.empty() ? "" : ",") + std::to_string(p);
+    }
+    if (!any) throw std::invalid_argument("waves: none of ports " + list + " is connected on switch " + std::to_string(s));
+  }
+}
+
+std::string WaveOptions::vcd_path() const {
+  const bool has_ext = file.size() > 4 && file.compare(file.size() - 4, 4, ".vcd") == 0;
+  return has_ext ? file : file + ".vcd";
+}
+
+void check_writable(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "a");
+  if (!f) throw std::runtime_error("waves: cannot create '" + path + "': " + std::strerror(errno));
+  std::fclose(f);
+}
+
+std::vector<int> parse_switch_list(const std::string& text, const std::string& what) {
   std::vector<int> out;
   std::stringstream ss(text);
   std::string item;
@@ -37,10 +71,10 @@ std::vector<int> parse_switch_list(const std::string& text) {
       used = 0;
     }
     if (used == 0 || used != item.size() || v < 0)
-      throw std::invalid_argument("switch list '" + text + "': '" + item + "' is not a switch index");
+      throw std::invalid_argument(what + " list '" + text + "': '" + item + "' is not a " + what + " index");
     if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
   }
-  if (out.empty()) throw std::invalid_argument("switch list is empty");
+  if (out.empty()) throw std::invalid_argument(what + " list is empty");
   return out;
 }
 
@@ -57,7 +91,7 @@ WaveProbe::WaveProbe(sc_core::sc_module_name name, Fabric& fabric, const WaveOpt
     : sc_module(name), fabric_(fabric), opt_(opt), num_vls_(sw.num_vls), clock_ps_(sw.clock_ps()),
       start_ps_(ps(opt.start_ns)), end_ps_(ps(opt.end_ns)) {
   const routing::Topology& topo = fabric.topology();
-  opt_.validate(topo.num_switches);
+  opt_.validate(topo);
 
   // Outgoing link of every (node, port), to read what is on the wire.
   auto link_from = [&](int node, int port) -> models::Link* {
@@ -74,10 +108,12 @@ WaveProbe::WaveProbe(sc_core::sc_module_name name, Fabric& fabric, const WaveOpt
     for (int p = 1; p <= n.num_ports; ++p) {
       const routing::PortPeer& peer = n.ports[p];
       if (peer.node < 0) continue;
+      if (!opt_.ports.empty() && std::find(opt_.ports.begin(), opt_.ports.end(), p) == opt_.ports.end()) continue;
       Port port;
       port.port = p;
       port.link = link_from(s, p);
       port.vl.resize(num_vls_);
+      port.request_ports = std::make_unique<sc_dt::sc_bv_base>(n.num_ports + 1);
       w.ports.push_back(std::move(port));
       if (!topo.is_switch(peer.node)) {
         HcaProbe h;
@@ -88,11 +124,16 @@ WaveProbe::WaveProbe(sc_core::sc_module_name name, Fabric& fabric, const WaveOpt
       }
     }
     sws_.push_back(std::move(w));
+    fabric.sw(s).record_requests(true);  // the requests exist only at arbitration time
   }
 
-  // sc_create_vcd_trace_file appends ".vcd" itself; callers give the full file name.
-  std::string base = opt_.file;
-  if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0) base.resize(base.size() - 4);
+  // Every file is checked before SystemC opens any: a failed open crashes it later.
+  check_writable(opt_.vcd_path());
+  for (int s : opt_.switches)
+    if (dynamic_cast<models::VerilatedArbiter*>(&fabric.arbiter(s))) check_writable(rtl_wave_path(opt_.file, s));
+  // sc_create_vcd_trace_file appends ".vcd" itself.
+  std::string base = opt_.vcd_path();
+  base.resize(base.size() - 4);
   tf_ = sc_core::sc_create_vcd_trace_file(base.c_str());
   if (!tf_) throw std::runtime_error("waves: cannot create " + opt_.file);
   // 1 ps: edges and wire times are exact. The kernel's note about it is noise on every run.
@@ -107,6 +148,10 @@ WaveProbe::WaveProbe(sc_core::sc_module_name name, Fabric& fabric, const WaveOpt
         sc_core::sc_trace(tf_, p.vl[v].occupancy, vn + ".occupancy");
         sc_core::sc_trace(tf_, p.vl[v].credits, vn + ".credits");
       }
+      sc_core::sc_trace(tf_, p.request, pn + ".request");
+      sc_core::sc_trace(tf_, p.request_in_vl, pn + ".request_in_vl");
+      sc_core::sc_trace(tf_, p.request_out_vl, pn + ".request_out_vl");
+      sc_core::sc_trace(tf_, *p.request_ports, pn + ".request_ports");
       sc_core::sc_trace(tf_, p.grant_out, pn + ".grant_out");
       sc_core::sc_trace(tf_, p.grant, pn + ".grant");
       sc_core::sc_trace(tf_, p.tx_packet, pn + ".tx_packet");
@@ -157,8 +202,11 @@ void WaveProbe::sample(Picos t) {
   ++samples_;
   for (Sw& w : sws_) {
     models::Switch& sw = fabric_.sw(w.index);
-    const bool arbitrated_now = sw.last_arbitration() == t;
+    // A wake-up that found nothing to grant leaves last_grant_out() as it was: the pulses
+    // come from the requests recorded at t.
+    const bool arbitrated_now = sw.requests_time() == t;
     const std::vector<int>& granted = sw.last_grant_out();
+    const auto& req = sw.last_requests();
     for (Port& p : w.ports) {
       for (int v = 0; v < num_vls_; ++v) {
         p.vl[v].occupancy = sw.occupancy_blocks(p.port, v, t);
@@ -166,7 +214,15 @@ void WaveProbe::sample(Picos t) {
       }
       const int g = p.port < static_cast<int>(granted.size()) ? granted[p.port] : 0;
       p.grant_out = g;
-      p.grant = arbitrated_now && g != 0;
+      const models::Switch::RequestRecord& r = req[p.port];
+      const bool asked = arbitrated_now && r.in_vl >= 0;
+      p.grant = asked && r.granted != 0;
+      p.request = asked;
+      p.request_in_vl = asked ? r.in_vl : 0;
+      p.request_out_vl = asked ? r.out_vl : 0;
+      *p.request_ports = 0;
+      if (asked)
+        for (uint8_t o : r.ports) p.request_ports->set_bit(o, sc_dt::Log_1);
       p.tx_packet = p.link ? p.link->packet_on_wire(t) : 0;
     }
   }

@@ -4,12 +4,16 @@
 // switch, the model's state into plain members that SystemC traces:
 //   sw_<s>.p<p>.vl<v>.occupancy  input buffer blocks held (queued + still draining)
 //   sw_<s>.p<p>.vl<v>.credits    credits available toward the peer on output p, VL v
+//   sw_<s>.p<p>.request          1 on an edge where input p asked the switch arbiter
+//   sw_<s>.p<p>.request_in_vl    its head's input VL and the output VL asked (0 without request)
+//   sw_<s>.p<p>.request_out_vl
+//   sw_<s>.p<p>.request_ports    candidate outputs offered: bit o set for output port o
 //   sw_<s>.p<p>.grant_out        output granted to input p at the last arbitration (0: none)
 //   sw_<s>.p<p>.grant            1 on an edge whose arbitration granted input p
 //   sw_<s>.p<p>.tx_packet        packet id + 1 on the outgoing link of port p (0: idle)
 //   hca_<h>.vl<v>.credits        for each HCA attached to a selected switch
 //   hca_<h>.tx_packet            packet id + 1 on the HCA's outgoing link
-// Only connected ports are traced. The cost is bounded by the selection and the window: no
+// Only connected ports are traced, and of those only WaveOptions::ports when given. The cost is bounded by the selection and the window: no
 // process runs outside the window and nothing is traced for other switches.
 //
 // Sampling order: all model activity at time t happens in one run of the Scheduler's method;
@@ -23,6 +27,7 @@
 #include <systemc>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -38,14 +43,24 @@ namespace ibsc::tb {
 struct WaveOptions {
   std::string file;                // VCD path; empty: no waves
   std::vector<int> switches{0};    // switch indices to trace
+  std::vector<int> ports;          // port numbers traced on each of them; empty: every connected port
   double start_ns = 0;             // first sampled edge at or after this time
   double end_ns = 20000;           // no sample at or after this time (bounded by default)
   bool enabled() const { return !file.empty(); }
   void validate(int num_switches) const;  // throws std::invalid_argument naming the field
+  // Also checks every port against every chosen switch of the topology.
+  void validate(const routing::Topology& topo) const;
+  // The file SystemC writes: `file`, with ".vcd" appended unless it ends so.
+  std::string vcd_path() const;
 };
 
-// "0,3,7" -> {0, 3, 7}; throws std::invalid_argument on anything else.
-std::vector<int> parse_switch_list(const std::string& text);
+// Throws std::runtime_error naming the path when `path` cannot be created for writing (a
+// missing folder): SystemC only finds out at time 0 and then crashes closing the file.
+void check_writable(const std::string& path);
+
+// "0,3,7" -> {0, 3, 7}; throws std::invalid_argument on anything else. `what` names the
+// list in the message ("switch", "port").
+std::vector<int> parse_switch_list(const std::string& text, const std::string& what = "switch");
 
 // The RTL arbiter dump of switch s for a given VCD path: "run.vcd" -> "run.sw_3.rtl.vcd".
 std::string rtl_wave_path(const std::string& vcd_path, int s);
@@ -71,6 +86,9 @@ class WaveProbe : public sc_core::sc_module {
     std::vector<PortVl> vl;
     int grant_out = 0;
     bool grant = false;
+    bool request = false;
+    int request_in_vl = 0, request_out_vl = 0;
+    std::unique_ptr<sc_dt::sc_bv_base> request_ports;  // width ports + 1; heap: traced by address
     uint64_t tx_packet = 0;
   };
   struct Sw {

@@ -62,6 +62,27 @@ routing::TableSet chain_tables(const routing::Topology& t, int num_sls) {
   return ts;
 }
 
+routing::Topology parallel_pair(int hosts) {
+  return routing::make_torus_widths({2}, {2}, hosts, true);  // a ring of 2 with 2 lanes: no wraparound copy
+}
+
+routing::TableSet parallel_pair_tables(const routing::Topology& t) {
+  routing::TableSet ts = chain_tables(t, 1);
+  ts.algorithm = "manual-port-sets";
+  for (int s = 0; s < 2; ++s) {
+    const PortNum first = s == 0 ? 1 : 2;
+    for (int h = 0; h < t.num_hosts; ++h) {
+      auto& c = ts.switches[s].lft[h + 1].candidates;
+      c.clear();
+      if (t.host_switch(h) == s)
+        c.push_back({static_cast<PortNum>(t.host_switch_port(h)), 0});
+      else
+        c = {{first, 0}, {static_cast<PortNum>(first + 2), 1}};
+    }
+  }
+  return ts;
+}
+
 ScriptedTraffic::ScriptedTraffic(int hosts, std::vector<Scripted> script)
     : per_host_(hosts), next_(hosts, 0), last_(hosts, 0) {
   std::stable_sort(script.begin(), script.end(), [](const Scripted& a, const Scripted& b) { return a.time < b.time; });

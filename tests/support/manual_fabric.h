@@ -15,6 +15,13 @@ namespace ibsc::testing {
 routing::Topology chain(int n, int left, int right, int ports = 8);
 routing::TableSet chain_tables(const routing::Topology& t, int num_sls = 1);
 
+// Two switches joined by two parallel cables, sw_0 p1 <-> sw_1 p2 and sw_0 p3 <-> sw_1 p4, with
+// `hosts` hosts on each (ports 5..; hosts 0.. on sw_0, then sw_1's). Tables with port sets: a
+// remote host's LFT entry holds both cables, the first (p1 / p2) at priority 0 and the second
+// (p3 / p4) at priority 1; one SL, one VL.
+routing::Topology parallel_pair(int hosts);
+routing::TableSet parallel_pair_tables(const routing::Topology& t);
+
 // Traffic scripted by the test: a list of (time ps, src, dst, length, sl) packets.
 struct Scripted {
   models::Picos time;

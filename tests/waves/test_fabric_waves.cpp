@@ -53,7 +53,8 @@ struct Run {
   std::unique_ptr<ibsc::tb::Fabric> fabric;
   std::unique_ptr<ibsc::tb::WaveProbe> probe;
   std::string file;
-  Run(const std::string& vcd, std::vector<int> switches, double start_ns, double end_ns, const std::string& arb = "model")
+  Run(const std::string& vcd, std::vector<int> switches, double start_ns, double end_ns, const std::string& arb = "model",
+      std::vector<int> ports = {})
       : file(vcd) {
     params.sw.num_vls = 1;
     ibsc::tb::ArbiterChoice ac;
@@ -64,6 +65,7 @@ struct Run {
     w.switches = std::move(switches);
     w.start_ns = start_ns;
     w.end_ns = end_ns;
+    w.ports = std::move(ports);
     probe = std::make_unique<ibsc::tb::WaveProbe>("probe", *fabric, w, params.sw);
   }
   // Runs to the end, closes the dump and reads it back.
@@ -126,6 +128,14 @@ BOOST_AUTO_TEST_CASE(credits_grant_and_wire_times) {
   const Picos grant1 = grant0 + kFly + kRouting;
   BOOST_TEST(text(changes_ns(v, "sw_1.p2.grant")) == text(Changes{{0, 0}, {grant1 / kNs, 1}, {grant1 / kNs + 4, 0}}));
   BOOST_TEST(text(changes_ns(v, "sw_1.p2.grant_out")) == text(Changes{{0, 0}, {grant1 / kNs, 3}}));
+  // The arbiter request shows on the grant's edge only, with its one candidate and its VLs.
+  BOOST_TEST(text(changes_ns(v, "sw_0.p3.request")) == text(Changes{{0, 0}, {grant0 / kNs, 1}, {grant0 / kNs + 4, 0}}));
+  BOOST_TEST(text(changes_ns(v, "sw_0.p3.request_ports")) == text(Changes{{0, 0}, {grant0 / kNs, 1u << 1}, {grant0 / kNs + 4, 0}}));
+  BOOST_TEST(v.width(sig(v, "sw_0.p3.request_ports")) == 9);  // bit o for port o of 8
+  BOOST_TEST(text(changes_ns(v, "sw_1.p2.request")) == text(Changes{{0, 0}, {grant1 / kNs, 1}, {grant1 / kNs + 4, 0}}));
+  BOOST_TEST(text(changes_ns(v, "sw_1.p2.request_ports")) == text(Changes{{0, 0}, {grant1 / kNs, 1u << 3}, {grant1 / kNs + 4, 0}}));
+  BOOST_TEST(text(changes_ns(v, "sw_1.p2.request_out_vl")) == text(Changes{{0, 0}}));
+  BOOST_TEST(text(changes_ns(v, "sw_0.p1.request")) == text(Changes{{0, 0}}));  // nothing comes in on p1
 
   // Credits of switch 0 toward switch 1 fall by 512 / 64 = 8 on the grant edge, then each
   // block comes back one block time after switch 1 forwards it, plus the fly time.
@@ -183,32 +193,23 @@ BOOST_AUTO_TEST_CASE(nothing_outside_the_window) {
   BOOST_TEST(std::filesystem::file_size("waves_window.vcd") < 20000u);
 }
 
-// Through run_load_point (the `ibsc run --waves` path): a ring of four switches, four hosts
-// each, two VLs, waves of switches 0 and 1. Every signal the GTKWave save files name exists in
-// that dump with that width, and the traffic shows in it.
+// The README's own example command (quick start, 8-port switches) makes the dump the GTKWave
+// save files are for: every signal they name exists in it with that width. The command is
+// read from the README, so the three cannot drift apart. Only the run phases are shortened.
 BOOST_AUTO_TEST_CASE(gtkwave_save_files_match_dump) {
-  ibsc::routing::Topology topo = ibsc::routing::make_torus({4}, 4, true);
-  ibsc::routing::RoutingOptions ro;
-  ro.algorithm = "ecube";
-  ibsc::routing::TableSet tables = ibsc::routing::compute_routing(topo, ro);
-  ibsc::tb::PointSetup ps;
-  ps.topo = &topo;
-  ps.tables = &tables;
-  ps.fabric.sw.num_vls = 2;
-  ps.run.warmup_ns = 2000;
-  ps.run.window_ns = 4000;
-  ps.run.drain_ns = 20000;
-  ps.run.progress = false;
-  ps.run.check_ns = 1000;  // sc_start returns inside the window: the dump must not mind
-  ps.run.waves.file = "waves_ring.vcd";
-  ps.run.waves.switches = {0, 1};
-  ps.run.waves.start_ns = 0;
-  ps.run.waves.end_ns = 6000;
-  ibsc::tb::run_load_point(ps, 0.5, "waves");
-  const VcdReader v = load_vcd("waves_ring.vcd");
-  bool traffic = false;
-  for (const auto& [t, val] : v.changes(sig(v, "sw_0.p1.tx_packet"))) traffic = traffic || val.find('1') != std::string::npos;
-  BOOST_TEST(traffic);
+  std::ifstream readme(IBSC_SOURCE_DIR "/README.md");
+  std::string cmd, l;
+  while (std::getline(readme, l))
+    if (l.find("ibsc run scenarios/quickstart.yaml --waves run.vcd") != std::string::npos) cmd = l;
+  BOOST_TEST_REQUIRE(!cmd.empty(), "README has no waves example");
+  cmd = std::regex_replace(cmd, std::regex(R"(^\s*build/tb/ibsc)"), IBSC_BINARY);
+  cmd = std::regex_replace(cmd, std::regex(R"( scenarios/)"), " " IBSC_SOURCE_DIR "/scenarios/");
+  cmd = std::regex_replace(cmd, std::regex(R"( run\.vcd)"), " waves_readme.vcd");
+  BOOST_TEST_MESSAGE(cmd);
+  std::filesystem::remove("waves_readme.vcd");
+  BOOST_TEST_REQUIRE(std::system((cmd + " --set run.window_ns=10000 --set run.drain_ns=20000 --quiet"
+                                        " --out waves_readme_out > waves_readme.txt 2>&1").c_str()) == 0);
+  const VcdReader v = load_vcd("waves_readme.vcd");
   const std::regex line(R"(^(\+\{[^}]*\} )?(\S+?)(\[(\d+):0\])?$)");
   for (const char* name : {"switch_ports.gtkw", "link.gtkw"}) {
     std::ifstream f(std::string(IBSC_SOURCE_DIR "/waves/") + name);
@@ -226,6 +227,23 @@ BOOST_AUTO_TEST_CASE(gtkwave_save_files_match_dump) {
     }
     BOOST_TEST(checked >= 8, name);
   }
+  // Every port of sw_0 is in the save file, and the traffic shows in it.
+  std::ifstream f(IBSC_SOURCE_DIR "/waves/switch_ports.gtkw");
+  const std::string gtkw((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  for (int p = 1; p <= 8; ++p) BOOST_TEST(gtkw.find("SystemC.sw_0.p" + std::to_string(p) + ".grant") != std::string::npos, p);
+  // On every edge with a grant, that input requested, offering the output it got.
+  int grants = 0;
+  for (int p = 1; p <= 8; ++p) {
+    const std::string pn = "SystemC.sw_0.p" + std::to_string(p);
+    for (const auto& [t, val] : v.changes(pn + ".grant")) {
+      if (val != "1") continue;
+      ++grants;
+      BOOST_TEST(*v.uint_at(pn + ".request", t) == 1u, pn << " at " << t);
+      const uint64_t out = *v.uint_at(pn + ".grant_out", t);
+      BOOST_TEST((*v.uint_at(pn + ".request_ports", t) >> out & 1u) == 1u, pn << " at " << t);
+    }
+  }
+  BOOST_TEST(grants > 10);
 }
 
 // With the RTL arbiter the selected switch's arbiter dumps too, over the same window and on
@@ -250,6 +268,12 @@ BOOST_AUTO_TEST_CASE(switch_list_and_options) {
   BOOST_CHECK_THROW(ibsc::tb::parse_switch_list("0,x"), std::invalid_argument);
   BOOST_CHECK_THROW(ibsc::tb::parse_switch_list(""), std::invalid_argument);
   BOOST_CHECK_THROW(ibsc::tb::parse_switch_list("-1"), std::invalid_argument);
+  try {
+    ibsc::tb::parse_switch_list("1,a", "port");
+    BOOST_TEST(false);
+  } catch (const std::invalid_argument& e) {
+    BOOST_TEST(std::string(e.what()).find("'a' is not a port index") != std::string::npos, e.what());
+  }
   BOOST_TEST(ibsc::tb::rtl_wave_path("out/run.vcd", 3) == "out/run.sw_3.rtl.vcd");
   BOOST_TEST(ibsc::tb::rtl_wave_path("a.b/run", 0) == "a.b/run.sw_0.rtl.vcd");
   ibsc::tb::WaveOptions w;
@@ -260,6 +284,48 @@ BOOST_AUTO_TEST_CASE(switch_list_and_options) {
   w.validate(4);
   w.end_ns = w.start_ns;
   BOOST_CHECK_THROW(w.validate(4), std::invalid_argument);
+  // Ports are checked against each chosen switch: chain switches have 8 ports, 1-3 connected.
+  const ibsc::routing::Topology topo = ibsc::testing::chain(2, 1, 1);
+  w.end_ns = 100;
+  w.switches = {0, 1};
+  w.ports = {1, 3};
+  w.validate(topo);
+  auto message = [&](std::vector<int> ports) {
+    w.ports = std::move(ports);
+    try {
+      w.validate(topo);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  BOOST_TEST(message({9}) == "waves: port 9 does not exist on switch 0 (ports 1..8)");
+  BOOST_TEST(message({0}) == "waves: port 0 does not exist on switch 0 (ports 1..8)");
+  BOOST_TEST(message({4, 5}) == "waves: none of ports 4,5 is connected on switch 0");
+  BOOST_TEST(message({1, 2, 4}) == "accepted");  // unconnected ones are skipped, as always
+  w.file = "no_such_folder/x.vcd";
+  BOOST_TEST(w.vcd_path() == "no_such_folder/x.vcd");
+  BOOST_CHECK_THROW(ibsc::tb::check_writable(w.vcd_path()), std::runtime_error);
+  w.file = "x";
+  BOOST_TEST(w.vcd_path() == "x.vcd");
+}
+
+// --wave-ports in the library: only the chosen ports of the chosen switch are dumped, and
+// hosts only when their port is chosen.
+BOOST_AUTO_TEST_CASE(chosen_ports_only) {
+  // Chain: sw_0 uses ports 1 and 3, sw_1 ports 2 and 3; ports 1,2 leave one port of each.
+  Run r("waves_ports.vcd", {0, 1}, 0, 5000, "model", {1, 2});
+  const VcdReader v = r.finish();
+  for (const std::string& s : v.signals()) {
+    const bool chosen = s.rfind("SystemC.sw_0.p1.", 0) == 0 || s.rfind("SystemC.sw_1.p2.", 0) == 0;
+    BOOST_TEST(chosen, s << " is not of a chosen port");
+  }
+  BOOST_TEST(!v.find("sw_1.p2.request").empty());
+  BOOST_TEST(!v.find("sw_0.p1.tx_packet").empty());
+  BOOST_TEST(v.find("sw_0.p3.grant").empty());
+  BOOST_TEST(v.find("hca_0.tx_packet").empty());
+  // The chosen port still shows its real values: the packet leaves sw_0 on p1 at 200 ns.
+  BOOST_TEST(*v.uint_at(sig(v, "sw_0.p1.tx_packet"), 200 * kNs) == 1u);
 }
 
 // `ibsc run --waves`: one load point in a child process writes the dump of the chosen
@@ -269,13 +335,22 @@ BOOST_AUTO_TEST_CASE(command_line) {
                             " --set run.warmup_ns=2000 --set run.window_ns=4000 --set run.drain_ns=20000" +
                             " --out waves_cli_out --quiet";
   std::filesystem::remove("waves_cli.vcd");
-  const int rc = std::system((base + " --waves waves_cli.vcd --wave-switches 0,5 --wave-start 1000 --wave-end 3000"
-                              " --wave-load 0.4 > waves_cli.txt 2>&1").c_str());
+  const int rc = std::system((base + " --waves waves_cli.vcd --wave-switches 0,5 --wave-ports 1,5 --wave-start 1000"
+                              " --wave-end 3000 --wave-load 0.4 > waves_cli.txt 2>&1").c_str());
   BOOST_TEST_REQUIRE(rc == 0);
   const VcdReader v = load_vcd("waves_cli.vcd");
   BOOST_TEST(!v.find("sw_0.p1.vl1.credits").empty());
   BOOST_TEST(!v.find("sw_5.p1.tx_packet").empty());
   BOOST_TEST(v.find("sw_1.p1.tx_packet").empty());
+  // --wave-ports 1,5: port 5 is host 0's (and host 20's on sw_5); no other port, no other host.
+  BOOST_TEST(!v.find("sw_0.p5.request").empty());
+  BOOST_TEST(!v.find("hca_0.tx_packet").empty());
+  BOOST_TEST(!v.find("hca_20.tx_packet").empty());
+  for (const std::string& s : v.signals()) {
+    const bool chosen = s.find(".p1.") != std::string::npos || s.find(".p5.") != std::string::npos ||
+                        s.rfind("SystemC.hca_0.", 0) == 0 || s.rfind("SystemC.hca_20.", 0) == 0;
+    BOOST_TEST(chosen, s);
+  }
   for (const std::string& s : v.signals())
     for (const auto& [t, val] : v.changes(s)) BOOST_TEST((t == 0 || (t >= 1000 * kNs && t < 3000 * kNs)), s << " at " << t);
   std::ifstream out("waves_cli.txt");
