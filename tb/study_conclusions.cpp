@@ -18,7 +18,8 @@ std::vector<Conclusion> study_conclusions(const StudyRun& run) {
   auto thr = [&](const std::string& t, const std::string& r) { return thr_at(t, r, L); };
   auto best_of = [&](const std::string& t, const std::vector<std::string>& rs) {
     double b = 0;
-    for (const auto& r : rs) b = std::max(b, thr(t, r));
+    for (const auto& r : rs)
+      if (!std::isnan(thr(t, r))) b = std::max(b, thr(t, r));
     return b;
   };
   auto has_torus = [&](const std::string& t) {
@@ -36,9 +37,9 @@ std::vector<Conclusion> study_conclusions(const StudyRun& run) {
                                 : "e-cube >= every other routing, on each torus";
     bool any = false;
     for (const auto& t : tori) {
-      if (!has_torus(t)) continue;
-      any = true;
       double f = best_of(t, fx), o = best_of(t, others), e = thr(t, "e-cube");
+      if (!has_torus(t) || std::isnan(e)) continue;  // not run (--only)
+      any = true;
       c.ours += fmt::format("{}: best FX {:.3f}, best other {:.3f}, e-cube {:.3f}; ", t, f, o, e);
       c.holds = c.holds && (flexible_wins ? f >= o : e >= std::max(f, o));
     }
@@ -105,8 +106,9 @@ std::vector<Conclusion> study_conclusions(const StudyRun& run) {
     bool any = false;
     for (const std::string t : {"6x6", "8x8"}) {
       if (!has_torus(t)) continue;
-      any = true;
       double longf = thr(t, "FX_2VL") / thr(t, "e-cube"), shortf = thr_at(t, "FX_2VL", SL) / thr_at(t, "e-cube", SL);
+      if (std::isnan(longf) || std::isnan(shortf)) continue;  // not run (--only)
+      any = true;
       c.ours += fmt::format("{}: {:.2f} ({} B) vs {:.2f} ({} B); ", t, longf, L, shortf, SL);
       c.holds = c.holds && shortf < longf;
     }
