@@ -7,6 +7,13 @@
 
 namespace ibsc::tb {
 
+namespace {
+Conclusion trimmed(Conclusion c) {  // lists are built as "a; b; "
+  while (!c.ours.empty() && (c.ours.back() == ' ' || c.ours.back() == ';')) c.ours.pop_back();
+  return c;
+}
+}  // namespace
+
 std::vector<Conclusion> study_conclusions(const StudyRun& run) {
   const Study& s = *run.study;
   std::vector<Conclusion> out;
@@ -43,7 +50,7 @@ std::vector<Conclusion> study_conclusions(const StudyRun& run) {
       c.ours += fmt::format("{}: best FX {:.3f}, best other {:.3f}, e-cube {:.3f}; ", t, f, o, e);
       c.holds = c.holds && (flexible_wins ? f >= o : e >= std::max(f, o));
     }
-    if (any) out.push_back(c);
+    if (any) out.push_back(trimmed(c));
   };
   best_line("Conclusion Flexible best on 3D tori", "Flexible achieves the best performance on 3D tori",
             {"3x3x3", "4x4x4"}, true);
@@ -112,7 +119,7 @@ std::vector<Conclusion> study_conclusions(const StudyRun& run) {
       c.ours += fmt::format("{}: {:.2f} ({} B) vs {:.2f} ({} B); ", t, longf, L, shortf, SL);
       c.holds = c.holds && shortf < longf;
     }
-    if (any) out.push_back(c);
+    if (any) out.push_back(trimmed(c));
   }
   {
     Conclusion c{"Conclusion SL and VL budgets",
@@ -123,7 +130,7 @@ std::vector<Conclusion> study_conclusions(const StudyRun& run) {
       c.ours += fmt::format("{} {} SLs/{} VLs; ", key, rt.sls, rt.vls);
       if (rt.routing == "FX_1VL") c.holds = c.holds && rt.sls == 1 && rt.vls == 1;
     }
-    out.push_back(c);
+    out.push_back(trimmed(c));
   }
   return out;
 }

@@ -23,7 +23,7 @@ namespace {
 // by host links (permutations with fixed points) are checked exactly. A bound set by switch-to-switch
 // channels can still be exceeded by the bytes stored in switch buffers when the window opens, net
 // of those stored when it closes: zero on average in a stationary run, and in the quick mode's
-// 40 us window a few 2 KB buffers against the 150-300 KB per torus a saturated window delivers,
+// 40 us window a few 2 KB buffers against the 0.3 to 1 MB a saturated torus delivers in it,
 // under 1%. Whole-packet counting at delivery would need one 512-byte packet per host link per
 // window on top (5% in 40 us), which is why the bound check does not use it.
 constexpr double kBoundTolerance = 0.01;
