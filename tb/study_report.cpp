@@ -318,6 +318,9 @@ std::vector<std::string> write_study_report(const std::string& dir, const StudyR
 
   // Differences.
   md << "\n## Differences above " << fmt::format("{:.0f}%", 100 * s.explain_above) << " and why\n\n";
+  if (run.quick)
+    md << "Quick mode: coarse load steps without bisection find a throughput only to within a step, which moves "
+          "factors by tens of percent, so this list is longer than a full run's and is not a verdict on the model.\n\n";
   if (outliers.empty()) md << "None.\n";
   std::map<std::string, std::vector<const Outlier*>> by_reason;
   std::vector<const Outlier*> unexplained;
