@@ -1,5 +1,6 @@
 #include "tb/cmd_reproduce.h"
 
+#include <fnmatch.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -54,8 +55,20 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
   Study study = load_study(o.study);
   std::vector<Experiment> exps = study.experiments(o.quick);
   if (!o.only.empty()) {
-    exps.erase(std::remove_if(exps.begin(), exps.end(), [&](auto& e) { return e.name.find(o.only) == std::string::npos; }),
-               exps.end());
+    // Comma-separated; an item with * ? or [ is a shell pattern over the whole name, else a substring.
+    std::vector<std::string> items;
+    for (size_t a = 0, b; a <= o.only.size(); a = b + 1) {
+      b = std::min(o.only.find(',', a), o.only.size());
+      if (b > a) items.push_back(o.only.substr(a, b - a));
+    }
+    auto selected = [&](const std::string& name) {
+      for (const auto& it : items)
+        if (it.find_first_of("*?[") != std::string::npos ? fnmatch(it.c_str(), name.c_str(), 0) == 0
+                                                         : name.find(it) != std::string::npos)
+          return true;
+      return false;
+    };
+    exps.erase(std::remove_if(exps.begin(), exps.end(), [&](auto& e) { return !selected(e.name); }), exps.end());
     if (exps.empty()) throw std::runtime_error("--only '" + o.only + "' matches no experiment of " + o.study);
   }
   const std::string out = o.out.empty() ? (o.quick ? "out/" + study.name + "-quick" : "reports/" + study.name) : o.out;
@@ -193,7 +206,8 @@ void add_reproduce_command(CLI::App& app) {
   c->add_flag("--quick", o->quick, "Short windows and coarse sweeps: checks the invariants, not the paper's numbers");
   c->add_option("--out", o->out, "Report folder (default reports/<study>, or out/<study>-quick with --quick)");
   c->add_option("--jobs", o->jobs, "Experiments run at once (default: one per core)")->check(CLI::NonNegativeNumber);
-  c->add_option("--only", o->only, "Run only the experiments whose name contains this text (e.g. 4x4-)");
+  c->add_option("--only", o->only, "Run only these experiments: comma-separated, each a text the name contains (4x4-) or a shell pattern "
+                                 "over the whole name (4x4x4-*-uniform-512)");
   c->callback([o]() {
     std::string cmd = "ibsc reproduce " + o->study + (o->quick ? " --quick" : "") +
                       (o->only.empty() ? "" : " --only " + o->only);

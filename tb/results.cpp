@@ -33,6 +33,7 @@ nlohmann::ordered_json to_json(const LoadPointResult& r) {
   j["offered_bytes_per_ns_per_host"] = r6(r.offered_bytes_per_ns_per_host);
   j["accepted_bytes_per_ns_per_switch"] = r6(r.accepted_bytes_per_ns_per_switch);
   j["accepted_fraction"] = r6(r.accepted_fraction);
+  j["accepted_prorated_bytes_per_ns_per_switch"] = r6(r.accepted_prorated_bytes_per_ns_per_switch);
   j["avg_latency_ns"] = r3(r.avg_latency_ns);
   j["p50_latency_ns"] = r3(r.p50_latency_ns);
   j["p99_latency_ns"] = r3(r.p99_latency_ns);
@@ -68,6 +69,8 @@ LoadPointResult point_from_json(const nlohmann::json& j) {
   r.offered_bytes_per_ns_per_host = j.at("offered_bytes_per_ns_per_host");
   r.accepted_bytes_per_ns_per_switch = j.at("accepted_bytes_per_ns_per_switch");
   r.accepted_fraction = j.at("accepted_fraction");
+  r.accepted_prorated_bytes_per_ns_per_switch =
+      j.value("accepted_prorated_bytes_per_ns_per_switch", r.accepted_bytes_per_ns_per_switch);
   r.avg_latency_ns = j.at("avg_latency_ns");
   r.p50_latency_ns = j.at("p50_latency_ns");
   r.p99_latency_ns = j.at("p99_latency_ns");

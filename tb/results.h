@@ -23,6 +23,9 @@ struct LoadPointResult {
   double offered_bytes_per_ns_per_host = 0;
   double accepted_bytes_per_ns_per_switch = 0;
   double accepted_fraction = 0;  // of link capacity per host
+  // Accepted traffic with each packet's bytes counted as they cross the destination host link
+  // (pro-rated at the window's edges) instead of whole at delivery: what the bound check uses.
+  double accepted_prorated_bytes_per_ns_per_switch = 0;
   double avg_latency_ns = 0, p50_latency_ns = 0, p99_latency_ns = 0, max_latency_ns = 0;
   uint64_t packets_generated = 0, packets_injected = 0, packets_delivered = 0, packets_in_flight = 0;
   uint64_t packets_queued_at_source = 0;  // generated, not yet injected (in_flight: injected, not delivered)

@@ -83,6 +83,7 @@ LoadPointResult run_load_point(const PointSetup& s, double load, const std::stri
   r.offered_bytes_per_ns_per_host = load * link_rate;
   r.accepted_bytes_per_ns_per_switch = driver.window_delivered_bytes / window_ns / switches;
   r.accepted_fraction = driver.window_delivered_bytes / window_ns / hosts / link_rate;
+  r.accepted_prorated_bytes_per_ns_per_switch = driver.window_arrived_bytes / window_ns / switches;
   r.avg_latency_ns = driver.latency.count() ? driver.latency.mean() : 0;
   r.p50_latency_ns = driver.latency.count() ? static_cast<double>(driver.latency.percentile(0.5)) : 0;
   r.p99_latency_ns = driver.latency.count() ? static_cast<double>(driver.latency.percentile(0.99)) : 0;

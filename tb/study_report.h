@@ -43,9 +43,14 @@ struct StudyRun {
   std::vector<ExperimentResult> results;
 };
 
+// The experiment of that torus, routing, pattern and length; nullptr when the run has none.
+const ExperimentResult* find_experiment(const StudyRun& run, const std::string& torus, const std::string& routing,
+                                        const std::string& pattern, const std::string& length);
+
 // What must hold whatever the tuning: each failure as one line. Empty: all good.
-// tolerance: accepted traffic may exceed the topology bound by this fraction (packets buffered
-// at the window's start are delivered inside it).
+// tolerance: accepted traffic (pro-rated at the window's edges) may exceed the topology bound by
+// this fraction (bytes stored in switch buffers when the window opens, net of those stored when
+// it closes, can be delivered inside it).
 std::vector<std::string> study_failures(const StudyRun& run, double tolerance);
 
 // Writes dir/README.md, CSVs and plots; returns the failures it lists.

@@ -1,5 +1,6 @@
 #include "tb/traffic_driver.h"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace ibsc::tb {
@@ -7,7 +8,7 @@ namespace ibsc::tb {
 TrafficDriver::TrafficDriver(const routing::Topology& topo, const TrafficConfig& traffic,
                              const InjectionConfig& injection, double load_bytes_per_ns, double link_bytes_per_ns,
                              uint64_t seed)
-    : pattern_(make_destination_pattern(traffic, topo)) {
+    : pattern_(make_destination_pattern(traffic, topo)), byte_ps_(1000.0 / link_bytes_per_ns) {
   inj_.reserve(topo.num_hosts);
   for (int h = 0; h < topo.num_hosts; ++h) {
     // Independent, reproducible streams per host: injection and destination never share one.
@@ -46,6 +47,13 @@ void TrafficDriver::delivered(const models::Packet& p, models::Picos t) {
   if (t >= win_start_ && t < win_end_) {
     window_delivered_bytes += p.length;
     ++window_delivered_packets;
+  }
+  // The packet's bytes arrived over [t - length x byte time, t]: count the part inside the window.
+  if (win_start_ != models::kNever) {
+    const double head = static_cast<double>(t) - p.length * byte_ps_;
+    const double from = std::max(head, static_cast<double>(win_start_));
+    const double to = std::min(static_cast<double>(t), static_cast<double>(win_end_));
+    if (to > from) window_arrived_bytes += (to - from) / byte_ps_;
   }
 }
 

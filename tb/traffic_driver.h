@@ -37,12 +37,17 @@ class TrafficDriver : public models::HcaTraffic {
   uint64_t window_delivered_bytes = 0;  // delivered inside the window (any packet)
   uint64_t window_delivered_packets = 0;
   uint64_t window_generated_bytes = 0;
+  // Bytes that reached their destination host inside the window, each packet's bytes spread over
+  // its last link's transmission (tail at delivery, one byte per link byte time): no whole-packet
+  // rounding at the window's edges, so no host link ever shows more than link rate.
+  double window_arrived_bytes = 0;
 
  private:
   std::unique_ptr<DestinationPattern> pattern_;
   std::vector<InjectionProcess> inj_;
   std::vector<std::mt19937_64> rng_;
   models::Picos win_start_ = models::kNever, win_end_ = models::kNever;
+  double byte_ps_ = 0;  // link byte time
 };
 
 }  // namespace ibsc::tb

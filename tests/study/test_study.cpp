@@ -4,12 +4,15 @@
 
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 
 #include "routing/routing.h"
 #include "tb/channel_load.h"
 #include "tb/scenario.h"
 #include "tb/scenario_yaml.h"
 #include "tb/study.h"
+#include "tb/study_report.h"
+#include "tb/traffic_driver.h"
 #include "tests/support/sc_test_main.h"
 
 using namespace ibsc;
@@ -125,4 +128,65 @@ BOOST_AUTO_TEST_CASE(bad_study_names_file_line_and_key) {
     return std::string(e.what()).find("key 'base'") != std::string::npos;
   });
   std::remove(file.c_str());
+}
+
+BOOST_AUTO_TEST_CASE(window_bytes_pro_rated_at_the_edges) {
+  // 1X: 0.25 bytes/ns, 4 ns per byte. A 512-byte packet whose tail arrives 100 ns into the window
+  // brought 25 of its bytes inside it; delivery counts all 512.
+  Routed r({4, 4}, "ecube");
+  tb::TrafficConfig tc;
+  tb::InjectionConfig ic;
+  tb::TrafficDriver d(r.topo, tc, ic, 0.1, 0.25, 1);
+  d.set_window(1000000, 11000000);  // 1 to 11 us
+  models::Packet p;
+  p.length = 512;  // 2048 ns on the link
+  d.delivered(p, 1100000);
+  BOOST_TEST(d.window_delivered_bytes == 512u);
+  BOOST_TEST(d.window_arrived_bytes == 25.0, boost::test_tools::tolerance(1e-9));
+  d.delivered(p, 5000000);  // wholly inside
+  BOOST_TEST(d.window_arrived_bytes == 537.0, boost::test_tools::tolerance(1e-9));
+  d.delivered(p, 12000000);  // head at 9952 ns: 1048 ns of it inside, delivered after the window
+  BOOST_TEST(d.window_arrived_bytes == 537.0 + 262.0, boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(d.window_delivered_bytes == 512u + 512u);
+}
+
+BOOST_AUTO_TEST_CASE(conclusions_need_explanations_like_cells) {
+  tb::Study s = tb::load_study(kStudy);
+  tb::StudyRun run;
+  run.study = &s;
+  run.quick = true;
+  run.command = "test";
+  for (const auto& e : s.experiments(true))
+    if (e.name == "8x8-e-cube-uniform-512" || e.name == "8x8-FX_1VL-uniform-512") {
+      tb::ExperimentResult res;
+      res.exp = e;
+      res.throughput = e.routing == "e-cube" ? 0.5 : 0.25;  // e-cube +100% over FX_1VL; the paper says +25%
+      tb::LoadPointResult p;
+      p.accepted_bytes_per_ns_per_switch = p.accepted_prorated_bytes_per_ns_per_switch = res.throughput;
+      res.points.push_back(p);
+      res.bound.topology = res.bound.routed = 1;
+      run.results.push_back(res);
+    }
+  BOOST_REQUIRE(run.results.size() == 2u);
+  auto slurp = [](const std::string& f) {
+    std::ifstream in(f);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  const std::string dir = "study_report_test";
+  tb::write_study_report(dir, run);
+  std::string md = slurp(dir + "/README.md");
+  BOOST_TEST(md.find("| On 8x8 e-cube throughput is 25% above FX_1VL's (section 6.2) | +25.0% | +100.0%") !=
+             std::string::npos);
+  BOOST_TEST(md.find("value differs by +300%") != std::string::npos);
+  BOOST_TEST(md.find("- Not explained yet:") == std::string::npos);  // the study file explains it
+  BOOST_TEST(md.find("Measurement (quick mode)") != std::string::npos);
+  BOOST_TEST(md.find("500 us") == std::string::npos);
+  BOOST_TEST(slurp(dir + "/table-3.csv").find("paper,ours,difference,") != std::string::npos);
+  BOOST_TEST(slurp(dir + "/table2.csv").find("paper,ours,difference\n") != std::string::npos);
+
+  s.explanations.clear();
+  tb::write_study_report(dir, run);
+  md = slurp(dir + "/README.md");
+  BOOST_TEST(md.find("- Not explained yet:") != std::string::npos);
+  BOOST_TEST(md.find("Conclusion 8x8 e-cube over FX_1VL (paper +25.0%, ours +100.0%") != std::string::npos);
 }
