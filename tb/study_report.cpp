@@ -343,7 +343,7 @@ std::vector<std::string> write_study_report(const std::string& dir, const StudyR
   // Checks.
   std::vector<std::string> failures = study_failures(run, kBoundTolerance);
   md << "\n## Checks (must hold whatever the tuning)\n\n"
-     << "- every run deadlock-free and conserving packets (generated = delivered + in flight at the end of every load point, in flight counted in source queues, buffers and wires; "
+     << "- every run deadlock-free and conserving packets (injected = delivered + in flight and generated = injected + queued at the sources at the end of every load point, each counted in the buffers, wires and source queues themselves; "
         "the runs also check credits and buffers continuously);\n"
      << "- every routing's tables pass the table checks (connected, loop-free, within SL/VL budgets, acyclic "
         "channel dependency graph);\n"
