@@ -87,11 +87,14 @@ std::vector<std::string> run_forked(int n, int jobs, const std::function<std::st
 }
 
 namespace {
+// `kind` names the count in progress lines: "load point 3/10", "load point 3 of up to 10"
+// (a sweep that stops at saturation), "refinement 1/2".
 std::vector<LoadPointResult> run_points(const PointSetup& s, const std::vector<double>& loads, int jobs, int first_index,
-                                        int total_hint) {
+                                        int total, const char* kind = "load point %d/%d") {
   auto texts = run_forked(static_cast<int>(loads.size()), jobs, [&](int i) {
-    char label[96];
-    std::snprintf(label, sizeof label, "load point %d/%d (load %.3f)", first_index + i + 1, total_hint, loads[i]);
+    char count[64], label[128];
+    std::snprintf(count, sizeof count, kind, first_index + i + 1, total);
+    std::snprintf(label, sizeof label, "%s (load %.3f)", count, loads[i]);
     if (s.run.progress) std::fprintf(stderr, "  %s: started\n", label);
     LoadPointResult r = run_load_point(s, loads[i], label);
     if (s.run.progress)
@@ -142,7 +145,7 @@ std::vector<LoadPointResult> run_sweep(const PointSetup& s, const SweepConfig& c
     bool stop = false;
     while (done < all.size() && !stop) {
       std::vector<double> batch(all.begin() + done, all.begin() + std::min(all.size(), done + jobs));
-      auto r = run_points(s, batch, jobs, static_cast<int>(done), static_cast<int>(all.size()));
+      auto r = run_points(s, batch, jobs, static_cast<int>(done), static_cast<int>(all.size()), "load point %d of up to %d");
       for (auto& p : r) {
         if (stop) break;
         pts.push_back(std::move(p));
@@ -158,7 +161,7 @@ std::vector<LoadPointResult> run_sweep(const PointSetup& s, const SweepConfig& c
     auto first_sat = std::find_if(pts.begin(), pts.end(), [&](auto& p) { return knee.found && p.offered_load == knee.load; });
     if (first_sat == pts.end() || first_sat == pts.begin()) break;
     double mid = std::round((first_sat->offered_load + std::prev(first_sat)->offered_load) / 2 * 1e6) / 1e6;
-    auto r = run_points(s, {mid}, 1, static_cast<int>(pts.size()), static_cast<int>(pts.size()) + 1);  // "i/i": a refinement
+    auto r = run_points(s, {mid}, 1, k, cfg.refine, "refinement %d/%d");
     pts.push_back(std::move(r[0]));
   }
   std::sort(pts.begin(), pts.end(), [](auto& a, auto& b) { return a.offered_load < b.offered_load; });
