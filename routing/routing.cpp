@@ -2,12 +2,19 @@
 #include "routing/routing.h"
 
 #include "routing/generic.h"
+#include "routing/table_io.h"
 
 namespace ibsc::routing {
 
 const std::vector<std::string>& routing_algorithms() {
   static const std::vector<std::string> names{"ecube", "dor1vl", "minhop", "updown-bfs", "updown-dfs", "flexible"};
   return names;
+}
+
+std::vector<std::string> routing_algorithm_choices() {
+  std::vector<std::string> c = routing_algorithms();
+  c.push_back("file");
+  return c;
 }
 
 bool algorithm_applies(const std::string& algorithm, const Topology& topo) {
@@ -27,6 +34,10 @@ TableSet compute_routing(const Topology& topo, const RoutingOptions& opt) {
   if (opt.algorithm == "updown-bfs") return route_updown(topo, opt, TreeKind::Bfs);
   if (opt.algorithm == "updown-dfs") return route_updown(topo, opt, TreeKind::Dfs);
   if (opt.algorithm == "flexible") return route_flexible(topo, opt);
+  if (opt.algorithm == "file") {
+    if (opt.lft_file.empty()) throw RoutingError("routing 'file' needs an LFT dump (lft_file / --import-opensm)");
+    return import_opensm_tables(topo, opt.lft_file);
+  }
   std::string names;
   for (const auto& n : routing_algorithms()) names += (names.empty() ? "" : ", ") + n;
   throw RoutingError("routing algorithm '" + opt.algorithm + "' is not available (available: " + names + ")");

@@ -17,7 +17,8 @@ class RoutingError : public std::runtime_error {
 };
 
 struct RoutingOptions {
-  std::string algorithm = "ecube";  // ecube | dor1vl | minhop | updown-bfs | updown-dfs | flexible
+  std::string algorithm = "ecube";  // ecube | dor1vl | minhop | updown-bfs | updown-dfs | flexible | file
+  std::string lft_file;             // algorithm "file": an OpenSM LFT dump or export directory (table_io.h)
   int max_sls = 16;                 // SL budget; the algorithm refuses to exceed it
   int max_vls = 15;                 // data VL budget
   int vls = 0;                      // VLs requested by generic algorithms; 0 = their own choice (1)
@@ -28,9 +29,12 @@ struct RoutingOptions {
   long anneal_moves = -1;           // Flexible: path-space annealing moves; -1: 60 per switch pair, <= 250000
 };
 
-// Every algorithm name compute_routing accepts.
+// Every algorithm that computes tables ("file", which reads them, is accepted as well).
 const std::vector<std::string>& routing_algorithms();
-// Whether an algorithm can route this topology (e-cube needs a torus or mesh).
+// routing_algorithms() and "file": the names a scenario may give.
+std::vector<std::string> routing_algorithm_choices();
+// Whether an algorithm can route this topology (e-cube needs a torus or mesh; "file" needs
+// lft_file, so it never applies on its own).
 bool algorithm_applies(const std::string& algorithm, const Topology& topo);
 
 TableSet compute_routing(const Topology& topo, const RoutingOptions& opt);

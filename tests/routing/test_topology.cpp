@@ -251,7 +251,8 @@ BOOST_AUTO_TEST_CASE(opensm_lft_dump_round_trip) {
     for (size_t lid = 0; lid < ts.switches[s].lft.size(); ++lid)
       BOOST_TEST(back.switches[s].lft[lid].primary() == ts.switches[s].lft[lid].primary());
   BOOST_TEST(check_tables(t, back).ok());
-  std::istringstream bad("Unicast lids [0-3] of switch Lid 1 guid 0x0002c90300000000 ('x'):\n0x0001 077 # h\n");
+  std::istringstream bad("Unicast lids [0-3] of switch Lid " + std::to_string(ts.switches[0].lid) +
+                         " guid 0x0002c90300000000 ('x'):\n0x0001 077 # h\n");
   BOOST_TEST(error_of([&] { read_opensm_lfts(t, back, bad, "dump"); }) ==
              "dump:2: port 77 beyond the 6 ports of S(0,0)");
   std::ostringstream sl;
