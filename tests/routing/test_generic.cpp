@@ -152,3 +152,31 @@ BOOST_AUTO_TEST_CASE(destination_renaming_counts_lids) {
   Metrics m = compute_metrics(t8, one_lid);
   BOOST_TEST(m.average_distance == m.average_topological_distance, boost::test_tools::tolerance(1e-12));
 }
+
+// The check shares walks between hosts of one switch (dense, deterministic LFTs); the general
+// walker (forced by per-input-VL LFTs holding the same table) walks every pair. Both must see
+// the same: a broken entry mid-path, and a first-hop SL2VL entry that only one host's input
+// port selects.
+BOOST_AUTO_TEST_CASE(shared_walks_match_per_pair_walks) {
+  Topology t = make_torus({4, 4}, 3);
+  TableSet ts = route(t, "ecube");
+  const int victim = t.num_switches + 4;  // a host LID's switch-side entry is cut at switch 5
+  ts.switches[5].lft[ts.hosts[victim - t.num_switches].base_lid].candidates.clear();
+  const int h = 7, sw = t.host_switch(h), port = t.host_switch_port(h);
+  for (int o = 1; o <= t.nodes[sw].num_ports; ++o) ts.switches[sw].sl2vl.set(port, o, 0, 5);  // only host 7
+  CheckReport fast = check_tables(t, ts);
+  TableSet slow_ts = ts;
+  for (auto& st : slow_ts.switches) st.lft_per_input_vl.assign(ibsc::kNumSls, st.lft);
+  CheckReport slow = check_tables(t, slow_ts);
+  BOOST_TEST(fast.unrouted_pairs > 0);
+  BOOST_TEST(fast.vls_used == 3);  // VL 5 from host 7's port, beyond the 2 declared
+  BOOST_TEST(!fast.within_budget);
+  BOOST_TEST(fast.pairs == slow.pairs);
+  BOOST_TEST(fast.routed_pairs == slow.routed_pairs);
+  BOOST_TEST(fast.unrouted_pairs == slow.unrouted_pairs);
+  BOOST_TEST(fast.looping_pairs == slow.looping_pairs);
+  BOOST_TEST(fast.max_hops == slow.max_hops);
+  BOOST_TEST(fast.vls_used == slow.vls_used);
+  BOOST_TEST(fast.cdg_edges == slow.cdg_edges);
+  BOOST_TEST(fast.deadlock_free == slow.deadlock_free);
+}
