@@ -24,6 +24,7 @@ struct RoutingOptions {
   int vls = 0;                      // VLs requested by generic algorithms; 0 = their own choice (1)
   uint64_t seed = 1;                // tie-breaking among equally good choices
   int max_lmc = 7;                  // destination renaming may use up to 2^max_lmc LIDs per host
+                                    // (lowered to what the unicast LID range allows)
   int root = -1;                    // up*/down*/Flexible root switch; -1: the seeds/000 heuristic
   int search_budget = 500;          // Flexible: candidate routings evaluated at most
   long anneal_moves = -1;           // Flexible: path-space annealing moves; -1: 60 per switch pair, <= 250000
@@ -37,7 +38,11 @@ std::vector<std::string> routing_algorithm_choices();
 // lft_file, so it never applies on its own).
 bool algorithm_applies(const std::string& algorithm, const Topology& topo);
 
+// Refuses before routing when the hosts and switches do not fit the unicast LIDs even with
+// LMC 0; destination renaming is held to largest_fitting_lmc(topo, opt.max_lmc).
 TableSet compute_routing(const Topology& topo, const RoutingOptions& opt);
+// The largest LMC <= max_lmc whose LIDs ((hosts + 1) * 2^LMC + switches - 1) fit 0xBFFF; -1: none.
+int largest_fitting_lmc(const Topology& topo, int max_lmc);
 
 // e-cube / dimension-order routing on tori and meshes (ecube.cpp).
 TableSet route_ecube(const Topology& topo, const RoutingOptions& opt, bool one_vl);

@@ -180,3 +180,30 @@ BOOST_AUTO_TEST_CASE(shared_walks_match_per_pair_walks) {
   BOOST_TEST(fast.cdg_edges == slow.cdg_edges);
   BOOST_TEST(fast.deadlock_free == slow.deadlock_free);
 }
+
+// LID budget: refused before routing when even LMC 0 does not fit; renaming held to the LMC
+// that fits (seeds/001: 16,384 hosts, 2,048 switches: LMC 1, not 2); max_lmc lowers it.
+BOOST_AUTO_TEST_CASE(lid_budget_is_settled_before_routing) {
+  Topology big = make_torus({200, 200}, 1);
+  RoutingOptions o;
+  o.algorithm = "updown-bfs";
+  std::string err;
+  try {
+    compute_routing(big, o);
+  } catch (const RoutingError& e) {
+    err = e.what();
+  }
+  BOOST_TEST(err == "40000 hosts and 40000 switches need LIDs up to 80000 even with LMC 0; the unicast range ends at 49151");
+  Topology ff = make_flatfly({4, 8, 8, 8}, {2, 1, 1, 1}, 8);
+  BOOST_TEST(largest_fitting_lmc(ff, 7) == 1);
+  BOOST_TEST(largest_fitting_lmc(ff, 0) == 0);
+  BOOST_TEST(largest_fitting_lmc(make_torus({4, 4}, 1), 7) == 7);
+  Topology irr = make_irregular(32, 8, 2, 7);
+  o.algorithm = "updown-dfs";
+  TableSet free_lmc = compute_routing(irr, o);
+  BOOST_TEST(free_lmc.hosts[0].lmc > 0);
+  o.max_lmc = 0;
+  TableSet lmc0 = compute_routing(irr, o);
+  BOOST_TEST(lmc0.hosts[0].lmc == 0);
+  BOOST_TEST(check_tables(irr, lmc0).ok());
+}

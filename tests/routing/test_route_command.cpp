@@ -139,3 +139,13 @@ BOOST_AUTO_TEST_CASE(metrics_export_and_json_with_a_refused_first_algorithm) {
   for (const char* a : {"dor1vl", "minhop", "updown-bfs", "updown-dfs", "flexible"})
     BOOST_TEST(std::filesystem::exists(dir + "/" + a + "/opensm-lfts.dump"), a);
 }
+
+BOOST_AUTO_TEST_CASE(max_lmc_option) {
+  std::string out;
+  BOOST_TEST(run({"--topology", "irregular:32:seed=7:hosts=2", "--routing", "updown-dfs", "--max-lmc", "0", "--check",
+                  "--json"}, out) == 0);
+  auto j = nlohmann::json::parse(out);
+  BOOST_TEST(j["lmc"] == 0);
+  BOOST_TEST(j["deadlock_free"] == true);
+  BOOST_TEST(run({"--topology", "torus:4x4", "--max-lmc", "8"}, out) != 0);
+}
