@@ -295,11 +295,15 @@ Topology read_edge_list(const std::string& path) {
       name_port(x, l.a, l.pa);
       name_port(y, l.b, l.pb);
       if (is >> extra) {
+        size_t used = 0;
         try {
-          l.width = std::stoi(extra);
+          l.width = std::stoi(extra, &used);
         } catch (...) {
-          fail(path, line, "bad width '" + extra + "'");
+          used = 0;
         }
+        if (used != extra.size() || l.width < 1 || l.width > 64)
+          fail(path, line, "bad width '" + extra + "' (lanes, 1..64)");
+        if (is >> extra) fail(path, line, "unexpected '" + extra + "'");
       }
       links.push_back(l);
     } else {
@@ -348,7 +352,14 @@ Topology read_edge_list(const std::string& path) {
     } catch (const std::invalid_argument& e) {
       fail(path, l.line, e.what());
     }
+    if (a == b)  // kept, as from a real dump, but no route uses it
+      t.notes.push_back(path + ":" + std::to_string(l.line) + ": loop-back cable on '" + l.a + "' ports " +
+                        std::to_string(pa) + "-" + std::to_string(pb) + " (never routed)");
   }
+  for (int h = 0; h < t.num_hosts; ++h)
+    if (t.nodes[t.host_node(h)].ports[1].node < 0)
+      t.notes.push_back(path + ":" + std::to_string(decl[t.nodes[t.host_node(h)].name].line) + ": host '" +
+                        t.nodes[t.host_node(h)].name + "' has no cable");
   return t;
 }
 

@@ -287,6 +287,23 @@ BOOST_AUTO_TEST_CASE(bad_files_name_file_and_line) {
              p + ":4: 'C' is not declared (switch NAME or host NAME first)");
   p = write_temp("bad5.edges", "switch A 4\nfrobnicate\n");
   BOOST_TEST(error_of([&] { read_topology_file(p); }).find(p + ":2: unknown keyword") == 0);
+  // Numbers too large for an int name the line instead of a bare "stoi".
+  p = write_temp("bad6.topo", "Switch 99999999999 \"A\"\n");
+  BOOST_TEST(error_of([&] { read_topology_file(p); }) ==
+             p + ":1: number '99999999999' is not an integer in 0..1073741824");
+  p = write_temp("bad7.topo", "Switch 4 \"A\"\n[1] \"A\"[99999999999]\n");
+  BOOST_TEST(error_of([&] { read_topology_file(p); }).find(p + ":2: number '99999999999'") == 0);
+  p = write_temp("bad8.topo", "Switch 4 \"A\"\n[99999999999] \"A\"[1]\n");
+  BOOST_TEST(error_of([&] { read_topology_file(p); }).find(p + ":2: number '99999999999'") == 0);
+  for (const char* w : {"0", "-3", "4x", "99999999999"}) {
+    p = write_temp("bad9.edges", std::string("switch A 4\nswitch B 4\nlink A B ") + w + "\n");
+    BOOST_TEST(error_of([&] { read_topology_file(p); }) == p + ":3: bad width '" + w + "' (lanes, 1..64)");
+  }
+  p = write_temp("notes.edges", "switch A 6\nswitch B 4\nhost x\nhost y\nlink A:3 A:4\nlink A B\nlink x B\n");
+  Topology n = read_topology_file(p);
+  BOOST_REQUIRE(n.notes.size() == 2u);
+  BOOST_TEST(n.notes[0] == p + ":5: loop-back cable on 'A' ports 3-4 (never routed)");
+  BOOST_TEST(n.notes[1] == p + ":4: host 'y' has no cable");
   p = write_temp("good.edges",
                  "# two switches, two hosts\nswitch A 4\nswitch B 4\nhost x\nhost y\n"
                  "link A:1 B:1 4\nlink A:2 B:2\nlink x A\nlink y B\n");
