@@ -29,7 +29,14 @@ int main(int argc, char** argv) {
     runs = {{"torus:32x64:hosts=1", "ecube"},
             {"torus:32x64:hosts=1", "updown-dfs"},
             {"irregular:2048:hosts=1:ports=8:seed=1", "updown-dfs"},
-            {"irregular:2048:hosts=1:ports=8:seed=1", "minhop"}};
+            {"irregular:2048:hosts=1:ports=8:seed=1", "minhop"},
+            // several hosts per switch: checks walk every host pair (65 M with 4 x 2048)
+            {"torus:32x64:hosts=4", "ecube"},
+            {"irregular:2048:hosts=4:ports=12:seed=1", "updown-dfs"},
+            // seeds/001: flattened butterfly 4x8x8x8 widths 2,1,1,1 and dragonfly, 1 host per switch
+            {"flatfly:4x8x8x8:widths=2,1,1,1:hosts=1", "minhop"},
+            {"flatfly:4x8x8x8:widths=2,1,1,1:hosts=1", "updown-bfs"},
+            {"dragonfly:a=16,h=8,p=1,g=128", "minhop"}};
   std::printf("%-40s %-11s %7s %7s %9s %8s %8s %8s %5s %8s %9s %9s\n", "topology", "routing", "switch", "hosts",
               "topo s", "route s", "check s", "metric s", "LMC", "avg", "crossing", "deadlock");
   for (const auto& [spec, algo] : runs) {

@@ -1,13 +1,23 @@
 // compute_routing: the one entry point, dispatching on the algorithm name.
 #include "routing/routing.h"
 
+#include <algorithm>
+
 #include "routing/generic.h"
+#include "routing/lids.h"
+#include "routing/table_io.h"
 
 namespace ibsc::routing {
 
 const std::vector<std::string>& routing_algorithms() {
   static const std::vector<std::string> names{"ecube", "dor1vl", "minhop", "updown-bfs", "updown-dfs", "flexible"};
   return names;
+}
+
+std::vector<std::string> routing_algorithm_choices() {
+  std::vector<std::string> c = routing_algorithms();
+  c.push_back("file");
+  return c;
 }
 
 bool algorithm_applies(const std::string& algorithm, const Topology& topo) {
@@ -18,15 +28,37 @@ bool algorithm_applies(const std::string& algorithm, const Topology& topo) {
   return false;
 }
 
-TableSet compute_routing(const Topology& topo, const RoutingOptions& opt) {
-  if (opt.max_sls < 1 || opt.max_sls > kNumSls) throw RoutingError("max_sls must be 1..16");
-  if (opt.max_vls < 1 || opt.max_vls > kMaxDataVls) throw RoutingError("max_vls must be 1..15");
+int largest_fitting_lmc(const Topology& topo, int max_lmc) {
+  for (int l = std::min(max_lmc, kMaxLmc); l >= 0; --l)
+    if ((static_cast<long>(topo.num_hosts) + 1) * (1L << l) + topo.num_switches - 1 <= kMaxUnicastLid) return l;
+  return -1;
+}
+
+TableSet compute_routing(const Topology& topo, const RoutingOptions& given) {
+  if (given.max_sls < 1 || given.max_sls > kNumSls) throw RoutingError("max_sls must be 1..16");
+  if (given.max_vls < 1 || given.max_vls > kMaxDataVls) throw RoutingError("max_vls must be 1..15");
+  if (given.max_lmc < 0 || given.max_lmc > kMaxLmc) throw RoutingError("max_lmc must be 0..7");
+  RoutingOptions opt = given;
+  if (opt.algorithm != "file") {
+    // Checked before routing (which can take minutes on such fabrics), and renaming is held to
+    // the LMC whose LIDs fit, so it falls back to fewer LIDs instead of failing at the end.
+    const int lmc = largest_fitting_lmc(topo, opt.max_lmc);
+    if (lmc < 0)
+      throw RoutingError(std::to_string(topo.num_hosts) + " hosts and " + std::to_string(topo.num_switches) +
+                         " switches need LIDs up to " + std::to_string(topo.num_hosts + topo.num_switches) +
+                         " even with LMC 0; the unicast range ends at " + std::to_string(kMaxUnicastLid));
+    opt.max_lmc = lmc;
+  }
   if (opt.algorithm == "ecube") return route_ecube(topo, opt, false);
   if (opt.algorithm == "dor1vl") return route_ecube(topo, opt, true);
   if (opt.algorithm == "minhop") return route_minhop(topo, opt);
   if (opt.algorithm == "updown-bfs") return route_updown(topo, opt, TreeKind::Bfs);
   if (opt.algorithm == "updown-dfs") return route_updown(topo, opt, TreeKind::Dfs);
   if (opt.algorithm == "flexible") return route_flexible(topo, opt);
+  if (opt.algorithm == "file") {
+    if (opt.lft_file.empty()) throw RoutingError("routing 'file' needs an LFT dump (lft_file / --import-opensm)");
+    return import_opensm_tables(topo, opt.lft_file);
+  }
   std::string names;
   for (const auto& n : routing_algorithms()) names += (names.empty() ? "" : ", ") + n;
   throw RoutingError("routing algorithm '" + opt.algorithm + "' is not available (available: " + names + ")");

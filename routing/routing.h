@@ -17,23 +17,32 @@ class RoutingError : public std::runtime_error {
 };
 
 struct RoutingOptions {
-  std::string algorithm = "ecube";  // ecube | dor1vl | minhop | updown-bfs | updown-dfs | flexible
+  std::string algorithm = "ecube";  // ecube | dor1vl | minhop | updown-bfs | updown-dfs | flexible | file
+  std::string lft_file;             // algorithm "file": an OpenSM LFT dump or export directory (table_io.h)
   int max_sls = 16;                 // SL budget; the algorithm refuses to exceed it
   int max_vls = 15;                 // data VL budget
   int vls = 0;                      // VLs requested by generic algorithms; 0 = their own choice (1)
   uint64_t seed = 1;                // tie-breaking among equally good choices
   int max_lmc = 7;                  // destination renaming may use up to 2^max_lmc LIDs per host
+                                    // (lowered to what the unicast LID range allows)
   int root = -1;                    // up*/down*/Flexible root switch; -1: the seeds/000 heuristic
   int search_budget = 500;          // Flexible: candidate routings evaluated at most
   long anneal_moves = -1;           // Flexible: path-space annealing moves; -1: 60 per switch pair, <= 250000
 };
 
-// Every algorithm name compute_routing accepts.
+// Every algorithm that computes tables ("file", which reads them, is accepted as well).
 const std::vector<std::string>& routing_algorithms();
-// Whether an algorithm can route this topology (e-cube needs a torus or mesh).
+// routing_algorithms() and "file": the names a scenario may give.
+std::vector<std::string> routing_algorithm_choices();
+// Whether an algorithm can route this topology (e-cube needs a torus or mesh; "file" needs
+// lft_file, so it never applies on its own).
 bool algorithm_applies(const std::string& algorithm, const Topology& topo);
 
+// Refuses before routing when the hosts and switches do not fit the unicast LIDs even with
+// LMC 0; destination renaming is held to largest_fitting_lmc(topo, opt.max_lmc).
 TableSet compute_routing(const Topology& topo, const RoutingOptions& opt);
+// The largest LMC <= max_lmc whose LIDs ((hosts + 1) * 2^LMC + switches - 1) fit 0xBFFF; -1: none.
+int largest_fitting_lmc(const Topology& topo, int max_lmc);
 
 // e-cube / dimension-order routing on tori and meshes (ecube.cpp).
 TableSet route_ecube(const Topology& topo, const RoutingOptions& opt, bool one_vl);

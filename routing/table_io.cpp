@@ -10,6 +10,14 @@
 
 namespace ibsc::routing {
 
+uint64_t switch_guid(const Topology& t, int sw) {
+  return t.nodes[sw].guid ? t.nodes[sw].guid : kSwitchGuidBase + sw;
+}
+uint64_t host_guid(const Topology& t, int host) {
+  const Node& n = t.nodes[t.host_node(host)];
+  return n.guid ? n.guid : kHostGuidBase + host;
+}
+
 void write_opensm_lfts(const Topology& t, const TableSet& ts, std::ostream& out) {
   // Who owns each LID, for the comments.
   std::vector<int> owner(ts.max_lid + 1, -1);
@@ -22,7 +30,7 @@ void write_opensm_lfts(const Topology& t, const TableSet& ts, std::ostream& out)
   for (int s = 0; s < t.num_switches; ++s) {
     const SwitchTables& st = ts.switches[s];
     std::snprintf(buf, sizeof buf, "Unicast lids [0-%u] of switch Lid %u guid 0x%016" PRIx64 " ('", ts.max_lid, st.lid,
-                  kSwitchGuidBase + s);
+                  switch_guid(t, s));
     out << buf << t.nodes[s].name << "'):\n";
     for (size_t lid = 0; lid < st.lft.size(); ++lid) {
       if (!st.lft[lid].routed()) continue;
@@ -33,7 +41,7 @@ void write_opensm_lfts(const Topology& t, const TableSet& ts, std::ostream& out)
         out << "unknown node and type\n";
       else {
         std::snprintf(buf, sizeof buf, "%s portguid 0x%016" PRIx64 ": '", t.is_switch(o) ? "Switch" : "Channel Adapter",
-                      t.is_switch(o) ? kSwitchGuidBase + o : kHostGuidBase + t.host_index(o));
+                      t.is_switch(o) ? switch_guid(t, o) : host_guid(t, t.host_index(o)));
         out << buf << t.nodes[o].name << "'\n";
       }
     }
@@ -68,40 +76,6 @@ void write_path_records(const Topology& t, const TableSet& ts, std::ostream& out
     for (int q = 0; q < t.num_hosts; ++q)
       for (const PathRecord& r : ts.hosts[h].paths[q])
         out << "path " << h << " " << q << " " << r.dlid << " " << int(r.sl) << "\n";
-}
-
-void read_opensm_lfts(const Topology& t, TableSet& ts, std::istream& in, const std::string& name) {
-  std::string raw;
-  int line = 0, sw = -1;
-  auto fail = [&](const std::string& what) {
-    throw std::invalid_argument(name + ":" + std::to_string(line) + ": " + what);
-  };
-  for (auto& st : ts.switches) st.lft.assign(ts.max_lid + 1, LftEntry{});
-  while (std::getline(in, raw)) {
-    ++line;
-    if (raw.rfind("Unicast lids", 0) == 0) {
-      size_t g = raw.find("guid 0x");
-      if (g == std::string::npos) fail("switch header without a guid");
-      uint64_t guid = std::stoull(raw.substr(g + 7, 16), nullptr, 16);
-      if (guid < kSwitchGuidBase || guid >= kSwitchGuidBase + static_cast<uint64_t>(t.num_switches))
-        fail("guid " + raw.substr(g + 5, 18) + " is not a switch of this topology");
-      sw = static_cast<int>(guid - kSwitchGuidBase);
-      continue;
-    }
-    if (raw.rfind("0x", 0) == 0) {
-      if (sw < 0) fail("LFT entry before any switch header");
-      unsigned lid = 0, port = 0;
-      if (std::sscanf(raw.c_str(), "0x%x %u", &lid, &port) != 2) fail("cannot read '" + raw + "'");
-      if (lid > ts.max_lid) fail("LID " + std::to_string(lid) + " above the largest LID " + std::to_string(ts.max_lid));
-      if (port > static_cast<unsigned>(t.nodes[sw].num_ports))
-        fail("port " + std::to_string(port) + " beyond the " + std::to_string(t.nodes[sw].num_ports) + " ports of " +
-             t.nodes[sw].name);
-      ts.switches[sw].lft[lid].candidates = {{static_cast<PortNum>(port), 0}};
-      continue;
-    }
-    if (raw.empty() || raw[0] == '#' || raw.find("lids dumped") != std::string::npos) continue;
-    fail("unexpected line '" + raw + "'");
-  }
 }
 
 void export_tables(const Topology& t, const TableSet& ts, const std::string& dir) {

@@ -4,14 +4,28 @@
 //     0xLLLL PPP # destination
 //     N lids dumped
 //   one block per switch; only routed LIDs are listed (the first candidate of adaptive
-//   entries). GUIDs are synthesised: switch s has kSwitchGuidBase + s, host h kHostGuidBase + h.
+//   entries). GUIDs are the topology's (Node::guid, kept from ibnetdiscover dumps) or, where it
+//   has none, synthesised: switch s has kSwitchGuidBase + s, host h kHostGuidBase + h.
 //   SL2VL tables (our format, one line per (input port, output port) of each switch, then one
 //   per host port; `#` comments):
 //     switch INDEX LID
 //     IN OUT V0 V1 ... V15        (the VL for SL 0..15, hexadecimal digits)
 //     host INDEX BASE_LID LMC V0 ... V15
 //   Path records: `path SRC_HOST DST_HOST DLID SL` per record.
-// Reading back checks GUIDs, LIDs and ports against the topology; errors name file:line.
+// Reading back matches switches by GUID and checks LIDs and ports against the topology;
+// errors throw std::invalid_argument as "FILE:LINE: what".
+//
+// Importing tables computed elsewhere (import_opensm_tables, `ibsc route --import-opensm`,
+// scenario `routing: {algorithm: file, lft_file: PATH}`): the LIDs are those of the dump, never
+// renumbered, so the tables are checked and simulated exactly as the subnet manager wrote them.
+// Which LIDs the nodes have is decided, in this order, by
+//   1. sl2vl.txt beside the dump (our export): its switch LIDs, host base LIDs and LMCs;
+//   2. the LIDs of the topology file (Node::lid from an ibnetdiscover dump of the real fabric),
+//      if every node has one and every switch header's `Lid` equals its switch's;
+//   3. otherwise the LIDs ibsc assigns with LMC 0 (lids.h), if every header matches them.
+// A header matching none of these is an error at its line. Without sl2vl.txt every SL maps to
+// VL 0 and one SL is used; without path-records.txt each host pair gets the destination's
+// base LID on SL 0 (LMC 0). Per-input-VL LFTs are not part of the OpenSM format.
 #pragma once
 #include <cstdint>
 #include <istream>
@@ -32,6 +46,14 @@ void write_path_records(const Topology& t, const TableSet& ts, std::ostream& out
 
 // Replaces the LFTs of `ts` (sized for ts.max_lid) by those in the dump; `name` is for errors.
 void read_opensm_lfts(const Topology& t, TableSet& ts, std::istream& in, const std::string& name);
+
+// The GUID written for (and matched against) a switch or a host.
+uint64_t switch_guid(const Topology& t, int sw);
+uint64_t host_guid(const Topology& t, int host);
+
+// Reads `path`: a directory holding opensm-lfts.dump (and optionally sl2vl.txt and
+// path-records.txt, as export_tables writes them) or a single LFT dump file.
+TableSet import_opensm_tables(const Topology& t, const std::string& path);
 
 // Writes opensm-lfts.dump, sl2vl.txt and path-records.txt into `dir` (created if missing).
 void export_tables(const Topology& t, const TableSet& ts, const std::string& dir);

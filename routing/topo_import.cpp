@@ -15,6 +15,9 @@ struct RawPort {
   int peer_port;
   int width;
   int line;
+  uint64_t guid;  // this port's GUID (HCA ports), 0 if not given
+  Lid lid;        // this port's LID (HCA ports) ...
+  Lid peer_lid;   // ... and the peer's, from the comment; 0 if not given
 };
 
 struct RawNode {
@@ -23,6 +26,8 @@ struct RawNode {
   int ports;
   int line;
   std::vector<RawPort> links;
+  uint64_t guid = 0;
+  Lid lid = 0;
 };
 
 [[noreturn]] void fail(const std::string& path, int line, const std::string& what) {
@@ -33,6 +38,32 @@ std::ifstream open(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw std::invalid_argument(path + ": cannot open the topology file");
   return in;
+}
+
+// Numbers of a dump: range-checked, so an overflow names the line instead of "stoi".
+long number(const std::string& path, int line, const std::string& text, long max, int base = 10) {
+  size_t used = 0;
+  unsigned long long v = 0;
+  try {
+    v = std::stoull(text, &used, base);
+  } catch (...) {
+    used = 0;
+  }
+  if (used != text.size() || text.empty() || v > static_cast<unsigned long long>(max))
+    fail(path, line, "number '" + text + "' is not an integer in 0.." + std::to_string(max));
+  return static_cast<long>(v);
+}
+
+uint64_t hex_guid(const std::string& path, int line, const std::string& text) {
+  size_t used = 0;
+  uint64_t v = 0;
+  try {
+    v = std::stoull(text, &used, 16);
+  } catch (...) {
+    used = 0;
+  }
+  if (used != text.size() || text.empty() || text.size() > 18) fail(path, line, "bad GUID '" + text + "'");
+  return v;
 }
 
 std::string trim(const std::string& s) {
@@ -47,7 +78,11 @@ Topology read_ibnetdiscover(const std::string& path) {
   static const std::regex header(R"re(^(Switch|Ca|Hca)\s+(\d+)\s+"([^"]+)")re");
   static const std::regex port_line(R"re(^\[(\d+)\](\([0-9a-fA-Fx]*\))?\s*"([^"]+)"\[(\d+)\])re");
   static const std::regex width_re(R"re(\b(\d+)x(SDR|DDR|QDR|FDR10|FDR|EDR|HDR|NDR|XDR)\b)re");
+  static const std::regex lid_re(R"re(\blid\s+(\d+))re");
+  static const std::regex sw_guid_re(R"re(^switchguid=0x([0-9a-fA-F]+))re");
+  static const std::regex id_guid_re(R"re(^S-([0-9a-fA-F]{16})$)re");
   std::vector<RawNode> nodes;
+  uint64_t pending_guid = 0;  // switchguid= precedes its Switch header
   std::vector<std::string> notes;
   std::string raw;
   int line = 0;
@@ -57,16 +92,27 @@ Topology read_ibnetdiscover(const std::string& path) {
     if (s.empty() || s[0] == '#') continue;
     std::smatch m;
     if (std::regex_search(s, m, header)) {
-      int ports = std::stoi(m[2]);
+      long ports = number(path, line, m[2], 1L << 30);
       if (ports < 1 || ports > 254)
         fail(path, line, "node \"" + m[3].str() + "\" has " + m[2].str() + " ports (1..254)");
-      nodes.push_back({m[1] == "Switch", m[3], ports, line, {}});
+      RawNode n{m[1] == "Switch", m[3], static_cast<int>(ports), line, {}};
+      if (n.is_switch) {
+        std::smatch g;
+        const std::string id = m[3];
+        n.guid = pending_guid ? pending_guid
+                 : std::regex_search(id, g, id_guid_re) ? hex_guid(path, line, g[1]) : 0;
+        std::string rest = m.suffix();
+        if (std::regex_search(rest, g, lid_re)) n.lid = static_cast<Lid>(number(path, line, g[1], 0xFFFF));
+      }
+      pending_guid = 0;
+      nodes.push_back(std::move(n));
       continue;
     }
     if (s[0] == '[') {
       if (nodes.empty()) fail(path, line, "port line before any Switch/Ca header");
       if (!std::regex_search(s, m, port_line)) fail(path, line, "cannot read port line '" + s + "'");
-      int p = std::stoi(m[1]), pp = std::stoi(m[4]);
+      int p = static_cast<int>(number(path, line, m[1], 1L << 30));
+      int pp = static_cast<int>(number(path, line, m[4], 1L << 30));
       RawNode& n = nodes.back();
       if (p < 1 || p > n.ports)
         fail(path, line,
@@ -74,10 +120,20 @@ Topology read_ibnetdiscover(const std::string& path) {
       int width = 1;
       std::smatch w;
       std::string rest = m.suffix();
-      if (std::regex_search(rest, w, width_re)) width = std::stoi(w[1]);
-      n.links.push_back({p, m[3], pp, width, line});
+      if (std::regex_search(rest, w, width_re)) width = static_cast<int>(number(path, line, w[1], 1L << 30));
+      // Comment LIDs: an HCA port line names its own LID first ("# lid 93 lmc 0 ... lid 9"), and
+      // every port line names the peer's LID last.
+      uint64_t guid = m[2].matched && m[2].length() > 2 ? hex_guid(path, line, m[2].str().substr(1, m[2].length() - 2)) : 0;
+      Lid own = 0, peer_lid = 0;
+      std::vector<Lid> lids;
+      for (std::sregex_iterator it(rest.begin(), rest.end(), lid_re), end; it != end; ++it)
+        lids.push_back(static_cast<Lid>(number(path, line, (*it)[1], 0xFFFF)));
+      if (!lids.empty()) peer_lid = lids.back();
+      if (!n.is_switch && lids.size() >= 2) own = lids.front();
+      n.links.push_back({p, m[3], pp, width, line, guid, own, peer_lid});
       continue;
     }
+    if (std::regex_search(s, m, sw_guid_re)) pending_guid = hex_guid(path, line, m[1]);
     if (s.find('=') != std::string::npos && s.find(' ') == std::string::npos) continue;  // vendid=..., guids
     if (nodes.empty()) {
       notes.push_back(path + ":" + std::to_string(line) + ": skipped a line that is not part of a dump: '" + s + "'");
@@ -138,6 +194,28 @@ Topology read_ibnetdiscover(const std::string& path) {
     if (nodes[end.first].is_switch) return {switch_node[end.first], end.second};
     return {host_node.at(end), 1};
   };
+  // GUIDs and LIDs as the dump gives them, so tables computed on the real fabric (OpenSM
+  // dumps) can be matched to nodes; a switch GUID given twice would make that ambiguous.
+  std::map<uint64_t, int> guid_line;
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    if (!nodes[i].is_switch) continue;
+    Node& sw = t.nodes[switch_node[i]];
+    sw.guid = nodes[i].guid;
+    sw.lid = nodes[i].lid;
+    if (sw.guid && !guid_line.emplace(sw.guid, nodes[i].line).second)
+      fail(path, nodes[i].line, "switch GUID of \"" + nodes[i].id + "\" also on line " +
+                                    std::to_string(guid_line[sw.guid]));
+  }
+  for (size_t i = 0; i < nodes.size(); ++i)
+    for (const RawPort& rp : nodes[i].links) {
+      auto own = host_node.find({static_cast<int>(i), rp.port});
+      if (own != host_node.end()) {
+        if (rp.guid) t.nodes[own->second].guid = rp.guid;
+        if (rp.lid) t.nodes[own->second].lid = rp.lid;
+      }
+      auto peer = host_node.find({index.at(rp.peer), rp.peer_port});
+      if (peer != host_node.end() && rp.peer_lid && nodes[i].is_switch) t.nodes[peer->second].lid = rp.peer_lid;
+    }
   for (const auto& [from, val] : cable) {
     const auto& to = val.first;
     if (to < from) continue;
@@ -217,11 +295,15 @@ Topology read_edge_list(const std::string& path) {
       name_port(x, l.a, l.pa);
       name_port(y, l.b, l.pb);
       if (is >> extra) {
+        size_t used = 0;
         try {
-          l.width = std::stoi(extra);
+          l.width = std::stoi(extra, &used);
         } catch (...) {
-          fail(path, line, "bad width '" + extra + "'");
+          used = 0;
         }
+        if (used != extra.size() || l.width < 1 || l.width > 64)
+          fail(path, line, "bad width '" + extra + "' (lanes, 1..64)");
+        if (is >> extra) fail(path, line, "unexpected '" + extra + "'");
       }
       links.push_back(l);
     } else {
@@ -270,7 +352,14 @@ Topology read_edge_list(const std::string& path) {
     } catch (const std::invalid_argument& e) {
       fail(path, l.line, e.what());
     }
+    if (a == b)  // kept, as from a real dump, but no route uses it
+      t.notes.push_back(path + ":" + std::to_string(l.line) + ": loop-back cable on '" + l.a + "' ports " +
+                        std::to_string(pa) + "-" + std::to_string(pb) + " (never routed)");
   }
+  for (int h = 0; h < t.num_hosts; ++h)
+    if (t.nodes[t.host_node(h)].ports[1].node < 0)
+      t.notes.push_back(path + ":" + std::to_string(decl[t.nodes[t.host_node(h)].name].line) + ": host '" +
+                        t.nodes[t.host_node(h)].name + "' has no cable");
   return t;
 }
 

@@ -4,12 +4,15 @@
 //   lines before the first node that are not `key=value` or comments (tool error messages)
 //   are skipped with a note; a cable between two ports of one switch (loop-back) is kept on
 //   both ports but never routed; each cabled port of a multi-port HCA becomes its own host
-//   ("name/pN"), as each port has its own LID; LIDs in the dump (0 included) are ignored: LIDs
-//   are assigned by the routing; widths are read from `NxSPEED`. A node without any cable is
+//   ("name/pN"), as each port has its own LID; the dump's LIDs are recorded but routing
+//   assigns its own (imported LFT dumps keep theirs); widths are read from `NxSPEED`. A node without any cable is
 //   dropped with a note.
 //   Edge lists (our own format, one item a line, `#` comments):
 //     switch NAME [PORTS]      host NAME      link A[:PORT] B[:PORT] [WIDTH]
-//   ports omitted are the next free ones; switch ports default to the ports its links need.
+//   ports omitted are the next free ones; switch ports default to the ports its links need;
+//   WIDTH is 1..64 lanes; a loop-back cable and a host without a cable are kept with a note.
+//   Switch GUIDs and node LIDs of an ibnetdiscover dump are kept (Node::guid, Node::lid) so
+//   LFT dumps of the real fabric can be matched (table_io.h).
 // Errors throw std::invalid_argument as "FILE:LINE: what".
 #pragma once
 #include <string>

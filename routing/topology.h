@@ -25,6 +25,8 @@ struct Node {
   int num_ports = 0;              // data ports; valid port numbers are 1..num_ports
   std::vector<PortPeer> ports;    // size num_ports + 1; index 0 (management) stays unconnected
   std::vector<int> coord;         // position in a k-ary n-cube or mesh, empty otherwise
+  uint64_t guid = 0;              // node (switch) or port (host) GUID from a dump; 0: none given
+  Lid lid = 0;                    // LID the dump reports (switch port 0, host port); 0: none given
   const PortPeer& peer(int port) const { return ports.at(port); }
 };
 

@@ -30,7 +30,9 @@ struct RouteCmdOptions {
   bool metrics = false;
   bool json = false;
   std::string export_dir;
+  std::string import_dir;  // --import-opensm: check tables computed elsewhere
   std::string dot;
+  int max_lmc = 7;
   int vls = 0;
   int hosts = -1;  // --hosts: hosts per switch; -1 keeps the spec's own (or its default)
   int ports = -1;  // --ports: ports per switch; -1 keeps the spec's own (0 = just enough)
@@ -106,7 +108,12 @@ int route(const RouteCmdOptions& opt) {
     routing::write_dot(topo, out);
   }
   std::vector<std::string> algorithms;
-  if (!opt.routing.empty())
+  if (!opt.import_dir.empty()) {
+    if (!opt.routing.empty() && opt.routing != "file")
+      throw std::invalid_argument("--import-opensm reads the tables; it cannot be combined with --routing " +
+                                  opt.routing);
+    algorithms.push_back("file");
+  } else if (!opt.routing.empty())
     algorithms.push_back(opt.routing);
   else if (opt.metrics)
     for (const auto& a : routing::routing_algorithms()) {
@@ -126,6 +133,8 @@ int route(const RouteCmdOptions& opt) {
     ro.max_sls = opt.max_sls;
     ro.max_vls = opt.max_vls;
     ro.seed = opt.seed;
+    ro.max_lmc = opt.max_lmc;
+    ro.lft_file = opt.import_dir;
     auto t0 = std::chrono::steady_clock::now();
     try {
       o.tables = routing::compute_routing(topo, ro);
@@ -144,9 +153,15 @@ int route(const RouteCmdOptions& opt) {
     outcomes.push_back(std::move(o));
   }
   if (!opt.export_dir.empty()) {
-    const Outcome& o = outcomes.front();
-    if (!o.error.empty()) throw std::runtime_error("nothing to export: " + o.error);
-    routing::export_tables(topo, o.tables, opt.export_dir);
+    // Several algorithms (--metrics without --routing): one subfolder each, so none is lost.
+    for (const Outcome& o : outcomes) {
+      if (!o.error.empty()) {
+        if (single) throw std::runtime_error("nothing to export: " + o.error);
+        std::cerr << "ibsc route: note: " << o.algorithm << " not exported: " << o.error << "\n";
+        continue;
+      }
+      routing::export_tables(topo, o.tables, single ? opt.export_dir : opt.export_dir + "/" + o.algorithm);
+    }
   }
   const double topo_dist = outcomes.empty() ? 0 : outcomes.front().metrics.average_topological_distance;
 
@@ -163,7 +178,23 @@ int route(const RouteCmdOptions& opt) {
     for (const auto& o : outcomes)
       if (o.error.empty()) td = o.metrics.average_topological_distance;
     j["average_topological_distance"] = td;
-    j.update(outcome_json(outcomes.front()));
+    // The top-level fields describe the first algorithm that produced tables, so they are
+    // present even when the first one was refused.
+    const Outcome* first = &outcomes.front();
+    for (const auto& o : outcomes)
+      if (o.error.empty()) {
+        first = &o;
+        break;
+      }
+    j.update(outcome_json(*first));
+    if (!first->error.empty()) {  // every algorithm refused: the required fields, empty
+      j["average_distance"] = nullptr;
+      j["crossing_path"] = nullptr;
+      j["deviation_crossing"] = nullptr;
+      j["sls"] = nullptr;
+      j["vls"] = nullptr;
+      j["deadlock_free"] = nullptr;
+    }
     if (!single) {
       j["routings"] = nlohmann::json::array();
       for (const auto& o : outcomes) j["routings"].push_back(outcome_json(o));
@@ -217,7 +248,11 @@ void add_route_command(CLI::App& app) {
   c->add_flag("--check", opt->check, "check connectivity, loops, SL/VL budget, deadlock freedom (exit 2 on failure)");
   c->add_flag("--metrics", opt->metrics, "seeds/000 Table 2 metrics; all applicable algorithms without --routing");
   c->add_flag("--json", opt->json, "one JSON object on stdout");
-  c->add_option("--export-opensm", opt->export_dir, "write opensm-lfts.dump, sl2vl.txt, path-records.txt here");
+  c->add_option("--export-opensm", opt->export_dir,
+                 "write opensm-lfts.dump, sl2vl.txt, path-records.txt here (one subfolder per algorithm if several)");
+  c->add_option("--import-opensm", opt->import_dir,
+                "check tables computed elsewhere: an OpenSM LFT dump, or a directory as --export-opensm writes it");
+  c->add_option("--max-lmc", opt->max_lmc, "largest LMC destination renaming may use")->check(CLI::Range(0, 7));
   c->add_option("--hosts", opt->hosts, "hosts per switch (same as :hosts=N in the spec)")->check(CLI::Range(0, 254));
   c->add_option("--ports", opt->ports, "ports per switch, 0 = just enough (same as :ports=N)")
       ->check(CLI::Range(0, 254));

@@ -47,7 +47,9 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   checked(r, "topology.spec", [&] { num_switches = build_topology(t).num_switches; });
 
   routing::RoutingOptions& ro = s.routing;
-  ro.algorithm = r.get_choice("routing.algorithm", ro.algorithm, routing::routing_algorithms());
+  ro.algorithm = r.get_choice("routing.algorithm", ro.algorithm, routing::routing_algorithm_choices());
+  ro.lft_file = r.get<std::string>("routing.lft_file", ro.lft_file);  // for algorithm: file
+  ro.max_lmc = r.get_int("routing.max_lmc", ro.max_lmc, 0, 7);
   ro.vls = r.get_int("routing.vls", ro.vls, 0, 15);
   ro.max_sls = r.get_int("routing.max_sls", ro.max_sls, 1, 16);
   ro.max_vls = r.get_int("routing.max_vls", ro.max_vls, 1, 15);

@@ -152,3 +152,58 @@ BOOST_AUTO_TEST_CASE(destination_renaming_counts_lids) {
   Metrics m = compute_metrics(t8, one_lid);
   BOOST_TEST(m.average_distance == m.average_topological_distance, boost::test_tools::tolerance(1e-12));
 }
+
+// The check shares walks between hosts of one switch (dense, deterministic LFTs); the general
+// walker (forced by per-input-VL LFTs holding the same table) walks every pair. Both must see
+// the same: a broken entry mid-path, and a first-hop SL2VL entry that only one host's input
+// port selects.
+BOOST_AUTO_TEST_CASE(shared_walks_match_per_pair_walks) {
+  Topology t = make_torus({4, 4}, 3);
+  TableSet ts = route(t, "ecube");
+  const int victim = t.num_switches + 4;  // a host LID's switch-side entry is cut at switch 5
+  ts.switches[5].lft[ts.hosts[victim - t.num_switches].base_lid].candidates.clear();
+  const int h = 7, sw = t.host_switch(h), port = t.host_switch_port(h);
+  for (int o = 1; o <= t.nodes[sw].num_ports; ++o) ts.switches[sw].sl2vl.set(port, o, 0, 5);  // only host 7
+  CheckReport fast = check_tables(t, ts);
+  TableSet slow_ts = ts;
+  for (auto& st : slow_ts.switches) st.lft_per_input_vl.assign(ibsc::kNumSls, st.lft);
+  CheckReport slow = check_tables(t, slow_ts);
+  BOOST_TEST(fast.unrouted_pairs > 0);
+  BOOST_TEST(fast.vls_used == 3);  // VL 5 from host 7's port, beyond the 2 declared
+  BOOST_TEST(!fast.within_budget);
+  BOOST_TEST(fast.pairs == slow.pairs);
+  BOOST_TEST(fast.routed_pairs == slow.routed_pairs);
+  BOOST_TEST(fast.unrouted_pairs == slow.unrouted_pairs);
+  BOOST_TEST(fast.looping_pairs == slow.looping_pairs);
+  BOOST_TEST(fast.max_hops == slow.max_hops);
+  BOOST_TEST(fast.vls_used == slow.vls_used);
+  BOOST_TEST(fast.cdg_edges == slow.cdg_edges);
+  BOOST_TEST(fast.deadlock_free == slow.deadlock_free);
+}
+
+// LID budget: refused before routing when even LMC 0 does not fit; renaming held to the LMC
+// that fits (seeds/001: 16,384 hosts, 2,048 switches: LMC 1, not 2); max_lmc lowers it.
+BOOST_AUTO_TEST_CASE(lid_budget_is_settled_before_routing) {
+  Topology big = make_torus({200, 200}, 1);
+  RoutingOptions o;
+  o.algorithm = "updown-bfs";
+  std::string err;
+  try {
+    compute_routing(big, o);
+  } catch (const RoutingError& e) {
+    err = e.what();
+  }
+  BOOST_TEST(err == "40000 hosts and 40000 switches need LIDs up to 80000 even with LMC 0; the unicast range ends at 49151");
+  Topology ff = make_flatfly({4, 8, 8, 8}, {2, 1, 1, 1}, 8);
+  BOOST_TEST(largest_fitting_lmc(ff, 7) == 1);
+  BOOST_TEST(largest_fitting_lmc(ff, 0) == 0);
+  BOOST_TEST(largest_fitting_lmc(make_torus({4, 4}, 1), 7) == 7);
+  Topology irr = make_irregular(32, 8, 2, 7);
+  o.algorithm = "updown-dfs";
+  TableSet free_lmc = compute_routing(irr, o);
+  BOOST_TEST(free_lmc.hosts[0].lmc > 0);
+  o.max_lmc = 0;
+  TableSet lmc0 = compute_routing(irr, o);
+  BOOST_TEST(lmc0.hosts[0].lmc == 0);
+  BOOST_TEST(check_tables(irr, lmc0).ok());
+}

@@ -69,9 +69,10 @@ BOOST_AUTO_TEST_CASE(metrics_table_and_exports) {
   for (const char* a : {"ecube", "dor1vl", "minhop", "updown-bfs", "updown-dfs", "flexible"})
     BOOST_TEST(out.find(a) != std::string::npos);
   BOOST_TEST(out.find("average topological distance = 2.13") != std::string::npos);
-  BOOST_TEST(std::filesystem::exists(dir + "/opensm-lfts.dump"));
-  BOOST_TEST(std::filesystem::exists(dir + "/sl2vl.txt"));
-  BOOST_TEST(std::filesystem::exists(dir + "/path-records.txt"));
+  // One folder per algorithm, so the export loses none of them.
+  BOOST_TEST(std::filesystem::exists(dir + "/ecube/opensm-lfts.dump"));
+  BOOST_TEST(std::filesystem::exists(dir + "/flexible/sl2vl.txt"));
+  BOOST_TEST(std::filesystem::exists(dir + "/minhop/path-records.txt"));
   BOOST_TEST(std::filesystem::file_size(dir + ".dot") > 100u);
 }
 
@@ -101,4 +102,50 @@ BOOST_AUTO_TEST_CASE(hosts_and_ports_options) {
   BOOST_TEST(out.find("--hosts given twice") != std::string::npos);
   BOOST_TEST(run({"--topology", "file:/nonexistent", "--hosts", "1"}, out) == 1);
   BOOST_TEST(out.find("does not apply to file:") != std::string::npos);
+}
+
+// --export-opensm then --import-opensm: the imported tables check out with the same figures.
+BOOST_AUTO_TEST_CASE(import_opensm_checks_exported_tables) {
+  const std::string dir = (std::filesystem::temp_directory_path() / "ibsc_route_import").string();
+  std::filesystem::remove_all(dir);
+  std::string out, back;
+  BOOST_TEST(run({"--topology", "torus:4x4", "--routing", "ecube", "--json", "--export-opensm", dir}, out) == 0);
+  BOOST_TEST(run({"--topology", "torus:4x4", "--import-opensm", dir, "--check", "--metrics", "--json"}, back) == 0);
+  auto a = nlohmann::json::parse(out), b = nlohmann::json::parse(back);
+  BOOST_TEST(b["routing"] == "file");
+  for (const char* k : {"sls", "vls", "deadlock_free", "crossing_path", "max_lid", "routed_pairs"})
+    BOOST_TEST(a[k] == b[k], k);
+  BOOST_TEST(run({"--topology", "torus:4x4", "--import-opensm", dir + "/nothing"}, back) == 1);
+  BOOST_TEST(back == "error: " + dir + "/nothing: cannot open the LFT dump");
+  BOOST_TEST(run({"--topology", "torus:4x4", "--import-opensm", dir, "--routing", "minhop"}, back) == 1);
+}
+
+// With several algorithms the export keeps each in its own folder, and the JSON top level
+// has the required fields even when the first algorithm is refused.
+BOOST_AUTO_TEST_CASE(metrics_export_and_json_with_a_refused_first_algorithm) {
+  const std::string dir = (std::filesystem::temp_directory_path() / "ibsc_route_multi").string();
+  std::filesystem::remove_all(dir);
+  std::string out;
+  // 1 SL: e-cube (4 SLs) is refused; the others route.
+  BOOST_TEST(run({"--topology", "torus:4x4", "--metrics", "--json", "--max-sls", "1", "--export-opensm", dir}, out) ==
+             0);
+  auto j = nlohmann::json::parse(out);
+  for (const char* k : {"switches", "hosts", "links", "average_distance", "average_topological_distance",
+                        "crossing_path", "deviation_crossing", "sls", "vls", "deadlock_free"})
+    BOOST_TEST(!j[k].is_null(), k);
+  BOOST_TEST(j["routings"][0]["routing"] == "ecube");
+  BOOST_TEST(j["routings"][0].contains("error"));
+  BOOST_TEST(!std::filesystem::exists(dir + "/ecube"));
+  for (const char* a : {"dor1vl", "minhop", "updown-bfs", "updown-dfs", "flexible"})
+    BOOST_TEST(std::filesystem::exists(dir + "/" + a + "/opensm-lfts.dump"), a);
+}
+
+BOOST_AUTO_TEST_CASE(max_lmc_option) {
+  std::string out;
+  BOOST_TEST(run({"--topology", "irregular:32:seed=7:hosts=2", "--routing", "updown-dfs", "--max-lmc", "0", "--check",
+                  "--json"}, out) == 0);
+  auto j = nlohmann::json::parse(out);
+  BOOST_TEST(j["lmc"] == 0);
+  BOOST_TEST(j["deadlock_free"] == true);
+  BOOST_TEST(run({"--topology", "torus:4x4", "--max-lmc", "8"}, out) != 0);
 }
