@@ -14,6 +14,11 @@ namespace ibsc::routing {
 // allowed[c][k] concerns the turn from channel c into g.out[g.channels[c].to][k].
 struct TurnRules {
   std::vector<std::vector<uint8_t>> allowed;
+  // What made `allowed`, while nothing else changed it: route_with_turns then finds distances
+  // by a BFS over switches (O(n + C) per destination) instead of over channel turns
+  // (O(C x degree)), with the same shortest legal paths. set() makes the rules General.
+  enum class Kind { General, AllButUTurns, UpDown } kind = Kind::General;
+  std::vector<int> updown_label;  // Kind::UpDown: channel c is up when label[to] > label[from]
   static TurnRules all_but_u_turns(const SwitchGraph& g);
   bool allows(const SwitchGraph& g, int in_ch, int out_ch) const;
   void set(const SwitchGraph& g, int in_ch, int out_ch, bool allow);

@@ -33,6 +33,7 @@ TurnRules TurnRules::all_but_u_turns(const SwitchGraph& g) {
     for (size_t k = 0; k < outs.size(); ++k)
       if (outs[k] == g.reverse[c]) r.allowed[c][k] = 0;
   }
+  r.kind = Kind::AllButUTurns;
   return r;
 }
 
@@ -44,10 +45,55 @@ bool TurnRules::allows(const SwitchGraph& g, int in_ch, int out_ch) const {
 }
 
 void TurnRules::set(const SwitchGraph& g, int in_ch, int out_ch, bool allow) {
+  kind = Kind::General;
+  updown_label.clear();
   const auto& outs = g.out[g.channels[in_ch].to];
   for (size_t k = 0; k < outs.size(); ++k)
     if (outs[k] == out_ch) allowed[in_ch][k] = allow;
 }
+
+namespace {
+// dist[c] for rules that come from a switch-level rule, by a BFS over (switch, phase) states:
+// phase 0 may still go up, phase 1 only down (up*/down*); minimum hop has phase 0 alone.
+// Channels on a shortest legal path get the channel BFS's value: it differs only where a
+// U-turn would be the shortest way on, and such a channel leads away from d, so it is never
+// on a shortest path (tests compare both on tori, meshes and irregular networks).
+void switch_distances(const SwitchGraph& g, const TurnRules& rules, int d, std::vector<int>& sw_dist,
+                      std::vector<int>& queue, std::vector<int>& dist) {
+  const bool updown = rules.kind == TurnRules::Kind::UpDown;
+  const auto& label = rules.updown_label;
+  auto up = [&](int c) { return updown && label[g.channels[c].to] > label[g.channels[c].from]; };
+  const int phases = updown ? 2 : 1;
+  sw_dist.assign(static_cast<size_t>(g.n) * phases, -1);  // [x * phases + phase]
+  queue.clear();
+  for (int ph = 0; ph < phases; ++ph) {
+    sw_dist[static_cast<size_t>(d) * phases + ph] = 0;
+    queue.push_back(d * phases + ph);
+  }
+  for (size_t i = 0; i < queue.size(); ++i) {
+    const int y = queue[i] / phases, ph = queue[i] % phases, dy = sw_dist[queue[i]];
+    for (int c : g.in[y]) {
+      const int x = g.channels[c].from;
+      // x -> y on c: an up channel continues in phase 0; a down channel continues in phase 1
+      // (down only) and can be taken from either phase at x.
+      if (updown && (up(c) ? ph != 0 : ph != 1)) continue;
+      for (int from_ph = 0; from_ph < phases; ++from_ph) {
+        if (updown && up(c) && from_ph != 0) continue;
+        const size_t k = static_cast<size_t>(x) * phases + from_ph;
+        if (sw_dist[k] < 0) {
+          sw_dist[k] = dy + 1;
+          queue.push_back(static_cast<int>(k));
+        }
+      }
+    }
+  }
+  for (size_t c = 0; c < dist.size(); ++c) {
+    const int y = g.channels[c].to;
+    dist[c] = sw_dist[static_cast<size_t>(y) * phases + (up(static_cast<int>(c)) || !updown ? 0 : 1)];
+  }
+}
+
+}  // namespace
 
 // Up to this many switches, route_with_turns re-routes every pair in further passes.
 constexpr int kReroutePassSwitches = 128;
@@ -63,7 +109,7 @@ RouteResult route_with_turns(const SwitchGraph& g, const TurnRules& rules, uint6
   r.paths.offset.reserve(static_cast<size_t>(n) * n + 1);
   r.paths.offset.push_back(0);
   r.load.assign(C, 0);
-  std::vector<int> dist(C), queue;
+  std::vector<int> dist(C), queue, sw_dist;
   std::vector<int> seen(n, -1), hops(n), order(n);
   std::vector<std::vector<int32_t>> pending(n);
   std::vector<int> dag, nxt(C), bmax(C), bsum(C), mark(C, 0);
@@ -96,20 +142,24 @@ RouteResult route_with_turns(const SwitchGraph& g, const TurnRules& rules, uint6
     r.unreachable_src = r.unreachable_dst = -1;
     for (int d = 0; d < n; ++d) {
       // dist[c]: channels still to cross after c to reach d (backward BFS over legal turns).
-      std::fill(dist.begin(), dist.end(), -1);
-      queue.clear();
-      for (int c : g.in[d]) {
-        dist[c] = 0;
-        queue.push_back(c);
-      }
-      for (size_t i = 0; i < queue.size(); ++i) {
-        const int c = queue[i];
-        const int x = g.channels[c].from;
-        for (int p : g.in[x])
-          if (dist[p] < 0 && rules.allowed[p][pos[c]]) {
-            dist[p] = dist[c] + 1;
-            queue.push_back(p);
-          }
+      if (rules.kind != TurnRules::Kind::General) {
+        switch_distances(g, rules, d, sw_dist, queue, dist);
+      } else {
+        std::fill(dist.begin(), dist.end(), -1);
+        queue.clear();
+        for (int c : g.in[d]) {
+          dist[c] = 0;
+          queue.push_back(c);
+        }
+        for (size_t i = 0; i < queue.size(); ++i) {
+          const int c = queue[i];
+          const int x = g.channels[c].from;
+          for (int p : g.in[x])
+            if (dist[p] < 0 && rules.allowed[p][pos[c]]) {
+              dist[p] = dist[c] + 1;
+              queue.push_back(p);
+            }
+        }
       }
       // Sources farthest from d first (they have the most choices), ties rotated by d so no
       // switch is always served first; paths are stored in source order afterwards.

@@ -101,6 +101,8 @@ TurnRules updown_rules(const SwitchGraph& g, const std::vector<int>& label) {
     for (size_t k = 0; k < outs.size(); ++k)
       if (up(outs[k])) r.allowed[c][k] = 0;
   }
+  r.kind = TurnRules::Kind::UpDown;
+  r.updown_label = label;
   return r;
 }
 

@@ -207,3 +207,27 @@ BOOST_AUTO_TEST_CASE(lid_budget_is_settled_before_routing) {
   BOOST_TEST(lmc0.hosts[0].lmc == 0);
   BOOST_TEST(check_tables(irr, lmc0).ok());
 }
+
+// Minimum-hop and up*/down* rules find distances by a BFS over switches (and up/down phase)
+// instead of over channel turns; the paths chosen must be exactly those of the channel BFS,
+// in both the free and the consistent (destination-only LFT) mode.
+BOOST_AUTO_TEST_CASE(switch_level_distances_give_the_channel_bfs_paths) {
+  for (const Topology& t : {make_torus({4, 4}, 4, true, 8), make_torus({6, 6}, 4, true, 8),
+                            make_torus({3, 3, 3}, 4, true, 10), make_irregular(32, 8, 4, 7),
+                            make_irregular(64, 8, 4, 11)}) {
+    SwitchGraph g(t);
+    for (int kind = 0; kind < 3; ++kind) {
+      TurnRules fast = kind == 0 ? TurnRules::all_but_u_turns(g)
+                                 : updown_rules(g, updown_labels(g, kind == 1 ? TreeKind::Bfs : TreeKind::Dfs, updown_root(g)));
+      BOOST_TEST((fast.kind != TurnRules::Kind::General));
+      TurnRules general = fast;
+      general.kind = TurnRules::Kind::General;
+      for (bool consistent : {false, true}) {
+        RouteResult a = route_with_turns(g, fast, 1, consistent), b = route_with_turns(g, general, 1, consistent);
+        BOOST_TEST(a.paths.offset == b.paths.offset);
+        BOOST_TEST(a.paths.chans == b.paths.chans);
+        BOOST_TEST(a.load == b.load);
+      }
+    }
+  }
+}
