@@ -9,6 +9,7 @@
 #include "tb/fabric.h"
 #include "tests/support/manual_fabric.h"
 #include "tests/support/sc_test_main.h"
+#include "tests/support/error_of.h"
 
 using namespace ibsc;
 using models::Picos;
@@ -23,14 +24,7 @@ struct Run {
   tb::Fabric fabric{topo, tables, tb::FabricParams{}, traffic, tb::make_arbiter_factory({})};
 };
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "";
-}
+using ibsc::testing::error_of;
 testing::ScStrict strict;
 }  // namespace
 

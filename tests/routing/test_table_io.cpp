@@ -14,20 +14,14 @@
 #include "routing/table_io.h"
 #include "routing/topo_import.h"
 #include "routing/topo_spec.h"
+#include "tests/support/error_of.h"
 
 using namespace ibsc;
 using namespace ibsc::routing;
 
 namespace {
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "";
-}
+using ibsc::testing::error_of;
 
 std::string tmp_dir(const std::string& leaf) {
   auto d = std::filesystem::temp_directory_path() / ("ibsc_table_io_" + leaf);

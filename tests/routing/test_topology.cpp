@@ -12,6 +12,7 @@
 #include "routing/table_io.h"
 #include "routing/topo_import.h"
 #include "routing/topo_spec.h"
+#include "tests/support/error_of.h"
 
 using namespace ibsc::routing;
 
@@ -29,14 +30,7 @@ int max_ports_used(const Topology& t) {
   return m;
 }
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "";
-}
+using ibsc::testing::error_of;
 
 std::string write_temp(const std::string& name, const std::string& text) {
   std::string path = "/tmp/ibsc_routing_test_" + name;
