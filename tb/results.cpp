@@ -96,6 +96,23 @@ LoadPointResult point_from_json(const nlohmann::json& j) {
   return r;
 }
 
+SaturationPoint find_saturation(const std::vector<LoadPointResult>& points) {
+  // The saturation load is where saturation starts for good: the lowest saturated load with no
+  // unsaturated load above it (points come in load order), so a lone flagged point below the
+  // knee does not count.
+  SaturationPoint s;
+  for (const auto& p : points) {
+    s.max_accepted_bytes_per_ns_per_switch = std::max(s.max_accepted_bytes_per_ns_per_switch, p.accepted_bytes_per_ns_per_switch);
+    if (!p.saturated) s.found = false;
+    else if (!s.found) {
+      s.found = true;
+      s.load = p.offered_load;
+    }
+  }
+  return s;
+}
+
+
 void write_results(const std::string& dir, const nlohmann::ordered_json& scenario, uint64_t seed,
                    const std::vector<LoadPointResult>& points, const nlohmann::ordered_json& fabric) {
   std::filesystem::create_directories(dir);
@@ -103,18 +120,11 @@ void write_results(const std::string& dir, const nlohmann::ordered_json& scenari
   j["scenario"] = scenario;
   j["seed"] = seed;
   if (!fabric.is_null()) j["fabric"] = fabric;
-  // Saturation as find_saturation (tb/sweep.h) sees it: the lowest saturated load with no
-  // unsaturated load above it.
-  double best = 0, sat_load = -1;
-  for (const auto& p : points) {
-    best = std::max(best, p.accepted_bytes_per_ns_per_switch);
-    if (!p.saturated) sat_load = -1;
-    else if (sat_load < 0) sat_load = p.offered_load;
-  }
+  const SaturationPoint knee = find_saturation(points);
   nlohmann::ordered_json sat;
-  sat["found"] = sat_load >= 0;
-  sat["offered_load"] = sat_load >= 0 ? r6(sat_load) : 0.0;
-  sat["throughput_bytes_per_ns_per_switch"] = r6(best);
+  sat["found"] = knee.found;
+  sat["offered_load"] = knee.found ? r6(knee.load) : 0.0;
+  sat["throughput_bytes_per_ns_per_switch"] = r6(knee.max_accepted_bytes_per_ns_per_switch);
   j["saturation"] = sat;
   nlohmann::ordered_json pts = nlohmann::ordered_json::array();
   for (const auto& p : points) pts.push_back(to_json(p));

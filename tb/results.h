@@ -44,6 +44,16 @@ nlohmann::ordered_json to_json(const LoadPointResult& r);
 // Inverse of to_json up to that rounding (sweep workers send points back as JSON).
 LoadPointResult point_from_json(const nlohmann::json& j);
 
+struct SaturationPoint {
+  bool found = false;
+  double load = 0;                 // lowest offered load that saturates
+  double max_accepted_bytes_per_ns_per_switch = 0;  // throughput: best accepted traffic seen
+};
+
+// The saturation load is where saturation starts for good: the lowest saturated load with no
+// unsaturated load above it (points in load order). The sweep and results.json both use it.
+SaturationPoint find_saturation(const std::vector<LoadPointResult>& points);
+
 // dir/results.json {"scenario", "seed", "saturation", "points"}, dir/results.csv and
 // dir/latency.svg (+ .gp, .dat). Throws std::runtime_error when a file cannot be written.
 // `fabric`: what the scenario resolved to once built (switches, hosts, SLs and VLs the routing

@@ -168,20 +168,4 @@ std::vector<LoadPointResult> run_sweep(const PointSetup& s, const SweepConfig& c
   return pts;
 }
 
-SaturationPoint find_saturation(const std::vector<LoadPointResult>& points) {
-  // The saturation load is where saturation starts for good: the lowest saturated load with no
-  // unsaturated load above it (points come in load order), so a lone flagged point below the
-  // knee does not count.
-  SaturationPoint s;
-  for (const auto& p : points) {
-    s.max_accepted_bytes_per_ns_per_switch = std::max(s.max_accepted_bytes_per_ns_per_switch, p.accepted_bytes_per_ns_per_switch);
-    if (!p.saturated) s.found = false;
-    else if (!s.found) {
-      s.found = true;
-      s.load = p.offered_load;
-    }
-  }
-  return s;
-}
-
 }  // namespace ibsc::tb

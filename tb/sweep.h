@@ -21,16 +21,9 @@ struct SweepConfig {
   void validate() const;      // throws std::invalid_argument naming the field
 };
 
-struct SaturationPoint {
-  bool found = false;
-  double load = 0;                 // lowest offered load that saturates
-  double max_accepted_bytes_per_ns_per_switch = 0;  // throughput: best accepted traffic seen
-};
-
 // Runs the sweep; points come back sorted by offered load. Throws on the first failing point
 // (deadlock, violated invariant), with that point's message.
 std::vector<LoadPointResult> run_sweep(const PointSetup& setup, const SweepConfig& cfg);
-SaturationPoint find_saturation(const std::vector<LoadPointResult>& points);
 
 // Runs fn(i) for i in [0, n) in child processes, at most `jobs` at once; each child returns a
 // JSON text. Used by the sweep and by studies; on_done(i, text), if given, runs in the parent
