@@ -59,6 +59,7 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
   ivl_.resize(static_cast<size_t>(n + 1) * p_.num_vls);
   head_.assign(ivl_.size(), Queued{});
   out_credits_.resize(ivl_.size());
+  credit_waiter_.assign(ivl_.size(), 0);
   vlarb_.resize(n + 1);
   for (int port = 1; port <= n; ++port) {
     if (!connected(port)) continue;
@@ -151,7 +152,11 @@ void Switch::packet_arrives(int port, Packet* pkt, Picos head_time) {
 void Switch::credits_arrive(int port, const CreditTrain& train) {
   if (!out_credits_[pv(port, train.vl)].add(train))
     throw CreditError(where(port, train.vl) + ": more credits returned than taken (counter above its buffer)");
-  // Only heads that may use this output can be helped by these credits.
+  // Only heads that wait for this channel's credits can be helped by them; the scan re-marks
+  // the ones that still wait.
+  uint8_t& waiter = credit_waiter_[pv(port, train.vl)];
+  if (!waiter) return;
+  waiter = 0;
   for (int i : active_)
     for (int v = 0; v < p_.num_vls; ++v) {
       const Queued& h = head_[pv(i, v)];
@@ -177,7 +182,9 @@ Picos Switch::earliest_grant(int i, const Queued& h, Picos lower) const {
   const int need = static_cast<int>(h.blocks);
   for (auto c = cand_first(h.route); c != cand_last(h.route); ++c) {
     Picos to = std::max(t, port_[c->port].out_busy);
-    Picos tc = out_credits_[pv(c->port, out_vl(i, c, h))].time_for(need, to);
+    const size_t k = pv(c->port, out_vl(i, c, h));
+    Picos tc = out_credits_[k].time_for(need, to);
+    if (tc != to) credit_waiter_[k] = 1;
     best = std::min(best, tc);
   }
   return best;

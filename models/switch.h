@@ -147,6 +147,9 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   std::vector<Queued> head_;                // [pv(port, vl)]: copy of the queue's head, pkt == nullptr if empty
   std::vector<InputVl> ivl_;                // [pv(port, vl)]
   std::vector<CreditCounter> out_credits_;  // [pv(port, vl)]
+  // [pv(port, vl)]: some head's earliest grant waits for credits of this output VL. Credits
+  // returned to a channel nobody waits on cannot move any wake-up earlier, so they need no scan.
+  mutable std::vector<uint8_t> credit_waiter_;
   // The LFT flattened for the hot path: candidates of DLID d (for input VL v when the tables
   // have per-VL copies) are cand_[cand_begin_[k] .. cand_begin_[k+1]), k = v * lids + d.
   std::vector<uint32_t> cand_begin_;
