@@ -46,8 +46,14 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
     const routing::Lft& lft = per_vl_lft_ ? tables.lft_per_input_vl.at(v) : tables.lft;
     for (size_t d = 0; d < lids_; ++d) {
       cand_begin_.push_back(static_cast<uint32_t>(cand_.size()));
-      if (d < lft.size())
-        for (const auto& c : lft[d].candidates) cand_.push_back(c);
+      if (d >= lft.size()) continue;
+      // An entry naming a port without a cable stays empty here, so that arrival checks one
+      // range; refuse_route() reads the tables again for the message.
+      const auto& cands = lft[d].candidates;
+      if (std::all_of(cands.begin(), cands.end(), [&](const routing::PortCandidate& c) {
+            return c.port >= 1 && c.port <= n && connected(c.port);
+          }))
+        cand_.insert(cand_.end(), cands.begin(), cands.end());
     }
   }
   cand_begin_.push_back(static_cast<uint32_t>(cand_.size()));
@@ -94,59 +100,53 @@ std::string Switch::where(int port, int vl) const {
 }
 
 void Switch::refuse_route(const Packet& pkt, uint32_t route) const {
-  if (route == kNoRoute || cand_first(route) == cand_last(route))
-    throw FabricError(std::string(name()) + ": LFT has no entry for DLID " + std::to_string(pkt.dlid));
-  for (auto c = cand_first(route); c != cand_last(route); ++c)
-    if (c->port < 1 || c->port > num_ports() || !connected(c->port))
-      throw FabricError(std::string(name()) + ": LFT entry for DLID " + std::to_string(pkt.dlid) + " names port " +
-                        std::to_string(c->port) + ", which has no cable");
+  const routing::LftEntry& e = tables_.route(pkt.dlid, pkt.vl);
+  if (route != kNoRoute)
+    for (const auto& c : e.candidates)
+      if (c.port < 1 || c.port > num_ports() || !connected(c.port))
+        throw FabricError(std::string(name()) + ": LFT entry for DLID " + std::to_string(pkt.dlid) + " names port " +
+                          std::to_string(c.port) + ", which has no cable");
+  throw FabricError(std::string(name()) + ": LFT has no entry for DLID " + std::to_string(pkt.dlid));
 }
 
 void Switch::packet_arrives(int port, Packet* pkt, Picos head_time) {
   if (pkt->vl >= p_.num_vls) throw FabricError(where(port, pkt->vl) + ": packet on a VL the switch does not have");
   InputVl& iv = ivl_[pv(port, pkt->vl)];
-  // Buffer overflow check at head arrival: blocks still held by draining packets, plus queued
+  // Buffer overflow check at head arrival: blocks still held by the draining packet, plus queued
   // packets, plus this one (virtual cut-through reserves the whole packet).
-  const Picos now = now_ps();
-  if (iv.drained_at <= now) {  // all drained: forget them without reading the ring
-    iv.draining.clear();
-    iv.draining_blocks = 0;
-  }
   const int blocks = static_cast<int>(pkt->blocks());
   int held = iv.queued_blocks + blocks;
-  // Counting every draining block as held bounds the exact count; only past the bound does the
-  // check need the blocks freed by head_time.
-  if (held + iv.draining_blocks > p_.buffer_blocks()) {
-    while (!iv.draining.empty() && iv.draining.front().done <= now) {
-      iv.draining_blocks -= static_cast<int>(iv.draining.front().drain.blocks());
-      iv.draining.pop_front();
-    }
-    for (const Draining& d : iv.draining) held += static_cast<int>(d.drain.blocks() - d.drain.freed_by(head_time));
+  // Counting all of the draining packet's blocks as held bounds the exact count; only past the
+  // bound does the check need the blocks freed by head_time.
+  if (iv.last.done > head_time && held + static_cast<int>(iv.last.drain.blocks()) > p_.buffer_blocks()) {
+    held += static_cast<int>(iv.last.drain.blocks() - iv.last.drain.freed_by(head_time));
     if (held > p_.buffer_blocks())
       throw FabricError(where(port, pkt->vl) + ": input buffer overflow (" + std::to_string(held) + " blocks of " +
                         std::to_string(p_.buffer_blocks()) + ")");
+  } else if (held > p_.buffer_blocks()) {
+    throw FabricError(where(port, pkt->vl) + ": input buffer overflow (" + std::to_string(held) + " blocks of " +
+                      std::to_string(p_.buffer_blocks()) + ")");
   }
   const uint32_t route = route_index(*pkt);
   if (route == kNoRoute || cand_first(route) == cand_last(route)) refuse_route(*pkt, route);
-  // The port record read here is the one the wake-up below reads anyway.
-  for (auto c = cand_first(route); c != cand_last(route); ++c)
-    if (c->port < 1 || c->port > num_ports() || !connected(c->port)) refuse_route(*pkt, route);
-  Queued q{pkt, head_time, head_time + routing_ps_, route, static_cast<uint32_t>(blocks),
+  Queued q{pkt, head_time + routing_ps_, route, static_cast<uint32_t>(blocks),
            static_cast<uint8_t>(vl2vl_ ? pkt->vl : pkt->sl), 0};
   q.first_vl = out_vl(port, cand_first(route)->port, q);
   if (q.first_vl >= p_.num_vls)
     throw FabricError(where(port, pkt->vl) + ": SL2VL maps the packet onto VL " + std::to_string(q.first_vl) +
                       ", which the switch does not have");
-  iv.q.push_back(q);
   iv.queued_blocks += blocks;
   ++queued_packets_;
   if (port_[port].queued++ == 0) active_.push_back(port);
+  Queued& head = head_[pv(port, pkt->vl)];
+  if (head.pkt) {
+    iv.behind.push_back(q);
+    return;
+  }
   // A new head: only its own earliest grant can be earlier than the wake-up already pending
   // (which covers every other head).
-  if (iv.q.size() == 1) {
-    head_[pv(port, pkt->vl)] = q;
-    wake_for(port, q);
-  }
+  head = q;
+  wake_for(port, q);
 }
 
 void Switch::credits_arrive(int port, const CreditTrain& train) {
@@ -339,9 +339,14 @@ void Switch::arbitrate_single(const Eligible& e, Picos t) {
 
 void Switch::grant(int i, int v, int o, Vl w, Picos t) {
   InputVl& iv = ivl_[pv(i, v)];
-  const Queued h = head_[pv(i, v)];  // == iv.q.front(), already in cache
-  iv.q.pop_front();
-  head_[pv(i, v)] = iv.q.empty() ? Queued{} : iv.q.front();
+  Queued& head = head_[pv(i, v)];
+  const Queued h = head;
+  if (iv.behind.empty()) {
+    head.pkt = nullptr;
+  } else {
+    head = iv.behind.front();
+    iv.behind.pop_front();
+  }
   iv.queued_blocks -= static_cast<int>(h.blocks);
   --queued_packets_;
   if (--port_[i].queued == 0) active_.erase(std::find(active_.begin(), active_.end(), i));
@@ -349,28 +354,22 @@ void Switch::grant(int i, int v, int o, Vl w, Picos t) {
   const Picos len = pkt->length;
   const Picos in_ps = port_[i].byte_ps, out_ps = port_[o].byte_ps;
   if (port_[o].out_busy > t) throw FabricError(where(o, w) + ": arbiter granted a busy output");
+  if (port_[i].in_busy > t) throw FabricError(where(i, v) + ": arbiter granted an input still draining");
   if (!out_credits_[pv(o, w)].consume(static_cast<int>(h.blocks), t))
     throw CreditError(where(o, w) + ": credit counter would go negative");
   vlarb_[o].charge(w, pkt->length);
   // Start so that the tail is never needed before it has arrived (matters only when the output
   // link is faster than the input link).
-  Picos tail_in = h.arrive + len * in_ps;
+  const Picos arrive = h.ready - routing_ps_;
+  Picos tail_in = arrive + len * in_ps;
   Picos send = std::max(t, tail_in > len * out_ps ? tail_in - len * out_ps : 0);
   port_[o].out_busy = send + len * out_ps;
   // Bytes leave the input buffer at crossbar speed, but never before they have arrived.
-  CreditTrain drain{h.arrive, in_ps, send, out_ps / static_cast<Picos>(p_.crossbar_speedup), pkt->length, pkt->vl};
+  CreditTrain drain{arrive, in_ps, send, out_ps / static_cast<Picos>(p_.crossbar_speedup), pkt->length, pkt->vl};
   const Picos drained = drain.last_time();
   port_[i].in_busy = drained;
   port_[i].rr_vl = v + 1 == p_.num_vls ? 0 : v + 1;
-  if (iv.draining.size() == 8) {  // keep the ring small when the buffer never runs dry
-    while (!iv.draining.empty() && iv.draining.front().done <= t) {
-      iv.draining_blocks -= static_cast<int>(iv.draining.front().drain.blocks());
-      iv.draining.pop_front();
-    }
-  }
-  iv.draining.push_back({drain, drained});
-  iv.draining_blocks += static_cast<int>(h.blocks);
-  iv.drained_at = drained;
+  iv.last = {drain, drained};
   // Credits go back to the upstream node over the reverse direction of input port i.
   port_[i].tx->credits_arrive(i, drain);
   pkt->vl = w;
@@ -394,9 +393,11 @@ int Switch::occupancy_blocks(int in_port, int vl, Picos t) const {
   if (!connected(in_port)) return 0;
   const InputVl& iv = ivl_[pv(in_port, vl)];
   int held = 0;
-  for (const Queued& q : iv.q)
-    if (q.arrive <= t) held += static_cast<int>(q.blocks);
-  for (const Draining& d : iv.draining) held += static_cast<int>(d.drain.blocks() - d.drain.freed_by(t));
+  const Queued& h = head_[pv(in_port, vl)];
+  if (h.pkt && h.ready - routing_ps_ <= t) held += static_cast<int>(h.blocks);
+  for (const Queued& q : iv.behind)
+    if (q.ready - routing_ps_ <= t) held += static_cast<int>(q.blocks);
+  if (iv.last.done > t) held += static_cast<int>(iv.last.drain.blocks() - iv.last.drain.freed_by(t));
   return held;
 }
 

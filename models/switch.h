@@ -45,7 +45,9 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   // For the deadlock watchdog: the channels the head of (input port, VL) waits for, as
   // (output port, output VL) pairs; empty when that queue is empty or its head is not ready.
   std::vector<std::pair<int, int>> waits_of(int in_port, int vl, Picos now) const;
-  size_t queued(int in_port, int vl) const { return connected(in_port) ? ivl_[pv(in_port, vl)].q.size() : 0; }
+  size_t queued(int in_port, int vl) const {
+    return connected(in_port) ? ivl_[pv(in_port, vl)].behind.size() + (head_[pv(in_port, vl)].pkt ? 1 : 0) : 0;
+  }
   uint64_t head_packet_id(int in_port, int vl) const;
   // Credits available now on (output port, VL), for waves and tests.
   int credits(int out_port, int vl, Picos t) const { return out_credits_[pv(out_port, vl)].available(t); }
@@ -74,8 +76,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
  private:
   struct Queued {
     Packet* pkt;
-    Picos arrive;                       // head arrival
-    Picos ready;                        // arrive + routing delay
+    Picos ready;                        // head arrival + routing delay
     uint32_t route;                     // index of its candidates in cand_, looked up on arrival
     uint32_t blocks;                    // credits the whole packet needs
     uint8_t sl2vl_key;                  // SL (or input VL with a VL2VL table): selects the output VL
@@ -87,14 +88,16 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   };
   struct Draining {  // a granted packet still leaving the buffer, for the overflow check
     CreditTrain drain;
-    Picos done;  // its last block freed
+    Picos done = 0;  // its last block freed
   };
+  // The head of each VL queue lives in head_, outside the ring, so that a packet arriving at an
+  // empty queue (the usual case below saturation) never touches the ring's storage.
   struct InputVl {
-    RingQueue<Queued> q;
-    RingQueue<Draining> draining;  // in grant order, so `done` increases along it
-    Picos drained_at = 0;          // `done` of the last one: all are drained by then
-    int queued_blocks = 0;
-    int draining_blocks = 0;       // all blocks of the draining packets, freed or not
+    RingQueue<Queued> behind;  // packets behind the head, in arrival order
+    // An input grants again only once its last packet has drained (in_busy), so at most one
+    // packet per input is draining at any time: the last one granted.
+    Draining last;
+    int queued_blocks = 0;     // head and packets behind it
   };
   // Per port number, both directions: the scalars one visit reads, in one small record.
   struct Port {
@@ -144,7 +147,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   bool per_vl_lft_ = false;
   std::vector<Port> port_;                  // [port]
   std::vector<int> active_;                 // input ports with queued packets (any order)
-  std::vector<Queued> head_;                // [pv(port, vl)]: copy of the queue's head, pkt == nullptr if empty
+  std::vector<Queued> head_;                // [pv(port, vl)]: the queue's head, pkt == nullptr if empty
   std::vector<InputVl> ivl_;                // [pv(port, vl)]
   std::vector<CreditCounter> out_credits_;  // [pv(port, vl)]
   // [pv(port, vl)]: some head's earliest grant waits for credits of this output VL. Credits

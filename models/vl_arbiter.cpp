@@ -3,11 +3,12 @@
 namespace ibsc::models {
 
 void VlArbiter::configure(const VlArbParams& p, int num_vls) {
-  p_ = p;
   use_tables_ = p.use_tables;
   num_vls_ = num_vls;
-  high_ = Table{p.high, 0, 0, false};
-  low_ = Table{p.low, 0, 0, false};
+  rr_last_ = -1;
+  tables_.reset();
+  if (use_tables_)
+    tables_.reset(new Tables{p.limit_of_high_priority, Table{p.high, 0, 0, false}, Table{p.low, 0, 0, false}, false, 0});
 }
 
 int VlArbiter::pick(Table& t, uint32_t requesting) {
@@ -36,32 +37,34 @@ int VlArbiter::select_any(uint32_t requesting) {
     }
     return -1;
   }
-  const bool limit_hit = p_.limit_of_high_priority != 255 && high_bytes_ > 0 &&
-                         high_bytes_ >= static_cast<uint64_t>(p_.limit_of_high_priority) * 4096u;
+  Tables& tb = *tables_;
+  const bool limit_hit = tb.limit_of_high_priority != 255 && tb.high_bytes > 0 &&
+                         tb.high_bytes >= static_cast<uint64_t>(tb.limit_of_high_priority) * 4096u;
   if (limit_hit) {
-    int v = pick(low_, requesting);
+    int v = pick(tb.low, requesting);
     if (v >= 0) {
-      last_from_high_ = false;
+      tb.last_from_high = false;
       return v;
     }
   }
-  int v = pick(high_, requesting);
+  int v = pick(tb.high, requesting);
   if (v >= 0) {
-    last_from_high_ = true;
+    tb.last_from_high = true;
     return v;
   }
-  v = pick(low_, requesting);
-  last_from_high_ = false;
+  v = pick(tb.low, requesting);
+  tb.last_from_high = false;
   return v;
 }
 
 void VlArbiter::charge_tables(uint32_t bytes) {
-  Table& t = last_from_high_ ? high_ : low_;
+  Tables& tb = *tables_;
+  Table& t = tb.last_from_high ? tb.high : tb.low;
   t.remaining -= static_cast<int>((bytes + 63) / 64);
-  if (last_from_high_) {
-    high_bytes_ += bytes;
+  if (tb.last_from_high) {
+    tb.high_bytes += bytes;
   } else {
-    high_bytes_ = 0;
+    tb.high_bytes = 0;
   }
 }
 

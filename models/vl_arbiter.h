@@ -9,6 +9,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace ibsc::models {
@@ -48,17 +49,21 @@ class VlArbiter {
     int remaining = 0;  // weight left on the current entry, in 64-byte units
     bool started = false;
   };
+  // The VLArb table state, allocated only when the tables are used: with round-robin a port's
+  // VL arbiter is the three fields below, 12 bytes next to its neighbours'.
+  struct Tables {
+    int limit_of_high_priority = 255;
+    Table high, low;
+    bool last_from_high = false;
+    uint64_t high_bytes = 0;  // high-priority bytes since the last low-priority packet
+  };
   int select_any(uint32_t requesting);
   void charge_tables(uint32_t bytes);
-  int pick(Table& t, uint32_t requesting);
-  // Round-robin state first: with the default policy a grant reads one cache line.
+  static int pick(Table& t, uint32_t requesting);
   bool use_tables_ = false;
   int num_vls_ = 1;
   int rr_last_ = -1;
-  VlArbParams p_;
-  Table high_, low_;
-  bool last_from_high_ = false;
-  uint64_t high_bytes_ = 0;  // high-priority bytes since the last low-priority packet
+  std::unique_ptr<Tables> tables_;
 };
 
 }  // namespace ibsc::models
