@@ -57,6 +57,12 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
     }
   }
   cand_begin_.push_back(static_cast<uint32_t>(cand_.size()));
+  sl2vl_ports_ = static_cast<size_t>(tables.sl2vl.num_ports()) + 1;
+  sl2vl_.reserve(sl2vl_ports_ * sl2vl_ports_ * kNumSls);
+  for (size_t in = 0; in < sl2vl_ports_; ++in)
+    for (size_t out = 0; out < sl2vl_ports_; ++out)
+      for (int k = 0; k < kNumSls; ++k)
+        sl2vl_.push_back(tables.sl2vl.get(static_cast<int>(in), static_cast<int>(out), k));
   tx.resize(n + 1);
   for (int port = 1; port <= n; ++port)
     if (connected(port))

@@ -117,7 +117,9 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   void arbitrate_single(const Eligible& e, Picos t);
   void schedule_next(Picos t_min);
   void wake_for(int in_port, const Queued& head);  // wake-up for one head only
-  Vl out_vl(int in_port, int out_port, const Queued& h) const { return tables_.sl2vl.get(in_port, out_port, h.sl2vl_key); }
+  Vl out_vl(int in_port, int out_port, const Queued& h) const {
+    return sl2vl_[(static_cast<size_t>(in_port) * sl2vl_ports_ + out_port) * kNumSls + h.sl2vl_key];
+  }
   // The same for candidate c of h, without the table for the first (usually the only) one.
   Vl out_vl(int in_port, const routing::PortCandidate* c, const Queued& h) const {
     return c == cand_first(h.route) ? h.first_vl : out_vl(in_port, c->port, h);
@@ -156,6 +158,10 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   // The LFT flattened for the hot path: candidates of DLID d (for input VL v when the tables
   // have per-VL copies) are cand_[cand_begin_[k] .. cand_begin_[k+1]), k = v * lids + d.
   std::vector<uint32_t> cand_begin_;
+  // The SL2VL table copied into the switch: [in port][out port][SL or input VL], so that a
+  // look-up is one load from the switch's own memory, not two through the table set.
+  std::vector<Vl> sl2vl_;
+  size_t sl2vl_ports_ = 0;
   std::vector<routing::PortCandidate> cand_;
   uint32_t route_index(const Packet& p) const {
     size_t k = (per_vl_lft_ ? p.vl * lids_ : 0) + p.dlid;
