@@ -14,8 +14,7 @@ Picos CreditCounter::time_for_deficit(int deficit, int need, Picos t) const {
     }
     return kNever;
   }
-  Picos hi = t;
-  for (const Pending& p : trains_) hi = std::max(hi, p.done);
+  Picos hi = std::max(t, all_back_);
   if (available(hi) < need) return kNever;
   Picos lo = t;  // available(lo) < need <= available(hi)
   while (hi - lo > 1) {
@@ -29,8 +28,15 @@ bool CreditCounter::add(const CreditTrain& c) {
   int n = static_cast<int>(c.blocks());
   if (outstanding_ - n < 0) return false;
   outstanding_ -= n;
-  if (!trains_.empty() && c.block_time(0) < trains_.back().done) ordered_ = false;
-  trains_.push_back({c, c.last_time()});
+  const Picos done = c.last_time();
+  if (trains_.empty()) {  // a fresh start: earlier trains no longer constrain the order
+    ordered_ = true;
+    all_back_ = done;
+  } else {
+    if (ordered_ && c.block_time(0) < all_back_) ordered_ = false;
+    all_back_ = std::max(all_back_, done);
+  }
+  trains_.push_back({c, done});
   return true;
 }
 
