@@ -11,6 +11,8 @@ Hca::Hca(sc_core::sc_module_name name, int host, const routing::TableSet& tables
       host_(host),
       tables_(tables),
       me_(tables.hosts.at(host)),
+      base_lid_(me_.base_lid),
+      lid_end_(me_.base_lid + (1 << me_.lmc)),
       num_vls_(num_vls),
       byte_ps_(byte_ps),
       traffic_(traffic),
@@ -24,7 +26,12 @@ Hca::Hca(sc_core::sc_module_name name, int host, const routing::TableSet& tables
   rx.bind(*this);
   for (auto& c : credits_) c.reset(peer_buffer_blocks);
   for (size_t d = 0; d < dest_.size() && d < me_.paths.size(); ++d)
-    if (!me_.paths[d].empty()) dest_[d].primary = me_.paths[d].front();
+    if (!me_.paths[d].empty()) {
+      const routing::PathRecord& pr = me_.paths[d].front();
+      dest_[d].dlid = pr.dlid;
+      dest_[d].sl = pr.sl;
+      dest_[d].vl = me_.sl2vl[pr.sl];
+    }
   wake_.at(0);  // first run at time 0 draws the first generation time
 }
 
@@ -38,18 +45,11 @@ void Hca::set_generating(bool on) {
     Picos gap = traffic_.next_gap(host_);
     if (gap != kNever) next_gen_ = now_ps() + gap;
   }
-  schedule_next();
-}
-
-size_t Hca::queued() const {
-  size_t n = 0;
-  for (const auto& q : queues_) n += q.size();
-  return n;
+  schedule_next(now_ps());
 }
 
 void Hca::packet_arrives(int, Packet* pkt, Picos head_time) {
-  const Lid lmc_span = static_cast<Lid>(1u << me_.lmc);
-  if (pkt->dlid < me_.base_lid || pkt->dlid >= me_.base_lid + lmc_span)
+  if (pkt->dlid < base_lid_ || pkt->dlid >= lid_end_)
     throw FabricError(std::string(name()) + ": received packet " + std::to_string(pkt->id) + " for DLID " +
                       std::to_string(pkt->dlid) + " (misrouted)");
   // The receive side sinks at link rate: each block frees as soon as it has arrived.
@@ -64,7 +64,7 @@ void Hca::credits_arrive(int, const CreditTrain& train) {
   if (!credits_[train.vl].add(train))
     throw CreditError(std::string(name()) + " VL " + std::to_string(train.vl) +
                       ": more credits returned than taken (counter above its buffer)");
-  schedule_next();
+  schedule_next(now_ps());
 }
 
 void Hca::generate(Picos t) {
@@ -72,20 +72,20 @@ void Hca::generate(Picos t) {
     Packet* p = mon_.pool.get();
     if (traffic_.make(host_, *p)) {
       Destination& dst = dest_[p->dst_host];
-      const routing::PathRecord& pr = dst.primary;
-      if (pr.dlid == 0)
+      if (dst.dlid == 0)
         throw FabricError(std::string(name()) + ": no path record to host " + std::to_string(p->dst_host));
       p->id = mon_.generated++;
       p->src_host = static_cast<uint32_t>(host_);
       p->flow = static_cast<uint32_t>(host_ * dest_.size() + p->dst_host);
-      p->slid = me_.base_lid;
-      p->dlid = pr.dlid;
-      p->sl = pr.sl;
-      p->vl = me_.sl2vl[pr.sl];
+      p->slid = base_lid_;
+      p->dlid = dst.dlid;
+      p->sl = dst.sl;
+      p->vl = dst.vl;
       p->seq = dst.seq++;
       p->gen_time = next_gen_;
       traffic_.generated(*p, next_gen_);
       queues_[p->vl].push_back(p);
+      ++queued_;
     } else {
       mon_.pool.put(p);
     }
@@ -95,17 +95,18 @@ void Hca::generate(Picos t) {
 }
 
 void Hca::inject(Picos t) {
-  if (link_busy_until_ > t) return;
-  for (int k = 0; k < num_vls_; ++k) {
-    int v = (rr_vl_ + k) % num_vls_;
+  if (queued_ == 0 || link_busy_until_ > t) return;
+  int v = rr_vl_;
+  for (int k = 0; k < num_vls_; ++k, v = v + 1 == num_vls_ ? 0 : v + 1) {
     if (queues_[v].empty()) continue;
     Packet* p = queues_[v].front();
     if (credits_[v].available(t) < static_cast<int>(p->blocks())) continue;
     queues_[v].pop_front();
+    --queued_;
     if (!credits_[v].consume(static_cast<int>(p->blocks()), t))
       throw CreditError(std::string(name()) + " VL " + std::to_string(v) + ": credit counter would go negative");
     link_busy_until_ = t + static_cast<Picos>(p->length) * byte_ps_;
-    rr_vl_ = (v + 1) % num_vls_;
+    rr_vl_ = v + 1 == num_vls_ ? 0 : v + 1;
     ++mon_.injected;
     mon_.last_progress = t;  // a packet entering the fabric is progress (an idle fabric is not stuck)
     link_->packet_arrives(1, p, t);
@@ -131,20 +132,26 @@ void Hca::wake() {
   }
   generate(t);
   inject(t);
-  schedule_next();
+  schedule_next(t);
 }
 
-void Hca::schedule_next() {
-  const Picos now = now_ps();
+void Hca::schedule_next(Picos now) {
   Picos best = next_gen_;
   if (!arriving_.empty()) best = std::min(best, arriving_.front().first);
-  Picos free_at = std::max(now, link_busy_until_);
+  if (queued_ > 0) best = std::min(best, earliest_injection(now));  // usually nothing waits
+  if (best != kNever) wake_.at(std::max(best, now));
+}
+
+// Out of line: the common call, with nothing queued, stays small.
+Picos Hca::earliest_injection(Picos now) const {
+  const Picos free_at = std::max(now, link_busy_until_);
+  Picos best = kNever;
   for (int v = 0; v < num_vls_; ++v) {
     if (queues_[v].empty()) continue;
     Picos tc = credits_[v].time_for(static_cast<int>(queues_[v].front()->blocks()), free_at);
     best = std::min(best, tc);
   }
-  if (best != kNever) wake_.at(std::max(best, now));
+  return best;
 }
 
 }  // namespace ibsc::models

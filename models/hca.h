@@ -45,20 +45,23 @@ class Hca : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
 
   // Stops (or restarts) generation; queued packets still drain.
   void set_generating(bool on);
-  size_t queued() const;
+  size_t queued() const { return queued_; }
   size_t arriving() const { return arriving_.size(); }
   int credits(int vl, Picos t) const { return credits_[vl].available(t); }
 
  private:
   void end_of_elaboration() override;
   void wake() override;
-  void schedule_next();
+  void schedule_next(Picos now);
+  [[gnu::noinline]] Picos earliest_injection(Picos now) const;  // of the queued packets, kNever if none
   void generate(Picos t);
   void inject(Picos t);
 
   int host_;
   const routing::TableSet& tables_;
   const routing::HostTables& me_;
+  Lid base_lid_;  // this port's LIDs: base_lid_ .. lid_end_ - 1
+  int lid_end_;
   int num_vls_;
   Picos byte_ps_;
   HcaTraffic& traffic_;
@@ -68,11 +71,14 @@ class Hca : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   Picos link_busy_until_ = 0;
   int rr_vl_ = 0;
   std::vector<RingQueue<Packet*>> queues_;  // injection queue per VL
+  size_t queued_ = 0;                        // packets in queues_: none spares the scans of VLs
   std::vector<CreditCounter> credits_;       // toward the switch input buffer, per VL
   RingQueue<std::pair<Picos, Packet*>> arriving_;  // (tail time, packet), in arrival order
-  struct Destination {           // what generating a packet reads, in one cache line
-    uint64_t seq = 0;            // next sequence number
-    routing::PathRecord primary;
+  struct Destination {  // what generating a packet reads: the primary path record, its VL resolved
+    uint64_t seq = 0;   // next sequence number
+    Lid dlid = 0;       // 0: no path record
+    Sl sl = 0;
+    Vl vl = 0;          // the port's SL2VL of sl
   };
   std::vector<Destination> dest_;  // per destination host
   WakeUp wake_;

@@ -1,23 +1,58 @@
 #include "tb/injection.h"
 
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 
 #include "tb/traffic.h"
 
 namespace ibsc::tb {
 
+namespace {
+
+// 1 / (2k + 1), k = 0..14: the atanh series' coefficients, rounded as the division rounds them
+// at run time (so the table changes no bit of the result).
+struct OddReciprocals {
+  double v[15] = {};
+  constexpr OddReciprocals() {
+    for (int k = 0; k < 15; ++k) v[k] = 1.0 / (2 * k + 1);
+  }
+};
+constexpr OddReciprocals kOdd;
+
+// std::floor(q), bit for bit: conversion to integer truncates, which is floor for 0 < q < 2^52
+// (and exact there); the rest (zeros, negative, huge, inf, NaN) takes std::floor, which without
+// SSE4.1 is a dozen instructions.
+inline double floor_of(double q) {
+  return q > 0 && q < 0x1.0p52 ? static_cast<double>(static_cast<int64_t>(q)) : std::floor(q);
+}
+
+}  // namespace
+
 double portable_log(double x) {
+  // x = m * 2^e, m in [0.5, 1): exact. A normal x gives m and e straight from its bits (exponent
+  // field set to that of 0.5), as frexp would, without the library call; frexp for the rest.
+  uint64_t bits = 0;
+  std::memcpy(&bits, &x, sizeof bits);
+  const int biased = static_cast<int>(bits >> 52);  // the sign bit is clear: x > 0
   int e = 0;
-  double m = std::frexp(x, &e);  // x = m * 2^e, m in [0.5, 1): exact
+  double m;
+  if (biased > 0 && biased < 0x7ff) {
+    e = biased - 1022;
+    bits = (bits & ((1ull << 52) - 1)) | (1022ull << 52);
+    std::memcpy(&m, &bits, sizeof m);
+  } else {
+    m = std::frexp(x, &e);
+  }
   if (m < 0.70710678118654752440) {
     m *= 2;
     --e;
   }
   // log(m) = 2 atanh(s), s = (m-1)/(m+1), |s| <= 0.172: 14 odd terms reach 1e-22.
   const double s = (m - 1) / (m + 1), s2 = s * s;
-  double poly = 1.0 / 29;
-  for (int k = 13; k >= 0; --k) poly = 1.0 / (2 * k + 1) + s2 * poly;
+  double poly = kOdd.v[14];
+#pragma GCC unroll 14
+  for (int k = 13; k >= 0; --k) poly = kOdd.v[k] + s2 * poly;
   // ln 2 split so e * ln2_hi is exact for any exponent.
   const double ln2_hi = 6.93147180369123816490e-01, ln2_lo = 1.90821492927058770002e-10;
   return e * ln2_hi + (2 * s * poly + e * ln2_lo);
@@ -68,11 +103,12 @@ uint64_t InjectionProcess::next_gap_ps() {
     gap = -portable_log(1.0 - uniform01(rng_)) * mean_gap_ps_;
   } else {
     // Slots until the next success: geometric on {1, 2, ...} by inversion.
-    double k = p_ >= 1.0 ? 1.0 : std::floor(portable_log(1.0 - uniform01(rng_)) / log1m_p_) + 1.0;
+    double k = p_ >= 1.0 ? 1.0 : floor_of(portable_log(1.0 - uniform01(rng_)) / log1m_p_) + 1.0;
     gap = k * slot_ps_;
   }
   gap = std::min(gap, 1e18) + carry_;  // 1e18 ps (11 days) keeps the cast defined
-  uint64_t whole = gap < 1.0 ? 1 : static_cast<uint64_t>(std::floor(gap));
+  // gap >= 1 here is below 2^63: the signed conversion truncates, i.e. floors, in one instruction.
+  uint64_t whole = gap < 1.0 ? 1 : static_cast<uint64_t>(static_cast<int64_t>(gap));
   carry_ = gap - static_cast<double>(whole);
   return whole;
 }
