@@ -109,9 +109,9 @@ uint64_t InjectionProcess::next_gap_ps() {
   }
   gap = std::min(gap, 1e18) + carry_;  // 1e18 ps (11 days) keeps the cast defined
   // gap >= 1 here is below 2^63: the signed conversion truncates, i.e. floors, in one instruction.
-  uint64_t whole = gap < 1.0 ? 1 : static_cast<uint64_t>(static_cast<int64_t>(gap));
+  const int64_t whole = gap < 1.0 ? 1 : static_cast<int64_t>(gap);
   carry_ = gap - static_cast<double>(whole);
-  return whole;
+  return static_cast<uint64_t>(whole);
 }
 
 uint32_t InjectionProcess::next_length() {
