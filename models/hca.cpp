@@ -64,7 +64,10 @@ void Hca::credits_arrive(int, const CreditTrain& train) {
   if (!credits_[train.vl].add(train))
     throw CreditError(std::string(name()) + " VL " + std::to_string(train.vl) +
                       ": more credits returned than taken (counter above its buffer)");
-  schedule_next(now_ps());
+  // Credits only matter to queued packets. With none queued, and outside our own wake-up (which
+  // has no wake-up pending until it ends), the pending wake-up is already no later than the
+  // next generation and delivery, so schedule_next would ask for nothing new.
+  if (queued_ > 0 || in_wake_) schedule_next(now_ps());
 }
 
 void Hca::generate(Picos t) {
@@ -117,6 +120,7 @@ void Hca::inject(Picos t) {
 void Hca::wake() {
   const Picos t = now_ps();
   ++mon_.hca_wakes;
+  in_wake_ = true;
   if (t == 0 && next_gen_ == kNever && generating_) {
     Picos gap = traffic_.next_gap(host_);
     if (gap != kNever) next_gen_ = gap;
@@ -133,6 +137,7 @@ void Hca::wake() {
   generate(t);
   inject(t);
   schedule_next(t);
+  in_wake_ = false;
 }
 
 void Hca::schedule_next(Picos now) {

@@ -67,6 +67,7 @@ class Hca : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   HcaTraffic& traffic_;
   FabricMonitor& mon_;
   bool generating_ = true;
+  bool in_wake_ = false;  // inside wake(): no wake-up pending
   Picos next_gen_ = kNever;
   Picos link_busy_until_ = 0;
   int rr_vl_ = 0;

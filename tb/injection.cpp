@@ -59,7 +59,7 @@ double portable_log(double x) {
 }
 
 InjectionProcess::InjectionProcess(const InjectionConfig& cfg, double load, double link, uint64_t seed)
-    : rng_(seed), poisson_(cfg.process == "poisson") {
+    : poisson_(cfg.process == "poisson"), rng_(seed) {
   if (cfg.process != "bernoulli" && cfg.process != "poisson")
     throw std::invalid_argument("traffic.injection: '" + cfg.process + "' is not bernoulli or poisson");
   if (cfg.length_mix.empty()) throw std::invalid_argument("traffic.lengths: empty length mix");
@@ -79,6 +79,7 @@ InjectionProcess::InjectionProcess(const InjectionConfig& cfg, double load, doub
     cum_.push_back(acc);
   }
   cum_.back() = 1.0;  // rounding must not leave a gap at the top
+  if (len_.size() == 1) fixed_len_ = len_[0];
   mean_ = sum / total;
   if (!(load >= 0) || !std::isfinite(load))
     throw std::invalid_argument("offered load must be a finite value >= 0 bytes/ns");
@@ -108,13 +109,13 @@ uint64_t InjectionProcess::next_gap_ps() {
   }
   gap = std::min(gap, 1e18) + carry_;  // 1e18 ps (11 days) keeps the cast defined
   // gap >= 1 here is below 2^63: the signed conversion truncates, i.e. floors, in one instruction.
-  uint64_t whole = gap < 1.0 ? 1 : static_cast<uint64_t>(static_cast<int64_t>(gap));
+  const int64_t whole = gap < 1.0 ? 1 : static_cast<int64_t>(gap);
   carry_ = gap - static_cast<double>(whole);
-  return whole;
+  return static_cast<uint64_t>(whole);
 }
 
 uint32_t InjectionProcess::next_length() {
-  if (len_.size() == 1) return len_[0];
+  if (fixed_len_) return fixed_len_;
   double u = uniform01(rng_);
   for (size_t i = 0; i < cum_.size(); ++i)
     if (u < cum_[i]) return len_[i];

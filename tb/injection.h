@@ -32,16 +32,19 @@ class InjectionProcess {
   double mean_length() const { return mean_; }
 
  private:
-  std::mt19937_64 rng_;
-  bool poisson_;
+  // What a packet's draws read comes first, in 48 bytes: TrafficDriver lays its per-host
+  // streams out so that these share a cache line with the other stream's state index.
   double p_ = 0;        // bernoulli: probability per slot
   double slot_ps_ = 0;  // bernoulli: slot length
+  double log1m_p_ = 0;  // bernoulli: log(1 - p)
   double mean_gap_ps_ = 0;
+  double carry_ = 0;        // picoseconds not yet returned (fraction, or a 1 ps minimum paid ahead)
+  uint32_t fixed_len_ = 0;  // the length when the mix has one, else 0
+  bool poisson_;
+  std::mt19937_64 rng_;
   double mean_ = 0;
   std::vector<uint32_t> len_;
   std::vector<double> cum_;
-  double log1m_p_ = 0;  // bernoulli: log(1 - p)
-  double carry_ = 0;    // picoseconds not yet returned (fraction, or a 1 ps minimum paid ahead)
 };
 
 // Natural logarithm of a finite x > 0 from frexp and a fixed atanh series: within a few ulp

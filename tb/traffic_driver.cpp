@@ -9,25 +9,25 @@ TrafficDriver::TrafficDriver(const routing::Topology& topo, const TrafficConfig&
                              const InjectionConfig& injection, double load_bytes_per_ns, double link_bytes_per_ns,
                              uint64_t seed)
     : pattern_(make_destination_pattern(traffic, topo)), byte_ps_(1000.0 / link_bytes_per_ns) {
-  inj_.reserve(topo.num_hosts);
+  hosts_.reserve(topo.num_hosts);
   for (int h = 0; h < topo.num_hosts; ++h) {
     // Independent, reproducible streams per host: injection and destination never share one.
     uint64_t s = seed * 0x9E3779B97F4A7C15ull + static_cast<uint64_t>(h) * 0xBF58476D1CE4E5B9ull;
-    inj_.emplace_back(injection, load_bytes_per_ns, link_bytes_per_ns, s);
-    rng_.emplace_back(s ^ 0x94D049BB133111EBull);
+    hosts_.emplace_back(injection, load_bytes_per_ns, link_bytes_per_ns, s);
   }
 }
 
 models::Picos TrafficDriver::next_gap(int host) {
-  uint64_t g = inj_[host].next_gap_ps();
+  uint64_t g = hosts_[host].inj.next_gap_ps();
   return g == UINT64_MAX ? models::kNever : g;
 }
 
 bool TrafficDriver::make(int host, models::Packet& p) {
-  int dst = pattern_->destination(host, rng_[host]);
+  HostStreams& hs = hosts_[host];
+  int dst = pattern_->destination(host, hs.dest_rng);
   if (dst < 0) return false;
   p.dst_host = static_cast<uint32_t>(dst);
-  p.length = inj_[host].next_length();
+  p.length = hs.inj.next_length();
   return true;
 }
 

@@ -43,9 +43,17 @@ class TrafficDriver : public models::HcaTraffic {
   double window_arrived_bytes = 0;
 
  private:
+  // A host's two random streams. A packet reads both streams' state indices and the injection
+  // parameters; with the index at the end of the engine (libstdc++) and the parameters at the
+  // start of InjectionProcess, the destination index and the parameters share one cache line.
+  struct alignas(64) HostStreams {
+    HostStreams(const InjectionConfig& injection, double load, double link, uint64_t seed)
+        : dest_rng(seed ^ 0x94D049BB133111EBull), inj(injection, load, link, seed) {}
+    std::mt19937_64 dest_rng;  // destination pattern
+    InjectionProcess inj;      // gaps and lengths
+  };
   std::unique_ptr<DestinationPattern> pattern_;
-  std::vector<InjectionProcess> inj_;
-  std::vector<std::mt19937_64> rng_;
+  std::vector<HostStreams> hosts_;
   models::Picos win_start_ = models::kNever, win_end_ = models::kNever;
   double byte_ps_ = 0;  // link byte time
 };
