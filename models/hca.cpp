@@ -36,7 +36,7 @@ Hca::Hca(sc_core::sc_module_name name, int host, const routing::TableSet& tables
 }
 
 // sc_port's operator-> checks the binding on every call.
-void Hca::end_of_elaboration() { link_ = tx.operator->(); }
+void Hca::end_of_elaboration() { link_.bind(tx.operator->()); }
 
 void Hca::set_generating(bool on) {
   generating_ = on;
@@ -54,7 +54,7 @@ void Hca::packet_arrives(int, Packet* pkt, Picos head_time) {
                       std::to_string(pkt->dlid) + " (misrouted)");
   // The receive side sinks at link rate: each block frees as soon as it has arrived.
   CreditTrain c{head_time, byte_ps_, head_time, byte_ps_, pkt->length, pkt->vl};
-  link_->credits_arrive(1, c);
+  link_.credits_arrive(1, c);
   Picos tail = head_time + static_cast<Picos>(pkt->length) * byte_ps_;
   arriving_.push_back({tail, pkt});
   if (arriving_.size() == 1) wake_.at(tail);
@@ -112,7 +112,7 @@ void Hca::inject(Picos t) {
     rr_vl_ = v + 1 == num_vls_ ? 0 : v + 1;
     ++mon_.injected;
     mon_.last_progress = t;  // a packet entering the fabric is progress (an idle fabric is not stuck)
-    link_->packet_arrives(1, p, t);
+    link_.packet_arrives(1, p, t);
     return;
   }
 }

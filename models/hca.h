@@ -14,6 +14,7 @@
 
 #include "models/credit_counter.h"
 #include "models/fabric_monitor.h"
+#include "models/link.h"
 #include "models/link_protocol.h"
 #include "models/ring_queue.h"
 #include "models/scheduler.h"
@@ -83,7 +84,7 @@ class Hca : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   };
   std::vector<Destination> dest_;  // per destination host
   WakeUp wake_;
-  LinkEndpoint* link_ = nullptr;  // tx's interface, fixed after elaboration
+  TxLink link_;  // tx's interface, fixed after elaboration
 
  public:
   sc_core::sc_export<LinkEndpoint> rx;

@@ -18,8 +18,8 @@ void Scheduler::notify(Picos t) {
 void Scheduler::run() {
   const Picos now = now_ps();
   running_ = true;
-  while (!queue_.empty() && queue_.next_time() <= now) {
-    auto e = queue_.pop();
+  WakeQueue<WakeUp*>::Entry e;
+  while (queue_.pop_due(now, e)) {
     WakeUp* w = e.item;
     if (w->pending_ != e.t) continue;  // superseded by an earlier wake-up that already ran
     w->pending_ = kNever;

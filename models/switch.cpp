@@ -98,7 +98,7 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
 void Switch::end_of_elaboration() {
   // sc_port's operator-> checks the binding on every call and sits behind a pointer per port.
   for (size_t port = 1; port < tx.size(); ++port)
-    if (tx[port]) port_[port].tx = tx[port]->operator->();
+    if (tx[port]) port_[port].tx.bind(tx[port]->operator->());
 }
 
 std::string Switch::where(int port, int vl) const {
@@ -377,13 +377,13 @@ void Switch::grant(int i, int v, int o, Vl w, Picos t) {
   port_[i].rr_vl = v + 1 == p_.num_vls ? 0 : v + 1;
   iv.last = {drain, drained};
   // Credits go back to the upstream node over the reverse direction of input port i.
-  port_[i].tx->credits_arrive(i, drain);
+  port_[i].tx.credits_arrive(i, drain);
   pkt->vl = w;
   ++pkt->hops;
   ++mon_.hops;
   ++grants_;
   mon_.last_progress = t;
-  port_[o].tx->packet_arrives(o, pkt, send);
+  port_[o].tx.packet_arrives(o, pkt, send);
 }
 
 std::vector<std::pair<int, int>> Switch::waits_of(int in_port, int vl, Picos now) const {

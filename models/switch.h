@@ -19,6 +19,7 @@
 
 #include "models/credit_counter.h"
 #include "models/fabric_monitor.h"
+#include "models/link.h"
 #include "models/link_protocol.h"
 #include "models/ring_queue.h"
 #include "models/scheduler.h"
@@ -103,7 +104,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   struct Port {
     Picos in_busy = 0;            // input: until its last granted packet has left the buffer
     Picos out_busy = 0;           // output: until its current packet is sent
-    LinkEndpoint* tx = nullptr;   // what tx[port] is bound to, fixed after elaboration
+    TxLink tx;                    // what tx[port] is bound to, fixed after elaboration
     Picos byte_ps = 0;            // of the cable; 0 = unconnected
     int queued = 0;               // packets in all VLs of this input
     int rr_vl = 0;                // input: VL offered first

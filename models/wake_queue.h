@@ -1,12 +1,22 @@
-// Wake-up queue of the scheduler: a radix heap. Simulation time never goes back, so every
-// queued time is >= `last`, the time last taken; an entry sits in bucket b = bit length of
-// (t XOR last). Push is O(1); taking the earliest entry moves the lowest non-empty bucket down
-// only when bucket 0 runs dry, and each entry moves a few times at most. Buckets keep push order,
-// so entries due at the same time come out in the order they were queued, as a (time, sequence)
-// heap would give them, at a fraction of its cost per wake-up.
+// Wake-up queue of the scheduler: a two-level timing wheel. Entries come out in time order, and
+// entries due at the same time in the order they were pushed, as a (time, sequence) heap would
+// give them, at a fraction of its cost per wake-up.
+//
+// Simulation time never goes back: every pushed time is >= the time last taken. Time is cut
+// into far slots of 2^kFarBits ps (4.2 us); the far slot of the time last taken is the `base`.
+//   near wheel: entries in the base far slot, one near slot (vector, push order) per 4.1 ns;
+//   far wheel:  entries in the next kFarSlots - 1 far slots (268 us), one vector each;
+//   overflow:   later entries, ordered by time and then push order (rare).
+// When the near wheel runs dry, the next non-empty far slot becomes the base and its entries go
+// down to the near slots, still in push order; overflow entries that the far wheel now covers
+// move up into it. A far slot only ever receives entries while it is empty or from later pushes,
+// so every slot holds its entries in push order, and a stable sort by time of a near slot (needed
+// only when a push lands before an entry of the same slot) gives the required order. Each entry
+// moves at most twice, most never.
 #pragma once
 #include <array>
 #include <cstdint>
+#include <map>
 #include <vector>
 
 #include "models/sim_time.h"
@@ -22,54 +32,137 @@ class WakeQueue {
   };
   bool empty() const { return size_ == 0; }
   void push(Picos t, T item) {  // t >= the time last taken
-    const int b = bucket(t);
-    buckets_[b].push_back({t, item});
-    if (b) {
-      nonempty_ |= 1ull << (b - 1);
-      if (t < min_[b]) min_[b] = t;
-    }
     ++size_;
+    place({t, item});
   }
-  // Earliest queued time (the queue must not be empty); does not move anything.
-  Picos next_time() const {
-    return head_ < buckets_[0].size() ? buckets_[0][head_].t : min_[lowest()];
+  // Earliest queued time (the queue must not be empty).
+  Picos next_time() {
+    if (near_count_) return front_near()[0].t;
+    if (far_mask_) return far_min_[far_index(base_ + next_far())];
+    return overflow_.begin()->first;
   }
-  // Takes the earliest entry (the queue must not be empty).
-  Entry pop() {
-    if (head_ == buckets_[0].size()) refill();
+  // Takes the earliest entry into `out` if it is due at or before `now`.
+  bool pop_due(Picos now, Entry& out) {
+    if (!near_count_) {
+      if (!size_ || next_time() > now) return false;
+      advance();
+    }
+    const Entry* e = front_near();
+    if (e->t > now) return false;
+    NearSlot& s = near_[front_];
+    out = *e;
     --size_;
-    return buckets_[0][head_++];
+    --near_count_;
+    if (++s.head == s.v.size()) {
+      s.v.clear();
+      s.head = 0;
+      near_mask_[front_ >> 6] &= ~(1ull << (front_ & 63));
+      if (!near_mask_[front_ >> 6]) near_summary_ &= ~(1ull << (front_ >> 6));
+      front_ = -1;
+    }
+    return true;
   }
 
  private:
-  static std::array<Picos, 65> filled(Picos v) {
-    std::array<Picos, 65> a;
-    a.fill(v);
+  static constexpr int kNearBits = 12;                  // near slot: 4,096 ps
+  static constexpr int kNearSlots = 1024;               // a far slot is 1024 near slots
+  static constexpr int kFarBits = kNearBits + 10;       // far slot: 4.19 us
+  static constexpr uint64_t kFarSlots = 64;             // far wheel: base + 63 slots
+  static_assert(kNearSlots == 1 << (kFarBits - kNearBits) && kNearSlots <= 64 * 64, "near wheel spans one far slot");
+
+  struct NearSlot {
+    std::vector<Entry> v;  // entries [head, end) still queued
+    uint32_t head = 0;
+    bool sorted = true;    // [head, end) in time order
+  };
+
+  static size_t far_index(uint64_t far_slot) { return far_slot & (kFarSlots - 1); }
+  // Far slots after the base, counted from it, to the first non-empty one (far wheel not empty).
+  int next_far() const {
+    const unsigned r = base_ & (kFarSlots - 1);
+    const uint64_t rotated = r ? (far_mask_ >> r) | (far_mask_ << (64 - r)) : far_mask_;
+    return __builtin_ctzll(rotated);
+  }
+  // The first queued entry of the near wheel (not empty), sorting its slot first if needed.
+  const Entry* front_near() {
+    if (front_ < 0) {
+      const int w = __builtin_ctzll(near_summary_);
+      front_ = w * 64 + __builtin_ctzll(near_mask_[w]);
+    }
+    NearSlot& s = near_[front_];
+    if (!s.sorted) {
+      // Insertion sort by time: stable, so entries at one time stay in push order; the slot is
+      // short and nearly sorted.
+      for (size_t i = s.head + 1; i < s.v.size(); ++i) {
+        const Entry e = s.v[i];
+        size_t j = i;
+        for (; j > s.head && s.v[j - 1].t > e.t; --j) s.v[j] = s.v[j - 1];
+        s.v[j] = e;
+      }
+      s.sorted = true;
+    }
+    return &s.v[s.head];
+  }
+  void place(const Entry& e) {
+    const uint64_t f = e.t >> kFarBits;
+    if (f == base_) {
+      const int i = static_cast<int>((e.t >> kNearBits) & (kNearSlots - 1));
+      NearSlot& s = near_[i];
+      if (s.v.empty()) {
+        near_mask_[i >> 6] |= 1ull << (i & 63);
+        near_summary_ |= 1ull << (i >> 6);
+        if (front_ >= 0 && i < front_) front_ = i;
+      } else if (e.t < s.v.back().t) {
+        s.sorted = false;
+      }
+      s.v.push_back(e);
+      ++near_count_;
+    } else if (f - base_ < kFarSlots) {
+      const size_t j = far_index(f);
+      far_[j].push_back(e);
+      far_mask_ |= 1ull << j;
+      if (e.t < far_min_[j]) far_min_[j] = e.t;
+    } else {
+      overflow_.emplace(e.t, e.item);  // after those at the same time: push order
+    }
+  }
+  // The near wheel is empty: the next non-empty far slot (or the overflow's first) becomes the
+  // base, its entries go down to the near wheel and the overflow the far wheel now covers moves up.
+  void advance() {
+    front_ = -1;
+    if (far_mask_) {
+      base_ += next_far();
+      const size_t j = far_index(base_);
+      std::vector<Entry>& src = far_[j];
+      far_mask_ &= ~(1ull << j);
+      far_min_[j] = kNever;
+      for (const Entry& e : src) place(e);
+      src.clear();
+    } else {
+      base_ = overflow_.begin()->first >> kFarBits;
+    }
+    while (!overflow_.empty() && (overflow_.begin()->first >> kFarBits) - base_ < kFarSlots) {
+      place({overflow_.begin()->first, overflow_.begin()->second});
+      overflow_.erase(overflow_.begin());
+    }
+  }
+  static std::array<Picos, kFarSlots> never() {
+    std::array<Picos, kFarSlots> a;
+    a.fill(kNever);
     return a;
   }
-  static int bit_length(uint64_t x) { return x ? 64 - __builtin_clzll(x) : 0; }
-  int bucket(Picos t) const { return bit_length(t ^ last_); }
-  int lowest() const { return __builtin_ctzll(nonempty_) + 1; }
-  // Bucket 0 is used up: the lowest non-empty bucket's minimum becomes `last` and its entries,
-  // in their order, go to lower buckets (all empty now).
-  void refill() {
-    buckets_[0].clear();
-    head_ = 0;
-    const int b = lowest();
-    std::vector<Entry>& src = buckets_[b];
-    last_ = min_[b];
-    min_[b] = kNever;
-    nonempty_ &= ~(1ull << (b - 1));
-    for (const Entry& e : src) push(e.t, e.item);
-    size_ -= src.size();
-    src.clear();
-  }
-  std::array<std::vector<Entry>, 65> buckets_;
-  std::array<Picos, 65> min_ = filled(kNever);  // earliest time per bucket (1..64)
-  uint64_t nonempty_ = 0;  // bit b-1: bucket b (1..64) holds entries
-  size_t head_ = 0;        // next entry of bucket 0
+
+  std::array<NearSlot, kNearSlots> near_;
+  std::array<uint64_t, kNearSlots / 64> near_mask_{};  // bit i: near slot i holds entries
+  uint64_t near_summary_ = 0;                           // bit w: near_mask_[w] != 0
+  int front_ = -1;                                      // first non-empty near slot, -1: unknown
+  size_t near_count_ = 0;
+  uint64_t base_ = 0;  // far slot the near wheel covers
+  std::array<std::vector<Entry>, kFarSlots> far_;
+  std::array<Picos, kFarSlots> far_min_ = never();  // earliest time per far slot
+  uint64_t far_mask_ = 0;                           // bit j: far_[j] holds entries
+  std::multimap<Picos, T> overflow_;
   size_t size_ = 0;
-  Picos last_ = 0;
 };
 
 }  // namespace ibsc::models
