@@ -3,15 +3,19 @@
 namespace ibsc::models {
 
 Picos CreditCounter::time_for_deficit(int deficit, int need, Picos t) const {
+  if (front_.length == 0) return kNever;
   if (ordered_) {
     // Blocks come back in train order: walk to the deficit-th block still to come.
-    for (const Pending& p : trains_) {
-      const CreditTrain& c = p.train;
-      if (p.done <= t) continue;
-      int left = static_cast<int>(c.blocks() - c.freed_by(t));
-      if (deficit <= left) return c.block_time(c.freed_by(t) + deficit - 1);
+    auto reach = [&](const CreditTrain& c) {
+      const uint32_t freed = c.freed_by(t);
+      const int left = static_cast<int>(c.blocks() - freed);
+      if (deficit <= left) return c.block_time(freed + deficit - 1);
       deficit -= left;
-    }
+      return kNever;
+    };
+    if (Picos r = reach(front_); r != kNever) return r;
+    for (const CreditTrain& c : later_)
+      if (Picos r = reach(c); r != kNever) return r;
     return kNever;
   }
   Picos hi = std::max(t, all_back_);
@@ -24,20 +28,11 @@ Picos CreditCounter::time_for_deficit(int deficit, int need, Picos t) const {
   return hi;
 }
 
-bool CreditCounter::add(const CreditTrain& c) {
-  int n = static_cast<int>(c.blocks());
-  if (outstanding_ - n < 0) return false;
-  outstanding_ -= n;
-  const Picos done = c.last_time();
-  if (trains_.empty()) {  // a fresh start: earlier trains no longer constrain the order
-    ordered_ = true;
-    all_back_ = done;
-  } else {
-    if (ordered_ && c.block_time(0) < all_back_) ordered_ = false;
-    all_back_ = std::max(all_back_, done);
-  }
-  trains_.push_back({c, done});
-  return true;
+void CreditCounter::queue_later(const CreditTrain& c) {
+  if (ordered_ && c.block_time(0) < all_back_) ordered_ = false;
+  all_back_ = std::max(all_back_, c.last_time());
+  later_.push_back(c);
+  has_later_ = true;
 }
 
 }  // namespace ibsc::models

@@ -16,23 +16,22 @@ class CreditError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-class CreditCounter {
+// One cache line holds what the usual query touches: the counts, the time every pending train
+// is back and the oldest pending train. Later trains (rare: a train stands for one packet
+// granted downstream and is back about a packet time later) queue on the heap.
+class alignas(64) CreditCounter {
  public:
   void reset(int capacity_blocks) {
     capacity_ = capacity_blocks;
-    base_ = capacity_blocks;
-    outstanding_ = 0;
+    base_ = ceiling_ = capacity_blocks;
     all_back_ = 0;
-    ordered_ = true;
-    trains_.clear();
+    drop_all();
   }
   int capacity() const { return capacity_; }
 
   // Credits available at time t (t >= the time of the last consume()).
   int available(Picos t) const {
-    // Once every pending train is back, all credits but the unannounced ones are here: no need
-    // to look at the trains (they live on the heap).
-    if (t >= all_back_) return capacity_ - outstanding_;
+    if (t >= all_back_) return ceiling_;  // every pending train is back: no need to look at them
     return base_ + returned_by(t);
   }
   // The same at the current time t, first folding trains that are fully back (cheaper later).
@@ -54,50 +53,75 @@ class CreditCounter {
     fold(t);
     if (base_ < n && available(t) < n) return false;
     base_ -= n;  // may dip below zero while a partly returned train still covers the difference
-    outstanding_ += n;
+    ceiling_ -= n;
     return true;
   }
   // Adds credits returned by the downstream buffer; false when more credits come back than
   // were taken, i.e. the counter would exceed the buffer it mirrors.
-  bool add(const CreditTrain& c);
+  bool add(const CreditTrain& c) {
+    const int n = static_cast<int>(c.blocks());
+    if (ceiling_ + n > capacity_) return false;  // more than consumed and not yet announced
+    ceiling_ += n;
+    if (n == 0) return true;  // nothing comes back (and a front_ of length 0 means no train)
+    if (front_.length == 0) {
+      front_ = c;
+      all_back_ = c.last_time();
+    } else {
+      queue_later(c);
+    }
+    return true;
+  }
 
  private:
-  // Accounting: base_ + (blocks in trains_) + outstanding_ == capacity_ at all times.
+  void drop_all() {
+    front_.length = 0;
+    if (has_later_) later_.clear();
+    has_later_ = false;
+    ordered_ = true;  // a fresh start: the next train has nothing to be ordered against
+  }
+  void pop_front() {
+    if (!has_later_) return drop_all();
+    front_ = later_.front();
+    later_.pop_front();
+    has_later_ = !later_.empty();
+  }
   void fold(Picos t) {  // moves trains fully returned by t into base_
     if (t >= all_back_) {
-      base_ = capacity_ - outstanding_;
-      trains_.clear();
+      base_ = ceiling_;
+      if (front_.length != 0) drop_all();
       return;
     }
-    while (!trains_.empty() && trains_.front().done <= t) {
-      base_ += static_cast<int>(trains_.front().train.blocks());
-      trains_.pop_front();
+    while (front_.length != 0 && front_.last_time() <= t) {
+      base_ += static_cast<int>(front_.blocks());
+      pop_front();
     }
   }
-  // Blocks of the pending trains back by t.
+  // Blocks of the pending trains back by t < all_back_.
   int returned_by(Picos t) const {
-    int n = 0;
-    for (const Pending& p : trains_) {
-      if (p.done <= t) {
-        n += static_cast<int>(p.train.blocks());
-        continue;
-      }
-      n += static_cast<int>(p.train.freed_by(t));
-      if (ordered_) break;  // every later train starts after this one ends, i.e. after t
+    if (front_.length == 0) return 0;  // t is before a fold that took every train
+    int n = static_cast<int>(front_.freed_by(t));
+    if (!has_later_ || (ordered_ && front_.last_time() > t)) return n;  // later trains start after
+    for (const CreditTrain& c : later_) {
+      const bool back = c.last_time() <= t;
+      n += static_cast<int>(back ? c.blocks() : c.freed_by(t));
+      if (!back && ordered_) break;
     }
     return n;
   }
+  void queue_later(const CreditTrain& c);
   Picos time_for_deficit(int deficit, int need, Picos t) const;
+
+  // First cache line. Accounting: base_ + (blocks in pending trains) == ceiling_ ==
+  // capacity_ - (credits consumed whose train has not been announced yet).
+  Picos all_back_ = 0;     // no pending train has a block coming back after this time
+  int base_ = 0;           // credits not tied to a pending train
+  int ceiling_ = 0;        // credits once every pending train is back
   int capacity_ = 0;
-  int base_ = 0;         // credits not tied to a pending train
-  int outstanding_ = 0;  // credits consumed whose train has not been announced yet
-  bool ordered_ = true;  // block times increase along trains_ (one FIFO buffer drains in order)
-  Picos all_back_ = 0;   // no pending train has a block coming back after this time
-  struct Pending {
-    CreditTrain train;
-    Picos done;  // time its last block is back
-  };
-  RingQueue<Pending> trains_;
+  bool ordered_ = true;    // block times increase along the pending trains (a FIFO buffer drains in order)
+  bool has_later_ = false;  // later_ is not empty
+  CreditTrain front_{};    // the oldest pending train; length 0: none pending
+  // Second line, touched only while several trains are pending.
+  RingQueue<CreditTrain> later_;
 };
 
 }  // namespace ibsc::models

@@ -39,7 +39,8 @@ struct CreditTrain {
     if (bytes >= length) return blocks();
     return static_cast<uint32_t>(bytes / kCreditBytes);
   }
-  Picos last_time() const { return block_time(blocks() - 1); }
+  // Time the last block is freed: block_time(blocks() - 1), whose end byte is the length.
+  Picos last_time() const { return std::max(a_in + length * in_ps, a_out + length * out_ps); }
   CreditTrain delayed(Picos d) const {
     CreditTrain c = *this;
     c.a_in += d;
