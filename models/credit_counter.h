@@ -91,6 +91,7 @@ class alignas(64) CreditCounter {
       if (front_.length != 0) drop_all();
       return;
     }
+    if (!has_later_) return;  // the only train is the one not back by all_back_ > t
     while (front_.length != 0 && front_.last_time() <= t) {
       base_ += static_cast<int>(front_.blocks());
       pop_front();
