@@ -54,7 +54,8 @@ class Hca : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   void end_of_elaboration() override;
   void wake() override;
   void schedule_next(Picos now);
-  [[gnu::noinline]] Picos earliest_injection(Picos now) const;  // of the queued packets, kNever if none
+  // Earliest time a queued packet could be sent (link free, credits back), kNever if none can.
+  [[gnu::noinline]] Picos earliest_injection(Picos now) const;
   void generate(Picos t);
   void inject(Picos t);
 
