@@ -19,7 +19,7 @@ class RingQueue {
   const T& back() const { return buf_[(head_ + size_ - 1) & mask_]; }
   const T& operator[](size_t i) const { return buf_[(head_ + i) & mask_]; }
   void push_back(const T& v) {
-    if (size_ == cap_) grow();
+    if (__builtin_expect(size_ == cap_, 0)) grow();
     buf_[(head_ + size_) & mask_] = v;
     ++size_;
   }
@@ -48,7 +48,8 @@ class RingQueue {
   const_iterator end() const { return {this, size_}; }
 
  private:
-  void grow() {
+  // Out of line: inlined, it would make every push_back's caller save registers it rarely needs.
+  [[gnu::noinline]] void grow() {
     const uint32_t cap = cap_ ? cap_ * 2 : 8;
     std::unique_ptr<T[]> n(new T[cap]);
     for (uint32_t i = 0; i < size_; ++i) n[i] = buf_[(head_ + i) & mask_];
