@@ -30,36 +30,28 @@ class WakeQueue {
     Picos t;
     T item;
   };
-  bool empty() const { return size_ == 0; }
-  void push(Picos t, T item) {  // t >= the time last taken
-    ++size_;
-    place({t, item});
-  }
+  bool empty() const { return !near_summary_ && !far_mask_ && overflow_.empty(); }
+  void push(Picos t, T item) { place({t, item}); }  // t >= the time last taken
   // Earliest queued time (the queue must not be empty).
   Picos next_time() {
-    if (near_count_) return front_near()[0].t;
+    if (near_summary_) return front_slot().v[front_slot().head].t;
     if (far_mask_) return far_min_[far_index(base_ + next_far())];
     return overflow_.begin()->first;
   }
   // Takes the earliest entry into `out` if it is due at or before `now`.
   bool pop_due(Picos now, Entry& out) {
-    if (!near_count_) {
-      if (!size_ || next_time() > now) return false;
-      advance();
+    if (front_ < 0) {
+      if (!near_summary_) {
+        if (empty() || next_time() > now) return false;
+        advance();
+      }
+      front_slot();
     }
-    const Entry* e = front_near();
-    if (e->t > now) return false;
     NearSlot& s = near_[front_];
-    out = *e;
-    --size_;
-    --near_count_;
-    if (++s.head == s.v.size()) {
-      s.v.clear();
-      s.head = 0;
-      near_mask_[front_ >> 6] &= ~(1ull << (front_ & 63));
-      if (!near_mask_[front_ >> 6]) near_summary_ &= ~(1ull << (front_ >> 6));
-      front_ = -1;
-    }
+    const Entry& e = s.v[s.head];
+    if (e.t > now) return false;
+    out = e;
+    if (++s.head == s.v.size()) release_front();
     return true;
   }
 
@@ -73,7 +65,7 @@ class WakeQueue {
   struct NearSlot {
     std::vector<Entry> v;  // entries [head, end) still queued
     uint32_t head = 0;
-    bool sorted = true;    // [head, end) in time order
+    bool sorted = true;    // [head, end) in time order; always so for the front slot
   };
 
   static size_t far_index(uint64_t far_slot) { return far_slot & (kFarSlots - 1); }
@@ -83,25 +75,33 @@ class WakeQueue {
     const uint64_t rotated = r ? (far_mask_ >> r) | (far_mask_ << (64 - r)) : far_mask_;
     return __builtin_ctzll(rotated);
   }
-  // The first queued entry of the near wheel (not empty), sorting its slot first if needed.
-  const Entry* front_near() {
+  // Stable sort by time of [head, end): entries at one time stay in push order. Insertion sort:
+  // slots are short and nearly sorted.
+  static void sort(NearSlot& s) {
+    for (size_t i = s.head + 1; i < s.v.size(); ++i) {
+      const Entry e = s.v[i];
+      size_t j = i;
+      for (; j > s.head && s.v[j - 1].t > e.t; --j) s.v[j] = s.v[j - 1];
+      s.v[j] = e;
+    }
+    s.sorted = true;
+  }
+  // The first non-empty near slot (the near wheel must not be empty), sorted.
+  NearSlot& front_slot() {
     if (front_ < 0) {
       const int w = __builtin_ctzll(near_summary_);
       front_ = w * 64 + __builtin_ctzll(near_mask_[w]);
+      if (!near_[front_].sorted) sort(near_[front_]);
     }
+    return near_[front_];
+  }
+  void release_front() {
     NearSlot& s = near_[front_];
-    if (!s.sorted) {
-      // Insertion sort by time: stable, so entries at one time stay in push order; the slot is
-      // short and nearly sorted.
-      for (size_t i = s.head + 1; i < s.v.size(); ++i) {
-        const Entry e = s.v[i];
-        size_t j = i;
-        for (; j > s.head && s.v[j - 1].t > e.t; --j) s.v[j] = s.v[j - 1];
-        s.v[j] = e;
-      }
-      s.sorted = true;
-    }
-    return &s.v[s.head];
+    s.v.clear();
+    s.head = 0;
+    near_mask_[front_ >> 6] &= ~(1ull << (front_ & 63));
+    if (!near_mask_[front_ >> 6]) near_summary_ &= ~(1ull << (front_ >> 6));
+    front_ = -1;
   }
   void place(const Entry& e) {
     const uint64_t f = e.t >> kFarBits;
@@ -111,12 +111,15 @@ class WakeQueue {
       if (s.v.empty()) {
         near_mask_[i >> 6] |= 1ull << (i & 63);
         near_summary_ |= 1ull << (i >> 6);
-        if (front_ >= 0 && i < front_) front_ = i;
-      } else if (e.t < s.v.back().t) {
-        s.sorted = false;
+        if (i < front_) front_ = i;  // one entry: sorted
+        s.v.push_back(e);
+      } else {
+        s.v.push_back(e);
+        if (e.t < s.v[s.v.size() - 2].t) {
+          s.sorted = false;
+          if (i == front_) sort(s);
+        }
       }
-      s.v.push_back(e);
-      ++near_count_;
     } else if (f - base_ < kFarSlots) {
       const size_t j = far_index(f);
       far_[j].push_back(e);
@@ -129,7 +132,6 @@ class WakeQueue {
   // The near wheel is empty: the next non-empty far slot (or the overflow's first) becomes the
   // base, its entries go down to the near wheel and the overflow the far wheel now covers moves up.
   void advance() {
-    front_ = -1;
     if (far_mask_) {
       base_ += next_far();
       const size_t j = far_index(base_);
@@ -156,13 +158,11 @@ class WakeQueue {
   std::array<uint64_t, kNearSlots / 64> near_mask_{};  // bit i: near slot i holds entries
   uint64_t near_summary_ = 0;                           // bit w: near_mask_[w] != 0
   int front_ = -1;                                      // first non-empty near slot, -1: unknown
-  size_t near_count_ = 0;
   uint64_t base_ = 0;  // far slot the near wheel covers
   std::array<std::vector<Entry>, kFarSlots> far_;
   std::array<Picos, kFarSlots> far_min_ = never();  // earliest time per far slot
   uint64_t far_mask_ = 0;                           // bit j: far_[j] holds entries
   std::multimap<Picos, T> overflow_;
-  size_t size_ = 0;
 };
 
 }  // namespace ibsc::models
