@@ -124,15 +124,11 @@ void Switch::packet_arrives(int port, Packet* pkt, Picos head_time) {
   int held = iv.queued_blocks + blocks;
   // Counting all of the draining packet's blocks as held bounds the exact count; only past the
   // bound does the check need the blocks freed by head_time.
-  if (iv.last.done > head_time && held + static_cast<int>(iv.last.drain.blocks()) > p_.buffer_blocks()) {
+  if (iv.last.done > head_time && held + static_cast<int>(iv.last.drain.blocks()) > p_.buffer_blocks())
     held += static_cast<int>(iv.last.drain.blocks() - iv.last.drain.freed_by(head_time));
-    if (held > p_.buffer_blocks())
-      throw FabricError(where(port, pkt->vl) + ": input buffer overflow (" + std::to_string(held) + " blocks of " +
-                        std::to_string(p_.buffer_blocks()) + ")");
-  } else if (held > p_.buffer_blocks()) {
+  if (held > p_.buffer_blocks())
     throw FabricError(where(port, pkt->vl) + ": input buffer overflow (" + std::to_string(held) + " blocks of " +
                       std::to_string(p_.buffer_blocks()) + ")");
-  }
   const uint32_t route = route_index(*pkt);
   if (route == kNoRoute || cand_first(route) == cand_last(route)) refuse_route(*pkt, route);
   Queued q{pkt, head_time + routing_ps_, route, static_cast<uint32_t>(blocks),
