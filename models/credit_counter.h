@@ -25,6 +25,7 @@ class alignas(64) CreditCounter {
     capacity_ = capacity_blocks;
     base_ = ceiling_ = capacity_blocks;
     all_back_ = 0;
+    waited_on_ = false;
     drop_all();
   }
   int capacity() const { return capacity_; }
@@ -70,6 +71,14 @@ class alignas(64) CreditCounter {
       queue_later(c);
     }
     return true;
+  }
+  // A mark for the owner, kept in the first cache line's padding: "someone waits for credits
+  // here" (the switch uses it to skip scanning its heads when credits nobody waits for return).
+  void mark_waited_on() const { waited_on_ = true; }
+  bool take_waited_on() {
+    const bool w = waited_on_;
+    waited_on_ = false;
+    return w;
   }
 
  private:
@@ -120,6 +129,7 @@ class alignas(64) CreditCounter {
   int capacity_ = 0;
   bool ordered_ = true;    // block times increase along the pending trains (FIFO buffer)
   bool has_later_ = false;  // later_ is not empty
+  mutable bool waited_on_ = false;  // see mark_waited_on()
   CreditTrain front_{};    // the oldest pending train; length 0: none pending
   // Second line, touched only while several trains are pending.
   RingQueue<CreditTrain> later_;

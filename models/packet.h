@@ -11,7 +11,8 @@ namespace ibsc::models {
 
 constexpr uint32_t kCreditBytes = 64;  // IBA flow-control block
 
-struct Packet {
+// One cache line each: a packet is read at every hop, and one straddling two lines costs two misses.
+struct alignas(64) Packet {
   // Local route header.
   Lid slid = 0;
   Lid dlid = 0;

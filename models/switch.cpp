@@ -28,6 +28,7 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
       clock_ps_(params.clock_ps()),
       mon_(monitor),
       arbiter_(arbiter),
+      arbiter_single_(arbiter.has_single()),
       tables_(tables),
       vl2vl_(tables.sl2vl.key() == routing::Sl2VlTable::Key::InputVl),
       wake_(sched, *this),
@@ -69,9 +70,7 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
       tx[port] = std::make_unique<sc_core::sc_port<LinkEndpoint>>(("tx_" + std::to_string(port)).c_str());
   // Per-cycle scratch is sized here; queues grow on first use (an idle fabric allocates none).
   ivl_.resize(static_cast<size_t>(n + 1) * p_.num_vls);
-  head_.assign(ivl_.size(), Queued{});
   out_credits_.resize(ivl_.size());
-  credit_waiter_.assign(ivl_.size(), 0);
   vlarb_.resize(n + 1);
   for (int port = 1; port <= n; ++port) {
     if (!connected(port)) continue;
@@ -87,7 +86,6 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
   }
   grant_.assign(n, -1);
   req_vl_.assign(n + 1, -1);
-  last_grant_out_.assign(n + 1, 0);
   rec_.resize(n + 1);
   active_.reserve(n + 1);
   touched_.reserve(n + 1);
@@ -140,28 +138,26 @@ void Switch::packet_arrives(int port, Packet* pkt, Picos head_time) {
   iv.queued_blocks += blocks;
   ++queued_packets_;
   if (port_[port].queued++ == 0) active_.push_back(port);
-  Queued& head = head_[pv(port, pkt->vl)];
-  if (head.pkt) {
+  if (iv.head.pkt) {
     iv.behind.push_back(q);
     return;
   }
   // A new head: only its own earliest grant can be earlier than the wake-up already pending
   // (which covers every other head).
-  head = q;
+  iv.head = q;
   wake_for(port, q);
 }
 
 void Switch::credits_arrive(int port, const CreditTrain& train) {
-  if (!out_credits_[pv(port, train.vl)].add(train))
+  CreditCounter& cc = out_credits_[pv(port, train.vl)];
+  if (!cc.add(train))
     throw CreditError(where(port, train.vl) + ": more credits returned than taken (counter above its buffer)");
   // Only heads that wait for this channel's credits can be helped by them; the scan re-marks
   // the ones that still wait.
-  uint8_t& waiter = credit_waiter_[pv(port, train.vl)];
-  if (!waiter) return;
-  waiter = 0;
+  if (!cc.take_waited_on()) return;
   for (int i : active_)
     for (int v = 0; v < p_.num_vls; ++v) {
-      const Queued& h = head_[pv(i, v)];
+      const Queued& h = ivl_[pv(i, v)].head;
       if (!h.pkt) continue;
       for (auto c = cand_first(h.route); c != cand_last(h.route); ++c)
         if (c->port == port) {
@@ -186,7 +182,7 @@ Picos Switch::earliest_grant(int i, const Queued& h, Picos lower) const {
     Picos to = std::max(t, port_[c->port].out_busy);
     const size_t k = pv(c->port, out_vl(i, c, h));
     Picos tc = out_credits_[k].time_for(need, to);
-    if (tc != to) credit_waiter_[k] = 1;
+    if (tc != to) out_credits_[k].mark_waited_on();
     best = std::min(best, tc);
   }
   return best;
@@ -200,7 +196,7 @@ void Switch::schedule_next(Picos t_min) {
   Picos best = p_.every_edge && queued_packets_ > 0 ? lower : kNever;
   for (int i : active_)
     for (int v = 0; v < p_.num_vls; ++v) {
-      const Queued& h = head_[pv(i, v)];
+      const Queued& h = ivl_[pv(i, v)].head;
       if (h.pkt) best = std::min(best, earliest_grant(i, h, lower));
     }
   if (best != kNever) wake_.at(clock_edge(best, clock_ps_));
@@ -245,7 +241,7 @@ void Switch::arbitrate(Picos t) {
   for (int i : active_) {
     if (port_[i].in_busy > t) continue;
     for (int v = 0; v < p_.num_vls; ++v) {
-      const Queued& h = head_[pv(i, v)];
+      const Queued& h = ivl_[pv(i, v)].head;
       if (!h.pkt || h.ready > t) continue;
       const int need = static_cast<int>(h.blocks);
       for (auto c = cand_first(h.route); c != cand_last(h.route); ++c) {
@@ -264,7 +260,7 @@ void Switch::arbitrate(Picos t) {
     port_[o].selected_vl = vlarb_[o].select(port_[o].vl_mask);
     port_[o].vl_mask = 0;
   }
-  if (eligible_.size() == 1 && arbiter_.has_single() && port_[eligible_[0].out].selected_vl == eligible_[0].out_vl) {
+  if (eligible_.size() == 1 && arbiter_single_ && port_[eligible_[0].out].selected_vl == eligible_[0].out_vl) {
     arbitrate_single(eligible_[0], t);
     return;
   }
@@ -285,7 +281,7 @@ void Switch::arbitrate(Picos t) {
     req_vl_[e.in] = e.vl;
     r.valid = true;
     r.vl = e.out_vl;
-    r.length_credits = static_cast<uint16_t>(head_[pv(e.in, e.vl)].blocks);
+    r.length_credits = static_cast<uint16_t>(ivl_[pv(e.in, e.vl)].head.blocks);
     r.candidates.push_back({static_cast<uint8_t>(e.out - 1), e.priority});
   }
   for (int o : touched_) {
@@ -302,8 +298,7 @@ void Switch::arbitrate(Picos t) {
     port_[o].selected_vl = -1;
   }
   // grant() edits active_, so collect first; requests are cleared for the next cycle.
-  for (const auto& g : grants_now_) last_grant_out_[g.in] = 0;  // only the last grants are set
-  grants_now_.clear();
+  grants_now_.clear();  // last_grant_out() reports this arbitration's grants only
   for (int i : active_) {
     ArbRequest& r = req_[i - 1];
     if (grant_[i - 1] >= 0) {
@@ -314,34 +309,27 @@ void Switch::arbitrate(Picos t) {
     r.valid = false;
     r.candidates.clear();
   }
-  for (const auto& g : grants_now_) {
-    last_grant_out_[g.in] = g.out;
-    grant(g.in, g.vl, g.out, g.out_vl, t);
-  }
+  for (const auto& g : grants_now_) grant(g.in, g.vl, g.out, g.out_vl, t);
 }
 
 // Steps 3 and 4 when one head could go, to one output, which serves its VL: no request and
 // status vectors to fill, the arbiter's shortcut instead. Same outcome as the general path.
 void Switch::arbitrate_single(const Eligible& e, Picos t) {
-  for (int i : active_) req_vl_[i] = -1;
-  req_vl_[e.in] = e.vl;
-  const auto length = static_cast<uint16_t>(head_[pv(e.in, e.vl)].blocks);
+  const auto length = static_cast<uint16_t>(ivl_[pv(e.in, e.vl)].head.blocks);
   const auto credits = static_cast<uint16_t>(std::min(out_credits_[pv(e.out, e.out_vl)].available(t), 65535));
   const ArbCandidate c{static_cast<uint8_t>(e.out - 1), e.priority};
   const int g = arbiter_.arbitrate_single(e.in - 1, c, e.out_vl, length, credits);
   if (recording_) record(e.in, e.vl, e.out_vl, &c, 1, g + 1);
   port_[e.out].selected_vl = -1;
-  for (const auto& p : grants_now_) last_grant_out_[p.in] = 0;
   grants_now_.clear();
   if (g < 0) return;
   grants_now_.push_back({e.in, e.vl, g + 1, e.out_vl});
-  last_grant_out_[e.in] = g + 1;
   grant(e.in, e.vl, g + 1, e.out_vl, t);
 }
 
 void Switch::grant(int i, int v, int o, Vl w, Picos t) {
   InputVl& iv = ivl_[pv(i, v)];
-  Queued& head = head_[pv(i, v)];
+  Queued& head = iv.head;
   const Queued h = head;
   if (iv.behind.empty()) {
     head.pkt = nullptr;
@@ -385,7 +373,7 @@ void Switch::grant(int i, int v, int o, Vl w, Picos t) {
 std::vector<std::pair<int, int>> Switch::waits_of(int in_port, int vl, Picos now) const {
   std::vector<std::pair<int, int>> w;
   if (!connected(in_port)) return w;
-  const Queued& h = head_[pv(in_port, vl)];
+  const Queued& h = ivl_[pv(in_port, vl)].head;
   if (!h.pkt || h.ready > now) return w;
   for (auto c = cand_first(h.route); c != cand_last(h.route); ++c) w.emplace_back(c->port, out_vl(in_port, c, h));
   return w;
@@ -395,7 +383,7 @@ int Switch::occupancy_blocks(int in_port, int vl, Picos t) const {
   if (!connected(in_port)) return 0;
   const InputVl& iv = ivl_[pv(in_port, vl)];
   int held = 0;
-  const Queued& h = head_[pv(in_port, vl)];
+  const Queued& h = iv.head;
   if (h.pkt && h.ready - routing_ps_ <= t) held += static_cast<int>(h.blocks);
   for (const Queued& q : iv.behind)
     if (q.ready - routing_ps_ <= t) held += static_cast<int>(q.blocks);
@@ -405,7 +393,7 @@ int Switch::occupancy_blocks(int in_port, int vl, Picos t) const {
 
 uint64_t Switch::head_packet_id(int in_port, int vl) const {
   if (!connected(in_port)) return 0;
-  const Queued& h = head_[pv(in_port, vl)];
+  const Queued& h = ivl_[pv(in_port, vl)].head;
   return h.pkt ? h.pkt->id : 0;
 }
 

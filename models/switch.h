@@ -47,7 +47,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   // (output port, output VL) pairs; empty when that queue is empty or its head is not ready.
   std::vector<std::pair<int, int>> waits_of(int in_port, int vl, Picos now) const;
   size_t queued(int in_port, int vl) const {
-    return connected(in_port) ? ivl_[pv(in_port, vl)].behind.size() + (head_[pv(in_port, vl)].pkt ? 1 : 0) : 0;
+    return connected(in_port) ? ivl_[pv(in_port, vl)].behind.size() + (ivl_[pv(in_port, vl)].head.pkt ? 1 : 0) : 0;
   }
   uint64_t head_packet_id(int in_port, int vl) const;
   // Credits available now on (output port, VL), for waves and tests.
@@ -55,11 +55,14 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   uint64_t grants() const { return grants_; }
   // Blocks of the (input port, VL) buffer holding data at time t (queued + still draining).
   int occupancy_blocks(int in_port, int vl, Picos t) const;
-  // The last arbitration: its time and, per input port (index = port number), the output port
-  // granted then or 0; the input VL whose head requested, or -1.
+  // The last arbitration: its time and, per input port, the output port granted by the last
+  // arbitration that asked the switch arbiter (0: none).
   Picos last_arbitration() const { return last_arbitration_; }
-  const std::vector<int>& last_grant_out() const { return last_grant_out_; }
-  const std::vector<int>& last_request_vl() const { return req_vl_; }
+  int last_grant_out(int in_port) const {
+    for (const Grant& g : grants_now_)
+      if (g.in == in_port) return g.out;
+    return 0;
+  }
   // What each input asked the switch arbiter at the last arbitration, kept for waves only
   // after record_requests(true) (off by default: one copy per request on the hot path).
   struct RequestRecord {
@@ -91,25 +94,27 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
     CreditTrain drain;
     Picos done = 0;  // its last block freed
   };
-  // The head of each VL queue lives in head_, outside the ring, so that a packet arriving at an
-  // empty queue (the usual case below saturation) never touches the ring's storage.
-  struct InputVl {
+  // One (input port, VL) buffer in two cache lines: the first holds what an arrival and a grant
+  // read (the head, kept outside the ring so that a packet arriving at an empty queue never
+  // touches the ring's storage), the second the packet still draining.
+  struct alignas(64) InputVl {
+    Queued head;               // pkt == nullptr if the queue is empty
     RingQueue<Queued> behind;  // packets behind the head, in arrival order
+    int queued_blocks = 0;     // head and packets behind it
     // An input grants again only once its last packet has drained (in_busy), so at most one
     // packet per input is draining at any time: the last one granted.
     Draining last;
-    int queued_blocks = 0;     // head and packets behind it
   };
-  // Per port number, both directions: the scalars one visit reads, in one small record.
-  struct Port {
+  // Per port number, both directions: the scalars one visit reads, in one cache line.
+  struct alignas(64) Port {
     Picos in_busy = 0;            // input: until its last granted packet has left the buffer
     Picos out_busy = 0;           // output: until its current packet is sent
     TxLink tx;                    // what tx[port] is bound to, fixed after elaboration
     Picos byte_ps = 0;            // of the cable; 0 = unconnected
-    int queued = 0;               // packets in all VLs of this input
-    int rr_vl = 0;                // input: VL offered first
-    int selected_vl = -1;         // output: VL its VL arbiter chose this cycle
+    uint32_t queued = 0;          // packets in all VLs of this input
     uint32_t vl_mask = 0;         // output: VLs requesting it this cycle
+    int8_t rr_vl = 0;             // input: VL offered first
+    int8_t selected_vl = -1;      // output: VL its VL arbiter chose this cycle
   };
 
   void end_of_elaboration() override;
@@ -140,6 +145,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   Picos routing_ps_, clock_ps_;
   FabricMonitor& mon_;
   SwitchArbiter& arbiter_;
+  bool arbiter_single_;  // arbiter_.has_single(), asked once
   const routing::SwitchTables& tables_;
   bool vl2vl_;  // the SL2VL table is keyed by the input VL: as the tables say, not a parameter
   WakeUp wake_;
@@ -150,12 +156,11 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   bool per_vl_lft_ = false;
   std::vector<Port> port_;                  // [port]
   std::vector<int> active_;                 // input ports with queued packets (any order)
-  std::vector<Queued> head_;                // [pv(port, vl)]: the queue's head, pkt == nullptr if empty
   std::vector<InputVl> ivl_;                // [pv(port, vl)]
-  std::vector<CreditCounter> out_credits_;  // [pv(port, vl)]
-  // [pv(port, vl)]: some head's earliest grant waits for credits of this output VL. Credits
-  // returned to a channel nobody waits on cannot move any wake-up earlier, so they need no scan.
-  mutable std::vector<uint8_t> credit_waiter_;
+  // [pv(port, vl)]. Each counter also carries the switch's mark "some head's earliest grant
+  // waits for my credits": credits returned to a channel nobody waits on cannot move any
+  // wake-up earlier, so they need no scan of the heads.
+  mutable std::vector<CreditCounter> out_credits_;
   // The LFT flattened for the hot path: candidates of DLID d (for input VL v when the tables
   // have per-VL copies) are cand_[cand_begin_[k] .. cand_begin_[k+1]), k = v * lids + d.
   std::vector<uint32_t> cand_begin_;
@@ -183,7 +188,6 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   std::vector<ArbOutputStatus> status_;
   std::vector<int> grant_;
   std::vector<int> req_vl_;          // per input: the input VL whose head requests
-  std::vector<int> last_grant_out_;  // per input port, output granted at last_arbitration_
   std::vector<VlArbiter> vlarb_;     // [port]
   bool recording_ = false;
   Picos rec_time_ = kNever;

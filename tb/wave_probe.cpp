@@ -205,15 +205,13 @@ void WaveProbe::sample(Picos t) {
     // A wake-up that found nothing to grant leaves last_grant_out() as it was: the pulses
     // come from the requests recorded at t.
     const bool arbitrated_now = sw.requests_time() == t;
-    const std::vector<int>& granted = sw.last_grant_out();
     const auto& req = sw.last_requests();
     for (Port& p : w.ports) {
       for (int v = 0; v < num_vls_; ++v) {
         p.vl[v].occupancy = sw.occupancy_blocks(p.port, v, t);
         p.vl[v].credits = sw.credits(p.port, v, t);
       }
-      const int g = p.port < static_cast<int>(granted.size()) ? granted[p.port] : 0;
-      p.grant_out = g;
+      p.grant_out = sw.last_grant_out(p.port);
       const models::Switch::RequestRecord& r = req[p.port];
       const bool asked = arbitrated_now && r.in_vl >= 0;
       p.grant = asked && r.granted != 0;
