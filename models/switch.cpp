@@ -20,18 +20,25 @@ void SwitchParams::validate() const {
     throw std::invalid_argument("switch.vlarb.limit_of_high_priority must be 0..255");
 }
 
+std::vector<Switch::Eligible> Switch::eligible_;
+std::vector<int> Switch::touched_;
+
 Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const routing::SwitchTables& tables,
                const std::vector<Picos>& byte_ps, SwitchArbiter& arbiter, FabricMonitor& monitor, Scheduler& sched)
     : sc_module(name),
-      p_(params),
+      num_vls_(params.num_vls),
+      buffer_blocks_(params.buffer_blocks()),
       routing_ps_(params.routing_ps()),
       clock_ps_(params.clock_ps()),
+      speedup_(static_cast<Picos>(params.crossbar_speedup)),
+      every_edge_(params.every_edge),
+      vl2vl_(tables.sl2vl.key() == routing::Sl2VlTable::Key::InputVl),
+      arbiter_single_(arbiter.has_single()),
       mon_(monitor),
       arbiter_(arbiter),
-      arbiter_single_(arbiter.has_single()),
-      tables_(tables),
-      vl2vl_(tables.sl2vl.key() == routing::Sl2VlTable::Key::InputVl),
       wake_(sched, *this),
+      p_(params),
+      tables_(tables),
       rx("rx") {
   rx.bind(*this);
   port_.resize(byte_ps.size());
@@ -88,9 +95,9 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
   req_vl_.assign(n + 1, -1);
   rec_.resize(n + 1);
   active_.reserve(n + 1);
-  touched_.reserve(n + 1);
+  touched_.reserve(std::max<size_t>(touched_.capacity(), n + 1));
   grants_now_.reserve(n + 1);
-  eligible_.reserve(static_cast<size_t>(n) * p_.num_vls * 2);
+  eligible_.reserve(std::max<size_t>(eligible_.capacity(), static_cast<size_t>(n) * p_.num_vls * 2));
 }
 
 void Switch::end_of_elaboration() {
@@ -114,7 +121,7 @@ void Switch::refuse_route(const Packet& pkt, uint32_t route) const {
 }
 
 void Switch::packet_arrives(int port, Packet* pkt, Picos head_time) {
-  if (pkt->vl >= p_.num_vls) throw FabricError(where(port, pkt->vl) + ": packet on a VL the switch does not have");
+  if (pkt->vl >= num_vls_) throw FabricError(where(port, pkt->vl) + ": packet on a VL the switch does not have");
   InputVl& iv = ivl_[pv(port, pkt->vl)];
   // Buffer overflow check at head arrival: blocks still held by the draining packet, plus queued
   // packets, plus this one (virtual cut-through reserves the whole packet).
@@ -122,17 +129,17 @@ void Switch::packet_arrives(int port, Packet* pkt, Picos head_time) {
   int held = iv.queued_blocks + blocks;
   // Counting all of the draining packet's blocks as held bounds the exact count; only past the
   // bound does the check need the blocks freed by head_time.
-  if (iv.last.done > head_time && held + static_cast<int>(iv.last.drain.blocks()) > p_.buffer_blocks())
+  if (iv.last.done > head_time && held + static_cast<int>(iv.last.drain.blocks()) > buffer_blocks_)
     held += static_cast<int>(iv.last.drain.blocks() - iv.last.drain.freed_by(head_time));
-  if (held > p_.buffer_blocks())
+  if (held > buffer_blocks_)
     throw FabricError(where(port, pkt->vl) + ": input buffer overflow (" + std::to_string(held) + " blocks of " +
-                      std::to_string(p_.buffer_blocks()) + ")");
+                      std::to_string(buffer_blocks_) + ")");
   const uint32_t route = route_index(*pkt);
   if (route == kNoRoute || cand_first(route) == cand_last(route)) refuse_route(*pkt, route);
   Queued q{pkt, head_time + routing_ps_, route, static_cast<uint32_t>(blocks),
            static_cast<uint8_t>(vl2vl_ ? pkt->vl : pkt->sl), 0};
   q.first_vl = out_vl(port, cand_first(route)->port, q);
-  if (q.first_vl >= p_.num_vls)
+  if (q.first_vl >= num_vls_)
     throw FabricError(where(port, pkt->vl) + ": SL2VL maps the packet onto VL " + std::to_string(q.first_vl) +
                       ", which the switch does not have");
   iv.queued_blocks += blocks;
@@ -156,7 +163,7 @@ void Switch::credits_arrive(int port, const CreditTrain& train) {
   // the ones that still wait.
   if (!cc.take_waited_on()) return;
   for (int i : active_)
-    for (int v = 0; v < p_.num_vls; ++v) {
+    for (int v = 0; v < num_vls_; ++v) {
       const Queued& h = ivl_[pv(i, v)].head;
       if (!h.pkt) continue;
       for (auto c = cand_first(h.route); c != cand_last(h.route); ++c)
@@ -193,9 +200,9 @@ void Switch::schedule_next(Picos t_min) {
   // in which SystemC runs modules.
   Picos lower = std::max(t_min, now_ps());
   if (last_arbitration_ != kNever && lower <= last_arbitration_) lower = last_arbitration_ + 1;
-  Picos best = p_.every_edge && queued_packets_ > 0 ? lower : kNever;
+  Picos best = every_edge_ && queued_packets_ > 0 ? lower : kNever;
   for (int i : active_)
-    for (int v = 0; v < p_.num_vls; ++v) {
+    for (int v = 0; v < num_vls_; ++v) {
       const Queued& h = ivl_[pv(i, v)].head;
       if (h.pkt) best = std::min(best, earliest_grant(i, h, lower));
     }
@@ -240,7 +247,7 @@ void Switch::arbitrate(Picos t) {
   touched_.clear();
   for (int i : active_) {
     if (port_[i].in_busy > t) continue;
-    for (int v = 0; v < p_.num_vls; ++v) {
+    for (int v = 0; v < num_vls_; ++v) {
       const Queued& h = ivl_[pv(i, v)].head;
       if (!h.pkt || h.ready > t) continue;
       const int need = static_cast<int>(h.blocks);
@@ -273,7 +280,7 @@ void Switch::arbitrate(Picos t) {
     const int rr = port_[e.in].rr_vl;
     // Keep the head whose VL comes first from the round-robin pointer.
     if (req_vl_[e.in] >= 0 && req_vl_[e.in] != e.vl) {
-      int cur = (req_vl_[e.in] - rr + p_.num_vls) % p_.num_vls, mine = (e.vl - rr + p_.num_vls) % p_.num_vls;
+      int cur = (req_vl_[e.in] - rr + num_vls_) % num_vls_, mine = (e.vl - rr + num_vls_) % num_vls_;
       if (mine > cur) continue;
       r.candidates.clear();
     }
@@ -287,7 +294,7 @@ void Switch::arbitrate(Picos t) {
   for (int o : touched_) {
     ArbOutputStatus& st = status_[o - 1];
     st.busy = false;
-    for (int w = 0; w < p_.num_vls; ++w)
+    for (int w = 0; w < num_vls_; ++w)
       st.credits[w] = static_cast<uint16_t>(std::min(out_credits_[pv(o, w)].available(t), 65535));
   }
   // 4. The switch arbiter matches inputs to outputs.
@@ -355,10 +362,10 @@ void Switch::grant(int i, int v, int o, Vl w, Picos t) {
   Picos send = std::max(t, tail_in > len * out_ps ? tail_in - len * out_ps : 0);
   port_[o].out_busy = send + len * out_ps;
   // Bytes leave the input buffer at crossbar speed, but never before they have arrived.
-  CreditTrain drain{arrive, in_ps, send, out_ps / static_cast<Picos>(p_.crossbar_speedup), pkt->length, pkt->vl};
+  CreditTrain drain{arrive, in_ps, send, out_ps / speedup_, pkt->length, pkt->vl};
   const Picos drained = drain.last_time();
   port_[i].in_busy = drained;
-  port_[i].rr_vl = v + 1 == p_.num_vls ? 0 : v + 1;
+  port_[i].rr_vl = v + 1 == num_vls_ ? 0 : v + 1;
   iv.last = {drain, drained};
   // Credits go back to the upstream node over the reverse direction of input port i.
   port_[i].tx.credits_arrive(i, drain);

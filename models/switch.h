@@ -137,23 +137,27 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   void refuse_route(const Packet& pkt, uint32_t route) const;  // throws the LFT error
   // Per (port, VL) state lives in flat arrays, port-major, so one switch's hot state is a few
   // contiguous blocks instead of a vector per port.
-  size_t pv(int port, int vl) const { return static_cast<size_t>(port) * p_.num_vls + vl; }
+  size_t pv(int port, int vl) const { return static_cast<size_t>(port) * num_vls_ + vl; }
   bool connected(int port) const { return port_[port].byte_ps != 0; }
 
-  // Members in the order the hot path meets them, so that one visit touches few cache lines.
-  SwitchParams p_;
+  // Members read on every visit first, right after the base classes, so that one visit touches
+  // few cache lines of the switch object; what only construction, errors or waves read follows.
+  int num_vls_;
+  int buffer_blocks_;
   Picos routing_ps_, clock_ps_;
+  Picos speedup_;            // crossbar speed-up
+  bool every_edge_;
+  bool vl2vl_;               // the SL2VL table is keyed by the input VL: as the tables say, not a parameter
+  bool per_vl_lft_ = false;
+  bool arbiter_single_;      // arbiter_.has_single(), asked once
+  bool recording_ = false;
   FabricMonitor& mon_;
   SwitchArbiter& arbiter_;
-  bool arbiter_single_;  // arbiter_.has_single(), asked once
-  const routing::SwitchTables& tables_;
-  bool vl2vl_;  // the SL2VL table is keyed by the input VL: as the tables say, not a parameter
   WakeUp wake_;
   Picos last_arbitration_ = kNever;
   size_t queued_packets_ = 0;
   uint64_t grants_ = 0;
   size_t lids_ = 0;
-  bool per_vl_lft_ = false;
   std::vector<Port> port_;                  // [port]
   std::vector<int> active_;                 // input ports with queued packets (any order)
   std::vector<InputVl> ivl_;                // [pv(port, vl)]
@@ -164,32 +168,36 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   // The LFT flattened for the hot path: candidates of DLID d (for input VL v when the tables
   // have per-VL copies) are cand_[cand_begin_[k] .. cand_begin_[k+1]), k = v * lids + d.
   std::vector<uint32_t> cand_begin_;
+  std::vector<routing::PortCandidate> cand_;
   // The SL2VL table copied into the switch: [in port][out port][SL or input VL], so that a
   // look-up is one load from the switch's own memory, not two through the table set.
   std::vector<Vl> sl2vl_;
   size_t sl2vl_ports_ = 0;
-  std::vector<routing::PortCandidate> cand_;
-  uint32_t route_index(const Packet& p) const {
-    size_t k = (per_vl_lft_ ? p.vl * lids_ : 0) + p.dlid;
-    return k < lids_ * (per_vl_lft_ ? p_.num_vls : 1) ? static_cast<uint32_t>(k) : kNoRoute;
-  }
-  static constexpr uint32_t kNoRoute = 0xFFFFFFFF;
-  const routing::PortCandidate* cand_first(uint32_t r) const { return cand_.data() + cand_begin_[r]; }
-  const routing::PortCandidate* cand_last(uint32_t r) const { return cand_.data() + cand_begin_[r + 1]; }
-  // Scratch, reused every cycle.
-  std::vector<Eligible> eligible_;
-  std::vector<int> touched_;     // outputs some head could use this cycle
+  std::vector<VlArbiter> vlarb_;     // [port]
   struct Grant {
     int in, vl, out;
     Vl out_vl;
   };
-  std::vector<Grant> grants_now_;
+  std::vector<Grant> grants_now_;    // the last arbitration's grants, see last_grant_out()
+
+  uint32_t route_index(const Packet& p) const {
+    size_t k = (per_vl_lft_ ? p.vl * lids_ : 0) + p.dlid;
+    return k < lids_ * (per_vl_lft_ ? num_vls_ : 1) ? static_cast<uint32_t>(k) : kNoRoute;
+  }
+  static constexpr uint32_t kNoRoute = 0xFFFFFFFF;
+  const routing::PortCandidate* cand_first(uint32_t r) const { return cand_.data() + cand_begin_[r]; }
+  const routing::PortCandidate* cand_last(uint32_t r) const { return cand_.data() + cand_begin_[r + 1]; }
+  // Cold: construction, the general arbitration path, errors and waves.
+  SwitchParams p_;
+  const routing::SwitchTables& tables_;
+  // Per-cycle scratch of arbitrate(), shared by all switches (arbitration never nests): it
+  // stays in the cache instead of costing lines of every switch.
+  static std::vector<Eligible> eligible_;
+  static std::vector<int> touched_;  // outputs some head could use this cycle
   std::vector<ArbRequest> req_;
   std::vector<ArbOutputStatus> status_;
   std::vector<int> grant_;
   std::vector<int> req_vl_;          // per input: the input VL whose head requests
-  std::vector<VlArbiter> vlarb_;     // [port]
-  bool recording_ = false;
   Picos rec_time_ = kNever;
   std::vector<RequestRecord> rec_;   // [port], see last_requests()
   std::vector<int> rec_set_;         // ports whose record is set
