@@ -1,6 +1,7 @@
 #include "models/switch.h"
 
 #include <algorithm>
+#include <map>
 #include <stdexcept>
 
 namespace ibsc::models {
@@ -19,6 +20,18 @@ void SwitchParams::validate() const {
   if (vlarb.limit_of_high_priority < 0 || vlarb.limit_of_high_priority > 255)
     throw std::invalid_argument("switch.vlarb.limit_of_high_priority must be 0..255");
 }
+
+namespace {
+// Equal SL2VL tables, shared: the registry holds them weakly, so they go with their last switch.
+std::shared_ptr<const std::vector<Vl>> shared_sl2vl(std::vector<Vl> table) {
+  static std::map<std::vector<Vl>, std::weak_ptr<const std::vector<Vl>>> registry;
+  auto& slot = registry[table];
+  if (auto t = slot.lock()) return t;
+  auto t = std::make_shared<const std::vector<Vl>>(std::move(table));
+  slot = t;
+  return t;
+}
+}  // namespace
 
 std::vector<Switch::Eligible> Switch::eligible_;
 std::vector<int> Switch::touched_;
@@ -49,28 +62,37 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
   lids_ = tables.lft.size();
   for (const auto& t : tables.lft_per_input_vl) lids_ = std::max(lids_, t.size());
   const int copies = per_vl_lft_ ? p_.num_vls : 1;
-  cand_begin_.reserve(lids_ * copies + 1);
+  routes_.reserve(lids_ * copies);
   for (int v = 0; v < copies; ++v) {
     const routing::Lft& lft = per_vl_lft_ ? tables.lft_per_input_vl.at(v) : tables.lft;
     for (size_t d = 0; d < lids_; ++d) {
-      cand_begin_.push_back(static_cast<uint32_t>(cand_.size()));
-      if (d >= lft.size()) continue;
+      Route r;
+      r.begin = static_cast<uint32_t>(cand_.size());
       // An entry naming a port without a cable stays empty here, so that arrival checks one
-      // range; refuse_route() reads the tables again for the message.
-      const auto& cands = lft[d].candidates;
-      if (std::all_of(cands.begin(), cands.end(), [&](const routing::PortCandidate& c) {
-            return c.port >= 1 && c.port <= n && connected(c.port);
-          }))
-        cand_.insert(cand_.end(), cands.begin(), cands.end());
+      // count; refuse_route() reads the tables again for the message.
+      if (d < lft.size()) {
+        const auto& cands = lft[d].candidates;
+        if (cands.size() > 0xFFFF) throw std::invalid_argument(std::string(sc_module::name()) + ": LFT entry with over 65535 candidates");
+        if (std::all_of(cands.begin(), cands.end(), [&](const routing::PortCandidate& c) {
+              return c.port >= 1 && c.port <= n && connected(c.port);
+            }) && !cands.empty()) {
+          cand_.insert(cand_.end(), cands.begin(), cands.end());
+          r.count = static_cast<uint16_t>(cands.size());
+          r.first = cands.front();
+        }
+      }
+      routes_.push_back(r);
     }
   }
-  cand_begin_.push_back(static_cast<uint32_t>(cand_.size()));
   sl2vl_ports_ = static_cast<size_t>(tables.sl2vl.num_ports()) + 1;
-  sl2vl_.reserve(sl2vl_ports_ * sl2vl_ports_ * kNumSls);
+  std::vector<Vl> sl2vl;
+  sl2vl.reserve(sl2vl_ports_ * sl2vl_ports_ * kNumSls);
   for (size_t in = 0; in < sl2vl_ports_; ++in)
     for (size_t out = 0; out < sl2vl_ports_; ++out)
       for (int k = 0; k < kNumSls; ++k)
-        sl2vl_.push_back(tables.sl2vl.get(static_cast<int>(in), static_cast<int>(out), k));
+        sl2vl.push_back(tables.sl2vl.get(static_cast<int>(in), static_cast<int>(out), k));
+  sl2vl_table_ = shared_sl2vl(std::move(sl2vl));
+  sl2vl_ = sl2vl_table_->data();
   tx.resize(n + 1);
   for (int port = 1; port <= n; ++port)
     if (connected(port))
@@ -135,10 +157,11 @@ void Switch::packet_arrives(int port, Packet* pkt, Picos head_time) {
     throw FabricError(where(port, pkt->vl) + ": input buffer overflow (" + std::to_string(held) + " blocks of " +
                       std::to_string(buffer_blocks_) + ")");
   const uint32_t route = route_index(*pkt);
-  if (route == kNoRoute || cand_first(route) == cand_last(route)) refuse_route(*pkt, route);
+  if (route == kNoRoute || routes_[route].count == 0) refuse_route(*pkt, route);
+  const Route& r = routes_[route];
   Queued q{pkt, head_time + routing_ps_, route, static_cast<uint32_t>(blocks),
-           static_cast<uint8_t>(vl2vl_ ? pkt->vl : pkt->sl), 0};
-  q.first_vl = out_vl(port, cand_first(route)->port, q);
+           static_cast<uint8_t>(vl2vl_ ? pkt->vl : pkt->sl), 0, r.first, r.count};
+  q.first_vl = out_vl(port, r.first.port, q);
   if (q.first_vl >= num_vls_)
     throw FabricError(where(port, pkt->vl) + ": SL2VL maps the packet onto VL " + std::to_string(q.first_vl) +
                       ", which the switch does not have");
@@ -166,7 +189,7 @@ void Switch::credits_arrive(int port, const CreditTrain& train) {
     for (int v = 0; v < num_vls_; ++v) {
       const Queued& h = ivl_[pv(i, v)].head;
       if (!h.pkt) continue;
-      for (auto c = cand_first(h.route); c != cand_last(h.route); ++c)
+      for (auto c = cand_first(h), end = c + h.count; c != end; ++c)
         if (c->port == port) {
           wake_for(i, h);
           break;
@@ -185,7 +208,7 @@ Picos Switch::earliest_grant(int i, const Queued& h, Picos lower) const {
   Picos t = std::max({lower, h.ready, port_[i].in_busy});
   Picos best = kNever;
   const int need = static_cast<int>(h.blocks);
-  for (auto c = cand_first(h.route); c != cand_last(h.route); ++c) {
+  for (auto c = cand_first(h), end = c + h.count; c != end; ++c) {
     Picos to = std::max(t, port_[c->port].out_busy);
     const size_t k = pv(c->port, out_vl(i, c, h));
     Picos tc = out_credits_[k].time_for(need, to);
@@ -251,7 +274,7 @@ void Switch::arbitrate(Picos t) {
       const Queued& h = ivl_[pv(i, v)].head;
       if (!h.pkt || h.ready > t) continue;
       const int need = static_cast<int>(h.blocks);
-      for (auto c = cand_first(h.route); c != cand_last(h.route); ++c) {
+      for (auto c = cand_first(h), end = c + h.count; c != end; ++c) {
         if (port_[c->port].out_busy > t) continue;
         Vl w = out_vl(i, c, h);
         if (out_credits_[pv(c->port, w)].available_now(t) < need) continue;
@@ -382,7 +405,7 @@ std::vector<std::pair<int, int>> Switch::waits_of(int in_port, int vl, Picos now
   if (!connected(in_port)) return w;
   const Queued& h = ivl_[pv(in_port, vl)].head;
   if (!h.pkt || h.ready > now) return w;
-  for (auto c = cand_first(h.route); c != cand_last(h.route); ++c) w.emplace_back(c->port, out_vl(in_port, c, h));
+  for (auto c = cand_first(h), end = c + h.count; c != end; ++c) w.emplace_back(c->port, out_vl(in_port, c, h));
   return w;
 }
 

@@ -81,10 +81,12 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   struct Queued {
     Packet* pkt;
     Picos ready;                        // head arrival + routing delay
-    uint32_t route;                     // index of its candidates in cand_, looked up on arrival
+    uint32_t route;                     // its LFT entry in routes_, looked up on arrival
     uint32_t blocks;                    // credits the whole packet needs
     uint8_t sl2vl_key;                  // SL (or input VL with a VL2VL table): selects the output VL
     Vl first_vl;                        // output VL toward the first candidate, looked up on arrival
+    routing::PortCandidate first;       // the first candidate, copied: deterministic routes never
+    uint16_t count;                     // read cand_ again; count = candidates of the entry
   };
   // A (head, candidate output) pair that could be granted this cycle.
   struct Eligible {
@@ -127,8 +129,9 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
     return sl2vl_[(static_cast<size_t>(in_port) * sl2vl_ports_ + out_port) * kNumSls + h.sl2vl_key];
   }
   // The same for candidate c of h, without the table for the first (usually the only) one.
+  // (A port listed twice has one output VL: the table is keyed by ports, not by candidates.)
   Vl out_vl(int in_port, const routing::PortCandidate* c, const Queued& h) const {
-    return c == cand_first(h.route) ? h.first_vl : out_vl(in_port, c->port, h);
+    return c->port == h.first.port ? h.first_vl : out_vl(in_port, c->port, h);
   }
   // Earliest time >= lower at which head `h` of input `i` could be granted.
   Picos earliest_grant(int i, const Queued& h, Picos lower) const;
@@ -165,13 +168,19 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   // waits for my credits": credits returned to a channel nobody waits on cannot move any
   // wake-up earlier, so they need no scan of the heads.
   mutable std::vector<CreditCounter> out_credits_;
-  // The LFT flattened for the hot path: candidates of DLID d (for input VL v when the tables
-  // have per-VL copies) are cand_[cand_begin_[k] .. cand_begin_[k+1]), k = v * lids + d.
-  std::vector<uint32_t> cand_begin_;
+  // The LFT flattened for the hot path: the entry of DLID d (for input VL v when the tables
+  // have per-VL copies) is routes_[k], k = v * lids + d, 8 bytes with its first candidate;
+  // all its candidates are cand_[begin .. begin + count).
+  struct Route {
+    uint32_t begin = 0;
+    uint16_t count = 0;  // 0: no route (no entry, or a candidate port without a cable)
+    routing::PortCandidate first;
+  };
+  std::vector<Route> routes_;
   std::vector<routing::PortCandidate> cand_;
-  // The SL2VL table copied into the switch: [in port][out port][SL or input VL], so that a
-  // look-up is one load from the switch's own memory, not two through the table set.
-  std::vector<Vl> sl2vl_;
+  // The SL2VL table as [in port][out port][SL or input VL], one load per look-up. Switches with
+  // equal tables (all of them, for most routings) share one copy, which stays in the cache.
+  const Vl* sl2vl_ = nullptr;
   size_t sl2vl_ports_ = 0;
   std::vector<VlArbiter> vlarb_;     // [port]
   struct Grant {
@@ -185,11 +194,14 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
     return k < lids_ * (per_vl_lft_ ? num_vls_ : 1) ? static_cast<uint32_t>(k) : kNoRoute;
   }
   static constexpr uint32_t kNoRoute = 0xFFFFFFFF;
-  const routing::PortCandidate* cand_first(uint32_t r) const { return cand_.data() + cand_begin_[r]; }
-  const routing::PortCandidate* cand_last(uint32_t r) const { return cand_.data() + cand_begin_[r + 1]; }
+  // The candidates of head h: its inline copy when there is one, else the LFT's.
+  const routing::PortCandidate* cand_first(const Queued& h) const {
+    return h.count == 1 ? &h.first : cand_.data() + routes_[h.route].begin;
+  }
   // Cold: construction, the general arbitration path, errors and waves.
   SwitchParams p_;
   const routing::SwitchTables& tables_;
+  std::shared_ptr<const std::vector<Vl>> sl2vl_table_;  // owns sl2vl_
   // Per-cycle scratch of arbitrate(), shared by all switches (arbitration never nests): it
   // stays in the cache instead of costing lines of every switch.
   static std::vector<Eligible> eligible_;
