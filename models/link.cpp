@@ -32,17 +32,20 @@ void LinkParams::validate() const {
 Link::Link(sc_core::sc_module_name name, const LinkParams& p, int rx_port, int num_vls)
     : sc_module(name), in("in"), out("out") {
   if (num_vls < 1 || num_vls > 15) throw std::invalid_argument("Link: num_vls must be 1..15");
-  w_.fly = p.fly_ps();
-  w_.byte_ps = p.byte_ps();
-  w_.rx_port = rx_port;
-  w_.num_counters = static_cast<uint32_t>(num_vls) + 1;
+  fly_ = p.fly_ps();
+  byte_ps_ = p.byte_ps();
+  rx_port_ = rx_port;
+  c_.num_counters = static_cast<uint32_t>(num_vls) + 1;
   in.bind(*this);
 }
 
-void Link::end_of_elaboration() { w_.far = out.operator->(); }
+void Link::end_of_elaboration() { far_ = out.operator->(); }
 
-void Link::packet_arrives(int, Packet* pkt, Picos head_time) { carry_packet(pkt, head_time); }
+void Link::packet_arrives(int, Packet* pkt, Picos head_time) {
+  count(pkt, head_time);
+  far_->packet_arrives(rx_port_, pkt, head_time + fly_);
+}
 
-void Link::credits_arrive(int, const CreditTrain& train) { carry_credits(train); }
+void Link::credits_arrive(int, const CreditTrain& train) { far_->credits_arrive(rx_port_, train.delayed(fly_)); }
 
 }  // namespace ibsc::models

@@ -26,22 +26,27 @@ struct LinkParams {
   void validate() const;  // throws std::invalid_argument naming the bad field
 };
 
+class TxLink;
+
 class Link : public sc_core::sc_module, public LinkEndpoint {
-  // What a packet or a credit train touches, in one cache line of its own: the far end, fly
-  // time and the wire's state. The per-VL byte counters follow in the next.
-  struct alignas(64) Wire {
-    LinkEndpoint* far = nullptr;  // out's interface, fixed after elaboration
-    Picos fly = 0;
-    Picos byte_ps = 0;
-    int rx_port = 0;
-    uint32_t num_counters = 0;    // data VLs + 1 (the last counts VLs out of range)
+  // What a packet writes, in one cache line for up to three data VLs (more spill into the next).
+  // The far end, fly time and port are read by senders from their TxLink instead, which sits in
+  // the sender's own hot memory: sending credits touches no line of the Link at all.
+  struct alignas(64) Counters {
     uint64_t packets = 0;
     uint64_t last_id = 0;
-    Picos send_start = 0, send_end = 0;
+    Picos send_start = 0;
+    uint32_t last_length = 0;
+    uint32_t num_counters = 0;    // data VLs + 1 (the last counts VLs out of range)
+    uint64_t bytes[16] = {};      // per VL
   };
-  Wire w_;
-  uint64_t bytes_[16] = {};       // per VL, inline: no pointer to follow per packet
+  Counters c_;
+  LinkEndpoint* far_ = nullptr;   // out's interface, fixed after elaboration
+  Picos fly_ = 0;
+  Picos byte_ps_ = 0;
+  int rx_port_ = 0;
   void end_of_elaboration() override;
+  friend class TxLink;
 
  public:
   sc_core::sc_export<LinkEndpoint> in;  // the sending port binds here
@@ -49,54 +54,63 @@ class Link : public sc_core::sc_module, public LinkEndpoint {
 
   Link(sc_core::sc_module_name name, const LinkParams& p, int rx_port, int num_vls);
 
-  // The link's work, inline for senders that hold the Link itself (TxLink below); the port
-  // number a sender passes is its own, not needed here.
-  void carry_packet(Packet* pkt, Picos head_time) {
-    bytes_[pkt->vl < w_.num_counters ? pkt->vl : w_.num_counters - 1] += pkt->length;
-    ++w_.packets;
-    w_.last_id = pkt->id;
-    w_.send_start = head_time;
-    w_.send_end = head_time + static_cast<Picos>(pkt->length) * w_.byte_ps;
-    w_.far->packet_arrives(w_.rx_port, pkt, head_time + w_.fly);
+  // Counts a packet whose head starts on the wire at head_time.
+  void count(const Packet* pkt, Picos head_time) {
+    c_.bytes[pkt->vl < c_.num_counters ? pkt->vl : c_.num_counters - 1] += pkt->length;
+    ++c_.packets;
+    c_.last_id = pkt->id;
+    c_.send_start = head_time;
+    c_.last_length = pkt->length;
   }
-  void carry_credits(const CreditTrain& train) { w_.far->credits_arrive(w_.rx_port, train.delayed(w_.fly)); }
+  // The receiving end, once elaboration has bound `out`.
+  LinkEndpoint* receiver() { return out.operator->(); }
 
   void packet_arrives(int port, Packet* pkt, Picos head_time) override;
   void credits_arrive(int port, const CreditTrain& train) override;
 
   // Counters since construction; the testbench takes differences over its windows.
-  std::vector<uint64_t> bytes_per_vl() const { return {bytes_, bytes_ + w_.num_counters}; }
-  uint64_t packets() const { return w_.packets; }
-  int rx_port() const { return w_.rx_port; }
+  std::vector<uint64_t> bytes_per_vl() const { return {c_.bytes, c_.bytes + c_.num_counters}; }
+  uint64_t packets() const { return c_.packets; }
+  int rx_port() const { return rx_port_; }
   // The packet whose bytes are on the wire at the sending end at time t, or 0 (ids start at 0,
   // so the id is reported + 1: 0 means idle).
   uint64_t packet_on_wire(Picos t) const {
-    return t >= w_.send_start && t < w_.send_end ? w_.last_id + 1 : 0;
+    const bool sent = c_.packets > 0 && t >= c_.send_start && t < c_.send_start + c_.last_length * byte_ps_;
+    return sent ? c_.last_id + 1 : 0;
   }
-  Picos fly_ps() const { return w_.fly; }
+  Picos fly_ps() const { return fly_; }
 };
 
-// What a sending port holds for its outgoing link: the Link itself when the port is bound to
-// one, so that sending is an inline call into the link's one hot cache line instead of two
-// virtual calls; otherwise (a test's endpoint bound directly) the bound interface.
+// What a sending port holds for its outgoing link. Bound to a Link, it keeps the link's far end,
+// fly time and receiving port, so that sending is an inline call that touches only the link's
+// counters (and credits nothing of the link); bound to anything else (a test's endpoint), it
+// calls that endpoint.
 class TxLink {
  public:
   void bind(LinkEndpoint* e) {
-    endpoint_ = e;
     link_ = dynamic_cast<Link*>(e);
+    far_ = link_ ? link_->receiver() : e;
+    fly_ = link_ ? link_->fly_ : 0;
+    rx_port_ = link_ ? link_->rx_port_ : -1;
   }
   void packet_arrives(int port, Packet* pkt, Picos head_time) {
-    if (link_) link_->carry_packet(pkt, head_time);
-    else endpoint_->packet_arrives(port, pkt, head_time);
+    if (link_) {
+      link_->count(pkt, head_time);
+      far_->packet_arrives(rx_port_, pkt, head_time + fly_);
+    } else {
+      far_->packet_arrives(port, pkt, head_time);
+    }
   }
   void credits_arrive(int port, const CreditTrain& train) {
-    if (link_) link_->carry_credits(train);
-    else endpoint_->credits_arrive(port, train);
+    if (link_) far_->credits_arrive(rx_port_, train.delayed(fly_));
+    else far_->credits_arrive(port, train);
   }
 
  private:
+  LinkEndpoint* far_ = nullptr;
   Link* link_ = nullptr;
-  LinkEndpoint* endpoint_ = nullptr;
+  Picos fly_ = 0;
+  int rx_port_ = -1;
 };
 
 }  // namespace ibsc::models

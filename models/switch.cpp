@@ -55,7 +55,12 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
       rx("rx") {
   rx.bind(*this);
   port_.resize(byte_ps.size());
-  for (size_t port = 0; port < byte_ps.size(); ++port) port_[port].byte_ps = byte_ps[port];
+  for (size_t port = 0; port < byte_ps.size(); ++port) {
+    if (byte_ps[port] > UINT32_MAX)
+      throw std::invalid_argument(std::string(sc_module::name()) + ": byte time of port " + std::to_string(port) +
+                                  " above 4.29 ms");
+    port_[port].byte_ps = static_cast<uint32_t>(byte_ps[port]);
+  }
   const int n = num_ports();
   // Flatten the LFT (or its per-input-VL copies) into one contiguous array.
   per_vl_lft_ = !tables.lft_per_input_vl.empty();

@@ -112,12 +112,14 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
     Picos in_busy = 0;            // input: until its last granted packet has left the buffer
     Picos out_busy = 0;           // output: until its current packet is sent
     TxLink tx;                    // what tx[port] is bound to, fixed after elaboration
-    Picos byte_ps = 0;            // of the cable; 0 = unconnected
+    uint32_t byte_ps = 0;         // of the cable; 0 = unconnected (at most 4.29 ms a byte)
     uint32_t queued = 0;          // packets in all VLs of this input
     uint32_t vl_mask = 0;         // output: VLs requesting it this cycle
     int8_t rr_vl = 0;             // input: VL offered first
     int8_t selected_vl = -1;      // output: VL its VL arbiter chose this cycle
   };
+  static_assert(sizeof(Port) == 64, "a port's record is one cache line");
+  static_assert(sizeof(InputVl) == 128, "an input VL's record is two cache lines");
 
   void end_of_elaboration() override;
   void wake() override;
