@@ -84,6 +84,9 @@ void Hca::generate(Picos t) {
       p->dlid = dst.dlid;
       p->sl = dst.sl;
       p->vl = dst.vl;
+      if (dst.seq == UINT32_MAX)
+        throw FabricError(std::string(name()) + ": flow to host " + std::to_string(p->dst_host) +
+                          " reached 2^32 packets, beyond its sequence numbers");
       p->seq = dst.seq++;
       p->gen_time = next_gen_;
       traffic_.generated(*p, next_gen_);

@@ -77,12 +77,15 @@ class Hca : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   size_t queued_ = 0;                        // packets in queues_: none spares the scans of VLs
   std::vector<CreditCounter> credits_;       // toward the switch input buffer, per VL
   RingQueue<std::pair<Picos, Packet*>> arriving_;  // (tail time, packet), in arrival order
-  struct Destination {  // what generating a packet reads: the primary path record, its VL resolved
-    uint64_t seq = 0;   // next sequence number
+  // What generating a packet reads: the primary path record, its VL resolved. 8 bytes, so that
+  // the table of a host (one entry per destination, read at random) stays small.
+  struct Destination {
+    uint32_t seq = 0;   // next sequence number (a flow of 2^32 packets is refused)
     Lid dlid = 0;       // 0: no path record
     Sl sl = 0;
     Vl vl = 0;          // the port's SL2VL of sl
   };
+  static_assert(sizeof(Destination) == 8, "one destination, 8 bytes");
   std::vector<Destination> dest_;  // per destination host
   WakeUp wake_;
   TxLink link_;  // tx's interface, fixed after elaboration

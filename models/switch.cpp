@@ -68,11 +68,12 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
   for (const auto& t : tables.lft_per_input_vl) lids_ = std::max(lids_, t.size());
   const int copies = per_vl_lft_ ? p_.num_vls : 1;
   routes_.reserve(lids_ * copies);
+  route_begin_.reserve(lids_ * copies);
   for (int v = 0; v < copies; ++v) {
     const routing::Lft& lft = per_vl_lft_ ? tables.lft_per_input_vl.at(v) : tables.lft;
     for (size_t d = 0; d < lids_; ++d) {
       Route r;
-      r.begin = static_cast<uint32_t>(cand_.size());
+      route_begin_.push_back(static_cast<uint32_t>(cand_.size()));
       // An entry naming a port without a cable stays empty here, so that arrival checks one
       // count; refuse_route() reads the tables again for the message.
       if (d < lft.size()) {

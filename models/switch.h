@@ -171,14 +171,16 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   // wake-up earlier, so they need no scan of the heads.
   mutable std::vector<CreditCounter> out_credits_;
   // The LFT flattened for the hot path: the entry of DLID d (for input VL v when the tables
-  // have per-VL copies) is routes_[k], k = v * lids + d, 8 bytes with its first candidate;
-  // all its candidates are cand_[begin .. begin + count).
+  // have per-VL copies) is routes_[k], k = v * lids + d: 4 bytes with its first candidate, so
+  // that the table, read at random, stays small. All its candidates are
+  // cand_[route_begin_[k] .. + count), read only for entries with several.
   struct Route {
-    uint32_t begin = 0;
-    uint16_t count = 0;  // 0: no route (no entry, or a candidate port without a cable)
     routing::PortCandidate first;
+    uint16_t count = 0;  // 0: no route (no entry, or a candidate port without a cable)
   };
+  static_assert(sizeof(Route) == 4, "an LFT entry, 4 bytes");
   std::vector<Route> routes_;
+  std::vector<uint32_t> route_begin_;
   std::vector<routing::PortCandidate> cand_;
   // The SL2VL table as [in port][out port][SL or input VL], one load per look-up. Switches with
   // equal tables (all of them, for most routings) share one copy, which stays in the cache.
@@ -198,7 +200,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   static constexpr uint32_t kNoRoute = 0xFFFFFFFF;
   // The candidates of head h: its inline copy when there is one, else the LFT's.
   const routing::PortCandidate* cand_first(const Queued& h) const {
-    return h.count == 1 ? &h.first : cand_.data() + routes_[h.route].begin;
+    return h.count == 1 ? &h.first : cand_.data() + route_begin_[h.route];
   }
   // Cold: construction, the general arbitration path, errors and waves.
   SwitchParams p_;
