@@ -54,7 +54,9 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
       tables_(tables),
       rx("rx") {
   rx.bind(*this);
-  port_.resize(byte_ps.size());
+  if (byte_ps.empty()) throw std::invalid_argument(std::string(sc_module::name()) + ": no ports");
+  num_ports_ = static_cast<int>(byte_ps.size()) - 1;
+  port_.reset(new Port[byte_ps.size()]());
   for (size_t port = 0; port < byte_ps.size(); ++port) {
     if (byte_ps[port] > UINT32_MAX)
       throw std::invalid_argument(std::string(sc_module::name()) + ": byte time of port " + std::to_string(port) +
@@ -67,7 +69,8 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
   lids_ = tables.lft.size();
   for (const auto& t : tables.lft_per_input_vl) lids_ = std::max(lids_, t.size());
   const int copies = per_vl_lft_ ? p_.num_vls : 1;
-  routes_.reserve(lids_ * copies);
+  std::vector<Route> routes;
+  routes.reserve(lids_ * copies);
   route_begin_.reserve(lids_ * copies);
   for (int v = 0; v < copies; ++v) {
     const routing::Lft& lft = per_vl_lft_ ? tables.lft_per_input_vl.at(v) : tables.lft;
@@ -87,9 +90,11 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
           r.first = cands.front();
         }
       }
-      routes_.push_back(r);
+      routes.push_back(r);
     }
   }
+  routes_.reset(new Route[routes.size()]());
+  std::copy(routes.begin(), routes.end(), routes_.get());
   sl2vl_ports_ = static_cast<size_t>(tables.sl2vl.num_ports()) + 1;
   std::vector<Vl> sl2vl;
   sl2vl.reserve(sl2vl_ports_ * sl2vl_ports_ * kNumSls);
@@ -104,9 +109,9 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
     if (connected(port))
       tx[port] = std::make_unique<sc_core::sc_port<LinkEndpoint>>(("tx_" + std::to_string(port)).c_str());
   // Per-cycle scratch is sized here; queues grow on first use (an idle fabric allocates none).
-  ivl_.resize(static_cast<size_t>(n + 1) * p_.num_vls);
-  out_credits_.resize(ivl_.size());
-  vlarb_.resize(n + 1);
+  ivl_.reset(new InputVl[static_cast<size_t>(n + 1) * p_.num_vls]());
+  out_credits_.reset(new CreditCounter[static_cast<size_t>(n + 1) * p_.num_vls]());
+  vlarb_.reset(new VlArbiter[n + 1]());
   for (int port = 1; port <= n; ++port) {
     if (!connected(port)) continue;
     for (int v = 0; v < p_.num_vls; ++v) out_credits_[pv(port, v)].reset(p_.buffer_blocks());

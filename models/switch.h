@@ -42,7 +42,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   void packet_arrives(int port, Packet* pkt, Picos head_time) override;
   void credits_arrive(int port, const CreditTrain& train) override;
 
-  int num_ports() const { return static_cast<int>(port_.size()) - 1; }
+  int num_ports() const { return num_ports_; }
   // For the deadlock watchdog: the channels the head of (input port, VL) waits for, as
   // (output port, output VL) pairs; empty when that queue is empty or its head is not ready.
   std::vector<std::pair<int, int>> waits_of(int in_port, int vl, Picos now) const;
@@ -79,14 +79,14 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
 
  private:
   struct Queued {
-    Packet* pkt;
-    Picos ready;                        // head arrival + routing delay
-    uint32_t route;                     // its LFT entry in routes_, looked up on arrival
-    uint32_t blocks;                    // credits the whole packet needs
-    uint8_t sl2vl_key;                  // SL (or input VL with a VL2VL table): selects the output VL
-    Vl first_vl;                        // output VL toward the first candidate, looked up on arrival
+    Packet* pkt = nullptr;
+    Picos ready = 0;                    // head arrival + routing delay
+    uint32_t route = 0;                 // its LFT entry in routes_, looked up on arrival
+    uint32_t blocks = 0;                // credits the whole packet needs
+    uint8_t sl2vl_key = 0;              // SL (or input VL with a VL2VL table): selects the output VL
+    Vl first_vl = 0;                    // output VL toward the first candidate, looked up on arrival
     routing::PortCandidate first;       // the first candidate, copied: deterministic routes never
-    uint16_t count;                     // read cand_ again; count = candidates of the entry
+    uint16_t count = 0;                 // read cand_ again; count = candidates of the entry
   };
   // A (head, candidate output) pair that could be granted this cycle.
   struct Eligible {
@@ -147,7 +147,10 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
 
   // Members read on every visit first, right after the base classes, so that one visit touches
   // few cache lines of the switch object; what only construction, errors or waves read follows.
+  // The per-port and per-(port, VL) arrays are fixed at construction: plain owning pointers,
+  // 8 bytes each here rather than 24 for a vector.
   int num_vls_;
+  int num_ports_ = 0;
   int buffer_blocks_;
   Picos routing_ps_, clock_ps_;
   Picos speedup_;            // crossbar speed-up
@@ -163,13 +166,13 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   size_t queued_packets_ = 0;
   uint64_t grants_ = 0;
   size_t lids_ = 0;
-  std::vector<Port> port_;                  // [port]
+  std::unique_ptr<Port[]> port_;            // [port]
   std::vector<int> active_;                 // input ports with queued packets (any order)
-  std::vector<InputVl> ivl_;                // [pv(port, vl)]
+  std::unique_ptr<InputVl[]> ivl_;          // [pv(port, vl)]
   // [pv(port, vl)]. Each counter also carries the switch's mark "some head's earliest grant
   // waits for my credits": credits returned to a channel nobody waits on cannot move any
   // wake-up earlier, so they need no scan of the heads.
-  mutable std::vector<CreditCounter> out_credits_;
+  std::unique_ptr<CreditCounter[]> out_credits_;
   // The LFT flattened for the hot path: the entry of DLID d (for input VL v when the tables
   // have per-VL copies) is routes_[k], k = v * lids + d: 4 bytes with its first candidate, so
   // that the table, read at random, stays small. All its candidates are
@@ -179,14 +182,12 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
     uint16_t count = 0;  // 0: no route (no entry, or a candidate port without a cable)
   };
   static_assert(sizeof(Route) == 4, "an LFT entry, 4 bytes");
-  std::vector<Route> routes_;
-  std::vector<uint32_t> route_begin_;
-  std::vector<routing::PortCandidate> cand_;
+  std::unique_ptr<Route[]> routes_;
   // The SL2VL table as [in port][out port][SL or input VL], one load per look-up. Switches with
   // equal tables (all of them, for most routings) share one copy, which stays in the cache.
   const Vl* sl2vl_ = nullptr;
   size_t sl2vl_ports_ = 0;
-  std::vector<VlArbiter> vlarb_;     // [port]
+  std::unique_ptr<VlArbiter[]> vlarb_;  // [port]
   struct Grant {
     int in, vl, out;
     Vl out_vl;
@@ -206,6 +207,8 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   SwitchParams p_;
   const routing::SwitchTables& tables_;
   std::shared_ptr<const std::vector<Vl>> sl2vl_table_;  // owns sl2vl_
+  std::vector<uint32_t> route_begin_;         // see routes_
+  std::vector<routing::PortCandidate> cand_;
   // Per-cycle scratch of arbitrate(), shared by all switches (arbitration never nests): it
   // stays in the cache instead of costing lines of every switch.
   static std::vector<Eligible> eligible_;
