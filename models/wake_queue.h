@@ -9,10 +9,10 @@
 //   overflow:   later entries, ordered by time and then push order (rare).
 // When the near wheel runs dry, the next non-empty far slot becomes the base and its entries go
 // down to the near slots, still in push order; overflow entries that the far wheel now covers
-// move up into it. A far slot only ever receives entries while it is empty or from later pushes,
-// so every slot holds its entries in push order, and a stable sort by time of a near slot (needed
-// only when a push lands before an entry of the same slot) gives the required order. Each entry
-// moves at most twice, most never.
+// move up into it. A slot takes entries from the level above only while it is empty, and any
+// pushed into it afterwards were pushed later, so every slot holds its entries in push order; a
+// stable sort by time of a near slot (needed only when a push lands before a later entry of the
+// same slot) gives the required order. Each entry moves at most twice, most never.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -56,6 +56,7 @@ class WakeQueue {
   }
 
  private:
+  // Near slots of about one switch clock: coarser ones would need sorting often on fast links.
   static constexpr int kNearBits = 12;                  // near slot: 4,096 ps
   static constexpr int kNearSlots = 1024;               // a far slot is 1024 near slots
   static constexpr int kFarBits = kNearBits + 10;       // far slot: 4.19 us
@@ -75,15 +76,18 @@ class WakeQueue {
     const uint64_t rotated = r ? (far_mask_ >> r) | (far_mask_ << (64 - r)) : far_mask_;
     return __builtin_ctzll(rotated);
   }
-  // Stable sort by time of [head, end): entries at one time stay in push order. Insertion sort:
-  // slots are short and nearly sorted.
+  // Moves entry i of a slot back past the later ones before it: [head, i] sorted, stably (entries
+  // at one time stay in push order) if [head, i) was.
+  static void insert(NearSlot& s, size_t i) {
+    const Entry e = s.v[i];
+    size_t j = i;
+    for (; j > s.head && s.v[j - 1].t > e.t; --j) s.v[j] = s.v[j - 1];
+    s.v[j] = e;
+  }
+  static void insert_last(NearSlot& s) { insert(s, s.v.size() - 1); }
+  // Insertion sort of [head, end): slots are short and nearly sorted.
   static void sort(NearSlot& s) {
-    for (size_t i = s.head + 1; i < s.v.size(); ++i) {
-      const Entry e = s.v[i];
-      size_t j = i;
-      for (; j > s.head && s.v[j - 1].t > e.t; --j) s.v[j] = s.v[j - 1];
-      s.v[j] = e;
-    }
+    for (size_t i = s.head + 1; i < s.v.size(); ++i) insert(s, i);
     s.sorted = true;
   }
   // The first non-empty near slot (the near wheel must not be empty), sorted.
@@ -116,8 +120,8 @@ class WakeQueue {
       } else {
         s.v.push_back(e);
         if (e.t < s.v[s.v.size() - 2].t) {
-          s.sorted = false;
-          if (i == front_) sort(s);
+          if (i == front_) insert_last(s);
+          else s.sorted = false;
         }
       }
     } else if (f - base_ < kFarSlots) {
