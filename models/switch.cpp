@@ -40,6 +40,7 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
                const std::vector<Picos>& byte_ps, SwitchArbiter& arbiter, FabricMonitor& monitor, Scheduler& sched)
     : sc_module(name),
       num_vls_(params.num_vls),
+      wake_(sched, *this),
       buffer_blocks_(params.buffer_blocks()),
       routing_ps_(params.routing_ps()),
       clock_ps_(params.clock_ps()),
@@ -49,7 +50,6 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
       arbiter_single_(arbiter.has_single()),
       mon_(monitor),
       arbiter_(arbiter),
-      wake_(sched, *this),
       p_(params),
       tables_(tables),
       rx("rx") {
@@ -340,6 +340,7 @@ void Switch::arbitrate(Picos t) {
   }
   // grant() edits active_, so collect first; requests are cleared for the next cycle.
   grants_now_.clear();  // last_grant_out() reports this arbitration's grants only
+  single_grant_ = false;
   for (int i : active_) {
     ArbRequest& r = req_[i - 1];
     if (grant_[i - 1] >= 0) {
@@ -362,9 +363,10 @@ void Switch::arbitrate_single(const Eligible& e, Picos t) {
   const int g = arbiter_.arbitrate_single(e.in - 1, c, e.out_vl, length, credits);
   if (recording_) record(e.in, e.vl, e.out_vl, &c, 1, g + 1);
   port_[e.out].selected_vl = -1;
-  grants_now_.clear();
+  single_grant_ = true;
+  single_in_ = g < 0 ? 0 : static_cast<uint8_t>(e.in);
+  single_out_ = static_cast<uint8_t>(g + 1);
   if (g < 0) return;
-  grants_now_.push_back({e.in, e.vl, g + 1, e.out_vl});
   grant(e.in, e.vl, g + 1, e.out_vl, t);
 }
 

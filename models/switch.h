@@ -59,6 +59,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   // arbitration that asked the switch arbiter (0: none).
   Picos last_arbitration() const { return last_arbitration_; }
   int last_grant_out(int in_port) const {
+    if (single_grant_) return single_in_ != 0 && in_port == single_in_ ? single_out_ : 0;
     for (const Grant& g : grants_now_)
       if (g.in == in_port) return g.out;
     return 0;
@@ -151,7 +152,14 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   // 8 bytes each here rather than 24 for a vector.
   int num_vls_;
   int num_ports_ = 0;
+  // The scheduler reads the wake-up's pending time and owner: next to the hot members the
+  // wake-up then uses, not in a line of its own.
+  WakeUp wake_;
   int buffer_blocks_;
+  // The last arbitration's grants when it took the single-request shortcut (one grant at most,
+  // kept here rather than in grants_now_'s storage): input (0: none) and output.
+  bool single_grant_ = true;
+  uint8_t single_in_ = 0, single_out_ = 0;
   Picos routing_ps_, clock_ps_;
   Picos speedup_;            // crossbar speed-up
   bool every_edge_;
@@ -161,7 +169,6 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   bool recording_ = false;
   FabricMonitor& mon_;
   SwitchArbiter& arbiter_;
-  WakeUp wake_;
   Picos last_arbitration_ = kNever;
   size_t queued_packets_ = 0;
   uint64_t grants_ = 0;
