@@ -8,24 +8,26 @@ namespace ibsc::models {
 Hca::Hca(sc_core::sc_module_name name, int host, const routing::TableSet& tables, int num_vls, int peer_buffer_blocks,
          Picos byte_ps, HcaTraffic& traffic, FabricMonitor& monitor, Scheduler& sched)
     : sc_module(name),
-      host_(host),
-      tables_(tables),
-      me_(tables.hosts.at(host)),
-      base_lid_(me_.base_lid),
-      lid_end_(me_.base_lid + (1 << me_.lmc)),
       num_vls_(num_vls),
+      base_lid_(tables.hosts.at(host).base_lid),
+      wake_(sched, *this),
+      lid_end_(tables.hosts.at(host).base_lid + (1 << tables.hosts.at(host).lmc)),
+      host_(host),
       byte_ps_(byte_ps),
       traffic_(traffic),
       mon_(monitor),
-      queues_(num_vls),
-      credits_(num_vls),
-      dest_(tables.hosts.size()),
-      wake_(sched, *this),
+      queues_(new RingQueue<Packet*>[num_vls]()),
+      credits_(new CreditCounter[num_vls]()),
+      dest_(new Destination[tables.hosts.size()]()),
+      flow_base_(static_cast<uint32_t>(host * tables.hosts.size())),
+      num_hosts_(tables.hosts.size()),
+      tables_(tables),
+      me_(tables.hosts.at(host)),
       rx("rx"),
       tx("tx") {
   rx.bind(*this);
-  for (auto& c : credits_) c.reset(peer_buffer_blocks);
-  for (size_t d = 0; d < dest_.size() && d < me_.paths.size(); ++d)
+  for (int v = 0; v < num_vls; ++v) credits_[v].reset(peer_buffer_blocks);
+  for (size_t d = 0; d < num_hosts_ && d < me_.paths.size(); ++d)
     if (!me_.paths[d].empty()) {
       const routing::PathRecord& pr = me_.paths[d].front();
       dest_[d].dlid = pr.dlid;
@@ -79,7 +81,7 @@ void Hca::generate(Picos t) {
         throw FabricError(std::string(name()) + ": no path record to host " + std::to_string(p->dst_host));
       p->id = mon_.generated++;
       p->src_host = static_cast<uint32_t>(host_);
-      p->flow = static_cast<uint32_t>(host_ * dest_.size() + p->dst_host);
+      p->flow = flow_base_ + p->dst_host;
       p->slid = base_lid_;
       p->dlid = dst.dlid;
       p->sl = dst.sl;

@@ -59,24 +59,26 @@ class Hca : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   void generate(Picos t);
   void inject(Picos t);
 
-  int host_;
-  const routing::TableSet& tables_;
-  const routing::HostTables& me_;
-  Lid base_lid_;  // this port's LIDs: base_lid_ .. lid_end_ - 1
-  int lid_end_;
+  // Members in the order a visit reads them, right after the base classes: the wake-up the
+  // scheduler reads, then the send and receive state, so that a visit touches few lines; the
+  // per-VL and per-destination arrays are owning pointers, 8 bytes each here.
   int num_vls_;
+  Lid base_lid_;  // this port's LIDs: base_lid_ .. lid_end_ - 1
+  bool generating_ = true;
+  bool in_wake_ = false;  // inside wake(): no wake-up pending
+  WakeUp wake_;
+  int lid_end_;
+  int rr_vl_ = 0;
+  int host_;
   Picos byte_ps_;
   HcaTraffic& traffic_;
   FabricMonitor& mon_;
-  bool generating_ = true;
-  bool in_wake_ = false;  // inside wake(): no wake-up pending
   Picos next_gen_ = kNever;
   Picos link_busy_until_ = 0;
-  int rr_vl_ = 0;
-  std::vector<RingQueue<Packet*>> queues_;  // injection queue per VL
-  size_t queued_ = 0;                        // packets in queues_: none spares the scans of VLs
-  std::vector<CreditCounter> credits_;       // toward the switch input buffer, per VL
-  RingQueue<std::pair<Picos, Packet*>> arriving_;  // (tail time, packet), in arrival order
+  size_t queued_ = 0;                           // packets in queues_: none spares the scans of VLs
+  TxLink link_;                                 // tx's interface, fixed after elaboration
+  std::unique_ptr<RingQueue<Packet*>[]> queues_;  // injection queue per VL
+  std::unique_ptr<CreditCounter[]> credits_;      // toward the switch input buffer, per VL
   // What generating a packet reads: the primary path record, its VL resolved. 8 bytes, so that
   // the table of a host (one entry per destination, read at random) stays small.
   struct Destination {
@@ -86,9 +88,13 @@ class Hca : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
     Vl vl = 0;          // the port's SL2VL of sl
   };
   static_assert(sizeof(Destination) == 8, "one destination, 8 bytes");
-  std::vector<Destination> dest_;  // per destination host
-  WakeUp wake_;
-  TxLink link_;  // tx's interface, fixed after elaboration
+  std::unique_ptr<Destination[]> dest_;         // per destination host
+  uint32_t flow_base_;                          // host x hosts: flow of destination d is + d
+  RingQueue<std::pair<Picos, Packet*>> arriving_;  // (tail time, packet), in arrival order
+  // Cold.
+  size_t num_hosts_;
+  const routing::TableSet& tables_;
+  const routing::HostTables& me_;
 
  public:
   sc_core::sc_export<LinkEndpoint> rx;
