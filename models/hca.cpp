@@ -20,14 +20,13 @@ Hca::Hca(sc_core::sc_module_name name, int host, const routing::TableSet& tables
       credits_(new CreditCounter[num_vls]()),
       dest_(new Destination[tables.hosts.size()]()),
       flow_base_(static_cast<uint32_t>(host * tables.hosts.size())),
-      num_hosts_(tables.hosts.size()),
       tables_(tables),
       me_(tables.hosts.at(host)),
       rx("rx"),
       tx("tx") {
   rx.bind(*this);
   for (int v = 0; v < num_vls; ++v) credits_[v].reset(peer_buffer_blocks);
-  for (size_t d = 0; d < num_hosts_ && d < me_.paths.size(); ++d)
+  for (size_t d = 0; d < tables.hosts.size() && d < me_.paths.size(); ++d)
     if (!me_.paths[d].empty()) {
       const routing::PathRecord& pr = me_.paths[d].front();
       dest_[d].dlid = pr.dlid;

@@ -92,7 +92,6 @@ class Hca : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   uint32_t flow_base_;                          // host x hosts: flow of destination d is + d
   RingQueue<std::pair<Picos, Packet*>> arriving_;  // (tail time, packet), in arrival order
   // Cold.
-  size_t num_hosts_;
   const routing::TableSet& tables_;
   const routing::HostTables& me_;
 

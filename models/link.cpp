@@ -39,7 +39,7 @@ Link::Link(sc_core::sc_module_name name, const LinkParams& p, int rx_port, int n
   in.bind(*this);
 }
 
-void Link::end_of_elaboration() { far_ = out.operator->(); }
+void Link::end_of_elaboration() { far_ = receiver(); }
 
 void Link::packet_arrives(int, Packet* pkt, Picos head_time) {
   count(pkt, head_time);

@@ -46,7 +46,6 @@ class Link : public sc_core::sc_module, public LinkEndpoint {
   Picos byte_ps_ = 0;
   int rx_port_ = 0;
   void end_of_elaboration() override;
-  friend class TxLink;
 
  public:
   sc_core::sc_export<LinkEndpoint> in;  // the sending port binds here
@@ -90,8 +89,8 @@ class TxLink {
   void bind(LinkEndpoint* e) {
     link_ = dynamic_cast<Link*>(e);
     far_ = link_ ? link_->receiver() : e;
-    fly_ = link_ ? link_->fly_ : 0;
-    rx_port_ = link_ ? link_->rx_port_ : -1;
+    fly_ = link_ ? link_->fly_ps() : 0;
+    rx_port_ = link_ ? link_->rx_port() : -1;
   }
   void packet_arrives(int port, Packet* pkt, Picos head_time) {
     if (link_) {

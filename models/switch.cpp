@@ -1,6 +1,7 @@
 #include "models/switch.h"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <stdexcept>
 
@@ -22,9 +23,12 @@ void SwitchParams::validate() const {
 }
 
 namespace {
-// Equal SL2VL tables, shared: the registry holds them weakly, so they go with their last switch.
+// Equal SL2VL tables, shared. The registry holds them weakly and forgets those whose last switch
+// is gone, so a process that builds fabric after fabric keeps only the tables in use.
 std::shared_ptr<const std::vector<Vl>> shared_sl2vl(std::vector<Vl> table) {
   static std::map<std::vector<Vl>, std::weak_ptr<const std::vector<Vl>>> registry;
+  for (auto it = registry.begin(); it != registry.end();)
+    it = it->second.expired() ? registry.erase(it) : std::next(it);
   auto& slot = registry[table];
   if (auto t = slot.lock()) return t;
   auto t = std::make_shared<const std::vector<Vl>>(std::move(table));
