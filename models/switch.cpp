@@ -166,7 +166,7 @@ void Switch::packet_arrives(int port, Packet* pkt, Picos head_time) {
   int held = iv.queued_blocks + blocks;
   // Counting all of the draining packet's blocks as held bounds the exact count; only past the
   // bound does the check need the blocks freed by head_time.
-  if (iv.last.done > head_time && held + static_cast<int>(iv.last.drain.blocks()) > buffer_blocks_)
+  if (held + static_cast<int>(iv.last_blocks) > buffer_blocks_ && iv.last.done > head_time)
     held += static_cast<int>(iv.last.drain.blocks() - iv.last.drain.freed_by(head_time));
   if (held > buffer_blocks_)
     throw FabricError(where(port, pkt->vl) + ": input buffer overflow (" + std::to_string(held) + " blocks of " +
@@ -190,6 +190,7 @@ void Switch::packet_arrives(int port, Packet* pkt, Picos head_time) {
   // A new head: only its own earliest grant can be earlier than the wake-up already pending
   // (which covers every other head).
   iv.head = q;
+  port_[port].heads |= static_cast<uint16_t>(1u << pkt->vl);
   wake_for(port, q);
 }
 
@@ -201,9 +202,8 @@ void Switch::credits_arrive(int port, const CreditTrain& train) {
   // the ones that still wait.
   if (!cc.take_waited_on()) return;
   for (int i : active_)
-    for (int v = 0; v < num_vls_; ++v) {
-      const Queued& h = ivl_[pv(i, v)].head;
-      if (!h.pkt) continue;
+    for (unsigned m = port_[i].heads; m; m &= m - 1) {
+      const Queued& h = ivl_[pv(i, __builtin_ctz(m))].head;
       for (auto c = cand_first(h), end = c + h.count; c != end; ++c)
         if (c->port == port) {
           wake_for(i, h);
@@ -240,10 +240,8 @@ void Switch::schedule_next(Picos t_min) {
   if (last_arbitration_ != kNever && lower <= last_arbitration_) lower = last_arbitration_ + 1;
   Picos best = every_edge_ && queued_packets_ > 0 ? lower : kNever;
   for (int i : active_)
-    for (int v = 0; v < num_vls_; ++v) {
-      const Queued& h = ivl_[pv(i, v)].head;
-      if (h.pkt) best = std::min(best, earliest_grant(i, h, lower));
-    }
+    for (unsigned m = port_[i].heads; m; m &= m - 1)
+      best = std::min(best, earliest_grant(i, ivl_[pv(i, __builtin_ctz(m))].head, lower));
   if (best != kNever) wake_.at(clock_edge(best, clock_ps_));
 }
 
@@ -285,9 +283,10 @@ void Switch::arbitrate(Picos t) {
   touched_.clear();
   for (int i : active_) {
     if (port_[i].in_busy > t) continue;
-    for (int v = 0; v < num_vls_; ++v) {
+    for (unsigned m = port_[i].heads; m; m &= m - 1) {
+      const int v = __builtin_ctz(m);
       const Queued& h = ivl_[pv(i, v)].head;
-      if (!h.pkt || h.ready > t) continue;
+      if (h.ready > t) continue;
       const int need = static_cast<int>(h.blocks);
       for (auto c = cand_first(h), end = c + h.count; c != end; ++c) {
         if (port_[c->port].out_busy > t) continue;
@@ -380,6 +379,7 @@ void Switch::grant(int i, int v, int o, Vl w, Picos t) {
   const Queued h = head;
   if (iv.behind.empty()) {
     head.pkt = nullptr;
+    port_[i].heads &= static_cast<uint16_t>(~(1u << v));
   } else {
     head = iv.behind.front();
     iv.behind.pop_front();
@@ -407,6 +407,7 @@ void Switch::grant(int i, int v, int o, Vl w, Picos t) {
   port_[i].in_busy = drained;
   port_[i].rr_vl = v + 1 == num_vls_ ? 0 : v + 1;
   iv.last = {drain, drained};
+  iv.last_blocks = drain.blocks();
   // Credits go back to the upstream node over the reverse direction of input port i.
   port_[i].tx.credits_arrive(i, drain);
   pkt->vl = w;

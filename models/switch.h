@@ -104,6 +104,9 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
     Queued head;               // pkt == nullptr if the queue is empty
     RingQueue<Queued> behind;  // packets behind the head, in arrival order
     int queued_blocks = 0;     // head and packets behind it
+    // Blocks of the last granted packet, a copy of last.drain.blocks() kept in the first line:
+    // an arrival reads the second line only when the buffer could be near full.
+    uint32_t last_blocks = 0;
     // An input grants again only once its last packet has drained (in_busy), so at most one
     // packet per input is draining at any time: the last one granted.
     Draining last;
@@ -115,7 +118,8 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
     TxLink tx;                    // what tx[port] is bound to, fixed after elaboration
     uint32_t byte_ps = 0;         // of the cable; 0 = unconnected (at most 4.29 ms a byte)
     uint32_t queued = 0;          // packets in all VLs of this input
-    uint32_t vl_mask = 0;         // output: VLs requesting it this cycle
+    uint16_t vl_mask = 0;         // output: VLs requesting it this cycle
+    uint16_t heads = 0;           // input: VLs with a head, so scans skip the empty VLs' lines
     int8_t rr_vl = 0;             // input: VL offered first
     int8_t selected_vl = -1;      // output: VL its VL arbiter chose this cycle
   };
