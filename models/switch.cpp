@@ -167,7 +167,7 @@ void Switch::packet_arrives(int port, Packet* pkt, Picos head_time) {
   // Counting all of the draining packet's blocks as held bounds the exact count; only past the
   // bound does the check need the blocks freed by head_time.
   if (held + static_cast<int>(iv.last_blocks) > buffer_blocks_ && iv.last.done > head_time)
-    held += static_cast<int>(iv.last.drain.blocks() - iv.last.drain.freed_by(head_time));
+    held += static_cast<int>(iv.last_blocks - iv.last.drain.freed_by(head_time));
   if (held > buffer_blocks_)
     throw FabricError(where(port, pkt->vl) + ": input buffer overflow (" + std::to_string(held) + " blocks of " +
                       std::to_string(buffer_blocks_) + ")");
