@@ -84,8 +84,8 @@ VoqProblem voq_problem(const Topology& t, const TableSet& base, int vls) {
   std::unordered_map<uint64_t, int> key_of;
   p.key.reserve(p.tuples.size());
   for (const VoqTuple& u : p.tuples) {
-    const uint64_t k = static_cast<uint64_t>(u.sw) << 16 | static_cast<uint64_t>(u.in_port) << 8 |
-                       static_cast<uint64_t>(u.out_port);
+    const uint64_t k =
+        static_cast<uint64_t>(u.sw) << 16 | static_cast<uint64_t>(u.in_port) << 8 | static_cast<uint64_t>(u.out_port);
     auto [it, fresh] = key_of.try_emplace(k, p.keys);
     if (fresh) ++p.keys;
     p.key.push_back(it->second);
@@ -172,6 +172,7 @@ VoqPlan plan_voq(const VoqProblem& p, int sl_budget) {
     plan.weight_total += p.tuples[r].weight;
     if (r < x) plan.weight += p.tuples[r].weight;
   }
+  plan.traversals = plan.weight_total + p.paths();
   plan.sls_used = kept.sls_used;
   plan.path_sl = std::move(kept.path_sl);
   return plan;

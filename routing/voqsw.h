@@ -31,12 +31,12 @@ struct VoqTuple {
 
 // Stages 1-3: the tuples in weight order (index = rank) and each host path as tuple ranks.
 struct VoqProblem {
-  int vls = 1;                    // VLs the next output ports are grouped onto
-  std::vector<VoqTuple> tuples;   // heaviest first; only tuples some path uses (weight > 0)
-  std::vector<int> src, dst;      // per path: source and destination host, sources then destinations
-  std::vector<uint32_t> offset;   // path p's tuples: rank[offset[p] .. offset[p + 1])
+  int vls = 1;                   // VLs the next output ports are grouped onto
+  std::vector<VoqTuple> tuples;  // heaviest first; only tuples some path uses (weight > 0)
+  std::vector<int> src, dst;     // per path: source and destination host, sources then destinations
+  std::vector<uint32_t> offset;  // path p's tuples: rank[offset[p] .. offset[p + 1])
   std::vector<int32_t> rank;
-  std::vector<int32_t> key;       // per tuple: dense id of its (switch, input, output)
+  std::vector<int32_t> key;  // per tuple: dense id of its (switch, input, output)
   int keys = 0;
   int x_max() const { return static_cast<int>(tuples.size()); }
   int paths() const { return static_cast<int>(src.size()); }
@@ -49,8 +49,8 @@ VoqProblem voq_problem(const Topology& t, const TableSet& base, int vls);
 
 struct SlAssignment {
   bool ok = false;
-  int sls_used = 0;           // highest SL given + 1 (when ok)
-  std::vector<int> path_sl;   // per path (when ok)
+  int sls_used = 0;          // highest SL given + 1 (when ok)
+  std::vector<int> path_sl;  // per path (when ok)
 };
 
 // Figure 5, ComputeSLs(SLmax, x): paths in order; a path may not take an SL already used by a
@@ -60,20 +60,24 @@ struct SlAssignment {
 SlAssignment compute_sls(const VoqProblem& p, int sl_max, int x);
 
 struct VoqPlan {
-  int x = 0;             // tuples considered
+  int x = 0;  // tuples considered
   int x_max = 0;
   int sl_budget = 0;
-  int sls_used = 1;      // by the kept assignment
-  int sls_full = 0;      // needed for full VOQ (x = x_max, unbounded SLs)
-  long weight = 0;       // path hops through the considered tuples
-  long weight_total = 0; // path hops through any tuple
+  int sls_used = 1;       // by the kept assignment
+  int sls_full = 0;       // needed for full VOQ (x = x_max, unbounded SLs)
+  long weight = 0;        // path hops through the considered tuples
+  long weight_total = 0;  // path hops through any tuple
+  long traversals = 0;    // switches visited by all paths (a path of k switches has k - 1 tuples)
   std::vector<int> path_sl;
   // % VOQ as the tuples considered (x / x_max).
   double percent() const { return x_max ? 100.0 * x / x_max : 100.0; }
-  // % VOQ weighted by paths: the share of switch-to-switch hops whose packet waits in the VL
-  // of its next output port (under uniform traffic, the share of packet hops). This is the
-  // measure that reproduces seeds/004 Table 1 (see routing/README.md).
+  // % VOQ weighted by paths: x / x_max with each tuple counted by its weight, i.e. the share of
+  // switch-to-switch hops after which the packet waits in the VL of its next output port.
+  // seeds/004 does not define its "% VOQ"; this is the headline of reports/voqsw/table1.md.
   double weighted_percent() const { return weight_total ? 100.0 * weight / weight_total : 100.0; }
+  // The share of all switch visits (the first switch of each path included, where the HCA
+  // sets the VL) at which the packet waits in its output port's VL by a considered tuple.
+  double traversal_percent() const { return traversals ? 100.0 * weight / traversals : 100.0; }
 };
 
 // Greedy compute_sls uses the same SLs whatever the budget until it fails, so the SLs for

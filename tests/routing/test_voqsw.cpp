@@ -70,10 +70,9 @@ BOOST_AUTO_TEST_CASE(compute_sls_on_a_hand_built_line) {
   BOOST_TEST_REQUIRE(p.x_max() == 16);
   BOOST_TEST_REQUIRE(p.paths() == 12);
   auto tuple = [](const VoqTuple& u) { return std::vector<int>{u.sw, u.in_port, u.out_port, u.next_out_port}; };
-  const std::vector<std::vector<int>> order{{0, 2, 1, 2}, {1, 2, 1, 2}, {2, 1, 2, 2}, {3, 2, 1, 1}, {0, 2, 1, 3},
-                                            {1, 1, 2, 2}, {1, 1, 2, 3}, {1, 3, 1, 2}, {1, 3, 2, 2}, {1, 3, 2, 3},
-                                            {2, 2, 1, 1}, {2, 2, 1, 3}, {2, 3, 1, 1}, {2, 3, 1, 3}, {2, 3, 2, 2},
-                                            {3, 2, 1, 3}};
+  const std::vector<std::vector<int>> order{
+      {0, 2, 1, 2}, {1, 2, 1, 2}, {2, 1, 2, 2}, {3, 2, 1, 1}, {0, 2, 1, 3}, {1, 1, 2, 2}, {1, 1, 2, 3}, {1, 3, 1, 2},
+      {1, 3, 2, 2}, {1, 3, 2, 3}, {2, 2, 1, 1}, {2, 2, 1, 3}, {2, 3, 1, 1}, {2, 3, 1, 3}, {2, 3, 2, 2}, {3, 2, 1, 3}};
   for (int r = 0; r < 16; ++r) {
     BOOST_TEST_INFO("rank " << r);
     BOOST_TEST(tuple(p.tuples[r]) == order[r]);
@@ -238,7 +237,7 @@ BOOST_AUTO_TEST_CASE(table1_within_the_acceptance_bands) {
     double at8, at4;
   };
   for (const Row& row : {Row{8, 12, 58, 12}, Row{16, 40, 15, 8}, Row{32, 108, 16, 10}, Row{64, 257, 16, 9}}) {
-    double full = 0, at8 = 0, at4 = 0;
+    double full = 0, at8 = 0, at4 = 0, visits8 = 0, visits4 = 0;
     int averaged = 0;
     const int seeds = row.n == 64 ? 5 : 20;
     for (int seed = 1; seed <= seeds; ++seed) {
@@ -247,16 +246,25 @@ BOOST_AUTO_TEST_CASE(table1_within_the_acceptance_bands) {
       const int f = sls_for_full_voq(p);
       full += f;
       if (row.n == 8 && f != row.sls_full) continue;
-      at8 += plan_voq(p, 8).weighted_percent();
-      at4 += plan_voq(p, 4).weighted_percent();
+      const VoqPlan p8 = plan_voq(p, 8), p4 = plan_voq(p, 4);
+      at8 += p8.weighted_percent();
+      at4 += p4.weighted_percent();
+      visits8 += p8.traversal_percent();
+      visits4 += p4.traversal_percent();
       ++averaged;
     }
     BOOST_TEST_REQUIRE(averaged >= 5);
-    full /= seeds, at8 /= averaged, at4 /= averaged;
+    full /= seeds, at8 /= averaged, at4 /= averaged, visits8 /= averaged, visits4 /= averaged;
     BOOST_TEST_INFO("n=" << row.n << ": " << full << " SLs, " << at8 << " %, " << at4 << " %");
     BOOST_TEST(std::abs(full - row.sls_full) <= 0.3 * row.sls_full);
     BOOST_TEST(std::abs(at8 - row.at8) <= 10);
     BOOST_TEST(std::abs(at4 - row.at4) <= 10);
+    // The share of switch visits matches 16-64 switches within 2 points; at 8 switches and
+    // 8 SLs it is 21 points short (table1.md).
+    if (row.n > 8) {
+      BOOST_TEST(std::abs(visits8 - row.at8) <= 2);
+      BOOST_TEST(std::abs(visits4 - row.at4) <= 2);
+    }
   }
 }
 
