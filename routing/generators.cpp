@@ -30,6 +30,49 @@ int free_port(const Topology& t, int s, int from = 1) {
   return -1;
 }
 
+// Gives every switch all `degree` link ports (seeds/004: 4 of 8 ports to other switches) by
+// moving cables: a switch a short of ports and another one b (or a itself when it lacks two)
+// take a random cable c-d whose ends are not yet their neighbours and become a-c, b-d. The
+// network stays connected (c still reaches d through a ... b) and simple.
+void fill_link_ports(std::vector<std::pair<int, int>>& cables, std::vector<std::vector<int>>& nb,
+                     std::vector<int>& deg, int degree, std::mt19937_64& rng) {
+  auto linked = [&](int a, int b) { return std::find(nb[a].begin(), nb[a].end(), b) != nb[a].end(); };
+  auto unlink = [&](int a, int b) {
+    nb[a].erase(std::find(nb[a].begin(), nb[a].end(), b));
+    nb[b].erase(std::find(nb[b].begin(), nb[b].end(), a));
+  };
+  const int n = static_cast<int>(deg.size());
+  for (int guard = 0; guard < 100 * n * degree; ++guard) {
+    std::vector<int> short_of;
+    for (int s = 0; s < n; ++s)
+      if (deg[s] < degree) short_of.push_back(s);
+    if (short_of.empty()) return;
+    int a = short_of[0], b = -1;
+    for (size_t i = 1; i < short_of.size() && b < 0; ++i)
+      if (!linked(a, short_of[i])) b = short_of[i];
+    if (b >= 0) {  // two short switches not yet neighbours: one new cable
+      cables.emplace_back(a, b);
+      ++deg[a], ++deg[b];
+      nb[a].push_back(b), nb[b].push_back(a);
+      continue;
+    }
+    b = short_of.size() > 1 ? short_of[1] : a;
+    if (a == b && deg[a] > degree - 2) return;  // odd total: cannot happen after the caller's check
+    std::uniform_int_distribution<size_t> pick(0, cables.size() - 1);
+    const size_t k = pick(rng);
+    auto [c, d] = cables[k];
+    if (rng() & 1) std::swap(c, d);
+    if (c == a || c == b || d == a || d == b || linked(a, c) || linked(b, d)) continue;
+    unlink(c, d);
+    cables[k] = {a, c};
+    cables.emplace_back(b, d);
+    nb[a].push_back(c), nb[c].push_back(a);
+    nb[b].push_back(d), nb[d].push_back(b);
+    ++deg[a], ++deg[b];
+  }
+  throw std::invalid_argument("irregular: regular=1 could not give every switch all its link ports");
+}
+
 }  // namespace
 
 Topology make_hypercube(int n, int hosts_per_switch, int switch_ports) {
@@ -56,7 +99,7 @@ Topology make_hypercube(int n, int hosts_per_switch, int switch_ports) {
   return t;
 }
 
-Topology make_irregular(int switches, int ports, int hosts_per_switch, uint64_t seed) {
+Topology make_irregular(int switches, int ports, int hosts_per_switch, uint64_t seed, bool regular) {
   require(switches >= 1 && switches <= 65536, "irregular: switches must be 1..65536");
   require(ports >= 1 && ports <= 254, "irregular: ports must be 1..254");
   require(hosts_per_switch >= 0, "irregular: hosts must be >= 0");
@@ -65,16 +108,22 @@ Topology make_irregular(int switches, int ports, int hosts_per_switch, uint64_t 
           "irregular: " + std::to_string(ports) + " ports with " + std::to_string(hosts_per_switch) + " hosts leave " +
               std::to_string(degree) + " for switch links; a connected network of " + std::to_string(switches) +
               " switches needs at least 2");
+  if (regular)
+    require(switches == 1 || (degree < switches && static_cast<long>(switches) * degree % 2 == 0),
+            "irregular: regular=1 needs fewer link ports (" + std::to_string(degree) + ") than switches (" +
+                std::to_string(switches) + ") and an even total of link ports");
   Topology t;
   t.kind = "irregular";
   for (int s = 0; s < switches; ++s) add_switch(t, "S" + std::to_string(s), ports);
   std::mt19937_64 rng(seed);
   std::vector<int> deg(switches, 0);
-  std::vector<std::vector<char>> adj;  // only for small networks; larger ones use sorted lists
   std::vector<std::vector<int>> nb(switches);
+  // Cables are collected first and plugged in this order at the end (ports ascending per
+  // switch), so the regular repair below can still move cables.
+  std::vector<std::pair<int, int>> cables;
   auto linked = [&](int a, int b) { return std::find(nb[a].begin(), nb[a].end(), b) != nb[a].end(); };
   auto link = [&](int a, int b) {
-    connect(t, a, free_port(t, a), b, free_port(t, b));
+    cables.emplace_back(a, b);
     ++deg[a], ++deg[b];
     nb[a].push_back(b), nb[b].push_back(a);
   };
@@ -95,7 +144,6 @@ Topology make_irregular(int switches, int ports, int hosts_per_switch, uint64_t 
   }
   // Then random extra cables between switches with spare ports that are not yet neighbours.
   for (int tries = 0; tries < 50 * switches * std::max(degree, 1); ++tries) {
-    std::vector<int> spare;
     if (tries % (switches + 1) == 0 || open.size() < 2) {
       open.clear();
       for (int s = 0; s < switches; ++s)
@@ -114,6 +162,8 @@ Topology make_irregular(int switches, int ports, int hosts_per_switch, uint64_t 
       open.swap(keep);
     }
   }
+  if (regular) fill_link_ports(cables, nb, deg, degree, rng);
+  for (const auto& [a, b] : cables) connect(t, a, free_port(t, a), b, free_port(t, b));
   attach_hosts(t, hosts_per_switch, degree + 1);
   return t;
 }

@@ -16,7 +16,10 @@ Topology make_hypercube(int n, int hosts_per_switch, int switch_ports = 0);
 // Random irregular network (seeds/000): `switches` switches of `ports` ports, `hosts_per_switch`
 // hosts each, the remaining ports joined to other switches at random, at most one cable between
 // two switches, connected (a random spanning tree first). Deterministic in `seed`.
-Topology make_irregular(int switches, int ports, int hosts_per_switch, uint64_t seed);
+// The random joining can leave a few link ports free; `regular` then moves cables until every
+// switch uses all ports - hosts_per_switch of them (seeds/004: 8-port switches, 4 to hosts, 4
+// to other switches), keeping the network connected and simple.
+Topology make_irregular(int switches, int ports, int hosts_per_switch, uint64_t seed, bool regular = false);
 
 // Flattened butterfly / HyperX: all switches that differ in one coordinate are joined, by
 // widths[d] parallel cables in dimension d. Radix = sum (k_d - 1) * w_d + hosts.

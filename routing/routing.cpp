@@ -6,11 +6,12 @@
 #include "routing/generic.h"
 #include "routing/lids.h"
 #include "routing/table_io.h"
+#include "routing/voqsw.h"
 
 namespace ibsc::routing {
 
 const std::vector<std::string>& routing_algorithms() {
-  static const std::vector<std::string> names{"ecube", "dor1vl", "minhop", "updown-bfs", "updown-dfs", "flexible"};
+  static const std::vector<std::string> names{"ecube", "dor1vl", "minhop", "updown-bfs", "updown-dfs", "flexible", "voqsw", "vn"};
   return names;
 }
 
@@ -37,6 +38,7 @@ int largest_fitting_lmc(const Topology& topo, int max_lmc) {
 TableSet compute_routing(const Topology& topo, const RoutingOptions& given) {
   if (given.max_sls < 1 || given.max_sls > kNumSls) throw RoutingError("max_sls must be 1..16");
   if (given.max_vls < 1 || given.max_vls > kMaxDataVls) throw RoutingError("max_vls must be 1..15");
+  if (given.sls < 0 || given.sls > kNumSls) throw RoutingError("sls must be 0..16 (0: the algorithm's choice)");
   if (given.max_lmc < 0 || given.max_lmc > kMaxLmc) throw RoutingError("max_lmc must be 0..7");
   RoutingOptions opt = given;
   if (opt.algorithm != "file") {
@@ -55,6 +57,8 @@ TableSet compute_routing(const Topology& topo, const RoutingOptions& given) {
   if (opt.algorithm == "updown-bfs") return route_updown(topo, opt, TreeKind::Bfs);
   if (opt.algorithm == "updown-dfs") return route_updown(topo, opt, TreeKind::Dfs);
   if (opt.algorithm == "flexible") return route_flexible(topo, opt);
+  if (opt.algorithm == "voqsw") return route_voqsw(topo, opt);
+  if (opt.algorithm == "vn") return route_vn(topo, opt);
   if (opt.algorithm == "file") {
     if (opt.lft_file.empty()) throw RoutingError("routing 'file' needs an LFT dump (lft_file / --import-opensm)");
     return import_opensm_tables(topo, opt.lft_file);

@@ -17,9 +17,10 @@ class RoutingError : public std::runtime_error {
 };
 
 struct RoutingOptions {
-  std::string algorithm = "ecube";  // ecube | dor1vl | minhop | updown-bfs | updown-dfs | flexible | file
+  std::string algorithm = "ecube";  // ecube | dor1vl | minhop | updown-bfs | updown-dfs | flexible | voqsw | vn | file
   std::string lft_file;             // algorithm "file": an OpenSM LFT dump or export directory (table_io.h)
   int max_sls = 16;                 // SL budget; the algorithm refuses to exceed it
+  int sls = 0;                      // SLs asked of voqsw (its VOQ budget) and vn (networks); 0 = max_sls / own choice
   int max_vls = 15;                 // data VL budget
   int vls = 0;                      // VLs requested by generic algorithms; 0 = their own choice (1)
   uint64_t seed = 1;                // tie-breaking among equally good choices

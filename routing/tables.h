@@ -84,6 +84,11 @@ struct HostTables {
   std::vector<std::vector<PathRecord>> paths;        // [destination host] -> records
 };
 
+// How an HCA picks among a pair's path records.
+//   Primary: always the first; the rest are alternates for automatic path migration.
+//   RandomPerPacket: one at random for each packet (virtual networks, seeds/004 "vn").
+enum class PathChoice { Primary, RandomPerPacket };
+
 struct TableSet {
   std::string algorithm;
   int sls_used = 1;   // SLs the algorithm needs
@@ -91,6 +96,7 @@ struct TableSet {
   std::vector<SwitchTables> switches;  // index: switch index of the Topology
   std::vector<HostTables> hosts;       // index: host index of the Topology
   Lid max_lid = 0;
+  PathChoice path_choice = PathChoice::Primary;
 
   const PathRecord& path(int src_host, int dst_host) const { return hosts[src_host].paths[dst_host].front(); }
 };

@@ -136,8 +136,10 @@ Topology build(const std::string& spec, int default_hosts) {
   if (p.kind == "irregular") {
     int n = to_int(spec, "switches", p.positional);
     int hosts = hosts_or(4), ports = take(spec, p, "ports", 8), seed = take(spec, p, "seed", 1);
+    int regular = take(spec, p, "regular", 0);
+    if (regular != 0 && regular != 1) bad(spec, "regular must be 0 or 1");
     no_more(spec, p);
-    return make_irregular(n, ports, hosts, static_cast<uint64_t>(seed));
+    return make_irregular(n, ports, hosts, static_cast<uint64_t>(seed), regular == 1);
   }
   if (p.kind == "flatfly" || p.kind == "hyperx") {
     std::vector<int> dims = int_list(spec, "size", p.positional, 'x');

@@ -19,6 +19,7 @@
 #include "routing/routing.h"
 #include "routing/table_io.h"
 #include "routing/topo_spec.h"
+#include "routing/voqsw.h"
 
 namespace ibsc::tb {
 namespace {
@@ -38,6 +39,7 @@ struct RouteCmdOptions {
   int ports = -1;  // --ports: ports per switch; -1 keeps the spec's own (0 = just enough)
   int max_sls = 16;
   int max_vls = 15;
+  int sls = 0;  // --sls: voqsw's SL budget, vn's networks; 0: the algorithm's choice
   uint64_t seed = 1;
 };
 
@@ -48,11 +50,28 @@ struct Outcome {
   routing::CheckReport report;
   routing::Metrics metrics;
   double seconds = 0;
+  bool has_voq = false;  // voqsw: its plan (SLs for full VOQ, % VOQ at the budget)
+  routing::VoqSummary voq;
 };
+
+std::string voq_text(const routing::VoqSummary& v) {
+  return fmt::format(
+      "voqsw: full VOQ needs {} SLs; with {} SLs and {} VLs: {} of {} tuples considered ({:.1f} % VOQ), "
+      "{:.1f} % of switch-to-switch hops weighted by paths; {} SLs used\n",
+      v.plan.sls_full, v.plan.sl_budget, v.vls, v.plan.x, v.plan.x_max, v.plan.percent(), v.plan.weighted_percent(),
+      v.plan.sls_used);
+}
+
+nlohmann::json voq_json(const routing::VoqSummary& v) {
+  return {{"sls_full", v.plan.sls_full},   {"sl_budget", v.plan.sl_budget}, {"vls", v.vls},
+          {"tuples", v.plan.x_max},         {"considered", v.plan.x},        {"percent", v.plan.percent()},
+          {"weighted_percent", v.plan.weighted_percent()}, {"sls_used", v.plan.sls_used}};
+}
 
 nlohmann::json outcome_json(const Outcome& o) {
   nlohmann::json j;
   j["routing"] = o.algorithm;
+  if (o.has_voq) j["voq"] = voq_json(o.voq);
   if (!o.error.empty()) {
     j["error"] = o.error;
     return j;
@@ -64,6 +83,7 @@ nlohmann::json outcome_json(const Outcome& o) {
   j["vls"] = o.report.vls_used;
   j["lmc"] = o.tables.hosts.empty() ? 0 : o.tables.hosts[0].lmc;
   j["max_lid"] = o.tables.max_lid;
+  if (o.tables.path_choice == routing::PathChoice::RandomPerPacket) j["path_choice"] = "random-per-packet";
   j["connected"] = o.report.connected;
   j["paths_end"] = o.report.paths_end;
   j["within_budget"] = o.report.within_budget;
@@ -122,6 +142,26 @@ int route(const RouteCmdOptions& opt) {
   else
     algorithms.push_back(routing::algorithm_applies("ecube", topo) ? "ecube" : "updown-dfs");
   const bool single = algorithms.size() == 1;
+  if (opt.sls > 0)
+    for (const auto& a : algorithms)
+      if (a != "voqsw" && a != "vn")
+        throw std::invalid_argument("--sls applies to voqsw and vn, not " + a + " (its SL budget is --max-sls)");
+  // Above the 16 SLs of the IBA, voqsw only reports its plan (seeds/004 Table 1 asks how many
+  // SLs full VOQ would need); there are no tables to check, export or measure.
+  if (opt.sls > kNumSls) {
+    if (opt.check || opt.metrics || opt.json || !opt.export_dir.empty() || algorithms.front() != "voqsw")
+      throw std::invalid_argument("--sls " + std::to_string(opt.sls) +
+                                  " is above the 16 SLs tables can hold; it only prints the voqsw plan (no --check, "
+                                  "--metrics, --json, --export-opensm, other algorithms)");
+    routing::RoutingOptions ro;
+    ro.vls = opt.vls;
+    ro.max_vls = opt.max_vls;
+    ro.seed = opt.seed;
+    ro.max_lmc = opt.max_lmc;
+    ro.sls = opt.sls;
+    std::cout << voq_text(routing::voqsw_summary(topo, ro));
+    return 0;
+  }
 
   std::vector<Outcome> outcomes;
   for (const auto& a : algorithms) {
@@ -132,6 +172,7 @@ int route(const RouteCmdOptions& opt) {
     ro.vls = opt.vls;
     ro.max_sls = opt.max_sls;
     ro.max_vls = opt.max_vls;
+    ro.sls = opt.sls;
     ro.seed = opt.seed;
     ro.max_lmc = opt.max_lmc;
     ro.lft_file = opt.import_dir;
@@ -145,6 +186,10 @@ int route(const RouteCmdOptions& opt) {
       continue;
     }
     o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (a == "voqsw") {
+      o.has_voq = true;
+      o.voq = routing::voqsw_summary(topo, ro);
+    }
     routing::CheckLimits lim;
     lim.max_sls = opt.max_sls;
     lim.max_vls = opt.max_vls;
@@ -220,10 +265,14 @@ int route(const RouteCmdOptions& opt) {
                                  o.report.deadlock_free ? "yes" : "NO", o.seconds);
       }
     } else {
-      for (const auto& o : outcomes)
+      for (const auto& o : outcomes) {
         std::cout << fmt::format("{}: {} SLs, {} VLs, LMC {}, max LID {}, {:.3f} s\n", o.algorithm, o.tables.sls_used,
                                  o.tables.vls_used, int(o.tables.hosts.empty() ? 0 : o.tables.hosts[0].lmc),
                                  o.tables.max_lid, o.seconds);
+        if (o.has_voq) std::cout << voq_text(o.voq);
+        if (o.tables.path_choice == routing::PathChoice::RandomPerPacket)
+          std::cout << o.algorithm << ": the HCA picks one of a pair's path records (SLs) at random per packet\n";
+      }
     }
     if (opt.check)
       for (const auto& o : outcomes)
@@ -244,7 +293,7 @@ void add_route_command(CLI::App& app) {
                 "torus:4x4, mesh:8x8, hypercube:6, irregular:16:seed=3, flatfly:4x8x8x8:widths=2,1,1,1, "
                 "dragonfly:a=4,h=2,p=2, slimfly:q=5, product:A*B, file:PATH; :hosts=N per switch")
       ->required();
-  c->add_option("--routing", opt->routing, "ecube, dor1vl, minhop, updown-bfs, updown-dfs, flexible");
+  c->add_option("--routing", opt->routing, "ecube, dor1vl, minhop, updown-bfs, updown-dfs, flexible, voqsw, vn");
   c->add_flag("--check", opt->check, "check connectivity, loops, SL/VL budget, deadlock freedom (exit 2 on failure)");
   c->add_flag("--metrics", opt->metrics, "seeds/000 Table 2 metrics; all applicable algorithms without --routing");
   c->add_flag("--json", opt->json, "one JSON object on stdout");
@@ -256,11 +305,15 @@ void add_route_command(CLI::App& app) {
   c->add_option("--hosts", opt->hosts, "hosts per switch (same as :hosts=N in the spec)")->check(CLI::Range(0, 254));
   c->add_option("--ports", opt->ports, "ports per switch, 0 = just enough (same as :ports=N)")
       ->check(CLI::Range(0, 254));
-  c->add_option("--vls", opt->vls, "VLs for up*/down*, minhop and Flexible (1 or 2)")->check(CLI::Range(0, 2));
+  c->add_option("--vls", opt->vls, "VLs for up*/down*, minhop and Flexible (1 or 2), voqsw and vn (default: ports)")
+      ->check(CLI::Range(0, 15));
   c->add_option("--dot", opt->dot, "write the topology as Graphviz");
   c->add_option("--seed", opt->seed, "tie-breaking seed");
   c->add_option("--max-sls", opt->max_sls, "SL budget")->check(CLI::Range(1, 16));
   c->add_option("--max-vls", opt->max_vls, "data VL budget")->check(CLI::Range(1, 15));
+  c->add_option("--sls", opt->sls,
+                "voqsw: SLs for VOQ (above 16: only the plan is printed); vn: virtual networks (= VLs)")
+      ->check(CLI::Range(1, 4096));
   c->callback([opt]() {
     int rc = route(*opt);
     if (rc) throw CLI::RuntimeError(rc);
