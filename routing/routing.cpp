@@ -6,11 +6,12 @@
 #include "routing/generic.h"
 #include "routing/lids.h"
 #include "routing/table_io.h"
+#include "routing/tftr.h"
 
 namespace ibsc::routing {
 
 const std::vector<std::string>& routing_algorithms() {
-  static const std::vector<std::string> names{"ecube", "dor1vl", "minhop", "updown-bfs", "updown-dfs", "flexible"};
+  static const std::vector<std::string> names{"ecube", "dor1vl", "minhop", "updown-bfs", "updown-dfs", "flexible", "tftr", "updown-disjoint"};
   return names;
 }
 
@@ -55,6 +56,8 @@ TableSet compute_routing(const Topology& topo, const RoutingOptions& given) {
   if (opt.algorithm == "updown-bfs") return route_updown(topo, opt, TreeKind::Bfs);
   if (opt.algorithm == "updown-dfs") return route_updown(topo, opt, TreeKind::Dfs);
   if (opt.algorithm == "flexible") return route_flexible(topo, opt);
+  if (opt.algorithm == "tftr") return route_tftr(topo, opt);
+  if (opt.algorithm == "updown-disjoint") return route_updown_disjoint(topo, opt);
   if (opt.algorithm == "file") {
     if (opt.lft_file.empty()) throw RoutingError("routing 'file' needs an LFT dump (lft_file / --import-opensm)");
     return import_opensm_tables(topo, opt.lft_file);

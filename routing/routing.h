@@ -17,7 +17,7 @@ class RoutingError : public std::runtime_error {
 };
 
 struct RoutingOptions {
-  std::string algorithm = "ecube";  // ecube | dor1vl | minhop | updown-bfs | updown-dfs | flexible | file
+  std::string algorithm = "ecube";  // ecube | dor1vl | minhop | updown-bfs | updown-dfs | flexible | tftr | updown-disjoint | file
   std::string lft_file;             // algorithm "file": an OpenSM LFT dump or export directory (table_io.h)
   int max_sls = 16;                 // SL budget; the algorithm refuses to exceed it
   int max_vls = 15;                 // data VL budget
