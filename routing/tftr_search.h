@@ -24,7 +24,7 @@ std::vector<int> transition_vls(const SwitchGraph& g, const Orientation& o, cons
 int count_transitions(const SwitchGraph& g, const Orientation& o, const std::vector<int>& chans);
 
 // The SL2VL entries of one SL under construction: (switch, input port, output port) -> VL,
-// with port index kHostSide standing for every host port of the switch (all hosts on a switch
+// with port index host_side() standing for every host port of the switch (all hosts on a switch
 // share its switch-pair paths, so their entries are equal). A path fits when each of its hops
 // finds its entry unset or equal to the VL it needs there; a mapping conflict is a hop whose
 // entry holds the other VL (seeds/002 Figure 3: same SL, same input and output ports,
@@ -71,8 +71,9 @@ struct PathSearch {
 void block_path(const SwitchGraph& g, const std::vector<int>& chans, PathSearch& ps);
 
 // Shortest path from ps.s to ps.d under the limits, by breadth-first search over states
-// (channel entered, VL on it); a state is reached once, so it is a heuristic for what needs a
-// state twice. Returns an empty list when none is found or the path found passes a switch twice.
+// (channel entered, VL on it), never passing a switch twice. A state is reached once, by its
+// first (shortest) prefix, so a path that would need the state by another prefix is missed: a
+// heuristic, as the paper's search is. Returns an empty list when none is found.
 std::vector<int> search_path(const SwitchGraph& g, const Orientation& o, const PathSearch& ps);
 
 }  // namespace ibsc::routing
