@@ -280,14 +280,14 @@ int route(const RouteCmdOptions& opt) {
                              routing::switch_diameter(topo));
     if (opt.metrics) {
       std::cout << fmt::format("average topological distance = {:.2f}\n", topo_dist);
-      std::cout << fmt::format("{:<12} {:>9} {:>9} {:>10} {:>4} {:>4} {:>4} {:>14} {:>8}\n", "routing", "avg dist",
+      std::cout << fmt::format("{:<15} {:>9} {:>9} {:>10} {:>4} {:>4} {:>4} {:>14} {:>8}\n", "routing", "avg dist",
                                "crossing", "deviation", "SLs", "VLs", "LMC", "deadlock-free", "time s");
       for (const auto& o : outcomes) {
         if (!o.error.empty()) {
-          std::cout << fmt::format("{:<12} refused: {}\n", o.algorithm, o.error);
+          std::cout << fmt::format("{:<15} refused: {}\n", o.algorithm, o.error);
           continue;
         }
-        std::cout << fmt::format("{:<12} {:>9.2f} {:>9} {:>10.2f} {:>4} {:>4} {:>4} {:>14} {:>8.3f}\n", o.algorithm,
+        std::cout << fmt::format("{:<15} {:>9.2f} {:>9} {:>10.2f} {:>4} {:>4} {:>4} {:>14} {:>8.3f}\n", o.algorithm,
                                  o.metrics.average_distance, o.metrics.crossing_path, o.metrics.deviation_crossing,
                                  o.report.sls_used, o.report.vls_used,
                                  int(o.tables.hosts.empty() ? 0 : o.tables.hosts[0].lmc),
