@@ -7,11 +7,12 @@
 #include "routing/lids.h"
 #include "routing/table_io.h"
 #include "routing/voqsw.h"
+#include "routing/tftr.h"
 
 namespace ibsc::routing {
 
 const std::vector<std::string>& routing_algorithms() {
-  static const std::vector<std::string> names{"ecube", "dor1vl", "minhop", "updown-bfs", "updown-dfs", "flexible", "voqsw", "vn"};
+  static const std::vector<std::string> names{"ecube", "dor1vl", "minhop", "updown-bfs", "updown-dfs", "flexible", "voqsw", "vn", "tftr", "updown-disjoint"};
   return names;
 }
 
@@ -59,6 +60,8 @@ TableSet compute_routing(const Topology& topo, const RoutingOptions& given) {
   if (opt.algorithm == "flexible") return route_flexible(topo, opt);
   if (opt.algorithm == "voqsw") return route_voqsw(topo, opt);
   if (opt.algorithm == "vn") return route_vn(topo, opt);
+  if (opt.algorithm == "tftr") return route_tftr(topo, opt);
+  if (opt.algorithm == "updown-disjoint") return route_updown_disjoint(topo, opt);
   if (opt.algorithm == "file") {
     if (opt.lft_file.empty()) throw RoutingError("routing 'file' needs an LFT dump (lft_file / --import-opensm)");
     return import_opensm_tables(topo, opt.lft_file);

@@ -15,6 +15,7 @@
 
 #include "routing/checks.h"
 #include "routing/dot.h"
+#include "routing/fault_analysis.h"
 #include "routing/metrics.h"
 #include "routing/routing.h"
 #include "routing/table_io.h"
@@ -41,6 +42,11 @@ struct RouteCmdOptions {
   int max_vls = 15;
   int sls = 0;  // --sls: voqsw's SL budget, vn's networks; 0: the algorithm's choice
   uint64_t seed = 1;
+  bool paths = false;           // --paths: seeds/002 Tables 1-2, pairs by number of disjoint paths
+  int fault_analysis = 0;       // --fault-analysis MAX: singular cases for 1..MAX link faults
+  int fault_exhaustive = 4;     // all combinations up to this many faults, sampled above
+  long fault_samples = 100000;
+  std::vector<std::string> faults;  // --fault SWITCH:PORT (repeatable): pairs this set cuts
 };
 
 struct Outcome {
@@ -118,6 +124,74 @@ std::string spec_with_options(const RouteCmdOptions& opt) {
   return spec;
 }
 
+// seeds/002: pairs by number of disjoint paths (Tables 1-2), singular cases under link faults
+// (Figure 4), and the pairs a given set of failed cables cuts. Read from the tables alone.
+void print_fault_tolerance(const RouteCmdOptions& opt, const routing::Topology& topo, const Outcome& o) {
+  const routing::PathSets ps = routing::record_paths(topo, o.tables);
+  auto host = [&](int h) { return topo.nodes[topo.host_node(h)].name; };
+  if (opt.paths) {
+    const routing::PathCensus c = routing::path_census(ps);
+    std::cout << fmt::format("disjoint paths ({}): {} host pairs on different switches, {} SLs, {} VLs\n", o.algorithm,
+                             c.pairs, o.tables.sls_used, o.tables.vls_used);
+    for (size_t n = 1; n < std::max<size_t>(c.with_n.size(), 2); ++n)
+      std::cout << fmt::format("  n={:<2} {:7.2f} %\n", n,
+                               c.pairs ? 100.0 * (n < c.with_n.size() ? c.with_n[n] : 0) / c.pairs : 0.0);
+    if (!c.with_n.empty() && c.with_n[0]) std::cout << fmt::format("  no path: {} pairs\n", c.with_n[0]);
+    if (c.not_disjoint) std::cout << fmt::format("  records not disjoint: {} pairs\n", c.not_disjoint);
+    if (c.broken) std::cout << fmt::format("  records that do not reach the destination: {} pairs\n", c.broken);
+  }
+  if (opt.fault_analysis > 0) {
+    routing::FaultOptions fo;
+    fo.max_faults = opt.fault_analysis;
+    fo.exhaustive_up_to = opt.fault_exhaustive;
+    fo.samples = opt.fault_samples;
+    fo.seed = opt.seed;
+    const auto levels = routing::analyse_faults(topo, ps, fo);
+    std::cout << fmt::format("fault analysis ({}): {} cables between switches; a singular case leaves a pair "
+                             "without a path while the network stays connected\n",
+                             o.algorithm, ps.cable_ends.size());
+    std::cout << fmt::format("{:>6} {:>14} {:>16} {:>10} {:>13} {:>11}\n", "faults", "combinations", "examined",
+                             "singular", "disconnecting", "% singular");
+    for (const auto& lv : levels) {
+      const std::string examined = lv.sampled ? fmt::format("{} sampled", lv.examined) : std::string("all");
+      const std::string pct =
+          lv.sampled ? fmt::format("{:.2f} +- {:.2f}", lv.percent, lv.ci95) : fmt::format("{:.3f}", lv.percent);
+      std::cout << fmt::format("{:>6} {:>14.0f} {:>16} {:>10} {:>13} {:>11}\n", lv.faults, lv.combinations, examined,
+                               lv.singular, lv.disconnecting, pct);
+    }
+    for (const auto& lv : levels)
+      for (const auto& ex : lv.examples) {
+        std::string names;
+        for (int c : ex.faults) names += (names.empty() ? "" : ", ") + ps.cable_names[c];
+        std::cout << fmt::format("  singular, {} faults [{}]: {} -> {} loses all {} paths\n", lv.faults, names,
+                                 host(ex.src_host), host(ex.dst_host), ex.paths);
+      }
+  }
+  if (!opt.faults.empty()) {
+    std::vector<int> cables;
+    for (const auto& f : opt.faults) {
+      const int c = routing::find_cable(topo, ps, f);
+      if (c < 0)
+        throw std::invalid_argument("--fault " + f + ": no cable between switches at that SWITCH:PORT");
+      cables.push_back(c);
+    }
+    std::string names;
+    for (int c : cables) names += (names.empty() ? "" : ", ") + ps.cable_names[c];
+    const routing::CutReport cut = routing::pairs_cut(topo, ps, cables);
+    long host_pairs = 0;
+    for (const auto* p : cut.cut) host_pairs += p->host_pairs;
+    std::cout << fmt::format("faults [{}] ({}): {}; {} host pairs without a surviving path\n", names, o.algorithm,
+                             cut.disconnects ? "the network is disconnected" : "the network stays connected",
+                             host_pairs);
+    for (const auto* p : cut.cut)
+      std::cout << fmt::format("  {} -> {} loses all {} paths{}\n", host(p->src_host), host(p->dst_host),
+                               p->cables.size(),
+                               p->host_pairs > 1 ? fmt::format(" (and {} more host pairs on the same switches)",
+                                                               p->host_pairs - 1)
+                                                 : std::string());
+  }
+}
+
 int route(const RouteCmdOptions& opt) {
   routing::Topology topo = routing::build_topology_spec(spec_with_options(opt));
   for (const auto& n : topo.notes) std::cerr << "ibsc route: note: " << n << "\n";
@@ -142,10 +216,16 @@ int route(const RouteCmdOptions& opt) {
   else
     algorithms.push_back(routing::algorithm_applies("ecube", topo) ? "ecube" : "updown-dfs");
   const bool single = algorithms.size() == 1;
+  // --sls is voqsw's VOQ budget and vn's network count; for every other algorithm (TFTR fits
+  // its paths to it) it is the SL budget, --max-sls.
+  const bool sls_is_budget = opt.sls > 0 && algorithms.front() != "voqsw" && algorithms.front() != "vn";
   if (opt.sls > 0)
     for (const auto& a : algorithms)
-      if (a != "voqsw" && a != "vn")
-        throw std::invalid_argument("--sls applies to voqsw and vn, not " + a + " (its SL budget is --max-sls)");
+      if ((a == "voqsw" || a == "vn") == sls_is_budget)
+        throw std::invalid_argument("--sls means the VOQ budget for voqsw and vn and the SL budget for the others: "
+                                    "give one kind of algorithm with it");
+  if (sls_is_budget && opt.sls > kNumSls)
+    throw std::invalid_argument("--sls " + std::to_string(opt.sls) + ": the SL budget is at most 16");
   // Above the 16 SLs of the IBA, voqsw only reports its plan (seeds/004 Table 1 asks how many
   // SLs full VOQ would need); there are no tables to check, export or measure.
   if (opt.sls > kNumSls) {
@@ -170,9 +250,9 @@ int route(const RouteCmdOptions& opt) {
     routing::RoutingOptions ro;
     ro.algorithm = a;
     ro.vls = opt.vls;
-    ro.max_sls = opt.max_sls;
+    ro.max_sls = sls_is_budget ? opt.sls : opt.max_sls;
     ro.max_vls = opt.max_vls;
-    ro.sls = opt.sls;
+    ro.sls = sls_is_budget ? 0 : opt.sls;
     ro.seed = opt.seed;
     ro.max_lmc = opt.max_lmc;
     ro.lft_file = opt.import_dir;
@@ -251,14 +331,14 @@ int route(const RouteCmdOptions& opt) {
                              routing::switch_diameter(topo));
     if (opt.metrics) {
       std::cout << fmt::format("average topological distance = {:.2f}\n", topo_dist);
-      std::cout << fmt::format("{:<12} {:>9} {:>9} {:>10} {:>4} {:>4} {:>4} {:>14} {:>8}\n", "routing", "avg dist",
+      std::cout << fmt::format("{:<15} {:>9} {:>9} {:>10} {:>4} {:>4} {:>4} {:>14} {:>8}\n", "routing", "avg dist",
                                "crossing", "deviation", "SLs", "VLs", "LMC", "deadlock-free", "time s");
       for (const auto& o : outcomes) {
         if (!o.error.empty()) {
-          std::cout << fmt::format("{:<12} refused: {}\n", o.algorithm, o.error);
+          std::cout << fmt::format("{:<15} refused: {}\n", o.algorithm, o.error);
           continue;
         }
-        std::cout << fmt::format("{:<12} {:>9.2f} {:>9} {:>10.2f} {:>4} {:>4} {:>4} {:>14} {:>8.3f}\n", o.algorithm,
+        std::cout << fmt::format("{:<15} {:>9.2f} {:>9} {:>10.2f} {:>4} {:>4} {:>4} {:>14} {:>8.3f}\n", o.algorithm,
                                  o.metrics.average_distance, o.metrics.crossing_path, o.metrics.deviation_crossing,
                                  o.report.sls_used, o.report.vls_used,
                                  int(o.tables.hosts.empty() ? 0 : o.tables.hosts[0].lmc),
@@ -278,6 +358,9 @@ int route(const RouteCmdOptions& opt) {
       for (const auto& o : outcomes)
         if (o.error.empty()) std::cout << "check " << o.algorithm << ":\n" << o.report.text();
   }
+  if (opt.paths || opt.fault_analysis > 0 || !opt.faults.empty())
+    for (const auto& o : outcomes)
+      if (o.error.empty()) print_fault_tolerance(opt, topo, o);
   if (opt.check)
     for (const auto& o : outcomes)
       if (o.error.empty() && !o.report.ok()) return 2;
@@ -293,7 +376,8 @@ void add_route_command(CLI::App& app) {
                 "torus:4x4, mesh:8x8, hypercube:6, irregular:16:seed=3, flatfly:4x8x8x8:widths=2,1,1,1, "
                 "dragonfly:a=4,h=2,p=2, slimfly:q=5, product:A*B, file:PATH; :hosts=N per switch")
       ->required();
-  c->add_option("--routing", opt->routing, "ecube, dor1vl, minhop, updown-bfs, updown-dfs, flexible, voqsw, vn");
+  c->add_option("--routing", opt->routing,
+                "ecube, dor1vl, minhop, updown-bfs, updown-dfs, flexible, voqsw, vn, tftr, updown-disjoint");
   c->add_flag("--check", opt->check, "check connectivity, loops, SL/VL budget, deadlock freedom (exit 2 on failure)");
   c->add_flag("--metrics", opt->metrics, "seeds/000 Table 2 metrics; all applicable algorithms without --routing");
   c->add_flag("--json", opt->json, "one JSON object on stdout");
@@ -305,14 +389,26 @@ void add_route_command(CLI::App& app) {
   c->add_option("--hosts", opt->hosts, "hosts per switch (same as :hosts=N in the spec)")->check(CLI::Range(0, 254));
   c->add_option("--ports", opt->ports, "ports per switch, 0 = just enough (same as :ports=N)")
       ->check(CLI::Range(0, 254));
-  c->add_option("--vls", opt->vls, "VLs for up*/down*, minhop and Flexible (1 or 2), voqsw and vn (default: ports)")
+  c->add_option("--vls", opt->vls,
+                "VLs for up*/down*, minhop and Flexible (1 or 2), TFTR (default 2), voqsw and vn (default: ports)")
       ->check(CLI::Range(0, 15));
   c->add_option("--dot", opt->dot, "write the topology as Graphviz");
   c->add_option("--seed", opt->seed, "tie-breaking seed");
-  c->add_option("--max-sls", opt->max_sls, "SL budget")->check(CLI::Range(1, 16));
+  c->add_option("--max-sls", opt->max_sls, "SL budget (TFTR fits it by dropping paths)")
+      ->check(CLI::Range(1, 16));
+  c->add_flag("--paths", opt->paths, "pairs by number of disjoint paths among their path records (seeds/002)");
+  c->add_option("--fault-analysis", opt->fault_analysis,
+                "singular cases for every combination of 1..MAX failed cables (seeds/002 Figure 4)")
+      ->check(CLI::Range(1, 8));
+  c->add_option("--fault-exhaustive", opt->fault_exhaustive, "examine every combination up to this many faults")
+      ->check(CLI::Range(0, 8));
+  c->add_option("--fault-samples", opt->fault_samples, "random combinations per level above --fault-exhaustive")
+      ->check(CLI::Range(1L, 100000000L));
+  c->add_option("--fault", opt->faults, "a failed cable by one end, SWITCH:PORT (repeatable): the pairs it cuts");
   c->add_option("--max-vls", opt->max_vls, "data VL budget")->check(CLI::Range(1, 15));
   c->add_option("--sls", opt->sls,
-                "voqsw: SLs for VOQ (above 16: only the plan is printed); vn: virtual networks (= VLs)")
+                "voqsw: SLs for VOQ (above 16: only the plan is printed); vn: virtual networks (= VLs); "
+                "other algorithms: the SL budget, as --max-sls")
       ->check(CLI::Range(1, 4096));
   c->callback([opt]() {
     int rc = route(*opt);

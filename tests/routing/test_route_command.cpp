@@ -149,3 +149,19 @@ BOOST_AUTO_TEST_CASE(max_lmc_option) {
   BOOST_TEST(j["deadlock_free"] == true);
   BOOST_TEST(run({"--topology", "torus:4x4", "--max-lmc", "8"}, out) != 0);
 }
+
+// seeds/002: --paths counts disjoint paths, --fault-analysis finds singular cases (4x4 TFTR:
+// none up to 3 faults), --fault names the pairs a cable set cuts; a bad cable is an error.
+BOOST_AUTO_TEST_CASE(tftr_paths_and_fault_analysis) {
+  std::string out;
+  BOOST_TEST(run({"--topology", "torus:4x4:hosts=1", "--routing", "tftr", "--paths", "--check", "--fault-analysis",
+                  "4", "--fault", "S(0,0):1", "--fault", "S(0,0):2", "--fault", "S(1,0):3", "--fault", "S(1,0):4"},
+                 out) == 0);
+  BOOST_TEST(out.find("n=4   100.00 %") != std::string::npos);
+  BOOST_TEST(out.find("acyclic: deadlock-free") != std::string::npos);
+  BOOST_TEST(out.find("     3           4960              all          0") != std::string::npos);
+  BOOST_TEST(out.find("H0 -> H1 loses all 4 paths") != std::string::npos);
+  BOOST_TEST(out.find("the network stays connected") != std::string::npos);
+  BOOST_TEST(run({"--topology", "torus:4x4:hosts=1", "--routing", "tftr", "--fault", "S(0,0):7"}, out) == 1);
+  BOOST_TEST(out.find("--fault S(0,0):7") != std::string::npos);
+}

@@ -306,8 +306,10 @@ BOOST_AUTO_TEST_CASE(route_command_sls_option) {
   BOOST_TEST(out.find("full VOQ needs 12 SLs") != std::string::npos, out);
   BOOST_TEST(run_route({"--topology", topo, "--routing", "voqsw", "--sls", "300", "--check"}, out) == 1);
   BOOST_TEST(out.find("above the 16 SLs") != std::string::npos, out);
-  BOOST_TEST(run_route({"--topology", topo, "--routing", "updown-bfs", "--sls", "4"}, out) == 1);
-  BOOST_TEST(out.find("--sls applies to voqsw and vn") != std::string::npos, out);
+  // For the other algorithms --sls is the SL budget (TFTR fits its paths to it): at most 16.
+  BOOST_TEST(run_route({"--topology", topo, "--routing", "updown-bfs", "--sls", "4"}, out) == 0);
+  BOOST_TEST(run_route({"--topology", topo, "--routing", "updown-bfs", "--sls", "20"}, out) == 1);
+  BOOST_TEST(out.find("the SL budget is at most 16") != std::string::npos, out);
   BOOST_TEST(run_route({"--topology", topo, "--routing", "vn", "--sls", "8", "--check", "--json"}, out) == 0);
   j = nlohmann::json::parse(out);
   BOOST_TEST(j["path_choice"] == "random-per-packet");

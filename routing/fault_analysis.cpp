@@ -1,0 +1,420 @@
+#include "routing/fault_analysis.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <random>
+#include <stdexcept>
+
+#include "routing/graph.h"
+
+namespace ibsc::routing {
+namespace {
+
+constexpr int kSlots = 8;  // (pair, path) slots per pair: one byte of a bitset word
+constexpr uint64_t kLowBits = 0x0101010101010101ULL;
+
+int popcount64(uint64_t x) { return __builtin_popcountll(x); }
+
+// Cable graph for connectivity: which switches have hosts, the cables' ends.
+struct CableGraph {
+  int n = 0;
+  std::vector<std::pair<int, int>> ends;
+  std::vector<std::vector<std::pair<int, int>>> adj;  // switch -> (neighbour, cable)
+  std::vector<char> has_host;
+  int host_switches = 0;
+
+  CableGraph(const Topology& t, const PathSets& ps) : n(t.num_switches), ends(ps.cable_ends), adj(n), has_host(n, 0) {
+    for (size_t c = 0; c < ends.size(); ++c) {
+      adj[ends[c].first].emplace_back(ends[c].second, static_cast<int>(c));
+      adj[ends[c].second].emplace_back(ends[c].first, static_cast<int>(c));
+    }
+    for (int h = 0; h < t.num_hosts; ++h) {
+      const int s = t.host_switch(h);
+      if (s >= 0 && s < n && !has_host[s]) has_host[s] = 1, ++host_switches;
+    }
+  }
+
+  // Cables whose failure (on top of `failed`) separates switches with hosts, as a bitset over
+  // cables; all of them when `failed` already does. Bridges by an iterative low-link search.
+  void separating(const std::vector<char>& failed, std::vector<uint64_t>& out) {
+    std::fill(out.begin(), out.end(), 0);
+    std::vector<int> disc(n, -1), low(n, 0), hosts_below(n, 0), parent_cable(n, -1);
+    std::vector<std::pair<int, size_t>> stack;
+    int time = 0, components_with_hosts = 0;
+    std::vector<std::pair<int, int>> bridges;  // (cable, host switches below)
+    for (int root = 0; root < n; ++root) {
+      if (disc[root] >= 0) continue;
+      disc[root] = low[root] = time++;
+      hosts_below[root] = has_host[root];
+      stack.assign(1, {root, 0});
+      while (!stack.empty()) {
+        auto& [x, k] = stack.back();
+        if (k < adj[x].size()) {
+          const auto [y, c] = adj[x][k++];
+          if (failed[c] || c == parent_cable[x]) continue;
+          if (disc[y] < 0) {
+            disc[y] = low[y] = time++;
+            hosts_below[y] = has_host[y];
+            parent_cable[y] = c;
+            stack.emplace_back(y, 0);
+          } else {
+            low[x] = std::min(low[x], disc[y]);
+          }
+          continue;
+        }
+        const int done = x;
+        stack.pop_back();
+        if (stack.empty()) break;
+        const int up = stack.back().first;
+        low[up] = std::min(low[up], low[done]);
+        hosts_below[up] += hosts_below[done];
+        if (low[done] > disc[up]) bridges.emplace_back(parent_cable[done], hosts_below[done]);
+      }
+      if (hosts_below[root] > 0) ++components_with_hosts;
+      // Bridges found in this component separate hosts when both sides have some.
+      for (auto [c, below] : bridges)
+        if (below > 0 && below < hosts_below[root]) out[c >> 6] |= 1ULL << (c & 63);
+      bridges.clear();
+    }
+    if (components_with_hosts > 1)
+      for (size_t c = 0; c < ends.size(); ++c)
+        if (!failed[c]) out[c >> 6] |= 1ULL << (c & 63);
+  }
+
+  bool disconnected(const std::vector<int>& faults) const {
+    std::vector<char> failed(ends.size(), 0);
+    for (int c : faults) failed[c] = 1;
+    std::vector<int> seen(n, 0), stack;
+    int start = -1;
+    for (int x = 0; x < n && start < 0; ++x)
+      if (has_host[x]) start = x;
+    if (start < 0) return false;
+    int reached = 0;
+    stack.push_back(start);
+    seen[start] = 1;
+    while (!stack.empty()) {
+      int x = stack.back();
+      stack.pop_back();
+      reached += has_host[x];
+      for (auto [y, c] : adj[x])
+        if (!failed[c] && !seen[y]) seen[y] = 1, stack.push_back(y);
+    }
+    return reached < host_switches;
+  }
+};
+
+double choose(int n, int k) {
+  double r = 1;
+  for (int i = 0; i < k; ++i) r = r * (n - i) / (i + 1);
+  return r;
+}
+
+}  // namespace
+
+PathSets record_paths(const Topology& t, const TableSet& ts) {
+  PathSets out;
+  SwitchGraph g(t);
+  std::vector<int> cable_of(g.channels.size(), -1);
+  for (size_t c = 0; c < g.channels.size(); ++c) {
+    const int r = g.reverse[c];
+    if (r >= 0 && r < static_cast<int>(c)) {
+      cable_of[c] = cable_of[r];
+      continue;
+    }
+    cable_of[c] = static_cast<int>(out.cable_ends.size());
+    const Channel& ch = g.channels[c];
+    out.cable_ends.emplace_back(ch.from, ch.to);
+    out.cable_names.push_back(t.nodes[ch.from].name + ":" + std::to_string(ch.port) + "-" + t.nodes[ch.to].name + ":" +
+                              std::to_string(ch.to_port));
+  }
+  out.cable_by_port.resize(t.num_switches);
+  for (int x = 0; x < t.num_switches; ++x) {
+    out.cable_by_port[x].assign(t.nodes[x].num_ports + 1, -1);
+    for (int p = 1; p <= t.nodes[x].num_ports; ++p)
+      if (g.channel_at(x, p) >= 0) out.cable_by_port[x][p] = cable_of[g.channel_at(x, p)];
+  }
+  std::map<std::pair<int, int>, std::vector<size_t>> groups;  // switch pair -> indices in out.pairs
+  const int S = t.num_switches;
+  for (int h = 0; h < t.num_hosts; ++h) {
+    const int s = t.host_switch(h);
+    for (int q = 0; q < t.num_hosts; ++q) {
+      const int d = t.host_switch(q);
+      if (q == h || s == d || s < 0 || d < 0 || s >= S || d >= S) continue;
+      ++out.host_pairs;
+      PairPaths pp;
+      pp.src_host = h;
+      pp.dst_host = q;
+      pp.host_pairs = 1;
+      std::vector<int> cable_use(out.cable_ends.size(), 0), switch_use(S, 0);
+      const auto& recs = h < static_cast<int>(ts.hosts.size()) && q < static_cast<int>(ts.hosts[h].paths.size())
+                             ? ts.hosts[h].paths[q]
+                             : std::vector<PathRecord>{};
+      for (const PathRecord& rec : recs) {
+        std::vector<int> cables;
+        int x = s;
+        bool arrived = false;
+        for (int steps = 0; steps <= S; ++steps) {
+          const Lft& lft = ts.switches[x].lft;
+          const PortNum port = rec.dlid < lft.size() ? lft[rec.dlid].primary() : kNoPort;
+          if (port == kNoPort || port > t.nodes[x].num_ports) break;
+          const int y = t.nodes[x].ports[port].node;
+          if (y < 0) break;
+          if (y >= S) {
+            arrived = y == t.host_node(q);
+            break;
+          }
+          const int c = g.channel_at(x, port);
+          if (c < 0) break;
+          cables.push_back(cable_of[c]);
+          if (y != d && switch_use[y]++) pp.disjoint = false;
+          x = y;
+        }
+        if (!arrived) {
+          pp.walked = false;
+          continue;
+        }
+        for (int c : cables)
+          if (cable_use[c]++) pp.disjoint = false;
+        pp.cables.push_back(std::move(cables));
+      }
+      auto& list = groups[{s, d}];
+      bool merged = false;
+      for (size_t i : list)
+        if (out.pairs[i].cables == pp.cables && out.pairs[i].disjoint == pp.disjoint &&
+            out.pairs[i].walked == pp.walked) {
+          ++out.pairs[i].host_pairs;
+          merged = true;
+          break;
+        }
+      if (!merged) {
+        list.push_back(out.pairs.size());
+        out.pairs.push_back(std::move(pp));
+      }
+    }
+  }
+  return out;
+}
+
+PathCensus path_census(const PathSets& ps) {
+  PathCensus c;
+  for (const PairPaths& p : ps.pairs) {
+    size_t n = p.cables.size();
+    if (!p.disjoint) {  // greedy: keep records that share no cable with those kept
+      std::vector<int> used;
+      n = 0;
+      for (const auto& path : p.cables) {
+        bool clash = false;
+        for (int x : path) clash |= std::find(used.begin(), used.end(), x) != used.end();
+        if (clash) continue;
+        used.insert(used.end(), path.begin(), path.end());
+        ++n;
+      }
+      c.not_disjoint += p.host_pairs;
+    }
+    if (!p.walked) c.broken += p.host_pairs;
+    if (c.with_n.size() <= n) c.with_n.resize(n + 1, 0);
+    c.with_n[n] += p.host_pairs;
+    c.pairs += p.host_pairs;
+  }
+  return c;
+}
+
+std::vector<FaultLevel> analyse_faults(const Topology& t, const PathSets& ps, const FaultOptions& opt) {
+  if (opt.max_faults < 1 || opt.max_faults > kSlots)
+    throw std::invalid_argument("fault analysis: 1 to " + std::to_string(kSlots) + " faults (asked for " +
+                                std::to_string(opt.max_faults) + ")");
+  const int L = static_cast<int>(ps.cable_ends.size());
+  const size_t Lw = (static_cast<size_t>(L) + 63) / 64;
+  CableGraph cg(t, ps);
+  std::vector<FaultLevel> levels;
+  for (int m = 1; m <= opt.max_faults && m <= L; ++m) {
+    FaultLevel lv;
+    lv.faults = m;
+    lv.combinations = choose(L, m);
+    // Pairs that m faults can cut: every path hit needs its own fault (the paths are disjoint
+    // in cables; a pair whose records share cables counts its disjoint ones, a lower bound).
+    std::vector<const PairPaths*> rel;
+    for (const PairPaths& p : ps.pairs)
+      if (!p.cables.empty() && static_cast<int>(p.cables.size()) <= m) rel.push_back(&p);
+    const size_t P = rel.size(), W = (P + 7) / 8;
+    std::vector<uint64_t> fill(W, 0);
+    std::vector<std::vector<uint64_t>> by_cable(L, std::vector<uint64_t>(W, 0));
+    std::vector<std::vector<uint64_t>> path_mask(P * kSlots);  // [pair * 8 + slot] -> cables
+    for (size_t p = 0; p < P; ++p) {
+      const auto& paths = rel[p]->cables;
+      for (int j = 0; j < kSlots; ++j) {
+        const size_t bit = p * kSlots + j;
+        if (j >= static_cast<int>(paths.size())) {
+          fill[bit >> 6] |= 1ULL << (bit & 63);
+          continue;
+        }
+        auto& mask = path_mask[p * kSlots + j];
+        mask.assign(Lw, 0);
+        for (int c : paths[j]) {
+          by_cable[c][bit >> 6] |= 1ULL << (bit & 63);
+          mask[c >> 6] |= 1ULL << (c & 63);
+        }
+      }
+    }
+    auto pair_of_full = [&](const std::vector<uint64_t>& x) -> int {
+      for (size_t w = 0; w < W; ++w) {
+        uint64_t v = x[w] & (x[w] >> 1);
+        v &= v >> 2;
+        v &= v >> 4;
+        v &= kLowBits;
+        if (v) return static_cast<int>(w * 8 + __builtin_ctzll(v) / 8);
+      }
+      return -1;
+    };
+    auto add_example = [&](std::vector<int> faults) {
+      if (static_cast<int>(lv.examples.size()) >= opt.max_examples) return;
+      std::vector<uint64_t> x = fill;
+      for (int c : faults)
+        for (size_t w = 0; w < W; ++w) x[w] |= by_cable[c][w];
+      const int p = pair_of_full(x);
+      if (p < 0) return;
+      lv.examples.push_back({std::move(faults), rel[p]->src_host, rel[p]->dst_host,
+                             static_cast<int>(rel[p]->cables.size())});
+    };
+    const double prefixes = choose(L, m - 1);
+    if (m <= opt.exhaustive_up_to && prefixes * (W + Lw + 8) < 4e9) {
+      // Every combination: prefixes of m-1 cables, the last cable by popcount.
+      lv.examined = static_cast<long>(lv.combinations);
+      std::vector<std::vector<uint64_t>> acc(m, fill);
+      std::vector<int> idx(std::max(m - 1, 1), 0);
+      std::vector<char> failed(L, 0);
+      std::vector<uint64_t> complete(Lw), separate(Lw);
+      auto visit_prefix = [&](int last) {
+        const auto& x = acc[m - 1];
+        std::fill(complete.begin(), complete.end(), 0);
+        bool all = false;
+        for (size_t w = 0; w < W && !all; ++w) {
+          uint64_t v = x[w] - ((x[w] >> 1) & 0x5555555555555555ULL);
+          v = (v & 0x3333333333333333ULL) + ((v >> 2) & 0x3333333333333333ULL);
+          v = (v + (v >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+          uint64_t hit = (v + kLowBits) & 0x0808080808080808ULL;  // bytes with 7 or 8 slots set
+          while (hit) {
+            const int b = __builtin_ctzll(hit) / 8;
+            hit &= hit - 1;
+            const uint8_t byte = static_cast<uint8_t>(x[w] >> (8 * b));
+            if (byte == 0xFF) {
+              all = true;
+              break;
+            }
+            const size_t p = w * 8 + b;
+            const auto& mask = path_mask[p * kSlots + __builtin_ctz(static_cast<unsigned>(~byte) & 0xFFu)];
+            for (size_t k = 0; k < Lw; ++k) complete[k] |= mask[k];
+          }
+        }
+        if (all) std::fill(complete.begin(), complete.end(), ~0ULL);
+        // Only cables after the prefix's last one (each combination once).
+        for (size_t k = 0; k < Lw; ++k) {
+          const long lo = static_cast<long>(k) * 64;
+          if (lo + 63 <= last) complete[k] = 0;
+          else if (lo <= last) complete[k] &= ~0ULL << (last - lo + 1);
+          if (lo + 64 > L) complete[k] &= L - lo >= 64 ? ~0ULL : ((1ULL << (L - lo)) - 1);
+        }
+        long singular = 0;
+        for (size_t k = 0; k < Lw; ++k) singular += popcount64(complete[k]);
+        if (!singular) return;
+        cg.separating(failed, separate);
+        long cut = 0;
+        for (size_t k = 0; k < Lw; ++k) cut += popcount64(complete[k] & separate[k]);
+        lv.singular += singular - cut;
+        lv.disconnecting += cut;
+        if (static_cast<int>(lv.examples.size()) < opt.max_examples && singular > cut)
+          for (size_t k = 0; k < Lw; ++k) {
+            const uint64_t ok = complete[k] & ~separate[k];
+            if (!ok) continue;
+            std::vector<int> f(idx.begin(), idx.begin() + (m - 1));
+            f.push_back(static_cast<int>(k * 64 + __builtin_ctzll(ok)));
+            add_example(std::move(f));
+            break;
+          }
+      };
+      // Prefixes idx[0] < ... < idx[m-2], depth first.
+      std::function<void(int, int)> prefix = [&](int depth, int from) {
+        if (depth == m - 1) return visit_prefix(depth > 0 ? idx[depth - 1] : -1);
+        for (int c = from; c <= L - (m - depth); ++c) {
+          idx[depth] = c;
+          failed[c] = 1;
+          for (size_t w = 0; w < W; ++w) acc[depth + 1][w] = acc[depth][w] | by_cable[c][w];
+          prefix(depth + 1, c + 1);
+          failed[c] = 0;
+        }
+      };
+      prefix(0, 0);
+    } else {
+      // Random combinations (Floyd's sampling), seeded per level.
+      lv.sampled = true;
+      lv.examined = opt.samples;
+      std::mt19937_64 rng(opt.seed * 1000003ULL + static_cast<uint64_t>(m));
+      std::vector<int> f;
+      std::vector<uint64_t> x(W);
+      for (long i = 0; i < opt.samples; ++i) {
+        f.clear();
+        for (int j = L - m; j < L; ++j) {
+          const int r = static_cast<int>(std::uniform_int_distribution<int>(0, j)(rng));
+          f.push_back(std::find(f.begin(), f.end(), r) == f.end() ? r : j);
+        }
+        x = fill;
+        for (int c : f)
+          for (size_t w = 0; w < W; ++w) x[w] |= by_cable[c][w];
+        if (pair_of_full(x) < 0) continue;
+        if (cg.disconnected(f)) {
+          ++lv.disconnecting;
+          continue;
+        }
+        ++lv.singular;
+        std::sort(f.begin(), f.end());
+        add_example(f);
+      }
+    }
+    const double base = static_cast<double>(lv.examined - lv.disconnecting);
+    if (base > 0) {
+      const double p = lv.singular / base;
+      lv.percent = 100 * p;
+      if (lv.sampled) lv.ci95 = 100 * 1.96 * std::sqrt(p * (1 - p) / base);
+    }
+    levels.push_back(std::move(lv));
+  }
+  return levels;
+}
+
+CutReport pairs_cut(const Topology& t, const PathSets& ps, const std::vector<int>& faults) {
+  CutReport r;
+  for (const PairPaths& p : ps.pairs) {
+    bool survives = false;
+    for (const auto& path : p.cables) {
+      bool hit = false;
+      for (int c : path) hit |= std::find(faults.begin(), faults.end(), c) != faults.end();
+      survives |= !hit;
+    }
+    if (!survives) r.cut.push_back(&p);
+  }
+  r.disconnects = CableGraph(t, ps).disconnected(faults);
+  return r;
+}
+
+int find_cable(const Topology& t, const PathSets& ps, const std::string& end) {
+  const size_t colon = end.rfind(':');
+  if (colon == std::string::npos) return -1;
+  const std::string name = end.substr(0, colon);
+  int port = -1;
+  try {
+    size_t used = 0;
+    port = std::stoi(end.substr(colon + 1), &used);
+    if (used != end.size() - colon - 1) return -1;
+  } catch (const std::exception&) {
+    return -1;
+  }
+  for (int s = 0; s < t.num_switches; ++s)
+    if (t.nodes[s].name == name && s < static_cast<int>(ps.cable_by_port.size()) && port >= 0 &&
+        port < static_cast<int>(ps.cable_by_port[s].size()))
+      return ps.cable_by_port[s][port];
+  return -1;
+}
+
+}  // namespace ibsc::routing

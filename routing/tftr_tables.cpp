@@ -1,0 +1,126 @@
+// TFTR stage 6: LFTs, SL2VL tables and path records from the pairs' paths, by destination
+// renaming (seeds/000 ref [13], seeds/002 ref [17]). Every path toward a destination switch
+// gets a colour, the first whose LFT entries agree with the path at every switch it passes
+// (paths in rounds: every source's primary, then every second path, ...); colour c is LID
+// base + c of every host on that switch, so each path of a pair has its own DLID (they leave
+// the source by different ports, so they always need different colours). The LMC is the
+// smallest that holds the most colours any destination needs.
+// SL2VL: each path writes (input port, output port, its SL) -> its VL at every switch it
+// passes, the hosts' ports at both ends included; entries no path uses stay VL0, and so does
+// the HCAs' SL2VL (the host link carries no dependency). Stage 4 made the entries agree.
+#include <algorithm>
+#include <string>
+
+#include "routing/lids.h"
+#include "routing/tftr.h"
+
+namespace ibsc::routing {
+
+TableSet tftr_tables(const Topology& t, const SwitchGraph& g, const TftrResult& r, const RoutingOptions& opt) {
+  const int n = g.n;
+  const int max_colours = 1 << std::min(opt.max_lmc, kMaxLmc);
+  // colour_of[s * n + d][i]: colour of the pair's i-th path; layers[d][c * n + x]: output port
+  // at switch x for colour c toward d (kNoPort: none).
+  std::vector<std::vector<uint8_t>> colour_of(static_cast<size_t>(n) * n);
+  std::vector<std::vector<PortNum>> layers(n);
+  int colours_used = 1;
+  size_t most_paths = 0;
+  for (const auto& ps : r.pairs) most_paths = std::max(most_paths, ps.size());
+  for (int d = 0; d < n; ++d) {
+    auto& next = layers[d];
+    next.assign(n, kNoPort);
+    int colours = 1;
+    for (size_t i = 0; i < most_paths; ++i)
+      for (int s = 0; s < n; ++s) {
+        const auto& ps = r.paths(s, d);
+        if (i >= ps.size()) continue;
+        auto& cols = colour_of[static_cast<size_t>(s) * n + d];
+        cols.resize(ps.size(), 0);
+        const auto& chans = ps[i].chans;
+        int c = 0;
+        for (;; ++c) {
+          if (c == colours) {
+            if (colours == max_colours)
+              throw RoutingError("tftr: destination renaming needs more than " + std::to_string(max_colours) +
+                                 " LIDs for switch " + t.nodes[d].name + " (LMC limit " + std::to_string(opt.max_lmc) +
+                                 ")");
+            next.resize(next.size() + n, kNoPort);
+            ++colours;
+          }
+          bool fits = true;
+          for (size_t j = 0; j < chans.size() && fits; ++j) {
+            const Channel& ch = g.channels[chans[j]];
+            const PortNum have = next[static_cast<size_t>(c) * n + ch.from];
+            fits = have == kNoPort || have == ch.port;
+          }
+          if (fits) break;
+        }
+        for (int ch_id : chans) {
+          const Channel& ch = g.channels[ch_id];
+          next[static_cast<size_t>(c) * n + ch.from] = static_cast<PortNum>(ch.port);
+        }
+        cols[i] = static_cast<uint8_t>(c);
+      }
+    colours_used = std::max(colours_used, colours);
+  }
+  int lmc = 0;
+  while ((1 << lmc) < colours_used) ++lmc;
+
+  TableSet ts;
+  ts.algorithm = "tftr";
+  assign_lids(t, lmc, ts);
+  const auto by_switch = hosts_by_switch(t);
+  for (int d = 0; d < n; ++d) {
+    const int colours = static_cast<int>(layers[d].size() / n);
+    for (int h : by_switch[d]) {
+      const Lid base = ts.hosts[h].base_lid;
+      const PortNum local = static_cast<PortNum>(t.host_switch_port(h));
+      for (int c = 0; c < (1 << lmc); ++c) ts.switches[d].lft[base + c].candidates = {{local, 0}};
+      for (int c = 0; c < colours; ++c)
+        for (int x = 0; x < n; ++x) {
+          const PortNum p = layers[d][static_cast<size_t>(c) * n + x];
+          if (p != kNoPort && x != d) ts.switches[x].lft[base + c].candidates = {{p, 0}};
+        }
+    }
+  }
+  int vls_used = 1;
+  for (int s = 0; s < n; ++s)
+    for (int d = 0; d < n; ++d)
+      for (const TftrPath& p : r.paths(s, d)) {
+        const auto& chans = p.chans;
+        for (size_t i = 0; i < chans.size(); ++i) {
+          const Channel& ch = g.channels[chans[i]];
+          const Vl vl = static_cast<Vl>(p.vls[i]);
+          vls_used = std::max(vls_used, p.vls[i] + 1);
+          if (i == 0)
+            for (int h : by_switch[s]) ts.switches[s].sl2vl.set(t.host_switch_port(h), ch.port, p.sl, vl);
+          else
+            ts.switches[ch.from].sl2vl.set(g.channels[chans[i - 1]].to_port, ch.port, p.sl, vl);
+        }
+        const Channel& last = g.channels[chans.back()];
+        for (int q : by_switch[d])
+          ts.switches[d].sl2vl.set(last.to_port, t.host_switch_port(q), p.sl, static_cast<Vl>(p.vls.back()));
+      }
+  for (int h = 0; h < t.num_hosts; ++h) {
+    const int s = t.host_switch(h);
+    for (int q = 0; q < t.num_hosts; ++q) {
+      const int d = t.host_switch(q);
+      if (q == h || s < 0 || d < 0 || s >= n || d >= n) continue;
+      auto& recs = ts.hosts[h].paths[q];
+      if (s == d) {
+        recs = {{ts.hosts[q].base_lid, 0}};
+        continue;
+      }
+      const auto& ps = r.paths(s, d);
+      const auto& cols = colour_of[static_cast<size_t>(s) * n + d];
+      for (size_t i = 0; i < ps.size(); ++i)
+        recs.push_back({static_cast<Lid>(ts.hosts[q].base_lid + cols[i]), static_cast<Sl>(ps[i].sl)});
+    }
+  }
+  ts.sls_used = static_cast<int>(r.sl_transitions.size());
+  ts.vls_used = vls_used;
+  route_switch_lids(t, g, ts);
+  return ts;
+}
+
+}  // namespace ibsc::routing
