@@ -219,6 +219,9 @@ BOOST_AUTO_TEST_CASE(bad_specs_are_named) {
              std::string::npos);
   BOOST_TEST(error_of([] { build_topology_spec("flatfly:4x4:widths=1"); }).find("1 link widths for 2") !=
              std::string::npos);
+  for (const char* spec : {"torus:+4x4", "torus:4 x4", "torus:4x4junk", "hypercube:3:hosts=2x"})
+    BOOST_TEST(error_of([&] { build_topology_spec(spec); }).find("is not a non-negative integer") != std::string::npos,
+               spec);
   BOOST_TEST(error_of([] { build_topology_spec("file:/nonexistent/x.topo"); }).find("cannot open") !=
              std::string::npos);
 }
