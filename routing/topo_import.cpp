@@ -1,5 +1,6 @@
 #include "routing/topo_import.h"
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <sstream>
