@@ -10,6 +10,7 @@
 #define BOOST_TEST_MODULE fuzz_parsers
 #include <boost/test/unit_test.hpp>
 
+#include <cctype>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -79,7 +80,8 @@ std::string reason(std::string msg, const std::string& path) {
       if (c == quote) quote = 0;
       continue;
     }
-    if (c == '\'' || c == '"') {
+    const bool after_letter = i > 0 && std::isalpha(static_cast<unsigned char>(msg[i - 1]));
+    if (c == '"' || (c == '\'' && !after_letter)) {  // not the apostrophe of "README's"
       quote = c;
       out += "'…'";
     } else if (c >= '0' && c <= '9') {
