@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "routing/lids.h"
+#include "routing/strict_number.h"
 #include "routing/table_io.h"
 
 namespace ibsc::routing {
@@ -27,46 +28,78 @@ struct LftBlock {
   throw std::invalid_argument(name + ":" + std::to_string(line) + ": " + what);
 }
 
+bool is_blank(char c) { return c == ' ' || c == '\t'; }
+
+// The token of `s` at `pos` up to the next blank (or the end), read as a whole number; false
+// for "12abc", a sign, an empty token or a value beyond `max`.
+bool number_at(const std::string& s, size_t pos, uint64_t max, uint64_t& v, int base = 10) {
+  size_t end = pos;
+  while (end < s.size() && !is_blank(s[end])) ++end;
+  return parse_unsigned(std::string_view(s).substr(pos, end - pos), max, v, base);
+}
+
+// Whitespace-separated tokens, after cutting a `#` comment.
+std::vector<std::string> tokens(const std::string& raw) {
+  std::istringstream is(raw.substr(0, raw.find('#')));
+  std::vector<std::string> out;
+  for (std::string t; is >> t;) out.push_back(t);
+  return out;
+}
+
 std::vector<LftBlock> parse_lfts(const Topology& t, std::istream& in, const std::string& name) {
   std::map<uint64_t, int> by_guid;
   for (int s = 0; s < t.num_switches; ++s) by_guid[switch_guid(t, s)] = s;
   std::vector<LftBlock> blocks;
   std::map<int, int> seen;  // switch -> header line
+  std::map<Lid, std::pair<PortNum, int>> block_lids;  // this block's LIDs -> (port, line)
   std::string raw;
   int line = 0;
   while (std::getline(in, raw)) {
     ++line;
     if (!raw.empty() && raw.back() == '\r') raw.pop_back();
     if (raw.rfind("Unicast lids", 0) == 0) {
-      unsigned lid = 0;
-      unsigned long long guid = 0;
+      uint64_t lid = 0, guid = 0;
       size_t l = raw.find("Lid "), g = raw.find("guid 0x");
-      if (l == std::string::npos || g == std::string::npos || std::sscanf(raw.c_str() + l, "Lid %u", &lid) != 1 ||
-          std::sscanf(raw.c_str() + g, "guid 0x%llx", &guid) != 1 || lid > 0xFFFF)
+      if (l == std::string::npos || g == std::string::npos || !number_at(raw, l + 4, 0xFFFF, lid) ||
+          !number_at(raw, g + 7, UINT64_MAX, guid, 16))
         fail(name, line, "switch header without 'Lid N guid 0xGUID': '" + raw + "'");
+      if (lid == 0 || lid > kMaxUnicastLid)
+        fail(name, line, "switch Lid " + std::to_string(lid) + " is not a unicast LID (1.." +
+                             std::to_string(kMaxUnicastLid) + ")");
       auto it = by_guid.find(guid);
       if (it == by_guid.end()) {
         char buf[40];
-        std::snprintf(buf, sizeof buf, "0x%016llx", guid);
+        std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(guid));
         fail(name, line, std::string("guid ") + buf + " is not a switch of this topology");
       }
       if (!seen.emplace(it->second, line).second)
         fail(name, line, "switch " + t.nodes[it->second].name + " already listed on line " +
                              std::to_string(seen[it->second]));
       blocks.push_back({it->second, static_cast<Lid>(lid), line, {}, {}});
+      block_lids.clear();
       continue;
     }
     if (raw.rfind("0x", 0) == 0) {
       if (blocks.empty()) fail(name, line, "LFT entry before any switch header");
-      unsigned lid = 0, port = 0;
-      char end = 0;
-      if (std::sscanf(raw.c_str(), "0x%x %u%c", &lid, &port, &end) < 2 || (end && end != ' ' && end != '\t'))
+      // 0xLID PORT, then free text after a blank.
+      size_t lid_end = 2;
+      while (lid_end < raw.size() && !is_blank(raw[lid_end])) ++lid_end;
+      size_t port_at = raw.find_first_not_of(" \t", lid_end);
+      uint64_t lid = 0, port = 0;
+      if (port_at == std::string::npos || !number_at(raw, port_at, 1000000, port))
         fail(name, line, "cannot read '" + raw + "' (expected 0xLID PORT)");
+      if (!number_at(raw, 2, 0xFFFF, lid, 16))
+        fail(name, line, "LID '" + raw.substr(0, lid_end) + "' is not a 16-bit hexadecimal LID");
       const int sw = blocks.back().sw;
-      if (lid > 0xFFFF) fail(name, line, "LID " + std::to_string(lid) + " is not a 16-bit LID");
+      if (lid == 0) fail(name, line, "LID 0 is reserved (no port has it), so it has no LFT entry");
       if (port > static_cast<unsigned>(t.nodes[sw].num_ports))
         fail(name, line, "port " + std::to_string(port) + " beyond the " + std::to_string(t.nodes[sw].num_ports) +
                              " ports of " + t.nodes[sw].name);
+      auto [prev, fresh] = block_lids.emplace(static_cast<Lid>(lid), std::pair{static_cast<PortNum>(port), line});
+      if (!fresh && prev->second.first != port)
+        fail(name, line, "LID " + std::to_string(lid) + " of switch " + t.nodes[sw].name + " goes to port " +
+                             std::to_string(port) + " here but to port " + std::to_string(prev->second.first) +
+                             " on line " + std::to_string(prev->second.second));
       blocks.back().entries.emplace_back(static_cast<Lid>(lid), static_cast<PortNum>(port));
       blocks.back().entry_lines.push_back(line);
       continue;
@@ -115,10 +148,18 @@ void read_sl2vl(const Topology& t, TableSet& ts, std::istream& in, const std::st
   std::string raw;
   int line = 0, sw = -1;
   std::vector<char> got_sw(t.num_switches, 0), got_host(t.num_hosts, 0);
-  auto vls = [&](std::istringstream& is, auto&& set) {
+  // Whole-token numbers: "5junk" is not 5.
+  auto num = [](const std::string& tok, uint64_t max, long& v) {
+    uint64_t u = 0;
+    if (!parse_unsigned(tok, max, u)) return false;
+    v = static_cast<long>(u);
+    return true;
+  };
+  auto vls = [&](const std::vector<std::string>& tok, size_t first, auto&& set) {
+    if (tok.size() != first + kNumSls) fail(name, line, "expected 16 VLs (hex digits)");
     for (int k = 0; k < kNumSls; ++k) {
-      std::string v;
-      if (!(is >> v) || v.size() != 1 || !std::isxdigit(static_cast<unsigned char>(v[0])))
+      const std::string& v = tok[first + k];
+      if (v.size() != 1 || !std::isxdigit(static_cast<unsigned char>(v[0])))
         fail(name, line, "expected 16 VLs (hex digits)");
       set(k, static_cast<Vl>(std::stoi(v, nullptr, 16)));
     }
@@ -126,37 +167,34 @@ void read_sl2vl(const Topology& t, TableSet& ts, std::istream& in, const std::st
   while (std::getline(in, raw)) {
     ++line;
     const bool vl2vl = raw.find("(VL2VL") != std::string::npos;
-    std::istringstream is(raw.substr(0, raw.find('#')));
-    std::string kw;
-    if (!(is >> kw)) continue;
+    const std::vector<std::string> tok = tokens(raw);
+    if (tok.empty()) continue;
+    const std::string& kw = tok[0];
     long idx = -1, a = -1, b = -1;
     if (kw == "switch") {
-      if (!(is >> idx >> a) || idx < 0 || idx >= t.num_switches || a < 1 || a > kMaxUnicastLid)
+      if (tok.size() != 3 || !num(tok[1], 1u << 30, idx) || !num(tok[2], 1u << 30, a) || idx >= t.num_switches ||
+          a < 1 || a > kMaxUnicastLid)
         fail(name, line, "expected 'switch INDEX LID' with INDEX < " + std::to_string(t.num_switches));
       sw = static_cast<int>(idx);
       got_sw[sw] = 1;
       ts.switches[sw].lid = static_cast<Lid>(a);
       ts.switches[sw].sl2vl.reset(t.nodes[sw].num_ports, vl2vl ? Sl2VlTable::Key::InputVl : Sl2VlTable::Key::Sl);
     } else if (kw == "host") {
-      if (!(is >> idx >> a >> b) || idx < 0 || idx >= t.num_hosts || a < 1 || a > kMaxUnicastLid || b < 0 ||
-          b > kMaxLmc)
+      if (tok.size() < 4 || !num(tok[1], 1u << 30, idx) || !num(tok[2], 1u << 30, a) || !num(tok[3], 1u << 30, b) ||
+          idx >= t.num_hosts || a < 1 || a > kMaxUnicastLid || b > kMaxLmc)
         fail(name, line, "expected 'host INDEX BASE_LID LMC' with INDEX < " + std::to_string(t.num_hosts));
       HostTables& h = ts.hosts[idx];
       got_host[idx] = 1;
       h.base_lid = static_cast<Lid>(a);
       h.lmc = static_cast<uint8_t>(b);
-      vls(is, [&](int k, Vl v) { h.sl2vl[k] = v; });
+      vls(tok, 4, [&](int k, Vl v) { h.sl2vl[k] = v; });
     } else if (std::isdigit(static_cast<unsigned char>(kw[0]))) {
       if (sw < 0) fail(name, line, "port line before any 'switch' line");
       Sl2VlTable& tab = ts.switches[sw].sl2vl;
-      try {
-        a = std::stol(kw);
-      } catch (...) {
-        fail(name, line, "bad input port '" + kw + "'");
-      }
-      if (!(is >> b) || a < 0 || a > tab.num_ports() || b < 1 || b > tab.num_ports())
+      if (!num(kw, 1u << 30, a)) fail(name, line, "bad input port '" + kw + "'");
+      if (tok.size() < 2 || !num(tok[1], 1u << 30, b) || a > tab.num_ports() || b < 1 || b > tab.num_ports())
         fail(name, line, "ports outside 0.." + std::to_string(tab.num_ports()) + " of " + t.nodes[sw].name);
-      vls(is, [&](int k, Vl v) { tab.set(static_cast<int>(a), static_cast<int>(b), k, v); });
+      vls(tok, 2, [&](int k, Vl v) { tab.set(static_cast<int>(a), static_cast<int>(b), k, v); });
     } else {
       fail(name, line, "unknown keyword '" + kw + "' (switch, host, or a port line)");
     }
@@ -172,15 +210,16 @@ void read_path_records(const Topology& t, TableSet& ts, std::istream& in, const 
   int line = 0;
   while (std::getline(in, raw)) {
     ++line;
-    std::istringstream is(raw.substr(0, raw.find('#')));
-    std::string kw;
-    if (!(is >> kw)) continue;
-    long h = -1, q = -1, dlid = -1, sl = -1;
-    if (kw != "path" || !(is >> h >> q >> dlid >> sl) || h < 0 || h >= t.num_hosts || q < 0 || q >= t.num_hosts ||
-        dlid < 1 || dlid > ts.max_lid || sl < 0 || sl >= kNumSls)
+    const std::vector<std::string> tok = tokens(raw);
+    if (tok.empty()) continue;
+    uint64_t v[4] = {};
+    bool ok = tok.size() == 5 && tok[0] == "path";
+    for (int i = 0; ok && i < 4; ++i) ok = parse_unsigned(tok[i + 1], 1u << 30, v[i]);
+    if (!ok || v[0] >= static_cast<uint64_t>(t.num_hosts) || v[1] >= static_cast<uint64_t>(t.num_hosts) ||
+        v[2] < 1 || v[2] > ts.max_lid || v[3] >= static_cast<uint64_t>(kNumSls))
       fail(name, line, "expected 'path SRC_HOST DST_HOST DLID SL' within " + std::to_string(t.num_hosts) +
                            " hosts, LIDs 1.." + std::to_string(ts.max_lid) + ", SLs 0..15");
-    ts.hosts[h].paths[q].push_back({static_cast<Lid>(dlid), static_cast<Sl>(sl)});
+    ts.hosts[v[0]].paths[v[1]].push_back({static_cast<Lid>(v[2]), static_cast<Sl>(v[3])});
   }
 }
 

@@ -1,10 +1,13 @@
 #include "routing/topo_import.h"
 
+#include <algorithm>
 #include <fstream>
 #include <map>
-#include <regex>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
+
+#include "routing/strict_number.h"
 
 namespace ibsc::routing {
 namespace {
@@ -14,6 +17,7 @@ struct RawPort {
   std::string peer;
   int peer_port;
   int width;
+  std::string rate;  // "4xQDR" or "w=12" as the line gives it, "" if none
   int line;
   uint64_t guid;  // this port's GUID (HCA ports), 0 if not given
   Lid lid;        // this port's LID (HCA ports) ...
@@ -40,30 +44,27 @@ std::ifstream open(const std::string& path) {
   return in;
 }
 
-// Numbers of a dump: range-checked, so an overflow names the line instead of "stoi".
-long number(const std::string& path, int line, const std::string& text, long max, int base = 10) {
-  size_t used = 0;
-  unsigned long long v = 0;
-  try {
-    v = std::stoull(text, &used, base);
-  } catch (...) {
-    used = 0;
-  }
-  if (used != text.size() || text.empty() || v > static_cast<unsigned long long>(max))
-    fail(path, line, "number '" + text + "' is not an integer in 0.." + std::to_string(max));
+// Numbers of a dump: whole tokens, range-checked, so "8junk" or an overflow names the line.
+long number(const std::string& path, int line, std::string_view text, long max) {
+  uint64_t v = 0;
+  if (!parse_unsigned(text, static_cast<uint64_t>(max), v))
+    fail(path, line, "number '" + std::string(text) + "' is not an integer in 0.." + std::to_string(max));
   return static_cast<long>(v);
 }
 
-uint64_t hex_guid(const std::string& path, int line, const std::string& text) {
-  size_t used = 0;
+uint64_t hex_guid(const std::string& path, int line, std::string_view text) {
+  std::string_view digits = text;
+  if (digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) digits.remove_prefix(2);
   uint64_t v = 0;
-  try {
-    v = std::stoull(text, &used, 16);
-  } catch (...) {
-    used = 0;
-  }
-  if (used != text.size() || text.empty() || text.size() > 18) fail(path, line, "bad GUID '" + text + "'");
+  if (!parse_unsigned(digits, UINT64_MAX, v, 16)) fail(path, line, "bad GUID '" + std::string(text) + "'");
   return v;
+}
+
+int lanes(const std::string& path, int line, std::string_view text, const std::string& token) {
+  uint64_t v = 0;
+  if (!parse_unsigned(text, 1000, v) || !iba_width(v))
+    fail(path, line, "link width '" + token + "' is not an IBA width (1x, 2x, 4x, 8x or 12x)");
+  return static_cast<int>(v);
 }
 
 std::string trim(const std::string& s) {
@@ -71,16 +72,116 @@ std::string trim(const std::string& s) {
   return a == std::string::npos ? "" : s.substr(a, b - a + 1);
 }
 
+// Line scanning by hand, in one pass: std::regex recursed once per character and overflowed
+// the stack on node names of ~30,000 characters. Each take_* consumes from the front of `s`.
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'; }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool isxdigit_char(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+bool is_word(char c) {
+  return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+size_t skip_space(std::string_view& s) {
+  size_t n = 0;
+  while (n < s.size() && is_space(s[n])) ++n;
+  s.remove_prefix(n);
+  return n;
+}
+bool take(std::string_view& s, std::string_view lit) {
+  if (s.substr(0, lit.size()) != lit) return false;
+  s.remove_prefix(lit.size());
+  return true;
+}
+std::string_view take_while(std::string_view& s, bool (*pred)(char)) {
+  size_t n = 0;
+  while (n < s.size() && pred(s[n])) ++n;
+  std::string_view out = s.substr(0, n);
+  s.remove_prefix(n);
+  return out;
+}
+// `"text"` with at least one character inside.
+bool take_quoted(std::string_view& s, std::string_view& out) {
+  if (s.empty() || s[0] != '"') return false;
+  size_t close = s.find('"', 1);
+  if (close == std::string_view::npos || close == 1) return false;
+  out = s.substr(1, close - 1);
+  s.remove_prefix(close + 1);
+  return true;
+}
+// `[digits]`
+bool take_port(std::string_view& s, std::string_view& digits) {
+  std::string_view t = s;
+  if (!take(t, "[")) return false;
+  digits = take_while(t, is_digit);
+  if (digits.empty() || !take(t, "]")) return false;
+  s = t;
+  return true;
+}
+
+// What the free text after a header or port line says, outside "quoted" descriptions (a
+// description may hold anything): `lid N` (every one, in order), the last `NxSPEED`
+// (ibnetdiscover) or `w=N` (ibsim) width.
+struct Annotations {
+  std::vector<Lid> lids;
+  int width = 0;     // lanes, 0 if not given
+  std::string rate;  // the token that gave the width
+};
+
+bool known_speed(std::string_view s) {
+  for (std::string_view k : {"SDR", "DDR", "QDR", "FDR10", "FDR", "EDR", "HDR", "NDR", "XDR"})
+    if (s == k) return true;
+  return false;
+}
+
+Annotations annotations(const std::string& path, int line, std::string_view s) {
+  Annotations a;
+  while (!s.empty()) {
+    if (s[0] == '"') {  // a description: skipped whole (an unclosed one runs to the end)
+      size_t close = s.find('"', 1);
+      s.remove_prefix(close == std::string_view::npos ? s.size() : close + 1);
+      continue;
+    }
+    if (!is_word(s[0])) {
+      s.remove_prefix(1);
+      continue;
+    }
+    std::string_view word = take_while(s, is_word);
+    if (word == "lid") {
+      std::string_view t = s;
+      if (skip_space(t) == 0 || t.empty() || !is_digit(t[0])) continue;
+      std::string_view n = take_while(t, is_word);
+      a.lids.push_back(static_cast<Lid>(number(path, line, n, 0xFFFF)));
+      s = t;
+    } else if (word == "w" && !s.empty() && s[0] == '=') {
+      s.remove_prefix(1);
+      std::string_view n = s.substr(0, std::min(s.find_first_of(" \t\r\n\v\f#\""), s.size()));
+      s.remove_prefix(n.size());
+      a.rate = "w=" + std::string(n);
+      a.width = lanes(path, line, n, a.rate);
+    } else if (is_digit(word[0])) {
+      const size_t x = word.find('x');
+      if (x == std::string_view::npos || x == 0 || !known_speed(word.substr(x + 1))) continue;
+      a.rate = std::string(word);
+      a.width = lanes(path, line, word.substr(0, x), a.rate);
+    }
+  }
+  return a;
+}
+
+// The simulation gives every cable the scenario's link.* rate; a dump's own widths and speeds
+// are kept (PortPeer::width, Graphviz labels) but not simulated, and the user is told so.
+void note_unmodelled_rates(Topology& t, const std::string& path, const std::map<std::string, int>& rates) {
+  if (rates.empty()) return;
+  std::string list;
+  for (const auto& [rate, n] : rates)
+    list += (list.empty() ? "" : ", ") + rate + " on " + std::to_string(n) + (n == 1 ? " cable" : " cables");
+  t.notes.push_back(path + ": per-link widths/speeds of the file (" + list +
+                    ") are not modelled: link.width, link.lane_gbps and link.coding apply to every cable");
+}
+
 }  // namespace
 
 Topology read_ibnetdiscover(const std::string& path) {
   std::ifstream in = open(path);
-  static const std::regex header(R"re(^(Switch|Ca|Hca)\s+(\d+)\s+"([^"]+)")re");
-  static const std::regex port_line(R"re(^\[(\d+)\](\([0-9a-fA-Fx]*\))?\s*"([^"]+)"\[(\d+)\])re");
-  static const std::regex width_re(R"re(\b(\d+)x(SDR|DDR|QDR|FDR10|FDR|EDR|HDR|NDR|XDR)\b)re");
-  static const std::regex lid_re(R"re(\blid\s+(\d+))re");
-  static const std::regex sw_guid_re(R"re(^switchguid=0x([0-9a-fA-F]+))re");
-  static const std::regex id_guid_re(R"re(^S-([0-9a-fA-F]{16})$)re");
   std::vector<RawNode> nodes;
   uint64_t pending_guid = 0;  // switchguid= precedes its Switch header
   std::vector<std::string> notes;
@@ -88,52 +189,62 @@ Topology read_ibnetdiscover(const std::string& path) {
   int line = 0;
   while (std::getline(in, raw)) {
     ++line;
-    std::string s = trim(raw);
+    const std::string s = trim(raw);
     if (s.empty() || s[0] == '#') continue;
-    std::smatch m;
-    if (std::regex_search(s, m, header)) {
-      long ports = number(path, line, m[2], 1L << 30);
-      if (ports < 1 || ports > 254)
-        fail(path, line, "node \"" + m[3].str() + "\" has " + m[2].str() + " ports (1..254)");
-      RawNode n{m[1] == "Switch", m[3], static_cast<int>(ports), line, {}};
-      if (n.is_switch) {
-        std::smatch g;
-        const std::string id = m[3];
-        n.guid = pending_guid ? pending_guid
-                 : std::regex_search(id, g, id_guid_re) ? hex_guid(path, line, g[1]) : 0;
-        std::string rest = m.suffix();
-        if (std::regex_search(rest, g, lid_re)) n.lid = static_cast<Lid>(number(path, line, g[1], 0xFFFF));
+    std::string_view v = s;
+    // Node header: (Switch|Ca|Hca) PORTS "ID" [free text]
+    bool sw = take(v, "Switch");
+    if (sw || take(v, "Ca") || take(v, "Hca")) {
+      std::string_view ports_text, id;
+      if (skip_space(v) && !(ports_text = take_while(v, is_digit)).empty() && skip_space(v) && take_quoted(v, id)) {
+        long ports = number(path, line, ports_text, 1L << 30);
+        if (ports < 1 || ports > 254)
+          fail(path, line, "node \"" + std::string(id) + "\" has " + std::string(ports_text) + " ports (1..254)");
+        RawNode n{sw, std::string(id), static_cast<int>(ports), line, {}};
+        if (n.is_switch) {
+          std::string_view g = id;
+          const bool id_is_guid = take(g, "S-") && g.size() == 16 && take_while(g, isxdigit_char).size() == 16;
+          n.guid = pending_guid ? pending_guid : id_is_guid ? hex_guid(path, line, id.substr(2)) : 0;
+          Annotations a = annotations(path, line, v);
+          if (!a.lids.empty()) n.lid = a.lids.front();
+        }
+        pending_guid = 0;
+        nodes.push_back(std::move(n));
+        continue;
       }
-      pending_guid = 0;
-      nodes.push_back(std::move(n));
-      continue;
+      v = s;
     }
     if (s[0] == '[') {
+      // Port line: [P](GUID)? "PEER"[PP] [free text]
       if (nodes.empty()) fail(path, line, "port line before any Switch/Ca header");
-      if (!std::regex_search(s, m, port_line)) fail(path, line, "cannot read port line '" + s + "'");
-      int p = static_cast<int>(number(path, line, m[1], 1L << 30));
-      int pp = static_cast<int>(number(path, line, m[4], 1L << 30));
+      std::string_view p_text, guid_text, peer, pp_text;
+      bool ok = take_port(v, p_text);
+      if (ok && take(v, "(")) {
+        guid_text = take_while(v, [](char c) { return isxdigit_char(c) || c == 'x'; });
+        ok = take(v, ")");
+      }
+      ok = ok && (skip_space(v), take_quoted(v, peer)) && take_port(v, pp_text);
+      if (!ok) fail(path, line, "cannot read port line '" + s + "'");
+      int p = static_cast<int>(number(path, line, p_text, 1L << 30));
+      int pp = static_cast<int>(number(path, line, pp_text, 1L << 30));
       RawNode& n = nodes.back();
       if (p < 1 || p > n.ports)
         fail(path, line,
              "port " + std::to_string(p) + " outside 1.." + std::to_string(n.ports) + " of \"" + n.id + "\"");
-      int width = 1;
-      std::smatch w;
-      std::string rest = m.suffix();
-      if (std::regex_search(rest, w, width_re)) width = static_cast<int>(number(path, line, w[1], 1L << 30));
+      Annotations a = annotations(path, line, v);
       // Comment LIDs: an HCA port line names its own LID first ("# lid 93 lmc 0 ... lid 9"), and
       // every port line names the peer's LID last.
-      uint64_t guid = m[2].matched && m[2].length() > 2 ? hex_guid(path, line, m[2].str().substr(1, m[2].length() - 2)) : 0;
+      uint64_t guid = guid_text.empty() ? 0 : hex_guid(path, line, guid_text);
       Lid own = 0, peer_lid = 0;
-      std::vector<Lid> lids;
-      for (std::sregex_iterator it(rest.begin(), rest.end(), lid_re), end; it != end; ++it)
-        lids.push_back(static_cast<Lid>(number(path, line, (*it)[1], 0xFFFF)));
-      if (!lids.empty()) peer_lid = lids.back();
-      if (!n.is_switch && lids.size() >= 2) own = lids.front();
-      n.links.push_back({p, m[3], pp, width, line, guid, own, peer_lid});
+      if (!a.lids.empty()) peer_lid = a.lids.back();
+      if (!n.is_switch && a.lids.size() >= 2) own = a.lids.front();
+      n.links.push_back({p, std::string(peer), pp, a.width ? a.width : 1, a.rate, line, guid, own, peer_lid});
       continue;
     }
-    if (std::regex_search(s, m, sw_guid_re)) pending_guid = hex_guid(path, line, m[1]);
+    if (take(v, "switchguid=0x")) {
+      std::string_view g = take_while(v, isxdigit_char);
+      if (!g.empty()) pending_guid = hex_guid(path, line, g);
+    }
     if (s.find('=') != std::string::npos && s.find(' ') == std::string::npos) continue;  // vendid=..., guids
     if (nodes.empty()) {
       notes.push_back(path + ":" + std::to_string(line) + ": skipped a line that is not part of a dump: '" + s + "'");
@@ -149,7 +260,12 @@ Topology read_ibnetdiscover(const std::string& path) {
       fail(path, nodes[i].line, "node \"" + nodes[i].id + "\" defined twice");
   }
   // Cables from both ends; a cable listed once is still a cable. Key: (node, port).
-  std::map<std::pair<int, int>, std::pair<std::pair<int, int>, std::pair<int, int>>> cable;  // -> (peer, (width, line))
+  struct Cable {
+    std::pair<int, int> peer;
+    int width, line;
+    std::string rate;
+  };
+  std::map<std::pair<int, int>, Cable> cable;
   for (size_t i = 0; i < nodes.size(); ++i)
     for (const RawPort& rp : nodes[i].links) {
       auto it = index.find(rp.peer);
@@ -163,11 +279,11 @@ Topology read_ibnetdiscover(const std::string& path) {
       if (a == b) fail(path, rp.line, "port " + std::to_string(rp.port) + " cabled to itself");
       for (auto [from, to] : {std::pair{a, b}, std::pair{b, a}}) {
         auto c = cable.find(from);
-        if (c != cable.end() && c->second.first != to)
+        if (c != cable.end() && c->second.peer != to)
           fail(path, rp.line,
                "port " + std::to_string(from.second) + " of \"" + nodes[from.first].id +
-                   "\" is also cabled elsewhere (line " + std::to_string(c->second.second.second) + ")");
-        cable[from] = {to, {rp.width, rp.line}};
+                   "\" is also cabled elsewhere (line " + std::to_string(c->second.line) + ")");
+        cable[from] = {to, rp.width, rp.line, rp.rate};
       }
     }
   Topology t;
@@ -216,24 +332,26 @@ Topology read_ibnetdiscover(const std::string& path) {
       auto peer = host_node.find({index.at(rp.peer), rp.peer_port});
       if (peer != host_node.end() && rp.peer_lid && nodes[i].is_switch) t.nodes[peer->second].lid = rp.peer_lid;
     }
-  for (const auto& [from, val] : cable) {
-    const auto& to = val.first;
+  std::map<std::string, int> rates;  // "4xQDR" -> cables
+  for (const auto& [from, c] : cable) {
+    const auto& to = c.peer;
     if (to < from) continue;
     if (!nodes[from.first].is_switch && !nodes[to.first].is_switch)
-      fail(path, val.second.second,
-           "cable between two HCAs \"" + nodes[from.first].id + "\" and \"" + nodes[to.first].id + "\"");
+      fail(path, c.line, "cable between two HCAs \"" + nodes[from.first].id + "\" and \"" + nodes[to.first].id + "\"");
     auto a = where(from), b = where(to);
-    connect(t, a.first, a.second, b.first, b.second, val.second.first);
+    connect(t, a.first, a.second, b.first, b.second, c.width);
+    if (!c.rate.empty()) ++rates[c.rate];
     if (a.first == b.first)
-      t.notes.push_back(path + ":" + std::to_string(val.second.second) + ": loop-back cable on \"" +
-                        nodes[from.first].id + "\" ports " + std::to_string(from.second) + "-" +
-                        std::to_string(to.second) + " (never routed)");
+      t.notes.push_back(path + ":" + std::to_string(c.line) + ": loop-back cable on \"" + nodes[from.first].id +
+                        "\" ports " + std::to_string(from.second) + "-" + std::to_string(to.second) +
+                        " (never routed)");
   }
   for (int s = 0; s < t.num_switches; ++s) {
     bool any = false;
     for (int p = 1; p <= t.nodes[s].num_ports; ++p) any |= t.nodes[s].ports[p].node >= 0;
     if (!any) t.notes.push_back(path + ": switch \"" + t.nodes[s].name + "\" has no cable");
   }
+  note_unmodelled_rates(t, path, rates);
   return t;
 }
 
@@ -249,6 +367,7 @@ Topology read_edge_list(const std::string& path) {
   struct Link {
     std::string a, b;
     int pa, pb, width, line;
+    bool width_given;
   };
   std::vector<Link> links;
   std::string raw;
@@ -258,12 +377,10 @@ Topology read_edge_list(const std::string& path) {
     name = tok.substr(0, c);
     port = 0;
     if (c != std::string::npos) {
-      try {
-        port = std::stoi(tok.substr(c + 1));
-      } catch (...) {
-        fail(path, line, "bad port in '" + tok + "'");
-      }
-      if (port < 1 || port > 254) fail(path, line, "port " + tok.substr(c + 1) + " outside 1..254");
+      uint64_t v = 0;
+      if (!parse_unsigned(tok.substr(c + 1), 1000000, v)) fail(path, line, "bad port in '" + tok + "'");
+      if (v < 1 || v > 254) fail(path, line, "port " + tok.substr(c + 1) + " outside 1..254");
+      port = static_cast<int>(v);
     }
   };
   while (std::getline(in, raw)) {
@@ -277,12 +394,10 @@ Topology read_edge_list(const std::string& path) {
       if (!(is >> x)) fail(path, line, kw + " needs a name");
       int ports = 0;
       if (kw == "switch" && (is >> y)) {
-        try {
-          ports = std::stoi(y);
-        } catch (...) {
-          fail(path, line, "bad port count '" + y + "'");
-        }
-        if (ports < 1 || ports > 254) fail(path, line, "port count " + y + " outside 1..254");
+        uint64_t v = 0;
+        if (!parse_unsigned(y, 1000000, v)) fail(path, line, "bad port count '" + y + "'");
+        if (v < 1 || v > 254) fail(path, line, "port count " + y + " outside 1..254");
+        ports = static_cast<int>(v);
       }
       if (is >> extra) fail(path, line, "unexpected '" + extra + "'");
       if (!decl.emplace(x, Decl{kw == "switch", ports, line}).second) fail(path, line, "'" + x + "' declared twice");
@@ -295,14 +410,11 @@ Topology read_edge_list(const std::string& path) {
       name_port(x, l.a, l.pa);
       name_port(y, l.b, l.pb);
       if (is >> extra) {
-        size_t used = 0;
-        try {
-          l.width = std::stoi(extra, &used);
-        } catch (...) {
-          used = 0;
-        }
-        if (used != extra.size() || l.width < 1 || l.width > 64)
-          fail(path, line, "bad width '" + extra + "' (lanes, 1..64)");
+        uint64_t v = 0;
+        if (!parse_unsigned(extra, 1000, v) || !iba_width(v))
+          fail(path, line, "bad width '" + extra + "' (IBA link widths: 1, 2, 4, 8 or 12 lanes)");
+        l.width = static_cast<int>(v);
+        l.width_given = true;
         if (is >> extra) fail(path, line, "unexpected '" + extra + "'");
       }
       links.push_back(l);
@@ -326,7 +438,9 @@ Topology read_edge_list(const std::string& path) {
     }
   for (const auto& n : order)
     if (!decl[n].is_switch) node[n] = add_host(t, n);
+  std::map<std::string, int> rates;  // "4x" -> cables
   for (const Link& l : links) {
+    if (l.width_given) ++rates[std::to_string(l.width) + "x"];
     int a = node[l.a], b = node[l.b];
     auto pick = [&](int v, int p, const std::string& n) {
       if (t.nodes[v].kind == NodeKind::Host) {
@@ -360,6 +474,7 @@ Topology read_edge_list(const std::string& path) {
     if (t.nodes[t.host_node(h)].ports[1].node < 0)
       t.notes.push_back(path + ":" + std::to_string(decl[t.nodes[t.host_node(h)].name].line) + ": host '" +
                         t.nodes[t.host_node(h)].name + "' has no cable");
+  note_unmodelled_rates(t, path, rates);
   return t;
 }
 

@@ -1,16 +1,21 @@
 // Importing fabric descriptions.
 //   ibnetdiscover dumps and ibsim net files: node headers `Switch N "id"`, `Ca N "id"`,
-//   `Hca N "id"`, port lines `[p](guid) "peer"[pp](guid) # ... 4xQDR`. Quirks of real dumps:
-//   lines before the first node that are not `key=value` or comments (tool error messages)
-//   are skipped with a note; a cable between two ports of one switch (loop-back) is kept on
-//   both ports but never routed; each cabled port of a multi-port HCA becomes its own host
-//   ("name/pN"), as each port has its own LID; the dump's LIDs are recorded but routing
-//   assigns its own (imported LFT dumps keep theirs); widths are read from `NxSPEED`. A node without any cable is
-//   dropped with a note.
+//   `Hca N "id"`, port lines `[p](guid) "peer"[pp](guid) # ... 4xQDR` (ibsim: `... w=4`). Quirks of
+//   real dumps: lines before the first node that are not `key=value` or comments (tool error
+//   messages) are skipped with a note; a cable between two ports of one switch (loop-back) is
+//   kept on both ports but never routed; each cabled port of a multi-port HCA becomes its own
+//   host ("name/pN"), as each port has its own LID; the dump's LIDs are recorded but routing
+//   assigns its own (imported LFT dumps keep theirs). `lid N` and the width are read from the
+//   free text after the port, outside "quoted" descriptions; the last `NxSPEED` or `w=N` wins.
+//   A node without any cable is dropped with a note.
 //   Edge lists (our own format, one item a line, `#` comments):
 //     switch NAME [PORTS]      host NAME      link A[:PORT] B[:PORT] [WIDTH]
 //   ports omitted are the next free ones; switch ports default to the ports its links need;
-//   WIDTH is 1..64 lanes; a loop-back cable and a host without a cable are kept with a note.
+//   a loop-back cable and a host without a cable are kept with a note.
+//   Widths, in every format, are IBA widths: 1, 2, 4, 8 or 12 lanes. They are kept
+//   (PortPeer::width) but not simulated: a file that gives any adds one note saying so, as the
+//   simulation runs every cable at the scenario's link.* rate.
+//   Numbers are whole tokens ("8junk" is an error, not 8).
 //   Switch GUIDs and node LIDs of an ibnetdiscover dump are kept (Node::guid, Node::lid) so
 //   LFT dumps of the real fabric can be matched (table_io.h).
 // Errors throw std::invalid_argument as "FILE:LINE: what".

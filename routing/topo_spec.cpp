@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "routing/generators.h"
+#include "routing/strict_number.h"
 #include "routing/topo_import.h"
 
 namespace ibsc::routing {
@@ -19,15 +20,11 @@ struct Parsed {
   throw std::invalid_argument("topology spec '" + spec + "': " + what);
 }
 
+// Whole tokens only: "4 ", "+4" and "4junk" are not 4.
 int to_int(const std::string& spec, const std::string& key, const std::string& v) {
-  try {
-    size_t used = 0;
-    long x = std::stol(v, &used);
-    if (used != v.size() || x < 0 || x > 1000000000) throw std::invalid_argument(v);
-    return static_cast<int>(x);
-  } catch (const std::exception&) {
-    bad(spec, key + " '" + v + "' is not a non-negative integer");
-  }
+  uint64_t x = 0;
+  if (!parse_unsigned(v, 1000000000, x)) bad(spec, key + " '" + v + "' is not a non-negative integer");
+  return static_cast<int>(x);
 }
 
 std::vector<int> int_list(const std::string& spec, const std::string& key, const std::string& v, char sep) {

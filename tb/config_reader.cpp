@@ -6,6 +6,8 @@
 #include <sstream>
 #include <type_traits>
 
+#include "tb/yaml_guard.h"
+
 namespace ibsc::tb {
 namespace {
 
@@ -86,11 +88,16 @@ ConfigReader ConfigReader::from_string(const std::string& text, const std::strin
   ConfigReader r;
   r.s_->file = name;
   try {
+    const YamlShape shape = check_yaml_shape(text);
+    if (!shape.problem.empty()) throw ConfigError(name + ":" + std::to_string(shape.line) + ": " + shape.problem);
     r.s_->root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
     throw ConfigError(name + ":" + std::to_string(e.mark.line + 1) + ": YAML syntax error: " + e.msg);
   }
-  if (r.s_->root.IsNull()) r.s_->root = YAML::Node(YAML::NodeType::Map);
+  // An empty file would silently run the default experiment (a full sweep of a 4x4 torus).
+  if (r.s_->root.IsNull() || (r.s_->root.IsMap() && r.s_->root.size() == 0))
+    throw ConfigError(name + ":1: the scenario sets no key (empty or only comments); it would run the default "
+                      "experiment, so give at least its name");
   if (!r.s_->root.IsMap()) throw ConfigError(name + ":1: a scenario is a YAML mapping of keys to values");
   check_duplicates(r.s_->root, name, "");
   // Shorthand: "routing: NAME" stands for "routing: {algorithm: NAME}" (errors keep its line).
@@ -118,6 +125,8 @@ void ConfigReader::apply_override(const std::string& a) {
   if (value.find_first_not_of(" \t") == std::string::npos) throw ConfigError(at + "no value after '='");
   YAML::Node v;
   try {
+    const YamlShape shape = check_yaml_shape(value);
+    if (!shape.problem.empty()) throw ConfigError(at + shape.problem);
     v = YAML::Load(value);
   } catch (const YAML::Exception& e) {
     throw ConfigError(at + "cannot parse value '" + value + "': " + e.msg);

@@ -25,7 +25,8 @@ class ConfigError : public std::runtime_error {
 
 class ConfigReader {
  public:
-  // Errors: missing file, YAML syntax (with its line), a document that is not a mapping.
+  // Errors: missing file, YAML syntax (with its line), a document that is not a mapping or sets
+  // no key, and what tb/yaml_guard.h refuses (anchors, aliases, tags, a second document).
   static ConfigReader from_file(const std::string& path);
   static ConfigReader from_string(const std::string& text, const std::string& name);
 

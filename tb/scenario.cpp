@@ -30,6 +30,25 @@ models::VlArbEntry parse_entry(const std::vector<int>& pair, ConfigReader& r, co
 
 }  // namespace
 
+std::string folder_name_problem(const std::string& name) {
+  if (name.size() > 255) return "is longer than a folder name may be (255 bytes)";
+  // Components separated by '/' (`ibsc reproduce` names runs STUDY/EXPERIMENT), none of them
+  // empty, "." or "..", so out/NAME stays inside out/.
+  size_t from = 0;
+  while (true) {
+    const size_t slash = name.find('/', from);
+    const std::string part = name.substr(from, slash == std::string::npos ? std::string::npos : slash - from);
+    if (part.empty() || part == "." || part == "..")
+      return "is not a folder inside out/ (no leading or doubled '/', no '.' or '..' part)";
+    if (slash == std::string::npos) break;
+    from = slash + 1;
+  }
+  for (char c : name)
+    if (c == '\\' || static_cast<unsigned char>(c) < 0x20)
+      return "holds '\\' or a control character; results go to out/NAME";
+  return "";
+}
+
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
   ConfigReader r = ConfigReader::from_file(path);
   for (const auto& o : overrides) r.apply_override(o);
@@ -37,6 +56,8 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   s.file = path;
   s.where = [r](const std::string& key) { return r.where(key); };
   s.name = r.get<std::string>("name", "unnamed");
+  if (const std::string why = folder_name_problem(s.name); !why.empty())
+    throw ConfigError(r.where("name") + ": key 'name': '" + s.name + "' " + why);
   s.point.seed = r.get<uint64_t>("seed", 1);
 
   TopologyChoice& t = s.topology;
@@ -77,6 +98,9 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   for (auto [key, table] : {std::pair{"switch.vlarb.high", &va.high}, std::pair{"switch.vlarb.low", &va.low}}) {
     std::vector<int> flat = r.get<std::vector<int>>(key, {});
     if (flat.size() % 2) throw ConfigError(r.where(key) + ": key '" + key + "': list VL, weight pairs: [vl, w, vl, w, ...]");
+    if (flat.size() / 2 > kMaxVlArbEntries)
+      throw ConfigError(r.where(key) + ": key '" + key + "': " + std::to_string(flat.size() / 2) +
+                        " entries; an IBA VLArb table holds at most " + std::to_string(kMaxVlArbEntries));
     for (size_t i = 0; i < flat.size(); i += 2) table->push_back(parse_entry({flat[i], flat[i + 1]}, r, key));
   }
   checked(r, "switch", [&] { sw.validate(); });

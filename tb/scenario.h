@@ -39,4 +39,10 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
 
 routing::Topology build_topology(const TopologyChoice& t);
 
+// Why out/`name` would not be a folder inside out/ ("../x", "/x", "a//b", "."), or "" when it is.
+std::string folder_name_problem(const std::string& name);
+
+// IBA VLArb tables (high and low priority) hold at most 64 entries each.
+constexpr size_t kMaxVlArbEntries = 64;
+
 }  // namespace ibsc::tb

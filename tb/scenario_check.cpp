@@ -1,6 +1,7 @@
 #include "tb/scenario_check.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <set>
 #include <stdexcept>
 
@@ -135,6 +136,8 @@ void prepare_scenario(const Scenario& s, routing::Topology& topo, routing::Table
   } catch (const std::exception& e) {
     throw ConfigError(locate(s, e.what(), "topology.spec"));
   }
+  // What the importer skipped or does not model (a dump's own link widths and speeds).
+  for (const auto& n : topo.notes) std::fprintf(stderr, "ibsc: note: %s\n", n.c_str());
   try {
     tables = routing::compute_routing(topo, s.routing);
   } catch (const std::exception& e) {

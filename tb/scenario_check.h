@@ -10,7 +10,8 @@
 
 namespace ibsc::tb {
 
-// Builds the topology and the tables of `s` and runs every check; throws ConfigError.
+// Builds the topology and the tables of `s` and runs every check; throws ConfigError. Prints
+// the topology's import notes (routing::Topology::notes) on stderr, one line each.
 void prepare_scenario(const Scenario& s, routing::Topology& topo, routing::TableSet& tables);
 
 // The checks alone, for a topology and tables already built.

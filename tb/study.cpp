@@ -1,10 +1,15 @@
 #include "tb/study.h"
 
 #include <filesystem>
+#include <fstream>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 
 #include <yaml-cpp/yaml.h>
+
+#include "tb/scenario.h"
+#include "tb/yaml_guard.h"
 
 namespace ibsc::tb {
 namespace {
@@ -31,6 +36,11 @@ struct Reader {
       fail(n, path, "wrong type");
     }
   }
+  // Names become file and folder names (out/STUDY/runs/EXPERIMENT): one plain component each.
+  void plain(const YAML::Node& n, const std::string& key, const std::string& name) const {
+    if (name.find('/') != std::string::npos || !folder_name_problem(name).empty())
+      fail(n, key, "'" + name + "' is not a plain file name (no '/', '\\', '.', '..' or control characters)");
+  }
   // Only the keys listed may appear: a typo is an error, not an ignored line.
   void only(const YAML::Node& map, const std::set<std::string>& keys, const std::string& path) const {
     if (!map.IsMap()) fail(map, path, "must be a mapping");
@@ -49,6 +59,7 @@ struct Reader {
       only(list[i], {"name", "set", "figure", "paper_name"}, path);
       StudyAxisValue v;
       v.name = as<std::string>(need(list[i], "name", path + ".name"), path + ".name");
+      plain(list[i]["name"], path + ".name", v.name);
       if (!seen.insert(v.name).second) fail(list[i], path + ".name", "'" + v.name + "' given twice");
       v.set = as<std::vector<std::string>>(need(list[i], "set", path + ".set"), path + ".set");
       if (list[i]["figure"]) v.figure = as<std::string>(list[i]["figure"], path + ".figure");
@@ -77,9 +88,13 @@ Study load_study(const std::string& path) {
   Reader r{path};
   YAML::Node root;
   try {
-    root = YAML::LoadFile(path);
-  } catch (const YAML::BadFile&) {
-    throw std::runtime_error(path + ": cannot read the study file");
+    std::ifstream in(path);
+    if (!in) throw std::runtime_error(path + ": cannot read the study file");
+    std::stringstream text;
+    text << in.rdbuf();
+    const YamlShape shape = check_yaml_shape(text.str());
+    if (!shape.problem.empty()) throw std::runtime_error(path + ":" + std::to_string(shape.line) + ": " + shape.problem);
+    root = YAML::Load(text.str());
   } catch (const YAML::ParserException& e) {
     throw std::runtime_error(path + ":" + std::to_string(e.mark.line + 1) + ": YAML syntax: " + e.msg);
   }
@@ -89,6 +104,7 @@ Study load_study(const std::string& path) {
   Study s;
   s.file = path;
   s.name = r.as<std::string>(r.need(root, "study", "study"), "study");
+  r.plain(root["study"], "study", s.name);
   if (root["title"]) s.title = r.as<std::string>(root["title"], "title");
   std::string base = r.as<std::string>(r.need(root, "base", "base"), "base");
   s.base = (std::filesystem::path(path).parent_path() / base).string();

@@ -6,6 +6,7 @@ add_library(ibsc_tb_core STATIC
   ${CMAKE_CURRENT_LIST_DIR}/latency_histogram.cpp
   ${CMAKE_CURRENT_LIST_DIR}/results.cpp
   ${CMAKE_CURRENT_LIST_DIR}/config_reader.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/yaml_guard.cpp
 )
 target_include_directories(ibsc_tb_core PUBLIC ${CMAKE_CURRENT_LIST_DIR}/..)  # includes read "tb/x.h"
 target_link_libraries(ibsc_tb_core PUBLIC ibsc_routing yaml-cpp nlohmann_json::nlohmann_json)

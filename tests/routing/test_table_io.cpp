@@ -8,6 +8,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <sstream>
 
 #include "routing/checks.h"
 #include "routing/routing.h"
@@ -148,6 +149,51 @@ BOOST_AUTO_TEST_CASE(bad_dumps_name_file_and_line) {
   BOOST_TEST(err("Unicast lids [0-20] of switch Lid " + lid + " guid 0x0002c90300000000 ('x'):\n0x0100 001\n") ==
              dir + "/d:2: LID 256 above the largest LID of the fabric, 18");
   BOOST_TEST(err("hello\n") == dir + "/d:1: unexpected line 'hello'");
+  // LID 0 is nobody's; a LID sent to two ports in one switch is ambiguous (issue 19). The same
+  // entry twice is harmless.
+  const std::string hdr = "Unicast lids [0-20] of switch Lid " + lid + " guid 0x0002c90300000000 ('x'):\n";
+  BOOST_TEST(err(hdr + "0x0000 001\n") == dir + "/d:2: LID 0 is reserved (no port has it), so it has no LFT entry");
+  BOOST_TEST(err(hdr + "0x0001 001\n0x0002 002\n0x0001 003 # again\n") ==
+             dir + "/d:4: LID 1 of switch S(0,0) goes to port 3 here but to port 1 on line 2");
+  BOOST_TEST(err(hdr + "0x0001 001\n0x0001 001\n").find("LID") == std::string::npos);
+  // Whole tokens only: "3junk" is not port 3, "0x1g" not LID 1, "Lid 5x" not Lid 5.
+  BOOST_TEST(err(hdr + "0x0001 3junk\n") == dir + "/d:2: cannot read '0x0001 3junk' (expected 0xLID PORT)");
+  BOOST_TEST(err(hdr + "0x1g 3\n") == dir + "/d:2: LID '0x1g' is not a 16-bit hexadecimal LID");
+  BOOST_TEST(err(hdr + "0x10000 3\n") == dir + "/d:2: LID '0x10000' is not a 16-bit hexadecimal LID");
+  BOOST_TEST(err("Unicast lids [0-20] of switch Lid 5x guid 0x0002c90300000000 ('x'):\n").find(
+                 "d:1: switch header without 'Lid N guid 0xGUID'") != std::string::npos);
+  BOOST_TEST(err("Unicast lids [0-20] of switch Lid 0 guid 0x0002c90300000000 ('x'):\n") ==
+             dir + "/d:1: switch Lid 0 is not a unicast LID (1..49151)");
+  // SL2VL and path-record files beside a dump: whole tokens, nothing after the last field.
+  const std::string exp = tmp_dir("strict");
+  {
+    RoutingOptions o;
+    o.algorithm = "updown-bfs";
+    o.max_lmc = 0;
+    export_tables(t, compute_routing(t, o), exp);
+  }
+  BOOST_TEST(error_of([&] { import_opensm_tables(t, exp); }) == "");
+  auto edit = [&](const std::string& file, const std::string& from, const std::string& to) {
+    std::ifstream in(exp + "/" + file);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    std::string text = ss.str();
+    const size_t at = text.find(from);
+    BOOST_REQUIRE(at != std::string::npos);
+    write_file(exp + "/" + file + ".bak", text);
+    write_file(exp + "/" + file, text.replace(at, from.size(), to));
+    const std::string e = error_of([&] { import_opensm_tables(t, exp); });
+    std::filesystem::rename(exp + "/" + file + ".bak", exp + "/" + file);
+    return e;
+  };
+  BOOST_TEST(edit("sl2vl.txt", "switch 0 ", "switch 0x ").find("sl2vl.txt:2: expected 'switch INDEX LID'") !=
+             std::string::npos);
+  BOOST_TEST(edit("sl2vl.txt", "switch 0 " + lid, "switch 0 " + lid + "junk").find("expected 'switch INDEX LID'") !=
+             std::string::npos);
+  BOOST_TEST(edit("path-records.txt", "path 0 1 ", "path 0 +1 ").find("path-records.txt:3: expected 'path") !=
+             std::string::npos);
+  BOOST_TEST(edit("path-records.txt", "path 0 1 2 0\n", "path 0 1 2 0 9\n").find("path-records.txt:3: expected") !=
+             std::string::npos);
   BOOST_TEST(error_of([&] { import_opensm_tables(t, dir + "/missing"); }) ==
              dir + "/missing: cannot open the LFT dump");
 }

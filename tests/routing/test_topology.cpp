@@ -219,6 +219,9 @@ BOOST_AUTO_TEST_CASE(bad_specs_are_named) {
              std::string::npos);
   BOOST_TEST(error_of([] { build_topology_spec("flatfly:4x4:widths=1"); }).find("1 link widths for 2") !=
              std::string::npos);
+  for (const char* spec : {"torus:+4x4", "torus:4 x4", "torus:4x4junk", "hypercube:3:hosts=2x"})
+    BOOST_TEST(error_of([&] { build_topology_spec(spec); }).find("is not a non-negative integer") != std::string::npos,
+               spec);
   BOOST_TEST(error_of([] { build_topology_spec("file:/nonexistent/x.topo"); }).find("cannot open") !=
              std::string::npos);
 }
@@ -291,7 +294,7 @@ BOOST_AUTO_TEST_CASE(bad_files_name_file_and_line) {
   BOOST_TEST(error_of([&] { read_topology_file(p); }).find(p + ":2: number '99999999999'") == 0);
   for (const char* w : {"0", "-3", "4x", "99999999999"}) {
     p = write_temp("bad9.edges", std::string("switch A 4\nswitch B 4\nlink A B ") + w + "\n");
-    BOOST_TEST(error_of([&] { read_topology_file(p); }) == p + ":3: bad width '" + w + "' (lanes, 1..64)");
+    BOOST_TEST(error_of([&] { read_topology_file(p); }) == p + ":3: bad width '" + w + "' (IBA link widths: 1, 2, 4, 8 or 12 lanes)");
   }
   p = write_temp("notes.edges", "switch A 6\nswitch B 4\nhost x\nhost y\nlink A:3 A:4\nlink A B\nlink x B\n");
   Topology n = read_topology_file(p);
@@ -309,6 +312,53 @@ BOOST_AUTO_TEST_CASE(bad_files_name_file_and_line) {
   std::ostringstream dot;
   write_dot(t, dot);
   BOOST_TEST(dot.str().find("n0 -- n1 [taillabel=\"1\", headlabel=\"1\", label=\"4x\"]") != std::string::npos);
+}
+
+// Hostile dumps (issue 19): names of 100,000 characters (std::regex overflowed the stack at
+// ~30,000), widths that are no IBA width, numbers with trailing junk. Each is read in linear
+// time or refused at its line.
+BOOST_AUTO_TEST_CASE(hostile_files_are_read_or_refused_at_their_line) {
+  const std::string big(100000, 'n');
+  std::string p = write_temp("long.topo", "Switch 4 \"" + big + "\" # lid 7\n[1] \"" + big + "x\"[1] # lid 9 4xQDR\n"
+                                          "Ca 1 \"" + big + "x\"\n[1](2c9) \"" + big + "\"[1] # lid 9 lmc 0 \"d\" lid 7 4xQDR\n");
+  Topology t = read_topology_file(p);
+  BOOST_TEST(t.num_switches == 1);
+  BOOST_TEST(t.num_hosts == 1);
+  BOOST_TEST(t.nodes[0].lid == 7);
+  BOOST_TEST(t.nodes[1].lid == 9);
+  BOOST_TEST(t.nodes[0].ports[1].width == 4);
+  // Only the widths and LIDs outside "descriptions" count, and the last width wins.
+  p = write_temp("desc.topo", "Switch 4 \"A\" # \"lid 5 12xQDR\" lid 3\n[1] \"B\"[1] # \"8xEDR\" lid 4 1xSDR\n"
+                              "Ca 1 \"B\"\n");
+  t = read_topology_file(p);
+  BOOST_TEST(t.nodes[0].lid == 3);
+  BOOST_TEST(t.nodes[0].ports[1].width == 1);
+  // The simulation runs every cable at link.*: a file that gives widths or speeds says so once.
+  BOOST_REQUIRE(!t.notes.empty());
+  BOOST_TEST(t.notes.back() == p + ": per-link widths/speeds of the file (1xSDR on 1 cable) are not modelled: "
+                                   "link.width, link.lane_gbps and link.coding apply to every cable");
+  const std::string head = "Switch 4 \"A\"\n[1] \"B\"[1] ";
+  for (const char* w : {"w=0", "w=99999999", "w=3", "w=4x", "0xQDR", "3xQDR", "16xEDR"}) {
+    p = write_temp("width.topo", head + w + "\nHca 1 \"B\"\n");
+    BOOST_TEST(error_of([&] { read_topology_file(p); }).rfind(p + ":2: link width '", 0) == 0, w);
+  }
+  p = write_temp("w12.topo", head + "w=12\nHca 1 \"B\"\n");
+  BOOST_TEST(read_topology_file(p).nodes[0].ports[1].width == 12);
+  p = write_temp("lidjunk.topo", head + "# lid 12abc\nHca 1 \"B\"\n");
+  BOOST_TEST(error_of([&] { read_topology_file(p); }) == p + ":2: number '12abc' is not an integer in 0..65535");
+  p = write_temp("guid.topo", "Switch 4 \"A\"\n[1](2c9g) \"B\"[1]\nHca 1 \"B\"\n");
+  BOOST_TEST(error_of([&] { read_topology_file(p); }) == p + ":2: cannot read port line '[1](2c9g) \"B\"[1]'");
+  // Edge lists: "8junk" is not 8.
+  p = write_temp("junk1.edges", "switch A 8junk\n");
+  BOOST_TEST(error_of([&] { read_topology_file(p); }) == p + ":1: bad port count '8junk'");
+  p = write_temp("junk2.edges", "switch A 8\nswitch B 8\nlink A:8junk B\n");
+  BOOST_TEST(error_of([&] { read_topology_file(p); }) == p + ":3: bad port in 'A:8junk'");
+  p = write_temp("junk3.edges", "switch A 8\nswitch B 8\nlink A:+3 B\n");
+  BOOST_TEST(error_of([&] { read_topology_file(p); }) == p + ":3: bad port in 'A:+3'");
+  p = write_temp("w8.edges", "switch A 8\nswitch B 8\nlink A B 8\nlink A B 12\nlink A B 12\n");
+  t = read_topology_file(p);
+  BOOST_REQUIRE(t.notes.size() == 1u);
+  BOOST_TEST(t.notes[0].find("(12x on 2 cables, 8x on 1 cable) are not modelled") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(opensm_lft_dump_round_trip) {

@@ -13,9 +13,11 @@
 #include "tb/study.h"
 #include "tb/study_report.h"
 #include "tb/traffic_driver.h"
+#include "tests/support/error_of.h"
 #include "tests/support/sc_test_main.h"
 
 using namespace ibsc;
+using ibsc::testing::error_of;
 
 namespace {
 
@@ -127,6 +129,16 @@ BOOST_AUTO_TEST_CASE(bad_study_names_file_line_and_key) {
   BOOST_CHECK_EXCEPTION(tb::load_study(file), std::runtime_error, [](const std::runtime_error& e) {
     return std::string(e.what()).find("key 'base'") != std::string::npos;
   });
+  // Names become folders (out/STUDY-quick/runs/EXPERIMENT): ".." or "/" would leave them.
+  const std::string base = std::string("base: ") + IBSC_SOURCE_DIR + "/scenarios/seeds000/model.yaml\n";
+  std::ofstream(file) << "study: ../../x\n" << base;
+  BOOST_TEST(error_of([&] { tb::load_study(file); }) ==
+             "bad_study.yaml:1: key 'study': '../../x' is not a plain file name (no '/', '\\', '.', '..' or control "
+             "characters)");
+  std::ofstream(file) << "study: x\n" << base << "tori:\n  - {name: a/b, set: []}\n";
+  BOOST_TEST(error_of([&] { tb::load_study(file); }).find("bad_study.yaml:4: key 'tori[0].name': 'a/b' is not") == 0);
+  std::ofstream(file) << "study: x\n" << base << "tori: &t\n  - {name: a, set: []}\nroutings: *t\n";
+  BOOST_TEST(error_of([&] { tb::load_study(file); }).find("bad_study.yaml:3: YAML anchor '&t'") == 0);
   std::remove(file.c_str());
 }
 

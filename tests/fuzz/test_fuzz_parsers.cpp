@@ -1,0 +1,251 @@
+// Bounded fuzz pass over the input parsers (issue 19): scenario YAML, ibnetdiscover dumps, ibsim
+// net files, edge lists and OpenSM LFT dumps. Each case runs the committed seed corpus (and the
+// shared fabric dumps), then mutants of it from a fixed seed, through the parser in process.
+// Every input must either parse or be refused with the parser's documented error type
+// (tb::ConfigError, std::invalid_argument), within a time bound; anything else (another
+// exception, a run over the bound, a topology whose cables do not point back) fails the case
+// and leaves the input as FUZZ_DIR/TARGET-failure-N.txt. A crash leaves it as
+// FUZZ_DIR/TARGET.input, the file every input is written to before it is parsed.
+// Environment: IBSC_FUZZ_EXECS (executions per case, default below; a quarter under ASan),
+// IBSC_FUZZ_SEED.
+#define BOOST_TEST_MODULE fuzz_parsers
+#include <boost/test/unit_test.hpp>
+
+#include <cctype>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <sstream>
+#include <typeinfo>
+
+#include "routing/checks.h"
+#include "routing/table_io.h"
+#include "routing/topo_import.h"
+#include "routing/topo_spec.h"
+#include "tb/config_reader.h"
+#include "tb/scenario.h"
+#include "tests/fuzz/mutator.h"
+
+int sc_main(int, char**) { return 0; }  // libsystemc wants one; nothing here elaborates
+
+namespace fs = std::filesystem;
+using namespace ibsc;
+
+namespace {
+
+const std::string kCorpus = IBSC_FUZZ_CORPUS, kFabrics = IBSC_FABRICS_DIR, kSource = IBSC_SOURCE_DIR;
+const std::string kWork = IBSC_FUZZ_WORK;
+// Per input. The importers read any legitimate file in milliseconds; a scenario may legally
+// name a topology of up to 2^20 switches (irregular:65535 takes 5 s to build), so its bound
+// only catches hangs.
+constexpr double kBoundSeconds = 2.0, kScenarioBoundSeconds = 60.0;
+
+// Under AddressSanitizer a parse costs about 10x more: the first quarter of the same inputs.
+#ifdef __SANITIZE_ADDRESS__
+constexpr uint64_t kExecDivisor = 4;
+#else
+constexpr uint64_t kExecDivisor = 1;
+#endif
+
+uint64_t env_or(const char* name, uint64_t def) {
+  const char* v = std::getenv(name);
+  return v && *v ? std::strtoull(v, nullptr, 10) : def;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Files of the corpus folder `sub` (sorted, so the order is the same everywhere) and `extra`.
+std::vector<std::string> corpus(const std::string& sub, const std::vector<std::string>& extra = {}) {
+  std::vector<std::string> files;
+  for (const auto& e : fs::directory_iterator(kCorpus + "/" + sub))
+    if (e.is_regular_file()) files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  for (const auto& f : extra)
+    if (fs::exists(f)) files.push_back(f);
+  std::vector<std::string> texts;
+  for (const auto& f : files) texts.push_back(read_file(f));
+  BOOST_REQUIRE(!texts.empty());
+  return texts;
+}
+
+// The message without its "PATH:LINE: " head, quoted parts and numbers, so that one kind of
+// refusal counts as one reason.
+std::string reason(std::string msg, const std::string& path) {
+  for (size_t p; (p = msg.find(path)) != std::string::npos;) msg.replace(p, path.size(), "");
+  std::string out;
+  char quote = 0;
+  for (size_t i = 0; i < msg.size() && out.size() < 70; ++i) {
+    const char c = msg[i];
+    if (quote) {
+      if (c == quote) quote = 0;
+      continue;
+    }
+    const bool after_letter = i > 0 && std::isalpha(static_cast<unsigned char>(msg[i - 1]));
+    if (c == '"' || (c == '\'' && !after_letter)) {  // not the apostrophe of "README's"
+      quote = c;
+      out += "'…'";
+    } else if (c >= '0' && c <= '9') {
+      if (out.empty() || out.back() != 'N') out += 'N';
+    } else {
+      out += c;
+    }
+  }
+  while (!out.empty() && (out[0] == ':' || out[0] == 'N' || out[0] == ' ')) out.erase(0, 1);
+  return out;
+}
+
+struct Outcome {
+  uint64_t execs = 0, parsed = 0, refused = 0;
+  double slowest_s = 0;
+  std::map<std::string, uint64_t> reasons;
+  std::vector<std::string> failures;
+};
+
+// Runs the seeds, then mutants up to `execs`; `parse` throws Refusal when it refuses an input.
+template <class Refusal>
+Outcome run_fuzz(const std::string& target, const std::vector<std::string>& seeds, const std::vector<std::string>& tokens,
+             uint64_t default_execs, const std::function<void(const std::string&)>& parse,
+             double bound_s = kBoundSeconds) {
+  fs::create_directories(kWork);
+  const uint64_t execs = env_or("IBSC_FUZZ_EXECS", default_execs / kExecDivisor);
+  fuzz::Mutator m(env_or("IBSC_FUZZ_SEED", 19) * 1000003 + std::hash<std::string>{}(target) % 1000, tokens);
+  const std::string input = kWork + "/" + target + ".input";
+  Outcome o;
+  for (uint64_t i = 0; i < execs; ++i) {
+    const std::string text = i < seeds.size() ? seeds[i] : m.next(seeds);
+    // A fresh file, not a truncated one: ext4 flushes a truncated file to disk on close.
+    fs::remove(input);
+    std::ofstream(input, std::ios::binary) << text;
+    std::string failure;
+    const auto t0 = std::chrono::steady_clock::now();
+    try {
+      parse(input);
+      ++o.parsed;
+      if (i < seeds.size()) BOOST_TEST_MESSAGE(target << ": seed " << i << " parses");
+    } catch (const Refusal& e) {
+      ++o.refused;
+      ++o.reasons[reason(e.what(), input)];
+      if (i < seeds.size()) BOOST_TEST_MESSAGE(target << ": seed " << i << " refused: " << e.what());
+    } catch (const std::exception& e) {
+      failure = std::string("unexpected ") + typeid(e).name() + ": " + e.what();
+    } catch (...) {
+      failure = "an exception of no std type";
+    }
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    o.slowest_s = std::max(o.slowest_s, s);
+    if (failure.empty() && s > bound_s) failure = "took " + std::to_string(s) + " s";
+    if (!failure.empty()) {
+      const std::string kept = kWork + "/" + target + "-failure-" + std::to_string(o.failures.size()) + ".txt";
+      fs::copy_file(input, kept, fs::copy_options::overwrite_existing);
+      o.failures.push_back("execution " + std::to_string(i) + ": " + failure.substr(0, 300) + " (input: " + kept + ")");
+    }
+    ++o.execs;
+  }
+  std::ostringstream rep;
+  rep << "fuzz " << target << ": " << o.execs << " executions (" << seeds.size() << " seeds), " << o.parsed
+      << " parsed, " << o.refused << " refused, " << o.failures.size() << " failures; slowest " << o.slowest_s * 1e3
+      << " ms\n";
+  std::vector<std::pair<uint64_t, std::string>> top;
+  for (const auto& [r, n] : o.reasons) top.push_back({n, r});
+  std::sort(top.rbegin(), top.rend());
+  for (size_t k = 0; k < top.size() && k < 12; ++k) rep << "  " << top[k].first << "  " << top[k].second << "\n";
+  if (top.size() > 12) rep << "  (" << top.size() - 12 << " more reasons)\n";
+  BOOST_TEST_MESSAGE(rep.str());
+  for (const auto& f : o.failures) BOOST_ERROR(target + ": " + f);
+  return o;
+}
+
+// A topology that parsed must be whole: every cable seen from both ends, hosts after switches.
+void check_topology(const routing::Topology& t) {
+  if (t.num_switches + t.num_hosts != static_cast<int>(t.nodes.size())) throw std::logic_error("node counts");
+  for (size_t n = 0; n < t.nodes.size(); ++n) {
+    const routing::Node& node = t.nodes[n];
+    if (static_cast<int>(node.ports.size()) != node.num_ports + 1) throw std::logic_error("port vector size");
+    for (int p = 1; p <= node.num_ports; ++p) {
+      const routing::PortPeer& q = node.ports[p];
+      if (q.node < 0) continue;
+      if (q.node >= static_cast<int>(t.nodes.size()) || q.port < 1 || q.port > t.nodes[q.node].num_ports ||
+          t.nodes[q.node].ports[q.port].node != static_cast<int>(n) || t.nodes[q.node].ports[q.port].port != p)
+        throw std::logic_error("cable of " + node.name + " port " + std::to_string(p) + " does not point back");
+    }
+  }
+}
+
+void topology_file(const std::string& path) { check_topology(routing::read_topology_file(path)); }
+
+const std::vector<std::string> kDumpTokens = {"Switch ", "Ca ", "Hca ", "[1]", "[0]", "[255]", "\"S-0008f10500200b50\"",
+                                              "(2c9)", "(0x)", "# lid ", "lid 0", "lid 65536", "4xQDR", "12xEDR",
+                                              "0xSDR", "3xFDR10", "w=0", "w=99999999", "w=12", "switchguid=0x",
+                                              "vendid=0x2c9\n", "\"", "\"\"", "\n\n"};
+
+std::string fabric(const char* name) { return kFabrics + "/" + name; }
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(scenario_yaml) {
+  const std::vector<std::string> seeds =
+      corpus("scenario", {kSource + "/scenarios/quickstart.yaml", kSource + "/tests/golden/updown-vlarb.yaml",
+                          kSource + "/tests/golden/hotspot-speedup.yaml", kSource + "/tests/tb/data/small.yaml"});
+  const std::vector<std::string> tokens = {
+      "&a ", "*a", "!!str ", "!foo ", "---\n", "...\n", "? ", "<<: ", "- ", "{", "}", "[", "]", ": ", "\n  ",
+      "name: ../x\n", "seed: -1\n", "switch:\n  num_vls: 99\n", "spec: torus:4x4\n", "loads: [0.1, 1e-300]\n",
+      "high: [0, 1, 1, 1]\n", "~", "null", "true", "'", "\"", "#", "\t"};
+  Outcome o = run_fuzz<tb::ConfigError>(
+      "scenario_yaml", seeds, tokens, 3000, [](const std::string& p) { tb::load_scenario(p, {}); }, kScenarioBoundSeconds);
+  BOOST_TEST(o.parsed > 0u);
+  BOOST_TEST(o.refused > 0u);
+}
+
+BOOST_AUTO_TEST_CASE(ibnetdiscover) {
+  const std::vector<std::string> seeds =
+      corpus("ibnetdiscover", {fabric("ibnetdiscover_jabl_ibtopotool_1.topo"), fabric("ibnetdiscover_jabl_ibtopotool_2.topo"),
+                               fabric("ibnetdiscover_jabl_ibtopotool_3.topo"), fabric("ibnetdiscover_jabl_ibtopotool_4.topo")});
+  Outcome o = run_fuzz<std::invalid_argument>("ibnetdiscover", seeds, kDumpTokens, 8000, topology_file);
+  BOOST_TEST(o.parsed > 0u);
+  BOOST_TEST(o.refused > 0u);
+}
+
+BOOST_AUTO_TEST_CASE(ibsim) {
+  const std::vector<std::string> seeds =
+      corpus("ibsim", {fabric("ibsim_net"), fabric("ibsim_net.1"), fabric("ibsim_net.2sw2path"),
+                       fabric("ibsim_net.2sw2path4hca"), fabric("ibsim_net.2sw2path4hca2port")});
+  Outcome o = run_fuzz<std::invalid_argument>("ibsim", seeds, kDumpTokens, 8000, topology_file);
+  BOOST_TEST(o.parsed > 0u);
+  BOOST_TEST(o.refused > 0u);
+}
+
+BOOST_AUTO_TEST_CASE(edge_list) {
+  const std::vector<std::string> tokens = {"switch ", "host ", "link ", ":1", ":0", ":255", " 4", " 12", " 3",
+                                           " 8junk", "#", "\n", " ", ":", "A", "B"};
+  Outcome o = run_fuzz<std::invalid_argument>("edge_list", corpus("edges"), tokens, 8000, topology_file);
+  BOOST_TEST(o.parsed > 0u);
+  BOOST_TEST(o.refused > 0u);
+}
+
+// LFT dumps against the topology they were computed for; tables that import are then checked
+// (connectivity, loops, deadlock), which must not fail on any table either.
+BOOST_AUTO_TEST_CASE(opensm_lft) {
+  const routing::Topology torus = routing::build_topology_spec("torus:3x3:hosts=1");
+  const routing::Topology dump = routing::read_topology_file(kCorpus + "/ibnetdiscover/two_switches.topo");
+  const std::vector<std::string> tokens = {"Unicast lids [0-0x20] of switch Lid 1 guid 0x0002c90300000000 ('x'):\n",
+                                           "0x0000 001\n", "0x0001 000\n", "0xbfff 1\n", "0x10000 1\n", "0x0001 3junk\n",
+                                           "Lid ", "guid 0x", "lids dumped\n", "# ", " : (Channel Adapter)", "\r"};
+  std::vector<std::string> seeds = corpus("lft");
+  Outcome o = run_fuzz<std::invalid_argument>("opensm_lft", seeds, tokens, 8000, [&](const std::string& p) {
+    // Seeds (and their mutants) name the topology they belong to in their first line.
+    const bool on_dump = read_file(p).rfind("# topology: two_switches", 0) == 0;
+    const routing::Topology& t = on_dump ? dump : torus;
+    routing::TableSet ts = routing::import_opensm_tables(t, p);
+    routing::check_tables(t, ts);
+  });
+  BOOST_TEST(o.parsed > 0u);
+  BOOST_TEST(o.refused > 0u);
+}
