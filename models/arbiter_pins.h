@@ -9,7 +9,8 @@
 //            ports used..Ports-1 are tied off: no request, output busy, no credits.
 //   unpack() grant pins -> per input the granted output or -1.
 //   trace()  registers the used ports' pins, one signal per port and field, in a SystemC trace
-//            file; sync_trace() refreshes them after an arbitration (only when traced).
+//            file; sync_trace() copies the pins into them (the caller decides when: the
+//            adapter does so after each arbitration inside its trace window).
 // Element k of a per-port field sits at bits [k*W +: W], as the RTL's header comment lists.
 #pragma once
 #include <algorithm>

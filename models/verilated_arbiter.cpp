@@ -79,6 +79,8 @@ struct VerilatedArbiter::Core {
   virtual void rise(uint64_t t_ps) = 0;  // clk high, evaluate
   virtual void attach(VerilatedVcdC& vcd) = 0;
   virtual void trace_pins(sc_core::sc_trace_file* tf, const std::string& scope, unsigned vls) = 0;
+  virtual bool pins_traced() const = 0;
+  virtual void sync_pins() = 0;  // the traced pin values, after decide()
   virtual void finish() = 0;  // Verilog final blocks, at the end of an arbiter's use
 };
 
@@ -124,7 +126,6 @@ class CoreOf final : public VerilatedArbiter::Core {
     sample(pins_.grant_valid, top_->grant_valid);
     sample(pins_.grant_port, top_->grant_port);
     pins_.unpack(grants, used_);
-    pins_.sync_trace();
   }
 
   void rise(uint64_t t_ps) override {
@@ -137,6 +138,8 @@ class CoreOf final : public VerilatedArbiter::Core {
   void trace_pins(sc_core::sc_trace_file* tf, const std::string& scope, unsigned vls) override {
     pins_.trace(tf, scope, used_, vls);
   }
+  bool pins_traced() const override { return pins_.traced(); }
+  void sync_pins() override { pins_.sync_trace(); }
   void finish() override { top_->final(); }
 
  private:
@@ -223,7 +226,9 @@ void VerilatedArbiter::arbitrate(const std::vector<ArbRequest>& requests, const 
   const uint64_t t = now_ps_ ? now_ps_() : cycles_ * period_ps_;
   const uint64_t edge = t + std::max<uint64_t>(period_ps_ / 2, 1);
   core_->decide(requests, outputs, grants, t);
-  const bool dumping = trace_open_ && trace_enabled_ && t >= window_begin_ && t < window_end_;
+  const bool in_window = trace_enabled_ && t >= window_begin_ && t < window_end_;
+  if (in_window && core_->pins_traced()) core_->sync_pins();
+  const bool dumping = trace_open_ && in_window;
   if (dumping) dump(t);
   core_->rise(edge);
   if (dumping) dump(edge);

@@ -87,7 +87,8 @@ class VerilatedArbiter : public SwitchArbiter {
   void set_time_source(std::function<uint64_t()> now_ps) { now_ps_ = std::move(now_ps); }
   void use_systemc_time();
   // The pins of the used ports, as values of a SystemC trace file under `scope` (see
-  // ArbiterPins::trace); before the simulation starts.
+  // ArbiterPins::trace); before the simulation starts. They follow the arbitrations inside the
+  // trace window while tracing is enabled, like the VCD above.
   void trace_pins(sc_core::sc_trace_file* tf, const std::string& scope);
 
  private:
