@@ -125,6 +125,7 @@ struct ArbiterPins {
       }
     }
     out_busy.clear();
+    out_credits.clear();
     for (unsigned o = used; o < Ports; ++o) out_busy.set_bit(o);  // tied off
     for (unsigned o = 0; o < used; ++o) {
       const ArbOutputStatus& s = out[o];
@@ -132,7 +133,6 @@ struct ArbiterPins {
       const unsigned nv = std::min<unsigned>(kVls, static_cast<unsigned>(s.credits.size()));
       const unsigned base = o * kVls * kCreditW;
       for (unsigned v = 0; v < nv; ++v) out_credits.put(base + v * kCreditW, kCreditW, s.credits[v]);
-      for (unsigned v = nv; v < kVls; ++v) out_credits.put(base + v * kCreditW, kCreditW, 0);
     }
   }
 
