@@ -89,12 +89,21 @@ namespace {
 template <class V, unsigned P>
 class CoreOf final : public VerilatedArbiter::Core {
  public:
+  // Verilator's runtime files a model's scopes, and counts an RTL $error, under the thread's
+  // current context, not the model's: every call into the model below first makes ctx_ current
+  // (use()), and the destructor leaves the default context current, never a dead one.
   CoreOf() {
     ctx_.timeunit(-12);
     ctx_.timeprecision(-12);
     ctx_.traceEverOn(true);    // before the model exists, so it registers its trace hooks
     ctx_.fatalOnError(false);  // an RTL assertion becomes an exception, not an abort
+    use();
     top_ = std::make_unique<V>(&ctx_, "TOP");
+  }
+  ~CoreOf() override {
+    use();
+    top_.reset();
+    Verilated::threadContextp(Verilated::defaultContextp());
   }
   int ports() const override { return P; }
 
@@ -106,10 +115,10 @@ class CoreOf final : public VerilatedArbiter::Core {
     pins_.rst_n = false;
     pins_.clk = false;
     drive_all();
-    top_->eval();
+    eval(0);
     pins_.clk = true;
     top_->clk = 1;
-    top_->eval();
+    eval(0);
     pins_.rst_n = true;
     top_->rst_n = 1;
     ctx_.gotError(false);
@@ -134,13 +143,19 @@ class CoreOf final : public VerilatedArbiter::Core {
     eval(t_ps);
   }
 
-  void attach(VerilatedVcdC& vcd) override { top_->trace(&vcd, 99); }
+  void attach(VerilatedVcdC& vcd) override {
+    use();
+    top_->trace(&vcd, 99);
+  }
   void trace_pins(sc_core::sc_trace_file* tf, const std::string& scope, unsigned vls) override {
     pins_.trace(tf, scope, used_, vls);
   }
   bool pins_traced() const override { return pins_.traced(); }
   void sync_pins() override { pins_.sync_trace(); }
-  void finish() override { top_->final(); }
+  void finish() override {
+    use();
+    top_->final();
+  }
 
  private:
   void drive_all() {
@@ -155,7 +170,9 @@ class CoreOf final : public VerilatedArbiter::Core {
     drive(m.out_busy, pins_.out_busy);
     drive(m.out_credits, pins_.out_credits);
   }
+  void use() { Verilated::threadContextp(&ctx_); }
   void eval(uint64_t t_ps) {
+    use();  // an RTL $error counts here (fatalOnError off): it throws below, it does not abort
     ctx_.time(t_ps);  // the time an RTL $error reports
     top_->eval();
     if (ctx_.gotError()) throw std::logic_error("VerilatedArbiter: RTL assertion failed (see the %Error line above)");
