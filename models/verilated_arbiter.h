@@ -1,46 +1,29 @@
-// VerilatedArbiter: rtl/switch_arbiter.sv, Verilated to SystemC (Verilator's --sc output),
-// behind the SwitchArbiter interface. Each arbitrate() call is one rising edge of the RTL clock:
-// inputs are applied, the combinational grants are read, then the clock rises and the
-// round-robin pointers move. The RTL is therefore clocked only on the edges the switch
-// arbitrates, as the interface contract requires, and stays in lockstep with AdaptiveArbiter.
+// VerilatedArbiter: rtl/switch_arbiter.sv, Verilated to plain C++ (verilator --cc), behind the
+// SwitchArbiter interface. Each arbitrate() call is one rising edge of the RTL clock: the
+// requests are packed into the pin bundle (models/arbiter_pins.h), the pins are copied into the
+// model with clk low and the model is evaluated, the combinational grants are read back and
+// unpacked, then clk rises and one more evaluation moves the round-robin pointers. The RTL is
+// therefore clocked only on the edges the switch arbitrates, as the interface contract
+// requires, stays in lockstep with AdaptiveArbiter, and its grants come back within the call, at
+// the same simulated instant: the model is a plain object evaluated by the caller, not a SystemC
+// process, and nothing here starts or advances SystemC.
 //
-// Why the model is not driven through sc_signals: it is a real sc_module (class Varb_*, with
-// sc_in/sc_out ports) in the same sc_main as the fabric, but arbitrate() is a synchronous call
-// that must return this cycle's grants, and through sc_signals values move only a delta cycle
-// later, in the model's own SC_METHOD. So every port is bound to a small channel of ours with
-// immediate semantics (write() stores at once, read() returns the stored value, the
-// value-changed event is never notified), the model's SC_METHOD is disabled and never runs, and
-// arbitrate() calls the model's eval() itself, from inside the calling SystemC process: inputs
-// with clk low, eval, read the grants, clk high, eval. The grants are decided at the same
-// simulated instant, with no extra delta cycle and no clock edge besides the arbitrated ones.
-// (Verilator 5 makes eval() private in SystemC models; verilated_arbiter.cpp reaches it through
-// an explicit template instantiation, which the language exempts from access checking.)
+// Each arbiter owns its model and the model's VerilatedContext (so an assertion in one model is
+// counted against that model only), created and reset (rst_n low for one edge) by the
+// constructor. Arbiters can be created and destroyed at any time.
 //
-// Elaboration: SystemC binds ports only when elaboration completes, elaborates once per process
-// and creates no module after that. A model is created with its arbiter and reset at the
-// arbiter's first arbitrate() (rst_n low for one edge). A fabric creates its arbiters during
-// elaboration and arbitrates during simulation. In a process that arbitrates without having
-// started SystemC (the lockstep co-verification, unit tests), the first arbitrate() completes
-// elaboration itself with sc_start(SC_ZERO_TIME), after creating one spare model of each
-// configuration. A destroyed arbiter leaves its model to a process-wide pool, and an arbiter
-// created after elaboration takes a free model of its configuration from it; with the reset,
-// runs one after the other in one process give exactly what they give in separate processes.
-// Creating an arbiter after elaboration with no free model of its configuration throws
-// std::logic_error.
+// Configurations (fixed at Verilation time, see rtl/CMakeLists.txt and the generated
+// rtl/arbiter_config.h): the smallest one with at least num_ports ports is used; a switch with
+// fewer ports drives ports 0..num_ports-1 and ties the rest off (no request, output busy, no
+// credits), which does not change the result: the pointers then only skip idle ports.
 //
-// Configurations (fixed at Verilation time, see rtl/CMakeLists.txt): the smallest available
-// one with at least num_ports ports and num_vls VLs is used; a switch with fewer ports drives
-// ports 0..num_ports-1 and ties the rest off (no request, output busy, no credits), which does
-// not change the result: the pointers then only skip idle ports.
-//
-// Waves: open_trace() writes a VCD of every RTL signal, under TOP.switch_arbiter whatever the
-// SystemC instance name (the ports too: a SystemC model has no TOP-level copies of them).
-// Verilator attaches a writer to a SystemC model only after elaboration, so a file opened
-// before is started at the first arbitrate() (or by close_trace()). A dump time is the
+// Waves: open_trace() writes a VCD of every RTL signal with Verilator's writer: the ports under
+// TOP, the module's signals (ports included) under TOP.switch_arbiter. A dump time is the
 // arbitration edge time: by default cycles() * clock_period_ps(); use_systemc_time() takes
 // sc_time_stamp() instead, so waves line up with the fabric. At time t the inputs and the
 // combinational decision are visible with clk low; at t + period/2 clk rises and grant_*_q,
-// in_ptr_q and out_ptr_q take the new values.
+// in_ptr_q and out_ptr_q take the new values. trace_pins() puts the pin bundle's per-port view
+// in a SystemC trace file too (the fabric's waves).
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -49,8 +32,12 @@
 #include <vector>
 
 #include "models/switch_arbiter.h"
+#include "rtl/arbiter_config.h"
 
 class VerilatedVcdC;  // Verilator's VCD writer; kept out of this header's includes
+namespace sc_core {
+class sc_trace_file;
+}
 
 namespace ibsc::models {
 
@@ -61,16 +48,14 @@ class VerilatedArbiter : public SwitchArbiter {
     kBrokenSkipCreditCheck,  // BROKEN_SKIP_CREDIT_CHECK=1: grants without whole-packet credits
   };
 
-  // Throws std::invalid_argument if no Verilated configuration is large enough,
-  // std::logic_error after elaboration if no model of its configuration is free (see above).
+  // Throws std::invalid_argument if no Verilated configuration is large enough.
   VerilatedArbiter(int num_ports, int num_vls, Variant variant = Variant::kCorrect);
   ~VerilatedArbiter() override;
   VerilatedArbiter(const VerilatedArbiter&) = delete;
   VerilatedArbiter& operator=(const VerilatedArbiter&) = delete;
 
   // Same argument checks as AdaptiveArbiter::arbitrate (std::invalid_argument); throws
-  // std::logic_error if an assertion inside the RTL fires (an illegal matching). The first
-  // call resets the model, and completes SystemC elaboration if nothing has started it.
+  // std::logic_error if an assertion inside the RTL fires (an illegal matching).
   void arbitrate(const std::vector<ArbRequest>& requests, const std::vector<ArbOutputStatus>& outputs,
                  std::vector<int>& grants) override;
   const char* kind() const override;
@@ -84,18 +69,16 @@ class VerilatedArbiter : public SwitchArbiter {
   // Largest configuration compiled in; a fabric checks this before choosing the RTL.
   static int max_ports();
   static int max_vls();
-  static constexpr int kPriorityLevels = 8;  // 2^PRIO_W
+  static constexpr int kPriorityLevels = 1 << rtl::kArbPrioW;  // 2^PRIO_W
 
-  struct Core;     // implementation detail: one Verilated model (verilated_arbiter.cpp)
-  struct VcdFile;  // implementation detail: the VCD file, top scope renamed TOP
+  struct Core;  // implementation detail: one Verilated model and its pins (verilated_arbiter.cpp)
 
   // ---- Tracing ----
   // At most once per arbiter: std::logic_error on a second call, std::runtime_error if the file
-  // cannot be opened. Before elaboration the file is created now and written from the first
-  // arbitrate() on (see above).
+  // cannot be opened.
   void open_trace(const std::string& vcd_path);
   void close_trace();  // also done by the destructor
-  bool trace_open() const { return trace_open_; }  // open, or to be started at the first edge
+  bool trace_open() const { return trace_open_; }
   void set_trace_enabled(bool on) { trace_enabled_ = on; }
   // Dump only edges with begin_ps <= time < end_ps (default: everything).
   void set_trace_window(uint64_t begin_ps, uint64_t end_ps);
@@ -103,22 +86,20 @@ class VerilatedArbiter : public SwitchArbiter {
   uint64_t clock_period_ps() const { return period_ps_; }
   void set_time_source(std::function<uint64_t()> now_ps) { now_ps_ = std::move(now_ps); }
   void use_systemc_time();
+  // The pins of the used ports, as values of a SystemC trace file under `scope` (see
+  // ArbiterPins::trace); before the simulation starts. They follow the arbitrations inside the
+  // trace window while tracing is enabled, like the VCD above.
+  void trace_pins(sc_core::sc_trace_file* tf, const std::string& scope);
 
  private:
   void dump(uint64_t t_ps);
-  void prepare();      // first arbitrate(): elaboration complete, model reset, trace started
-  void start_trace();  // attaches the model to a new writer and opens trace_path_
 
   int num_ports_;
   int num_vls_;
   bool broken_ = false;
-  Core* core_ = nullptr;  // owned by the process-wide pool, ours until the destructor
-  bool ready_ = false;    // prepare() done
-  std::unique_ptr<VcdFile> vcd_file_;     // outlives trace_, which writes through it
+  std::unique_ptr<Core> core_;
   std::unique_ptr<VerilatedVcdC> trace_;
-  std::string trace_path_;
   bool trace_attached_ = false;
-  bool trace_pending_ = false;  // opened before elaboration, not started yet
   bool trace_open_ = false;
   uint64_t cycles_ = 0;
   uint64_t period_ps_ = 1000;

@@ -173,6 +173,7 @@ WaveProbe::WaveProbe(sc_core::sc_module_name name, Fabric& fabric, const WaveOpt
     rtl->set_clock_period_ps(clock_ps_);
     rtl->set_trace_window(start_ps_, end_ps_);
     rtl->open_trace(path);
+    rtl->trace_pins(tf_, "sw_" + std::to_string(s) + ".arbiter");
     rtl_files_.push_back(path);
     rtl_.push_back(rtl);
   }

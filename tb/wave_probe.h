@@ -22,7 +22,11 @@
 // the end of the time step.
 //
 // With the Verilated RTL arbiter, the selected switches' arbiters also dump their RTL signals
-// (one file each, <file stem>.sw_<s>.rtl.vcd) over the same window with SystemC time stamps.
+// (one file each, <file stem>.sw_<s>.rtl.vcd) over the same window with SystemC time stamps,
+// and their pin bundle (models/arbiter_pins.h) appears in this file as the RTL sees it, indexed
+// by arbiter input/output (switch port p is index p - 1), set at each arbitration:
+//   sw_<s>.arbiter.in<i>.{valid,cand,vl,len,grant_valid,grant_port}
+//   sw_<s>.arbiter.out<o>.busy, sw_<s>.arbiter.out<o>.vl<v>.credits
 #pragma once
 #include <systemc>
 

@@ -260,6 +260,16 @@ BOOST_AUTO_TEST_CASE(rtl_arbiter_waves_share_the_window) {
   BOOST_TEST_REQUIRE(!a.changes(gv).empty());
   for (const auto& [t, val] : a.changes(gv)) BOOST_TEST((t >= 100 * kNs && t < 1000 * kNs), t);
   BOOST_TEST(*a.uint_at(gv, 200 * kNs) == 1u << 2);  // input port 3 is RTL input 2
+  // The pin bundle in the fabric's file: the same decision, the same request, at the same time.
+  BOOST_TEST(*v.uint_at(sig(v, "sw_0.arbiter.in2.valid"), 200 * kNs) == 1u);
+  BOOST_TEST(*v.uint_at(sig(v, "sw_0.arbiter.in2.grant_valid"), 200 * kNs) == 1u);
+  BOOST_TEST(*v.uint_at(sig(v, "sw_0.arbiter.in2.grant_port"), 200 * kNs) ==
+             *a.uint_at(sig(a, "gnt_port[2]"), 200 * kNs));
+  BOOST_TEST(*v.uint_at(sig(v, "sw_0.arbiter.in2.cand"), 200 * kNs) == *a.uint_at(sig(a, "cand[2]"), 200 * kNs));
+  BOOST_TEST(*v.uint_at(sig(v, "sw_0.arbiter.in2.len"), 200 * kNs) == *a.uint_at(sig(a, "len[2]"), 200 * kNs));
+  // Set only inside the window, like the RTL dump.
+  for (const auto& [t, val] : v.changes(sig(v, "sw_0.arbiter.in2.grant_valid")))
+    BOOST_TEST((t == 0 || (t >= 100 * kNs && t < 1000 * kNs)), t);
 }
 
 BOOST_AUTO_TEST_CASE(switch_list_and_options) {
