@@ -5,7 +5,15 @@
 // Outputs:    when the head leaves on the output link, when the output link is free again, and
 //             the drain of the input buffer as a credit train (when each 64-byte block has both
 //             arrived and left, i.e. the credits returned upstream).
-// Parameters: speed-up (crossbar rate / output link rate, 1..16).
+// Parameters: speed-up (crossbar rate / output link rate, 1..16); inputs: one per input port
+//             (default: an input port feeds one output at a time, busy until its packet has left
+//             the buffer) or one per input VL (seeds/004: a port may feed several outputs at once
+//             from different VLs, each VL's input busy until its own packet has left). The switch
+//             keeps the busy times (per port in the port record, per VL the input buffer's drain);
+//             the speed-up applies to every crossbar input alike.
+// Choice:     with one input per VL the switch arbiter still grants a port at most one output per
+//             core-clock cycle (its interface takes one request per input port); another VL of the
+//             same port can be granted on a later edge while the first transfer runs.
 // Timing:     the head leaves at t, later only if the input link is slower than the output link
 //             and the output would otherwise run out of bytes before the tail has arrived; the
 //             output link is busy for length x output byte time; bytes leave the input buffer at

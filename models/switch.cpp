@@ -33,6 +33,7 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
       routing_ps_(params.routing_ps()),
       clock_ps_(params.clock_ps()),
       every_edge_(params.every_edge),
+      xbar_per_vl_(params.crossbar_inputs == CrossbarInputs::Vl),
       arbiter_single_(arbiter.has_single()),
       mon_(monitor),
       arbiter_(arbiter),
@@ -149,7 +150,7 @@ void Switch::packet_arrives(int port, Packet* pkt, Picos head_time) {
   if (ps.queued == 0) active_.push_back(port);
   // A new head: only its own earliest grant can be earlier than the wake-up already pending
   // (which covers every other head).
-  if (in_.push(ps, pkt->vl, iv, q)) wake_for(port, q);
+  if (in_.push(ps, pkt->vl, iv, q)) wake_for(port, iv);
 }
 
 void Switch::credits_arrive(int port, const CreditTrain& train) {
@@ -161,24 +162,26 @@ void Switch::credits_arrive(int port, const CreditTrain& train) {
   if (!cc.take_waited_on()) return;
   for (int i : active_)
     for (unsigned m = port_[i].in.heads; m; m &= m - 1) {
-      const Queued& h = in_.at(i, __builtin_ctz(m)).head;
+      const InputVl& iv = in_.at(i, __builtin_ctz(m));
+      const Queued& h = iv.head;
       for (auto c = cand_first(h), end = c + h.count; c != end; ++c)
         if (c->port == port) {
-          wake_for(i, h);
+          wake_for(i, iv);
           break;
         }
     }
 }
 
-void Switch::wake_for(int i, const Queued& h) {
+void Switch::wake_for(int i, const InputVl& iv) {
   Picos lower = now_ps();
   if (last_arbitration_ != kNever && lower <= last_arbitration_) lower = last_arbitration_ + 1;
-  Picos t = earliest_grant(i, h, lower);
+  Picos t = earliest_grant(i, iv, lower);
   if (t != kNever) wake_.at(clock_edge(t, clock_ps_));
 }
 
-Picos Switch::earliest_grant(int i, const Queued& h, Picos lower) const {
-  Picos t = std::max({lower, h.ready, port_[i].in.xbar_busy});
+Picos Switch::earliest_grant(int i, const InputVl& iv, Picos lower) const {
+  const Queued& h = iv.head;
+  Picos t = std::max({lower, h.ready, xbar_busy(i, iv)});
   Picos best = kNever;
   const int need = static_cast<int>(h.blocks);
   for (auto c = cand_first(h), end = c + h.count; c != end; ++c) {
@@ -199,7 +202,7 @@ void Switch::schedule_next(Picos t_min) {
   Picos best = every_edge_ && queued_packets_ > 0 ? lower : kNever;
   for (int i : active_)
     for (unsigned m = port_[i].in.heads; m; m &= m - 1)
-      best = std::min(best, earliest_grant(i, in_.at(i, __builtin_ctz(m)).head, lower));
+      best = std::min(best, earliest_grant(i, in_.at(i, __builtin_ctz(m)), lower));
   if (best != kNever) wake_.at(clock_edge(best, clock_ps_));
 }
 
@@ -243,8 +246,9 @@ void Switch::arbitrate(Picos t) {
     if (port_[i].in.xbar_busy > t) continue;
     for (unsigned m = port_[i].in.heads; m; m &= m - 1) {
       const int v = __builtin_ctz(m);
-      const Queued& h = in_.at(i, v).head;
-      if (h.ready > t) continue;
+      const InputVl& iv = in_.at(i, v);
+      const Queued& h = iv.head;
+      if (h.ready > t || (xbar_per_vl_ && iv.last.done > t)) continue;
       const int need = static_cast<int>(h.blocks);
       for (auto c = cand_first(h), end = c + h.count; c != end; ++c) {
         OutputPortState& o = port_[c->port].out;
@@ -337,12 +341,12 @@ void Switch::grant(int i, int v, int o, Vl w, Picos t) {
   if (in.queued == 0) active_.erase(std::find(active_.begin(), active_.end(), i));
   Packet* pkt = h.pkt;
   if (out.busy > t) throw FabricError(where(o, w) + ": arbiter granted a busy output");
-  if (in.xbar_busy > t) throw FabricError(where(i, v) + ": arbiter granted an input still draining");
+  if (xbar_busy(i, iv) > t) throw FabricError(where(i, v) + ": arbiter granted an input still draining");
   if (!out_.start(o, w, static_cast<int>(h.blocks), pkt->length, t))
     throw CreditError(where(o, w) + ": credit counter would go negative");
   const CrossbarTransfer x = xbar_.transfer(t, h.ready - routing_ps_, port_[i].out.byte_ps, out.byte_ps, pkt->length, pkt->vl);
   out.busy = x.out_free;
-  in.xbar_busy = x.drain.last_time();
+  if (!xbar_per_vl_) in.xbar_busy = x.drain.last_time();  // else iv's drain, set below
   in.rr_vl = static_cast<int8_t>(v + 1 == num_vls_ ? 0 : v + 1);
   InputBuffer::draining(iv, x.drain);
   // Credits go back to the upstream node over the reverse direction of input port i.

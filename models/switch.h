@@ -104,7 +104,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   void arbitrate(Picos t);
   void arbitrate_single(const Eligible& e, Picos t);
   void schedule_next(Picos t_min);
-  void wake_for(int in_port, const Queued& head);  // wake-up for one head only
+  void wake_for(int in_port, const InputVl& iv);  // wake-up for the head of one input VL only
   Vl out_vl(int in_port, int out_port, const Queued& h) const {
     return sl2vl_(in_port, out_port, h.sl2vl_key);
   }
@@ -113,8 +113,10 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   Vl out_vl(int in_port, const routing::PortCandidate* c, const Queued& h) const {
     return c->port == h.first.port ? h.first_vl : out_vl(in_port, c->port, h);
   }
-  // Earliest time >= lower at which head `h` of input `i` could be granted.
-  Picos earliest_grant(int i, const Queued& h, Picos lower) const;
+  // Earliest time >= lower at which the head of input VL `iv` of input `i` could be granted.
+  Picos earliest_grant(int i, const InputVl& iv, Picos lower) const;
+  // Until when the crossbar input the head of `iv` (on input i) needs is busy.
+  Picos xbar_busy(int i, const InputVl& iv) const { return xbar_per_vl_ ? iv.last.done : port_[i].in.xbar_busy; }
   void grant(int i, int v, int o, Vl w, Picos t);
   std::string where(int port, int vl) const;
   void refuse_route(const Packet& pkt, uint32_t route) const;  // throws the LFT error
@@ -136,6 +138,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   Picos routing_ps_, clock_ps_;
   Crossbar xbar_;
   bool every_edge_;
+  bool xbar_per_vl_;         // a crossbar input per input VL: its busy time is its last drain's end
   bool per_vl_lft_ = false;
   bool arbiter_single_;      // arbiter_.has_single(), asked once
   bool recording_ = false;
