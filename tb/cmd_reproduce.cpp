@@ -16,6 +16,7 @@
 #include "routing/metrics.h"
 #include "routing/routing.h"
 #include "tb/channel_load.h"
+#include "tb/cli_numbers.h"
 #include "tb/scenario.h"
 #include "tb/scenario_check.h"
 #include "tb/scenario_yaml.h"
@@ -205,7 +206,7 @@ void add_reproduce_command(CLI::App& app) {
   c->add_option("study", o->study, "Study YAML (scenarios/seeds000/torus-routing.yaml)")->required()->check(CLI::ExistingFile);
   c->add_flag("--quick", o->quick, "Short windows and coarse sweeps: checks the invariants, not the paper's numbers");
   c->add_option("--out", o->out, "Report folder (default reports/<study>, or out/<study>-quick with --quick)");
-  c->add_option("--jobs", o->jobs, "Experiments run at once (default: one per core)")->check(CLI::NonNegativeNumber);
+  c->add_option("--jobs", o->jobs, "Experiments run at once (default: one per core)")->transform(whole_number(0, kMaxJobs));
   c->add_option("--only", o->only, "Run only these experiments: comma-separated, each a text the name contains (4x4-) or a shell pattern "
                                  "over the whole name (4x4x4-*-uniform-512)");
   c->callback([o]() {

@@ -19,6 +19,7 @@
 #include "routing/routing.h"
 #include "routing/table_io.h"
 #include "routing/topo_spec.h"
+#include "tb/cli_numbers.h"
 
 namespace ibsc::tb {
 namespace {
@@ -258,7 +259,7 @@ void add_route_command(CLI::App& app) {
       ->check(CLI::Range(0, 254));
   c->add_option("--vls", opt->vls, "VLs for up*/down*, minhop and Flexible (1 or 2)")->check(CLI::Range(0, 2));
   c->add_option("--dot", opt->dot, "write the topology as Graphviz");
-  c->add_option("--seed", opt->seed, "tie-breaking seed");
+  c->add_option("--seed", opt->seed, "tie-breaking seed")->transform(whole_number(0, UINT64_MAX));
   c->add_option("--max-sls", opt->max_sls, "SL budget")->check(CLI::Range(1, 16));
   c->add_option("--max-vls", opt->max_vls, "data VL budget")->check(CLI::Range(1, 15));
   c->callback([opt]() {

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "routing/routing.h"
+#include "tb/cli_numbers.h"
 #include "tb/results.h"
 #include "tb/scenario.h"
 #include "tb/scenario_check.h"
@@ -111,8 +112,8 @@ void add_run_command(CLI::App& app) {
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   c->add_option("--out", o->out, "Output folder (default out/<scenario name>)");
-  c->add_option("--seed", o->seed, "Random seed, 0..2^64-1 (overrides the scenario's)");
-  c->add_option("--jobs", o->jobs, "Load points simulated at once (default: one per core)")->check(CLI::NonNegativeNumber);
+  c->add_option("--seed", o->seed, "Random seed (overrides the scenario's)")->transform(whole_number(0, UINT64_MAX));
+  c->add_option("--jobs", o->jobs, "Load points simulated at once (default: one per core)")->transform(whole_number(0, kMaxJobs));
   c->add_flag("--quiet", o->quiet, "No progress lines on stderr");
   c->add_option("--waves", o->waves,
                 "Write a VCD (.vcd added if missing) of the selected switches (GTKWave: waves/switch_ports.gtkw, waves/link.gtkw). "

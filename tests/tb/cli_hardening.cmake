@@ -1,0 +1,24 @@
+# Hardening of the run/output side of `ibsc` (issue 19): numbers on the command line, outputs,
+# table checks before a run. Uses ibsc_cli_error / ibsc_cli_rejects of CMakeLists.txt.
+
+# Whole-number options: CLI11 alone read "-1" as 2^64-1 (cosim ran for ever) and "010" as 8.
+ibsc_cli_error(cosim_negative_cycles "--cycles: expected a whole number in 0..1000000000, found '-1'"
+               cosim --ports 4 --vls 2 --cycles -1)
+ibsc_cli_error(cosim_absurd_cycles "--cycles: expected a whole number in 0..1000000000, found '1000000001'"
+               cosim --ports 4 --vls 2 --cycles 1000000001)
+ibsc_cli_error(cosim_negative_seed "--seed: expected a whole number in 0..18446744073709551615, found '-1'"
+               cosim --ports 4 --vls 2 --seed -1)
+ibsc_cli_error(cosim_seed_above_64_bits "--seed: expected a whole number .*, found '18446744073709551616'"
+               cosim --ports 4 --vls 2 --seed 18446744073709551616)
+ibsc_cli_error(cosim_negative_trace_from "--trace-from: expected a whole number"
+               cosim --ports 4 --vls 2 --vcd ${CMAKE_CURRENT_BINARY_DIR}/neg.vcd --trace-from -3)
+ibsc_cli_error(cosim_dump_too_long "--vcd would dump 1000[0-9]+ cycles, about .* GB .*narrow the window"
+               cosim --ports 4 --vls 2 --cycles 1000000 --vcd ${CMAKE_CURRENT_BINARY_DIR}/long.vcd)
+ibsc_cli_error(route_negative_seed "--seed: expected a whole number" route --topology torus:4x4 --seed -1)
+ibsc_cli_error(run_negative_seed "--seed: expected a whole number" run ${_small} --seed -1 ${_o})
+ibsc_cli_error(run_negative_jobs "--jobs: expected a whole number in 0..1024, found '-2'" run ${_small} --jobs -2 ${_o})
+ibsc_cli_error(reproduce_negative_jobs "--jobs: expected a whole number in 0..1024, found '-1'"
+               reproduce ${PROJECT_SOURCE_DIR}/scenarios/seeds000/torus-routing.yaml --jobs -1 --out ${CMAKE_CURRENT_BINARY_DIR}/rep)
+# Leading zeros are decimal: 010 random cycles, not 8 (octal).
+add_test(NAME ibsc_cli_cosim_cycles_decimal COMMAND ibsc cosim --ports 2 --vls 1 --no-directed --cycles 010)
+set_tests_properties(ibsc_cli_cosim_cycles_decimal PROPERTIES PASS_REGULAR_EXPRESSION ": 10 cycles compared")
