@@ -17,6 +17,7 @@
 #include "routing/routing.h"
 #include "tb/channel_load.h"
 #include "tb/cli_numbers.h"
+#include "tb/output_files.h"
 #include "tb/scenario.h"
 #include "tb/scenario_check.h"
 #include "tb/scenario_yaml.h"
@@ -73,7 +74,7 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
     if (exps.empty()) throw std::runtime_error("--only '" + o.only + "' matches no experiment of " + o.study);
   }
   const std::string out = o.out.empty() ? (o.quick ? "out/" + study.name + "-quick" : "reports/" + study.name) : o.out;
-  std::filesystem::create_directories(out + "/scenarios");
+  check_output_folder(out + "/scenarios", "--out");  // before any experiment runs
   const int jobs = o.jobs > 0 ? o.jobs : static_cast<int>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
 
   // Scenarios and tables in this process (children inherit them): each torus/routing pair is

@@ -2,11 +2,11 @@
 
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
 #include <iostream>
 
 #include "routing/routing.h"
 #include "tb/cli_numbers.h"
+#include "tb/output_files.h"
 #include "tb/results.h"
 #include "tb/scenario.h"
 #include "tb/scenario_check.h"
@@ -65,10 +65,7 @@ int run(const RunOptions& o) {
   prepare_scenario(s, topo, tables);  // every check that needs the tables, before any point runs
   // The output folder is made (and proven writable) before hours of simulation, not after.
   std::string out = o.out.empty() ? "out/" + s.name : o.out;
-  std::error_code ec;
-  std::filesystem::create_directories(out, ec);
-  if (ec || !std::filesystem::is_directory(out))
-    throw std::runtime_error("--out " + out + ": cannot create the output folder" + (ec ? " (" + ec.message() + ")" : ""));
+  check_output_folder(out, "--out");
   s.point.topo = &topo;
   s.point.tables = &tables;
   std::fprintf(stderr, "ibsc: %s: %d switches, %d hosts, routing %s (%d SLs, %d VLs), seed %llu\n", s.name.c_str(),

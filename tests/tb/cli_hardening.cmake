@@ -22,3 +22,16 @@ ibsc_cli_error(reproduce_negative_jobs "--jobs: expected a whole number in 0..10
 # Leading zeros are decimal: 010 random cycles, not 8 (octal).
 add_test(NAME ibsc_cli_cosim_cycles_decimal COMMAND ibsc cosim --ports 2 --vls 1 --no-directed --cycles 010)
 set_tests_properties(ibsc_cli_cosim_cycles_decimal PROPERTIES PASS_REGULAR_EXPRESSION ": 10 cycles compared")
+
+# Outputs: an unwritable --out is found before any load point runs (a regression would
+# simulate the 1-second window first and time out), and sweep workers die with their parent
+# leaving no ibsc-point-* file behind (they once kept simulating and left their files in /tmp).
+ibsc_cli_error(out_not_writable "--out /proc: cannot write in the output folder"
+               run ${_small} --set run.window_ns=1000000000 --quiet --out /proc)
+set_tests_properties(ibsc_cli_out_not_writable PROPERTIES TIMEOUT 20)
+foreach(sig KILL TERM INT)
+  add_test(NAME ibsc_cli_workers_die_with_parent_${sig}
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/workers_die_with_parent.sh $<TARGET_FILE:ibsc> ${_small}
+                   ${CMAKE_CURRENT_BINARY_DIR}/orphans_${sig} ${sig})
+  set_tests_properties(ibsc_cli_workers_die_with_parent_${sig} PROPERTIES PASS_REGULAR_EXPRESSION "PASS: workers" TIMEOUT 60)
+endforeach()
