@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <iostream>
@@ -97,6 +98,17 @@ std::string spec_with_options(const RouteCmdOptions& opt) {
   add("hosts", opt.hosts);
   add("ports", opt.ports);
   return spec;
+}
+
+// "8 ports", or "4-36 ports" when switches differ (imported fabrics): not switch 0's alone.
+std::string switch_ports_text(const routing::Topology& topo) {
+  int lo = 0, hi = 0;
+  for (int s = 0; s < topo.num_switches; ++s) {
+    const int p = topo.nodes[s].num_ports;
+    lo = s == 0 ? p : std::min(lo, p);
+    hi = std::max(hi, p);
+  }
+  return lo == hi ? fmt::format("{} ports", hi) : fmt::format("{}-{} ports", lo, hi);
 }
 
 int route(const RouteCmdOptions& opt) {
@@ -203,7 +215,7 @@ int route(const RouteCmdOptions& opt) {
     std::cout << j.dump(2) << "\n";
   } else {
     std::cout << fmt::format("{}: {} ({}): {} switches, {} hosts, {} links, diameter {}\n", opt.topology, topo.kind,
-                             topo.nodes.empty() ? 0 : topo.nodes[0].num_ports, topo.num_switches, topo.num_hosts, links,
+                             switch_ports_text(topo), topo.num_switches, topo.num_hosts, links,
                              routing::switch_diameter(topo));
     if (opt.metrics) {
       std::cout << fmt::format("average topological distance = {:.2f}\n", topo_dist);
