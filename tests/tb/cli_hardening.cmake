@@ -35,3 +35,14 @@ foreach(sig KILL TERM INT)
                    ${CMAKE_CURRENT_BINARY_DIR}/orphans_${sig} ${sig})
   set_tests_properties(ibsc_cli_workers_die_with_parent_${sig} PROPERTIES PASS_REGULAR_EXPRESSION "PASS: workers" TIMEOUT 60)
 endforeach()
+
+# `run` checks the tables as `route --check` does before simulating: an imported LFT dump with
+# a loop (ring4_loop_lfts.dump: S(1) sends DLID 3 back to S(0), which sends it to S(1)) and a
+# deadlock-prone computed routing (dimension order on one VL around a ring) are refused.
+set(_ring4 --set topology.spec=ring:4:hosts=1 --set routing.algorithm=file --set routing.lft_file=${_data}/ring4_loop_lfts.dump)
+ibsc_cli_error(run_refuses_looping_lfts
+               "key 'routing.lft_file': the tables of routing 'file' fail the checks of .ibsc route --check. .routing loops.; not simulated:.*H0 -> H2: DLID 3 loops at switch S.0."
+               run ${_small} ${_ring4} ${_o})
+ibsc_cli_error(run_refuses_deadlock_prone_routing
+               "key 'routing.algorithm': the tables of routing 'dor1vl' fail .* .a channel dependency cycle: deadlock possible.*cycle .switch port VL"
+               run ${_small} --set topology.spec=ring:8 --set routing.algorithm=dor1vl ${_o})
