@@ -2,9 +2,11 @@
 #include "routing/routing.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "routing/generic.h"
 #include "routing/lids.h"
+#include "routing/memory_estimate.h"
 #include "routing/table_io.h"
 
 namespace ibsc::routing {
@@ -38,7 +40,17 @@ TableSet compute_routing(const Topology& topo, const RoutingOptions& given) {
   if (given.max_sls < 1 || given.max_sls > kNumSls) throw RoutingError("max_sls must be 1..16");
   if (given.max_vls < 1 || given.max_vls > kMaxDataVls) throw RoutingError("max_vls must be 1..15");
   if (given.max_lmc < 0 || given.max_lmc > kMaxLmc) throw RoutingError("max_lmc must be 0..7");
+  if (!(given.max_memory_gb >= 0)) throw RoutingError("max_memory_gb must be >= 0");
   RoutingOptions opt = given;
+  const TableMemory need = estimate_table_memory(topo, opt.algorithm);
+  const double limit = opt.max_memory_gb > 0 ? opt.max_memory_gb * 1e9 : default_table_memory_limit_bytes();
+  if (limit > 0 && need.total() > limit) {
+    char lim[64];
+    std::snprintf(lim, sizeof lim, "%.1f GB", limit / 1e9);
+    throw RoutingError(std::to_string(topo.num_switches) + " switches and " + std::to_string(topo.num_hosts) +
+                       " hosts: the routing tables would need " + need.text() + ", above the limit of " + lim +
+                       (opt.max_memory_gb > 0 ? " (--max-memory-gb)" : " (half the physical memory; --max-memory-gb sets another)"));
+  }
   if (opt.algorithm != "file") {
     // Checked before routing (which can take minutes on such fabrics), and renaming is held to
     // the LMC whose LIDs fit, so it falls back to fewer LIDs instead of failing at the end.

@@ -41,6 +41,7 @@ struct RouteCmdOptions {
   int max_sls = 16;
   int max_vls = 15;
   uint64_t seed = 1;
+  double max_memory_gb = 0;  // 0: half the physical memory
 };
 
 struct Outcome {
@@ -148,6 +149,7 @@ int route(const RouteCmdOptions& opt) {
     ro.seed = opt.seed;
     ro.max_lmc = opt.max_lmc;
     ro.lft_file = opt.import_dir;
+    ro.max_memory_gb = opt.max_memory_gb;
     auto t0 = std::chrono::steady_clock::now();
     try {
       o.tables = routing::compute_routing(topo, ro);
@@ -272,6 +274,9 @@ void add_route_command(CLI::App& app) {
   c->add_option("--vls", opt->vls, "VLs for up*/down*, minhop and Flexible (1 or 2)")->check(CLI::Range(0, 2));
   c->add_option("--dot", opt->dot, "write the topology as Graphviz");
   c->add_option("--seed", opt->seed, "tie-breaking seed")->transform(whole_number(0, UINT64_MAX));
+  c->add_option("--max-memory-gb", opt->max_memory_gb,
+                "refuse tables estimated to need more memory, GB (default: half the physical memory)")
+      ->check(CLI::Range(0.001, 1e6));
   c->add_option("--max-sls", opt->max_sls, "SL budget")->check(CLI::Range(1, 16));
   c->add_option("--max-vls", opt->max_vls, "data VL budget")->check(CLI::Range(1, 15));
   c->callback([opt]() {
