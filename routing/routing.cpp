@@ -2,9 +2,11 @@
 #include "routing/routing.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "routing/generic.h"
 #include "routing/lids.h"
+#include "routing/memory_estimate.h"
 #include "routing/table_io.h"
 #include "routing/voqsw.h"
 #include "routing/tftr.h"
@@ -41,6 +43,7 @@ TableSet compute_routing(const Topology& topo, const RoutingOptions& given) {
   if (given.max_vls < 1 || given.max_vls > kMaxDataVls) throw RoutingError("max_vls must be 1..15");
   if (given.sls < 0 || given.sls > kNumSls) throw RoutingError("sls must be 0..16 (0: the algorithm's choice)");
   if (given.max_lmc < 0 || given.max_lmc > kMaxLmc) throw RoutingError("max_lmc must be 0..7");
+  if (!(given.max_memory_gb >= 0)) throw RoutingError("max_memory_gb must be >= 0");
   RoutingOptions opt = given;
   if (opt.algorithm != "file") {
     // Checked before routing (which can take minutes on such fabrics), and renaming is held to
@@ -51,6 +54,16 @@ TableSet compute_routing(const Topology& topo, const RoutingOptions& given) {
                          " switches need LIDs up to " + std::to_string(topo.num_hosts + topo.num_switches) +
                          " even with LMC 0; the unicast range ends at " + std::to_string(kMaxUnicastLid));
     opt.max_lmc = lmc;
+  }
+  // Then the memory: a fabric whose LIDs do not fit is told so first.
+  const TableMemory need = estimate_table_memory(topo, opt.algorithm);
+  const double limit = opt.max_memory_gb > 0 ? opt.max_memory_gb * 1e9 : default_table_memory_limit_bytes();
+  if (limit > 0 && need.total() > limit) {
+    char lim[64];
+    std::snprintf(lim, sizeof lim, "%.1f GB", limit / 1e9);
+    throw RoutingError(std::to_string(topo.num_switches) + " switches and " + std::to_string(topo.num_hosts) +
+                       " hosts: the routing tables would need " + need.text() + ", above the limit of " + lim +
+                       (opt.max_memory_gb > 0 ? " (--max-memory-gb)" : " (half the physical memory; --max-memory-gb sets another)"));
   }
   if (opt.algorithm == "ecube") return route_ecube(topo, opt, false);
   if (opt.algorithm == "dor1vl") return route_ecube(topo, opt, true);

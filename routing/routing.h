@@ -29,6 +29,8 @@ struct RoutingOptions {
   int root = -1;                    // up*/down*/Flexible root switch; -1: the seeds/000 heuristic
   int search_budget = 500;          // Flexible: candidate routings evaluated at most
   long anneal_moves = -1;           // Flexible: path-space annealing moves; -1: 60 per switch pair, <= 250000
+  double max_memory_gb = 0;         // refuse tables estimated above this (memory_estimate.h); 0: half
+                                    // the physical memory
 };
 
 // Every algorithm that computes tables ("file", which reads them, is accepted as well).
@@ -40,7 +42,9 @@ std::vector<std::string> routing_algorithm_choices();
 bool algorithm_applies(const std::string& algorithm, const Topology& topo);
 
 // Refuses before routing when the hosts and switches do not fit the unicast LIDs even with
-// LMC 0; destination renaming is held to largest_fitting_lmc(topo, opt.max_lmc).
+// LMC 0, or when the tables would take more memory than opt.max_memory_gb allows (the
+// estimate is in the message); destination renaming is held to largest_fitting_lmc(topo,
+// opt.max_lmc).
 TableSet compute_routing(const Topology& topo, const RoutingOptions& opt);
 // The largest LMC <= max_lmc whose LIDs ((hosts + 1) * 2^LMC + switches - 1) fit 0xBFFF; -1: none.
 int largest_fitting_lmc(const Topology& topo, int max_lmc);

@@ -16,6 +16,8 @@
 #include "routing/metrics.h"
 #include "routing/routing.h"
 #include "tb/channel_load.h"
+#include "tb/cli_numbers.h"
+#include "tb/output_files.h"
 #include "tb/scenario.h"
 #include "tb/scenario_check.h"
 #include "tb/scenario_yaml.h"
@@ -72,7 +74,7 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
     if (exps.empty()) throw std::runtime_error("--only '" + o.only + "' matches no experiment of " + o.study);
   }
   const std::string out = o.out.empty() ? (o.quick ? "out/" + study.name + "-quick" : "reports/" + study.name) : o.out;
-  std::filesystem::create_directories(out + "/scenarios");
+  check_output_folder(out + "/scenarios", "--out");  // before any experiment runs
   const int jobs = o.jobs > 0 ? o.jobs : static_cast<int>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
 
   // Scenarios and tables in this process (children inherit them): each torus/routing pair is
@@ -205,7 +207,7 @@ void add_reproduce_command(CLI::App& app) {
   c->add_option("study", o->study, "Study YAML (scenarios/seeds000/torus-routing.yaml)")->required()->check(CLI::ExistingFile);
   c->add_flag("--quick", o->quick, "Short windows and coarse sweeps: checks the invariants, not the paper's numbers");
   c->add_option("--out", o->out, "Report folder (default reports/<study>, or out/<study>-quick with --quick)");
-  c->add_option("--jobs", o->jobs, "Experiments run at once (default: one per core)")->check(CLI::NonNegativeNumber);
+  c->add_option("--jobs", o->jobs, "Experiments run at once (default: one per core)")->transform(whole_number(0, kMaxJobs));
   c->add_option("--only", o->only, "Run only these experiments: comma-separated, each a text the name contains (4x4-) or a shell pattern "
                                  "over the whole name (4x4x4-*-uniform-512)");
   c->callback([o]() {

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <iostream>
@@ -21,6 +22,7 @@
 #include "routing/table_io.h"
 #include "routing/topo_spec.h"
 #include "routing/voqsw.h"
+#include "tb/cli_numbers.h"
 
 namespace ibsc::tb {
 namespace {
@@ -47,6 +49,7 @@ struct RouteCmdOptions {
   int fault_exhaustive = 4;     // all combinations up to this many faults, sampled above
   long fault_samples = 100000;
   std::vector<std::string> faults;  // --fault SWITCH:PORT (repeatable): pairs this set cuts
+  double max_memory_gb = 0;  // 0: half the physical memory
 };
 
 struct Outcome {
@@ -192,6 +195,17 @@ void print_fault_tolerance(const RouteCmdOptions& opt, const routing::Topology& 
   }
 }
 
+// "8 ports", or "4-36 ports" when switches differ (imported fabrics): not switch 0's alone.
+std::string switch_ports_text(const routing::Topology& topo) {
+  int lo = 0, hi = 0;
+  for (int s = 0; s < topo.num_switches; ++s) {
+    const int p = topo.nodes[s].num_ports;
+    lo = s == 0 ? p : std::min(lo, p);
+    hi = std::max(hi, p);
+  }
+  return lo == hi ? fmt::format("{} ports", hi) : fmt::format("{}-{} ports", lo, hi);
+}
+
 int route(const RouteCmdOptions& opt) {
   routing::Topology topo = routing::build_topology_spec(spec_with_options(opt));
   for (const auto& n : topo.notes) std::cerr << "ibsc route: note: " << n << "\n";
@@ -256,6 +270,7 @@ int route(const RouteCmdOptions& opt) {
     ro.seed = opt.seed;
     ro.max_lmc = opt.max_lmc;
     ro.lft_file = opt.import_dir;
+    ro.max_memory_gb = opt.max_memory_gb;
     auto t0 = std::chrono::steady_clock::now();
     try {
       o.tables = routing::compute_routing(topo, ro);
@@ -327,7 +342,7 @@ int route(const RouteCmdOptions& opt) {
     std::cout << j.dump(2) << "\n";
   } else {
     std::cout << fmt::format("{}: {} ({}): {} switches, {} hosts, {} links, diameter {}\n", opt.topology, topo.kind,
-                             topo.nodes.empty() ? 0 : topo.nodes[0].num_ports, topo.num_switches, topo.num_hosts, links,
+                             switch_ports_text(topo), topo.num_switches, topo.num_hosts, links,
                              routing::switch_diameter(topo));
     if (opt.metrics) {
       std::cout << fmt::format("average topological distance = {:.2f}\n", topo_dist);
@@ -393,9 +408,11 @@ void add_route_command(CLI::App& app) {
                 "VLs for up*/down*, minhop and Flexible (1 or 2), TFTR (default 2), voqsw and vn (default: ports)")
       ->check(CLI::Range(0, 15));
   c->add_option("--dot", opt->dot, "write the topology as Graphviz");
-  c->add_option("--seed", opt->seed, "tie-breaking seed");
-  c->add_option("--max-sls", opt->max_sls, "SL budget (TFTR fits it by dropping paths)")
-      ->check(CLI::Range(1, 16));
+  c->add_option("--seed", opt->seed, "tie-breaking seed")->transform(whole_number(0, UINT64_MAX));
+  c->add_option("--max-memory-gb", opt->max_memory_gb,
+                "refuse tables estimated to need more memory, GB (default: half the physical memory)")
+      ->check(CLI::Range(0.001, 1e6));
+  c->add_option("--max-sls", opt->max_sls, "SL budget (TFTR fits it by dropping paths)")->check(CLI::Range(1, 16));
   c->add_flag("--paths", opt->paths, "pairs by number of disjoint paths among their path records (seeds/002)");
   c->add_option("--fault-analysis", opt->fault_analysis,
                 "singular cases for every combination of 1..MAX failed cables (seeds/002 Figure 4)")

@@ -2,10 +2,11 @@
 
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
 #include <iostream>
 
 #include "routing/routing.h"
+#include "tb/cli_numbers.h"
+#include "tb/output_files.h"
 #include "tb/results.h"
 #include "tb/scenario.h"
 #include "tb/scenario_check.h"
@@ -27,6 +28,7 @@ struct RunOptions {
   double wave_start = 0;
   double wave_end = -1;         // < 0: start + 20 us
   double wave_load = 0.3;
+  double max_memory_gb = 0;     // routing tables above this estimate are refused; 0: half the RAM
 };
 
 // --waves: one load point in a child process (SystemC elaborates once per process), with the
@@ -56,6 +58,7 @@ int run(const RunOptions& o) {
   if (!o.seed.empty()) sets.push_back("seed=" + o.seed);
   if (o.jobs >= 0) sets.push_back("sweep.jobs=" + std::to_string(o.jobs));
   Scenario s = load_scenario(o.scenario, sets);
+  s.routing.max_memory_gb = o.max_memory_gb;
   s.point.run.progress = !o.quiet;
   const auto wall0 = std::chrono::steady_clock::now();
 
@@ -64,10 +67,7 @@ int run(const RunOptions& o) {
   prepare_scenario(s, topo, tables);  // every check that needs the tables, before any point runs
   // The output folder is made (and proven writable) before hours of simulation, not after.
   std::string out = o.out.empty() ? "out/" + s.name : o.out;
-  std::error_code ec;
-  std::filesystem::create_directories(out, ec);
-  if (ec || !std::filesystem::is_directory(out))
-    throw std::runtime_error("--out " + out + ": cannot create the output folder" + (ec ? " (" + ec.message() + ")" : ""));
+  check_output_folder(out, "--out");
   s.point.topo = &topo;
   s.point.tables = &tables;
   std::fprintf(stderr, "ibsc: %s: %d switches, %d hosts, routing %s (%d SLs, %d VLs), seed %llu\n", s.name.c_str(),
@@ -111,9 +111,12 @@ void add_run_command(CLI::App& app) {
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   c->add_option("--out", o->out, "Output folder (default out/<scenario name>)");
-  c->add_option("--seed", o->seed, "Random seed, 0..2^64-1 (overrides the scenario's)");
-  c->add_option("--jobs", o->jobs, "Load points simulated at once (default: one per core)")->check(CLI::NonNegativeNumber);
+  c->add_option("--seed", o->seed, "Random seed (overrides the scenario's)")->transform(whole_number(0, UINT64_MAX));
+  c->add_option("--jobs", o->jobs, "Load points simulated at once (default: one per core)")->transform(whole_number(0, kMaxJobs));
   c->add_flag("--quiet", o->quiet, "No progress lines on stderr");
+  c->add_option("--max-memory-gb", o->max_memory_gb,
+                "Refuse routing tables estimated to need more memory, GB (default: half the physical memory)")
+      ->check(CLI::Range(0.001, 1e6));
   c->add_option("--waves", o->waves,
                 "Write a VCD (.vcd added if missing) of the selected switches (GTKWave: waves/switch_ports.gtkw, waves/link.gtkw). "
                 "Runs ONE load point (--wave-load) instead of the sweep; with switch.arbiter: rtl the RTL "

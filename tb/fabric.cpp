@@ -2,6 +2,9 @@
 
 #include <map>
 #include <sstream>
+#include <tuple>
+
+#include "routing/cycle.h"
 
 namespace ibsc::tb {
 
@@ -87,54 +90,44 @@ void Fabric::check_conservation() const {
 
 std::string Fabric::deadlock_cycle() const {
   // Wait-for graph over channels (switch, input port, VL): the head of a channel waits for the
-  // downstream input buffer its (output port, output VL) leads to.
+  // downstream input buffer its (output port, output VL) leads to. Channels that wait or are
+  // waited for get dense ids, and routing's cycle finder (the one the table checks use) runs.
   const Picos now = models::now_ps();
   const int V = p_.sw.num_vls;
-  auto id = [&](int s, int port, int v) { return (static_cast<int64_t>(s) * 256 + port) * 16 + v; };
-  std::map<int64_t, std::vector<int64_t>> next;
+  struct Channel {
+    int sw, port, vl;
+    bool operator<(const Channel& o) const { return std::tie(sw, port, vl) < std::tie(o.sw, o.port, o.vl); }
+  };
+  std::map<Channel, int> id;
+  std::vector<Channel> channel;
+  auto dense = [&](const Channel& c) {
+    auto [it, fresh] = id.emplace(c, static_cast<int>(channel.size()));
+    if (fresh) channel.push_back(c);
+    return it->second;
+  };
+  std::vector<std::pair<int, int>> edges;
   for (int s = 0; s < topo_.num_switches; ++s)
     for (int port = 1; port <= switches_[s]->num_ports(); ++port)
       for (int v = 0; v < V; ++v)
         for (auto [o, w] : switches_[s]->waits_of(port, v, now)) {
           const routing::PortPeer& peer = topo_.nodes[s].ports[o];
-          if (peer.node >= 0 && topo_.is_switch(peer.node)) next[id(s, port, v)].push_back(id(peer.node, peer.port, w));
+          if (peer.node >= 0 && topo_.is_switch(peer.node))
+            edges.emplace_back(dense({s, port, v}), dense({peer.node, peer.port, w}));
         }
-  // Iterative DFS with colours; a grey node met again closes a cycle.
-  std::map<int64_t, int> colour;
-  std::map<int64_t, int64_t> parent;
-  for (const auto& [start, unused] : next) {
-    if (colour[start]) continue;
-    std::vector<std::pair<int64_t, size_t>> stack{{start, 0}};
-    colour[start] = 1;
-    while (!stack.empty()) {
-      auto& [u, k] = stack.back();
-      auto it = next.find(u);
-      if (it == next.end() || k >= it->second.size()) {
-        colour[u] = 2;
-        stack.pop_back();
-        continue;
-      }
-      int64_t w = it->second[k++];
-      if (colour[w] == 1) {
-        std::vector<int64_t> cyc{w};
-        for (int64_t x = u; x != w; x = parent[x]) cyc.push_back(x);
-        std::ostringstream os;
-        for (auto c = cyc.rbegin(); c != cyc.rend(); ++c) {
-          int64_t s = *c / (256 * 16), port = (*c / 16) % 256, v = *c % 16;
-          os << node_name(static_cast<int>(s)) << " input port " << port << " VL " << v << " (head packet "
-             << switches_[s]->head_packet_id(static_cast<int>(port), static_cast<int>(v)) << ") -> ";
-        }
-        os << node_name(static_cast<int>(w / (256 * 16))) << " input port " << (w / 16) % 256 << " VL " << w % 16;
-        return os.str();
-      }
-      if (colour[w] == 0) {
-        colour[w] = 1;
-        parent[w] = u;
-        stack.push_back({w, 0});
-      }
-    }
+  std::vector<uint32_t> offsets;
+  std::vector<int> targets;
+  routing::compress_edges(static_cast<int>(channel.size()), edges, offsets, targets);
+  const std::vector<int> cycle = routing::find_cycle(offsets, targets);
+  if (cycle.empty()) return {};
+  std::ostringstream os;
+  for (int c : cycle) {
+    const Channel& ch = channel[c];
+    os << node_name(ch.sw) << " input port " << ch.port << " VL " << ch.vl << " (head packet "
+       << switches_[ch.sw]->head_packet_id(ch.port, ch.vl) << ") -> ";
   }
-  return {};
+  const Channel& first = channel[cycle.front()];
+  os << node_name(first.sw) << " input port " << first.port << " VL " << first.vl;
+  return os.str();
 }
 
 }  // namespace ibsc::tb

@@ -58,6 +58,15 @@ double portable_log(double x) {
   return e * ln2_hi + (2 * s * poly + e * ln2_lo);
 }
 
+double portable_log1m(double p) {
+  // Below 1e-4, 1 - p would keep only log2(1/p) - 53 of p's bits (none at all under 1.1e-16,
+  // where log(1 - p) came out 0 and every gap 1 ps): the series -p (1 + p/2 + p^2/3 + p^3/4 +
+  // p^4/5) is exact to p^5/6 < 2e-21 relative there. Above, 1 - p is exact enough and the
+  // logarithm of it is the one every existing seed was drawn with.
+  if (p < 1e-4) return -p * (1.0 + p * (0.5 + p * (1.0 / 3 + p * (0.25 + p * 0.2))));
+  return portable_log(1.0 - p);
+}
+
 InjectionProcess::InjectionProcess(const InjectionConfig& cfg, double load, double link, uint64_t seed)
     : poisson_(cfg.process == "poisson"), rng_(seed) {
   if (cfg.process != "bernoulli" && cfg.process != "poisson")
@@ -91,7 +100,7 @@ InjectionProcess::InjectionProcess(const InjectionConfig& cfg, double load, doub
                                   " bytes/ns (a slot cannot hold more than one packet)");
     slot_ps_ = mean_ / link * 1000.0;
     p_ = std::min(1.0, load / link);
-    if (p_ < 1.0) log1m_p_ = portable_log(1.0 - p_);
+    if (p_ < 1.0) log1m_p_ = portable_log1m(p_);
     mean_gap_ps_ = mean_ / load * 1000.0;
   }
 }

@@ -36,7 +36,7 @@ class InjectionProcess {
   // streams out so that these share a cache line with the other stream's state index.
   double p_ = 0;        // bernoulli: probability per slot
   double slot_ps_ = 0;  // bernoulli: slot length
-  double log1m_p_ = 0;  // bernoulli: log(1 - p)
+  double log1m_p_ = 0;  // bernoulli: log(1 - p), < 0 for every p > 0
   double mean_gap_ps_ = 0;
   double carry_ = 0;        // picoseconds not yet returned (fraction, or a 1 ps minimum paid ahead)
   uint32_t fixed_len_ = 0;  // the length when the mix has one, else 0
@@ -50,5 +50,8 @@ class InjectionProcess {
 // Natural logarithm of a finite x > 0 from frexp and a fixed atanh series: within a few ulp
 // of std::log, and the same bits everywhere (libm implementations differ in the last bit).
 double portable_log(double x);
+// log(1 - p) for 0 <= p < 1, accurate for the tiniest p too (a series below 1e-4), so a load
+// of 1e-17 of the link gives a packet every 1e17 slots instead of one every picosecond.
+double portable_log1m(double p);
 
 }  // namespace ibsc::tb

@@ -1,19 +1,38 @@
 #include "tb/results.h"
 
+#include <sys/wait.h>
+
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <sstream>
 #include <stdexcept>
+
+#include "tb/output_files.h"
 
 namespace ibsc::tb {
 namespace {
 // Fixed precision so files read well and compare byte for byte.
 double r6(double v) { return std::round(v * 1e6) / 1e6; }
 double r3(double v) { return std::round(v * 1e3) / 1e3; }
+// Offered loads: 6 decimals, or 6 significant digits below 0.001, so a load of 1e-9 is not
+// written as 0 (every load a sweep makes has at most 6 decimals and is written as before).
+double load6(double v) {
+  if (v == 0 || std::abs(v) >= 1e-3 || !std::isfinite(v)) return r6(v);
+  char text[32];
+  std::snprintf(text, sizeof text, "%.5e", v);
+  return std::strtod(text, nullptr);
+}
+// Latency figures exist only when the window measured a packet: null, not 0, otherwise.
+nlohmann::ordered_json latency(const LoadPointResult& r, double v) {
+  return r.measured_packets > 0 ? nlohmann::ordered_json(r3(v)) : nlohmann::ordered_json(nullptr);
+}
+double latency_of(const nlohmann::json& v) { return v.is_null() ? 0.0 : v.get<double>(); }
 // gnuplot single-quoted strings take a quote as two quotes.
 std::string gp_quote(const std::string& s) {
   std::string o = "'";
@@ -29,15 +48,15 @@ std::string sh_quote(const std::string& s) {
 
 nlohmann::ordered_json to_json(const LoadPointResult& r) {
   nlohmann::ordered_json j;
-  j["offered_load"] = r6(r.offered_load);
-  j["offered_bytes_per_ns_per_host"] = r6(r.offered_bytes_per_ns_per_host);
+  j["offered_load"] = load6(r.offered_load);
+  j["offered_bytes_per_ns_per_host"] = load6(r.offered_bytes_per_ns_per_host);
   j["accepted_bytes_per_ns_per_switch"] = r6(r.accepted_bytes_per_ns_per_switch);
   j["accepted_fraction"] = r6(r.accepted_fraction);
   j["accepted_prorated_bytes_per_ns_per_switch"] = r6(r.accepted_prorated_bytes_per_ns_per_switch);
-  j["avg_latency_ns"] = r3(r.avg_latency_ns);
-  j["p50_latency_ns"] = r3(r.p50_latency_ns);
-  j["p99_latency_ns"] = r3(r.p99_latency_ns);
-  j["max_latency_ns"] = r3(r.max_latency_ns);
+  j["avg_latency_ns"] = latency(r, r.avg_latency_ns);
+  j["p50_latency_ns"] = latency(r, r.p50_latency_ns);
+  j["p99_latency_ns"] = latency(r, r.p99_latency_ns);
+  j["max_latency_ns"] = latency(r, r.max_latency_ns);
   j["packets_generated"] = r.packets_generated;
   j["packets_injected"] = r.packets_injected;
   j["packets_delivered"] = r.packets_delivered;
@@ -71,10 +90,10 @@ LoadPointResult point_from_json(const nlohmann::json& j) {
   r.accepted_fraction = j.at("accepted_fraction");
   r.accepted_prorated_bytes_per_ns_per_switch =
       j.value("accepted_prorated_bytes_per_ns_per_switch", r.accepted_bytes_per_ns_per_switch);
-  r.avg_latency_ns = j.at("avg_latency_ns");
-  r.p50_latency_ns = j.at("p50_latency_ns");
-  r.p99_latency_ns = j.at("p99_latency_ns");
-  r.max_latency_ns = j.at("max_latency_ns");
+  r.avg_latency_ns = latency_of(j.at("avg_latency_ns"));
+  r.p50_latency_ns = latency_of(j.at("p50_latency_ns"));
+  r.p99_latency_ns = latency_of(j.at("p99_latency_ns"));
+  r.max_latency_ns = latency_of(j.at("max_latency_ns"));
   r.packets_generated = j.at("packets_generated");
   r.packets_injected = j.at("packets_injected");
   r.packets_delivered = j.at("packets_delivered");
@@ -115,7 +134,7 @@ SaturationPoint find_saturation(const std::vector<LoadPointResult>& points) {
 
 void write_results(const std::string& dir, const nlohmann::ordered_json& scenario, uint64_t seed,
                    const std::vector<LoadPointResult>& points, const nlohmann::ordered_json& fabric) {
-  std::filesystem::create_directories(dir);
+  check_output_folder(dir, "results folder");
   nlohmann::ordered_json j;
   j["scenario"] = scenario;
   j["seed"] = seed;
@@ -123,19 +142,15 @@ void write_results(const std::string& dir, const nlohmann::ordered_json& scenari
   const SaturationPoint knee = find_saturation(points);
   nlohmann::ordered_json sat;
   sat["found"] = knee.found;
-  sat["offered_load"] = knee.found ? r6(knee.load) : 0.0;
+  sat["offered_load"] = knee.found ? load6(knee.load) : 0.0;
   sat["throughput_bytes_per_ns_per_switch"] = r6(knee.max_accepted_bytes_per_ns_per_switch);
   j["saturation"] = sat;
   nlohmann::ordered_json pts = nlohmann::ordered_json::array();
   for (const auto& p : points) pts.push_back(to_json(p));
   j["points"] = pts;
-  {
-    std::ofstream out(dir + "/results.json");
-    out << j.dump(2) << "\n";
-    if (!out) throw std::runtime_error(dir + "/results.json: cannot write");
-  }
+  write_file_atomically(dir + "/results.json", j.dump(2) + "\n");
 
-  std::ofstream csv(dir + "/results.csv");
+  std::ostringstream csv;
   csv << "offered_load,offered_bytes_per_ns_per_host,accepted_bytes_per_ns_per_switch,accepted_fraction,"
          "avg_latency_ns,p50_latency_ns,p99_latency_ns,max_latency_ns,packets_generated,packets_injected,"
          "packets_delivered,packets_in_flight,packets_queued_at_source,measured_packets,max_link_utilisation,avg_link_utilisation,saturated\n";
@@ -145,11 +160,10 @@ void write_results(const std::string& dir, const nlohmann::ordered_json& scenari
                           "accepted_fraction", "avg_latency_ns", "p50_latency_ns", "p99_latency_ns", "max_latency_ns",
                           "packets_generated", "packets_injected", "packets_delivered", "packets_in_flight", "packets_queued_at_source",
                           "measured_packets", "max_link_utilisation", "avg_link_utilisation"})
-      csv << pj[k].dump() << ",";
+      csv << (pj[k].is_null() ? "" : pj[k].dump()) << ",";  // no latency measured: an empty cell
     csv << (p.saturated ? "true" : "false") << "\n";
   }
-  if (!csv) throw std::runtime_error(dir + "/results.csv: cannot write");
-  csv.close();
+  write_file_atomically(dir + "/results.csv", csv.str());
   std::string title =
       scenario.contains("name") && scenario["name"].is_string() ? scenario["name"].get<std::string>() : "ibsc";
   write_plot(dir + "/latency.svg", title, {{title, points}});
@@ -161,9 +175,17 @@ void print_summary(std::ostream& os, const std::vector<LoadPointResult>& points)
                 "avg ns", "p50 ns", "p99 ns", "injected", "delivered", "in flight", "");
   os << line;
   for (const auto& p : points) {
-    std::snprintf(line, sizeof line, "%8.3f %12.4f %8.1f%% %10.0f %10.0f %10.0f %10llu %10llu %9llu  %s\n",
-                  p.offered_load, p.accepted_bytes_per_ns_per_switch, 100 * p.accepted_fraction, p.avg_latency_ns,
-                  p.p50_latency_ns, p.p99_latency_ns, static_cast<unsigned long long>(p.packets_injected),
+    char load[16], lat[3][16];
+    std::snprintf(load, sizeof load, p.offered_load == 0 || p.offered_load >= 1e-3 ? "%8.3f" : "%8.1e", p.offered_load);
+    const double l[3] = {p.avg_latency_ns, p.p50_latency_ns, p.p99_latency_ns};
+    for (int i = 0; i < 3; ++i)
+      if (p.measured_packets > 0)
+        std::snprintf(lat[i], sizeof lat[i], "%10.0f", l[i]);
+      else
+        std::snprintf(lat[i], sizeof lat[i], "%10s", "-");  // nothing measured: no latency
+    std::snprintf(line, sizeof line, "%s %12.4f %8.1f%% %s %s %s %10llu %10llu %9llu  %s\n", load,
+                  p.accepted_bytes_per_ns_per_switch, 100 * p.accepted_fraction, lat[0], lat[1], lat[2],
+                  static_cast<unsigned long long>(p.packets_injected),
                   static_cast<unsigned long long>(p.packets_delivered),
                   static_cast<unsigned long long>(p.packets_in_flight), p.saturated ? "saturated" : "");
     os << line;
@@ -173,7 +195,7 @@ void print_summary(std::ostream& os, const std::vector<LoadPointResult>& points)
 void write_plot(const std::string& svg, const std::string& title,
                 const std::vector<std::pair<std::string, std::vector<LoadPointResult>>>& series) {
   std::string base = svg.substr(0, svg.size() - (svg.size() > 4 && svg.substr(svg.size() - 4) == ".svg" ? 4 : 0));
-  std::ofstream dat(base + ".dat");
+  std::ostringstream dat;
   // Only series with measured points go in: gnuplot stops at an empty data block.
   std::vector<const std::pair<std::string, std::vector<LoadPointResult>>*> drawn;
   for (const auto& sp : series)
@@ -188,26 +210,42 @@ void write_plot(const std::string& svg, const std::string& title,
       if (p.measured_packets > 0) dat << p.accepted_bytes_per_ns_per_switch << " " << p.avg_latency_ns << "\n";
     dat << "\n\n";
   }
-  dat.close();
-  std::ofstream gp(base + ".gp");
+  write_file_atomically(base + ".dat", dat.str());
+  // The script as kept beside the plot writes `svg`; gnuplot runs it with a temporary output
+  // renamed over `svg` once complete.
+  std::ostringstream gp;
   // noenhanced: series names such as FX_1VL are text, not subscripts.
-  gp << "set terminal svg size 800,560 dynamic font 'sans,12' noenhanced\nset output " << gp_quote(svg) << "\n"
-     << "set title " << gp_quote(title) << "\nset xlabel 'accepted traffic (bytes/ns/switch)'\n"
+  gp << "set terminal svg size 800,560 dynamic font 'sans,12' noenhanced\nset output " << gp_quote(svg) << "\n";
+  const size_t body = gp.str().size();
+  gp << "set title " << gp_quote(title) << "\nset xlabel 'accepted traffic (bytes/ns/switch)'\n"
      << "set ylabel 'average latency (ns)'\nset grid\nset key top left\nset logscale y\n"
      << "plot ";
   for (size_t i = 0; i < drawn.size(); ++i)
     gp << (i ? ", " : "") << gp_quote(base + ".dat") << " index " << i << " with linespoints title "
        << gp_quote(drawn[i]->first);
   gp << "\n";
-  gp.close();
-  if (drawn.empty()) return;  // no point has a measured packet: nothing to draw
+  write_file_atomically(base + ".gp", gp.str());
+  if (drawn.empty()) {  // no point has a measured packet: nothing to draw, and no stale plot
+    std::remove(svg.c_str());
+    return;
+  }
   if (std::system("command -v gnuplot >/dev/null 2>&1") != 0) {
     std::cerr << "ibsc: gnuplot not found (Debian package gnuplot-nox); wrote " << base << ".gp and " << base
               << ".dat instead of " << svg << "\n";
     return;
   }
-  std::string cmd = "gnuplot " + sh_quote(base + ".gp") + " 2>/dev/null";
-  if (std::system(cmd.c_str()) != 0) std::cerr << "ibsc: gnuplot failed on " << base << ".gp\n";
+  const std::string tmp_svg = base + ".svg.partial", tmp_gp = base + ".gp.partial";
+  write_file_atomically(tmp_gp, "set terminal svg size 800,560 dynamic font 'sans,12' noenhanced\nset output " +
+                                    gp_quote(tmp_svg) + "\n" + gp.str().substr(body));
+  const std::string cmd = "gnuplot " + sh_quote(tmp_gp) + " 2>/dev/null";
+  const int status = std::system(cmd.c_str());
+  std::remove(tmp_gp.c_str());
+  if (status == 0 && std::rename(tmp_svg.c_str(), svg.c_str()) == 0) return;
+  std::remove(tmp_svg.c_str());
+  // system() ignores SIGINT while gnuplot runs; a Ctrl-C that stopped gnuplot stops us too.
+  if (status != -1 && WIFSIGNALED(status) && (WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGTERM))
+    raise(WTERMSIG(status));
+  std::cerr << "ibsc: gnuplot failed on " << base << ".gp\n";
 }
 
 }  // namespace ibsc::tb

@@ -26,7 +26,7 @@ struct LoadPointResult {
   // Accepted traffic with each packet's bytes counted as they cross the destination host link
   // (pro-rated at the window's edges) instead of whole at delivery: what the bound check uses.
   double accepted_prorated_bytes_per_ns_per_switch = 0;
-  double avg_latency_ns = 0, p50_latency_ns = 0, p99_latency_ns = 0, max_latency_ns = 0;
+  double avg_latency_ns = 0, p50_latency_ns = 0, p99_latency_ns = 0, max_latency_ns = 0;  // measured_packets > 0
   uint64_t packets_generated = 0, packets_injected = 0, packets_delivered = 0, packets_in_flight = 0;
   uint64_t packets_queued_at_source = 0;  // generated, not yet injected (in_flight: injected, not delivered)
   uint64_t measured_packets = 0;
@@ -55,7 +55,10 @@ struct SaturationPoint {
 SaturationPoint find_saturation(const std::vector<LoadPointResult>& points);
 
 // dir/results.json {"scenario", "seed", "saturation", "points"}, dir/results.csv and
-// dir/latency.svg (+ .gp, .dat). Throws std::runtime_error when a file cannot be written.
+// dir/latency.svg (+ .gp, .dat), each through a temporary file renamed over the old one (an
+// interrupt leaves the old file or the new, never a truncated one). A point that measured no
+// packet has null latencies (an empty CSV cell) and stays out of the plot. Throws
+// std::runtime_error when a file cannot be written.
 // `fabric`: what the scenario resolved to once built (switches, hosts, SLs and VLs the routing
 // uses), written beside the scenario when given.
 void write_results(const std::string& dir, const nlohmann::ordered_json& scenario_resolved, uint64_t seed,

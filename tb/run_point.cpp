@@ -54,7 +54,10 @@ LoadPointResult run_load_point(const PointSetup& s, double load, const std::stri
       fabric.check_conservation();
       if (mon.in_flight() > 0 && now - mon.last_progress >= dog && now >= dog) {
         std::string cyc = fabric.deadlock_cycle();
-        throw DeadlockError("deadlock watchdog: " + std::to_string(mon.in_flight()) + " packets in flight and no progress for " +
+        // In flight: in buffers and on wires, as results.json counts them (mon.in_flight() also
+        // holds the packets still queued at their sources).
+        throw DeadlockError("deadlock watchdog: " + std::to_string(fabric.count_in_fabric()) + " packets in flight (" +
+                            std::to_string(fabric.count_at_sources()) + " more queued at sources) and no progress for " +
                             std::to_string(static_cast<uint64_t>(s.run.watchdog_ns)) + " ns at t = " + std::to_string(now / 1000) + " ns; " +
                             (cyc.empty() ? std::string("no cycle of waiting channels found (starvation?)")
                                          : "cycle of waiting channels: " + cyc));

@@ -5,6 +5,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "routing/checks.h"
 #include "routing/routing.h"
 #include "tb/config_reader.h"
 #include "tb/injection.h"
@@ -143,7 +144,26 @@ void prepare_scenario(const Scenario& s, routing::Topology& topo, routing::Table
   } catch (const std::exception& e) {
     throw ConfigError(locate(s, e.what(), "routing.algorithm"));
   }
+  check_routing(s, topo, tables);
   check_scenario(s, topo, tables);
+}
+
+void check_routing(const Scenario& s, const routing::Topology& topo, const routing::TableSet& tables) {
+  routing::CheckLimits lim;
+  lim.max_sls = s.routing.max_sls;
+  lim.max_vls = s.routing.max_vls;
+  lim.max_problems = 5;
+  const routing::CheckReport rep = routing::check_tables(topo, tables, lim);
+  if (rep.ok()) return;
+  // Imported tables are the likely culprit; a computed routing failing is a bug or a
+  // deliberately deadlock-prone algorithm (dor1vl on a ring).
+  const char* why = !rep.paths_end       ? "routing loops"
+                    : !rep.connected     ? "host pairs without a route"
+                    : !rep.within_budget ? "SL/VL budget exceeded"
+                                         : "a channel dependency cycle: deadlock possible";
+  fail(s, s.routing.algorithm == "file" ? "routing.lft_file" : "routing.algorithm",
+       "the tables of routing '" + tables.algorithm + "' fail the checks of `ibsc route --check` (" + why +
+           "); not simulated:\n" + rep.text());
 }
 
 }  // namespace ibsc::tb

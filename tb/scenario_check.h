@@ -14,6 +14,11 @@ namespace ibsc::tb {
 // the topology's import notes (routing::Topology::notes) on stderr, one line each.
 void prepare_scenario(const Scenario& s, routing::Topology& topo, routing::TableSet& tables);
 
+// The table checks of `ibsc route --check` (every pair routed, no loop, SL/VL budget, acyclic
+// channel dependency graph), so `run` never simulates tables that route would refuse, imported
+// ones above all; throws ConfigError at routing.algorithm (routing.lft_file for imports).
+void check_routing(const Scenario& s, const routing::Topology& topo, const routing::TableSet& tables);
+
 // The checks alone, for a topology and tables already built.
 void check_scenario(const Scenario& s, const routing::Topology& topo, const routing::TableSet& tables);
 

@@ -1,15 +1,20 @@
 #include "tb/sweep.h"
 
 #include <sys/wait.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
+#include <cstring>
+#include <filesystem>
 #include <map>
-#include <sstream>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
@@ -29,42 +34,96 @@ void SweepConfig::validate() const {
   if (jobs < 0) throw std::invalid_argument("sweep.jobs must be >= 0");
 }
 
+namespace {
+
+// The text a worker wrote to its (already unlinked) result file, read from the start.
+std::string read_all(int fd) {
+  std::string text;
+  char buf[65536];
+  for (;;) {
+    const ssize_t n = pread(fd, buf, sizeof buf, static_cast<off_t>(text.size()));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    text.append(buf, static_cast<size_t>(n));
+  }
+  return text;
+}
+
+void write_all(int fd, const std::string& text) {
+  const char* p = text.data();
+  for (size_t left = text.size(); left > 0;) {
+    const ssize_t n = write(fd, p, left);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) _exit(3);
+    p += n;
+    left -= static_cast<size_t>(n);
+  }
+}
+
+// A result file nobody can see: created in the temporary folder and unlinked at once, so it
+// vanishes with the last descriptor whatever kills the parent or the worker. The worker
+// inherits the descriptor and writes; the parent reads it back after the worker exits.
+int anonymous_file() {
+  std::string tmpl = (std::filesystem::temp_directory_path() / "ibsc-point-XXXXXX").string();
+  std::vector<char> name(tmpl.begin(), tmpl.end());
+  name.push_back('\0');
+  const int fd = mkstemp(name.data());
+  if (fd < 0)
+    throw std::runtime_error("cannot create a temporary file in " + std::filesystem::temp_directory_path().string() +
+                             " (" + std::strerror(errno) + "; set TMPDIR)");
+  unlink(name.data());
+  return fd;
+}
+
+// In a new worker: die with the parent, so a killed `ibsc run` leaves no orphan simulating on.
+void die_with_parent(pid_t parent) {
+#ifdef __linux__
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+#endif
+  // The parent may have died before the line above (then no signal comes), or on a system
+  // without PR_SET_PDEATHSIG: the worker is re-parented, so its parent id changes.
+  if (getppid() != parent) _exit(4);
+}
+
+}  // namespace
+
 std::vector<std::string> run_forked(int n, int jobs, const std::function<std::string(int)>& fn,
                                     const std::function<void(int, const std::string&)>& on_done) {
   if (jobs <= 0) jobs = std::max(1L, sysconf(_SC_NPROCESSORS_ONLN));
   std::vector<std::string> out(n);
-  std::map<pid_t, std::pair<int, std::string>> running;  // pid -> (index, temp file)
+  std::map<pid_t, std::pair<int, int>> running;  // pid -> (index, result file descriptor)
   int next = 0;
   std::string failure;
   auto reap_one = [&]() {
     int status = 0;
     pid_t pid = waitpid(-1, &status, 0);
+    if (pid < 0 && errno == EINTR) return;
     auto it = running.find(pid);
     if (it == running.end()) return;
-    auto [idx, file] = it->second;
+    auto [idx, fd] = it->second;
     running.erase(it);
-    std::ifstream in(file);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    std::remove(file.c_str());
+    std::string text = read_all(fd);
+    close(fd);
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-      out[idx] = ss.str();
+      out[idx] = std::move(text);
       if (on_done) on_done(idx, out[idx]);
     } else if (failure.empty())
-      failure = ss.str().empty() ? "worker process for point " + std::to_string(idx) + " died (status " +
-                                       std::to_string(status) + ")"
-                                 : ss.str();
+      failure = text.empty() ? "worker process for point " + std::to_string(idx) + " died (status " +
+                                   std::to_string(status) + ")"
+                             : text;
   };
+  const pid_t self = getpid();
   while (next < n || !running.empty()) {
     while (next < n && static_cast<int>(running.size()) < jobs && failure.empty()) {
-      char tmpl[] = "/tmp/ibsc-point-XXXXXX";
-      int fd = mkstemp(tmpl);
-      if (fd < 0) throw std::runtime_error("cannot create a temporary file in /tmp");
-      close(fd);
+      const int fd = anonymous_file();
       std::fflush(nullptr);
       pid_t pid = fork();
-      if (pid < 0) throw std::runtime_error("fork failed");
+      if (pid < 0) {
+        close(fd);
+        throw std::runtime_error(std::string("fork failed: ") + std::strerror(errno));
+      }
       if (pid == 0) {
+        die_with_parent(self);
         int code = 0;
         std::string text;
         try {
@@ -73,11 +132,11 @@ std::vector<std::string> run_forked(int n, int jobs, const std::function<std::st
           text = e.what();
           code = 2;
         }
-        std::ofstream(tmpl) << text;
+        write_all(fd, text);
         std::fflush(nullptr);
         _exit(code);
       }
-      running[pid] = {next, tmpl};
+      running[pid] = {next, fd};
       ++next;
     }
     if (!running.empty()) reap_one();

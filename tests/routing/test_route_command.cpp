@@ -165,3 +165,15 @@ BOOST_AUTO_TEST_CASE(tftr_paths_and_fault_analysis) {
   BOOST_TEST(run({"--topology", "torus:4x4:hosts=1", "--routing", "tftr", "--fault", "S(0,0):7"}, out) == 1);
   BOOST_TEST(out.find("--fault S(0,0):7") != std::string::npos);
 }
+
+// The first line gives the switches' port range, not switch 0's count as the fabric's.
+BOOST_AUTO_TEST_CASE(port_count_is_the_range_over_switches) {
+  std::string out;
+  BOOST_TEST(run({"--topology", "torus:4x4"}, out) == 0);
+  BOOST_TEST(out.rfind("torus:4x4: torus (8 ports): 16 switches,", 0) == 0u, out);
+  const std::string file = (std::filesystem::temp_directory_path() / "ibsc_route_ports.edges").string();
+  std::ofstream(file) << "switch a 4\nswitch b 12\nhost h1\nhost h2\nlink a b\nlink h1 a\nlink h2 b\n";
+  BOOST_TEST(run({"--topology", "file:" + file}, out) == 0);
+  BOOST_TEST(out.find("(4-12 ports): 2 switches, 2 hosts") != std::string::npos, out);
+  std::filesystem::remove(file);
+}

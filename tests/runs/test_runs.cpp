@@ -78,6 +78,15 @@ BOOST_AUTO_TEST_CASE(watchdog_fires_for_dor_on_one_vl) {
     BOOST_TEST_MESSAGE(m);
     BOOST_TEST(m.find("cycle of waiting channels") != std::string::npos);
     BOOST_TEST(m.find("VL 0") != std::string::npos);
+    // "N packets in flight" counts the fabric only: 8 switches x 6 ports x one VL of 2048 bytes
+    // hold at most 4 packets of 512 bytes each, and each of the 32 HCAs receives at most one at
+    // a time: <= 224. The sources, still generating at load 1, queue far more (said apart).
+    const std::string lead = "deadlock watchdog: ";
+    BOOST_REQUIRE(m.rfind(lead, 0) == 0u);
+    const unsigned long in_flight = std::stoul(m.substr(lead.size()));
+    BOOST_TEST(in_flight > 0u);
+    BOOST_TEST(in_flight <= 8u * 6 * 4 + 32);
+    BOOST_TEST(m.find("more queued at sources") != std::string::npos);
   }
   BOOST_TEST(fired);
 }

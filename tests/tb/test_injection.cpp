@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <limits>
+#include <random>
 #include <stdexcept>
 
 #include "tb/injection.h"
@@ -169,6 +170,42 @@ BOOST_AUTO_TEST_CASE(portable_log_is_within_a_few_ulp_of_libm) {
     double want = std::log(x), got = tb::portable_log(x);
     double ulp = std::nextafter(std::abs(want), INFINITY) - std::abs(want);
     BOOST_TEST(std::abs(got - want) <= 4 * ulp, "log(" << x << ")");
+  }
+}
+
+// log(1 - p) was computed as log(1.0 - p): 0 for p under 1.1e-16, so every Bernoulli gap
+// became 1 ps (a load of 1e-17 of the link generated 63,936 packets in 1 ns). At p = 1e-17
+// with 1-ps slots (1-byte packets at 1000 bytes/ns) the gap is geometric with mean 1/p slots,
+// 1e17 ps, and standard deviation of the mean 1e17 / sqrt(n).
+BOOST_AUTO_TEST_CASE(tiny_load_gives_correspondingly_rare_packets) {
+  const double link = 1000, p = 1e-17, mean = 1 / p;
+  const int n = 20000;
+  for (std::string proc : {"bernoulli", "poisson"}) {
+    tb::InjectionProcess ip(config(proc, {{1, 1.0}}), p * link, link, 3);
+    Sample s = draw(ip, n);
+    BOOST_TEST(std::abs(s.mean_gap - mean) <= 5 * mean / std::sqrt(n), proc << ": mean gap " << s.mean_gap);
+    // P(gap < 1e9 ps) = 1e-8 per draw: a flood of 1-ps gaps cannot pass.
+    BOOST_TEST(s.min_gap > 1000000000u, proc);
+  }
+  // Far below, the gap saturates at its 1e18 ps (11.6 days) ceiling: no packet in any run.
+  for (double tiny : {1e-30, 1e-300, 4.9e-324}) {
+    tb::InjectionProcess ip(tb::InjectionConfig{}, tiny, 0.25, 1);
+    for (int i = 0; i < 100; ++i) BOOST_TEST(ip.next_gap_ps() >= 1000000000000000000u, tiny);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(portable_log1m_is_accurate_for_tiny_p) {
+  std::mt19937_64 rng(4);
+  BOOST_TEST(tb::portable_log1m(0.0) == 0.0);
+  for (int i = 0; i < 100000; ++i) {
+    const double p = std::pow(10.0, -300.0 * static_cast<double>(rng() >> 11) * 0x1.0p-53);  // 1e-300 .. 1
+    if (p >= 1.0) continue;
+    const double want = std::log1p(-p), got = tb::portable_log1m(p);
+    BOOST_TEST(got < 0.0);
+    // The series below 1e-4 is within an ulp or two; above, 1 - p is rounded first (1e-16
+    // absolute, so relative 1e-16 / p at most), as it always was.
+    const double tol = p < 1e-4 ? 4 * (std::nextafter(-want, INFINITY) + want) : 2e-12 * -want;
+    BOOST_TEST(std::abs(got - want) <= tol, "log1m(" << p << ")");
   }
 }
 

@@ -3,6 +3,9 @@
 // without gnuplot.
 #include <boost/test/unit_test.hpp>
 
+#include <sys/resource.h>
+
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -170,6 +173,72 @@ BOOST_AUTO_TEST_CASE(plot_with_and_without_gnuplot) {
   BOOST_TEST(std::filesystem::exists(dir + "/nognu.gp"));
   BOOST_TEST(std::filesystem::exists(dir + "/nognu.dat"));
   BOOST_TEST(!std::filesystem::exists(dir + "/nognu.svg"));
+  std::filesystem::remove_all(dir);
+}
+
+// A point whose window measured no packet has no latency: null in JSON (not 0, which reads as
+// an infinitely fast fabric), an empty CSV cell, "-" in the table; reading it back keeps that.
+BOOST_AUTO_TEST_CASE(point_without_measured_packets_has_null_latency) {
+  auto pts = sweep();
+  tb::LoadPointResult& idle = pts[0];
+  idle.measured_packets = 0;
+  idle.avg_latency_ns = idle.p50_latency_ns = idle.p99_latency_ns = idle.max_latency_ns = 0;
+  const auto j = tb::to_json(idle);
+  for (const char* k : {"avg_latency_ns", "p50_latency_ns", "p99_latency_ns", "max_latency_ns"})
+    BOOST_TEST(j[k].is_null(), k);
+  BOOST_TEST(tb::to_json(pts[1])["avg_latency_ns"].get<double>() == 571.429);
+  const auto back = tb::point_from_json(nlohmann::json::parse(j.dump()));
+  BOOST_TEST(back.measured_packets == 0u);
+  BOOST_TEST(tb::to_json(back).dump() == j.dump());
+  const std::string dir = scratch("res_null");
+  tb::write_results(dir, scenario(), 1, pts);
+  std::istringstream in(slurp(dir + "/results.csv"));
+  std::string header, row;
+  std::getline(in, header);
+  std::getline(in, row);
+  // offered_load,offered_bytes,accepted,accepted_fraction, then the four latency cells empty.
+  BOOST_TEST(row.rfind("0.1,0.025,0.433333,0.433333,,,,,1000,", 0) == 0u, row);
+  std::ostringstream table;
+  tb::print_summary(table, pts);
+  BOOST_TEST(table.str().find("         -          -          -") != std::string::npos, table.str());
+  std::filesystem::remove_all(dir);
+}
+
+// Loads far below 0.001 keep 6 significant digits instead of rounding to 0.
+BOOST_AUTO_TEST_CASE(tiny_offered_load_is_not_written_as_zero) {
+  tb::LoadPointResult r = sweep()[0];
+  r.offered_load = 1.234567e-17;
+  r.offered_bytes_per_ns_per_host = 0.25 * r.offered_load;
+  const auto j = tb::to_json(r);
+  BOOST_TEST(j["offered_load"].get<double>() == 1.23457e-17);
+  BOOST_TEST(j["offered_bytes_per_ns_per_host"].get<double>() == 3.08642e-18);
+  BOOST_TEST(tb::to_json(sweep()[2])["offered_load"].get<double>() == 0.3);  // 6 decimals as before
+}
+
+// A write that fails part-way (here: a file size limit, as a full disk would) leaves the
+// previous results.json whole and no temporary file; the old code truncated it first.
+BOOST_AUTO_TEST_CASE(failed_rewrite_keeps_the_previous_file) {
+  const std::string dir = scratch("res_atomic");
+  tb::write_results(dir, scenario(), 1, sweep());
+  const std::string before = slurp(dir + "/results.json");
+  BOOST_REQUIRE(before.size() > 2000u);
+  rlimit old{};
+  getrlimit(RLIMIT_FSIZE, &old);
+  rlimit small = old;
+  small.rlim_cur = 1000;
+  std::signal(SIGXFSZ, SIG_IGN);  // the write fails with EFBIG instead of killing the process
+  setrlimit(RLIMIT_FSIZE, &small);
+  std::string error;
+  try {
+    tb::write_results(dir, scenario(), 2, sweep());
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  setrlimit(RLIMIT_FSIZE, &old);
+  BOOST_TEST(error.find("results.json: cannot write") != std::string::npos, error);
+  BOOST_TEST(slurp(dir + "/results.json") == before);
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    BOOST_TEST(e.path().filename().string()[0] != '.', e.path());  // no temporary left
   std::filesystem::remove_all(dir);
 }
 

@@ -1,0 +1,50 @@
+#include "routing/memory_estimate.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <vector>
+
+#include "routing/tables.h"
+
+namespace ibsc::routing {
+namespace {
+
+// A small vector's heap block as glibc malloc hands it out: 8 bytes of header, rounded up to
+// 16, 32 at least. An LFT entry or a record list holds one to a few elements.
+constexpr double kSmallBlock = 32;
+
+double gb(double bytes) { return bytes / 1e9; }
+
+}  // namespace
+
+std::string TableMemory::text() const {
+  char b[200];
+  std::snprintf(b, sizeof b, "about %.1f GB (LFTs %.1f GB, path records %.1f GB, SL2VL %.2f GB, routing work %.1f GB)",
+                gb(total()), gb(lft_bytes), gb(path_record_bytes), gb(sl2vl_bytes), gb(working_bytes));
+  return b;
+}
+
+TableMemory estimate_table_memory(const Topology& topo, const std::string& algorithm) {
+  TableMemory m;
+  const double switches = topo.num_switches, hosts = topo.num_hosts;
+  const double lids = hosts + switches + 1;  // LMC 0; LID 0 unused but allocated
+  m.lft_bytes = switches * lids * (sizeof(LftEntry) + kSmallBlock);
+  m.path_record_bytes = hosts * (sizeof(HostTables) + hosts * (sizeof(std::vector<PathRecord>) + kSmallBlock));
+  for (int s = 0; s < topo.num_switches; ++s) {
+    const double ports = topo.nodes[s].num_ports + 1;
+    m.sl2vl_bytes += ports * ports * kNumSls * sizeof(Vl);
+  }
+  // minhop, up*/down* and Flexible keep a path per ordered switch pair (one channel id at
+  // least, plus its offset) and the all-pairs distance matrix; e-cube computes in place.
+  if (algorithm != "ecube" && algorithm != "dor1vl" && algorithm != "file")
+    m.working_bytes = switches * switches * (sizeof(int) + sizeof(uint32_t) + sizeof(uint16_t));
+  return m;
+}
+
+double default_table_memory_limit_bytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && size > 0 ? 0.5 * static_cast<double>(pages) * static_cast<double>(size) : 0.0;
+}
+
+}  // namespace ibsc::routing
