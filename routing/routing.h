@@ -47,5 +47,8 @@ int largest_fitting_lmc(const Topology& topo, int max_lmc);
 
 // e-cube / dimension-order routing on tori and meshes (ecube.cpp).
 TableSet route_ecube(const Topology& topo, const RoutingOptions& opt, bool one_vl);
+// Dimension-order routing on flattened butterflies and hypercubes, one order ("dor") or the
+// four destination-chosen orders of seeds/001 on four SLs/VLs ("mixed-dor") (mixed_dor.cpp).
+TableSet route_dor_flatfly(const Topology& topo, const RoutingOptions& opt, bool mixed);
 
 }  // namespace ibsc::routing
