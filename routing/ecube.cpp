@@ -56,11 +56,13 @@ TableSet route_ecube(const Topology& t, const RoutingOptions& opt, bool one_vl) 
   const bool torus = t.kind == "torus";
   TableSet ts;
   ts.algorithm = one_vl ? "dor1vl" : "ecube";
-  const bool cube = t.kind == "hypercube";       // port d+1 per dimension instead of 1+2d / 2+2d
+  const bool cube = t.kind == "hypercube";       // ports per dimension instead of + / - pairs
   std::vector<int> width(n, 1), base(n + 1, 1);  // lanes per dimension and first port (torus.cpp)
+  std::vector<int> cube_base(n + 1, 1);           // hypercube: one port per lane (generators.cpp)
   for (int d = 0; d < n; ++d) {
     if (!t.widths.empty()) width[d] = t.widths.at(d);
     base[d + 1] = base[d] + 2 * width[d];
+    cube_base[d + 1] = cube_base[d] + width[d];
   }
   // SL bit per dimension that has a wraparound cable (k > 2; a 2-ring is one cable).
   std::vector<int> bit(n, -1);
@@ -95,7 +97,7 @@ TableSet route_ecube(const Topology& t, const RoutingOptions& opt, bool one_vl) 
         while (coord(s, d) == coord(b, d)) --d;
         // Parallel lanes: the destination host picks one, so each LFT entry stays one port.
         const bool plus = go_plus(coord(s, d), coord(b, d), t.dims[d], torus, tie(t.nodes[b]));
-        port = static_cast<PortNum>(cube ? 1 + d : base[d] + 2 * (h % width[d]) + (plus ? 0 : 1));
+        port = static_cast<PortNum>(cube ? cube_base[d] + h % width[d] : base[d] + 2 * (h % width[d]) + (plus ? 0 : 1));
       }
       st.lft[ts.hosts[h].base_lid].candidates = {{port, 0}};
     }

@@ -75,17 +75,28 @@ void fill_link_ports(std::vector<std::pair<int, int>>& cables, std::vector<std::
 
 }  // namespace
 
-Topology make_hypercube(int n, int hosts_per_switch, int switch_ports) {
+Topology make_hypercube(int n, int hosts_per_switch, int switch_ports, const std::vector<int>& widths_in) {
   require(n >= 1 && n <= 20, "hypercube: dimension must be 1..20");
   require(hosts_per_switch >= 0, "hypercube: hosts must be >= 0");
-  const int ports = switch_ports ? switch_ports : n + hosts_per_switch;
-  require(ports >= n + hosts_per_switch, "hypercube: switches need " + std::to_string(n + hosts_per_switch) +
-                                             " ports but have " + std::to_string(ports));
-  // Port d+1 crosses dimension d (bit d of the switch index); coordinates are the bits, so the
-  // dims {2, ..., 2} make it a 2-ary n-cube for e-cube as well.
+  std::vector<int> widths = widths_in.empty() ? std::vector<int>(n, 1) : widths_in;
+  if (widths.size() == 1) widths.assign(n, widths[0]);  // widths=2: every dimension
+  require(static_cast<int>(widths.size()) == n, "hypercube: " + std::to_string(widths.size()) +
+                                                    " link widths for " + std::to_string(n) + " dimensions");
+  // Dimension d, lane l on port base[d] + l; hosts after the last dimension's lanes.
+  std::vector<int> base(n + 1, 1);
+  for (int d = 0; d < n; ++d) {
+    require(widths[d] >= 1 && widths[d] <= 16, "hypercube: link widths must be 1..16");
+    base[d + 1] = base[d] + widths[d];
+  }
+  const int net = base[n] - 1;
+  const int ports = switch_ports ? switch_ports : net + hosts_per_switch;
+  require(ports >= net + hosts_per_switch, "hypercube: switches need " + std::to_string(net + hosts_per_switch) +
+                                               " ports but have " + std::to_string(ports));
+  // Coordinates are the bits, so the dims {2, ..., 2} make it a 2-ary n-cube for e-cube as well.
   Topology t;
   t.kind = "hypercube";
   t.dims.assign(n, 2);
+  if (!widths_in.empty()) t.widths = widths;
   for (int s = 0; s < (1 << n); ++s) {
     std::string name = "S";
     for (int d = n - 1; d >= 0; --d) name += (s >> d & 1) ? '1' : '0';
@@ -94,8 +105,9 @@ Topology make_hypercube(int n, int hosts_per_switch, int switch_ports) {
   }
   for (int s = 0; s < (1 << n); ++s)
     for (int d = 0; d < n; ++d)
-      if (!(s >> d & 1)) connect(t, s, d + 1, s | 1 << d, d + 1);
-  attach_hosts(t, hosts_per_switch, n + 1);
+      if (!(s >> d & 1))
+        for (int l = 0; l < widths[d]; ++l) connect(t, s, base[d] + l, s | 1 << d, base[d] + l);
+  attach_hosts(t, hosts_per_switch, net + 1);
   return t;
 }
 

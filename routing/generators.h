@@ -10,8 +10,10 @@
 
 namespace ibsc::routing {
 
-// Binary n-cube: a torus of n dimensions of size 2 (one cable per dimension); kind "hypercube".
-Topology make_hypercube(int n, int hosts_per_switch, int switch_ports = 0);
+// Binary n-cube: a torus of n dimensions of size 2; kind "hypercube". widths[d] parallel cables
+// cross dimension d (empty: one each; one value: every dimension; seeds/001: 11-D, widths 2),
+// on ports base_d .. base_d + widths[d] - 1, base_d = 1 + sum(widths[0..d-1]).
+Topology make_hypercube(int n, int hosts_per_switch, int switch_ports = 0, const std::vector<int>& widths = {});
 
 // Random irregular network (seeds/000): `switches` switches of `ports` ports, `hosts_per_switch`
 // hosts each, the remaining ports joined to other switches at random, at most one cable between

@@ -14,7 +14,7 @@
 namespace ibsc::routing {
 
 const std::vector<std::string>& routing_algorithms() {
-  static const std::vector<std::string> names{"ecube", "dor1vl", "minhop", "updown-bfs", "updown-dfs", "flexible", "voqsw", "vn", "tftr", "updown-disjoint"};
+  static const std::vector<std::string> names{"ecube", "dor1vl", "minhop", "updown-bfs", "updown-dfs", "flexible", "voqsw", "vn", "tftr", "updown-disjoint", "dor", "mixed-dor"};
   return names;
 }
 
@@ -27,6 +27,7 @@ std::vector<std::string> routing_algorithm_choices() {
 bool algorithm_applies(const std::string& algorithm, const Topology& topo) {
   if (algorithm == "ecube" || algorithm == "dor1vl")
     return topo.kind == "torus" || topo.kind == "mesh" || topo.kind == "hypercube";
+  if (algorithm == "dor" || algorithm == "mixed-dor") return topo.kind == "flatfly" || topo.kind == "hypercube";
   for (const auto& n : routing_algorithms())
     if (n == algorithm) return true;
   return false;
@@ -67,6 +68,8 @@ TableSet compute_routing(const Topology& topo, const RoutingOptions& given) {
   }
   if (opt.algorithm == "ecube") return route_ecube(topo, opt, false);
   if (opt.algorithm == "dor1vl") return route_ecube(topo, opt, true);
+  if (opt.algorithm == "dor") return route_dor_flatfly(topo, opt, false);
+  if (opt.algorithm == "mixed-dor") return route_dor_flatfly(topo, opt, true);
   if (opt.algorithm == "minhop") return route_minhop(topo, opt);
   if (opt.algorithm == "updown-bfs") return route_updown(topo, opt, TreeKind::Bfs);
   if (opt.algorithm == "updown-dfs") return route_updown(topo, opt, TreeKind::Dfs);

@@ -17,7 +17,7 @@ class RoutingError : public std::runtime_error {
 };
 
 struct RoutingOptions {
-  std::string algorithm = "ecube";  // ecube | dor1vl | minhop | updown-bfs | updown-dfs | flexible | voqsw | vn | tftr | updown-disjoint | file
+  std::string algorithm = "ecube";  // ecube | dor1vl | minhop | updown-bfs | updown-dfs | flexible | voqsw | vn | tftr | updown-disjoint | dor | mixed-dor | file
   std::string lft_file;             // algorithm "file": an OpenSM LFT dump or export directory (table_io.h)
   int max_sls = 16;                 // SL budget; the algorithm refuses to exceed it
   int sls = 0;                      // SLs asked of voqsw (its VOQ budget) and vn (networks); 0 = max_sls / own choice
@@ -51,5 +51,8 @@ int largest_fitting_lmc(const Topology& topo, int max_lmc);
 
 // e-cube / dimension-order routing on tori and meshes (ecube.cpp).
 TableSet route_ecube(const Topology& topo, const RoutingOptions& opt, bool one_vl);
+// Dimension-order routing on flattened butterflies and hypercubes, one order ("dor") or the
+// four destination-chosen orders of seeds/001 on four SLs/VLs ("mixed-dor") (mixed_dor.cpp).
+TableSet route_dor_flatfly(const Topology& topo, const RoutingOptions& opt, bool mixed);
 
 }  // namespace ibsc::routing

@@ -126,9 +126,14 @@ Topology build(const std::string& spec, int default_hosts) {
   }
   if (p.kind == "hypercube") {
     int n = to_int(spec, "dimension", p.positional);
+    std::vector<int> widths;
+    if (p.keys.count("widths")) {
+      widths = int_list(spec, "widths", p.keys["widths"], ',');
+      p.keys.erase("widths");
+    }
     int hosts = hosts_or(4), ports = take(spec, p, "ports", 0);
     no_more(spec, p);
-    return make_hypercube(n, hosts, ports);
+    return make_hypercube(n, hosts, ports, widths);
   }
   if (p.kind == "irregular") {
     int n = to_int(spec, "switches", p.positional);

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "routing/checks.h"
+#include "routing/seeds001.h"
 #include "routing/dot.h"
 #include "routing/fault_analysis.h"
 #include "routing/metrics.h"
@@ -50,6 +51,7 @@ struct RouteCmdOptions {
   long fault_samples = 100000;
   std::vector<std::string> faults;  // --fault SWITCH:PORT (repeatable): pairs this set cuts
   double max_memory_gb = 0;  // 0: half the physical memory
+  bool describe = false;            // --describe: seeds/001's topology figures, no routing
 };
 
 struct Outcome {
@@ -214,6 +216,26 @@ int route(const RouteCmdOptions& opt) {
     std::ofstream out(opt.dot);
     if (!out) throw std::runtime_error(opt.dot + ": cannot write");
     routing::write_dot(topo, out);
+  }
+  if (opt.describe) {  // the figures of seeds/001's configuration tables
+    const routing::TopologyFigures f = routing::describe_topology(topo, false);
+    std::cout << fmt::format("switches: {}, hosts: {}, ports used: {}, diameter: {}, switch cables: {}\n", f.switches,
+                             f.hosts,
+                             f.min_degree == f.max_degree ? std::to_string(f.max_degree)
+                                                          : fmt::format("{}..{}", f.min_degree, f.max_degree),
+                             f.diameter, f.cables);
+    try {
+      const routing::BisectionCut dim = routing::best_dimension_cut(topo);
+      const routing::BisectionCut est = routing::min_bisection_estimate(topo, opt.seed);
+      if (dim.cables >= 0)
+        std::cout << fmt::format("relative bisection, {}: {:.1f} % ({} cables)\n", dim.how, 100 * dim.relative,
+                                 dim.cables);
+      std::cout << fmt::format("relative bisection, best balanced cut found ({}): {:.1f} % ({} cables)\n", est.how,
+                               100 * est.relative, est.cables);
+    } catch (const std::invalid_argument& e) {
+      std::cout << "relative bisection: not computed (" << e.what() << ")\n";
+    }
+    return 0;
   }
   std::vector<std::string> algorithms;
   if (!opt.import_dir.empty()) {
@@ -396,6 +418,8 @@ void add_route_command(CLI::App& app) {
   c->add_flag("--check", opt->check, "check connectivity, loops, SL/VL budget, deadlock freedom (exit 2 on failure)");
   c->add_flag("--metrics", opt->metrics, "seeds/000 Table 2 metrics; all applicable algorithms without --routing");
   c->add_flag("--json", opt->json, "one JSON object on stdout");
+  c->add_flag("--describe", opt->describe,
+              "switches, hosts, ports used, diameter, relative bisection (seeds/001 tables); no routing");
   c->add_option("--export-opensm", opt->export_dir,
                  "write opensm-lfts.dump, sl2vl.txt, path-records.txt here (one subfolder per algorithm if several)");
   c->add_option("--import-opensm", opt->import_dir,

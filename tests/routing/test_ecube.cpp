@@ -1,11 +1,13 @@
 #define BOOST_TEST_MODULE routing_ecube
 #include <boost/test/unit_test.hpp>
 #include <cmath>
+#include <set>
 
 #include "routing/checks.h"
 #include "routing/generators.h"
 #include "routing/metrics.h"
 #include "routing/routing.h"
+#include "routing/topo_spec.h"
 
 using namespace ibsc::routing;
 
@@ -141,6 +143,17 @@ BOOST_AUTO_TEST_CASE(ecube_on_hypercubes_and_2_rings) {
   BOOST_TEST(check_tables(wide, tw).ok());
   Metrics mw = compute_metrics(wide, tw);
   BOOST_TEST(mw.average_distance == mw.average_topological_distance, boost::test_tools::tolerance(1e-12));
+  // seeds/001's hypercube with 2 cables per dimension (scaled to 5-D): both lanes carry traffic.
+  Topology cube2 = build_topology_spec("hypercube:5:widths=2:hosts=2");
+  TableSet tc = route(cube2, "ecube");
+  BOOST_TEST(check_tables(cube2, tc).ok());
+  Metrics mc = compute_metrics(cube2, tc);
+  BOOST_TEST(mc.average_distance == mc.average_topological_distance, boost::test_tools::tolerance(1e-12));
+  std::set<int> lanes_used;
+  for (const LftEntry& e : tc.switches[0].lft)
+    for (const PortCandidate& c : e.candidates) lanes_used.insert(c.port);
+  BOOST_TEST(lanes_used.count(1) == 1);
+  BOOST_TEST(lanes_used.count(2) == 1);  // dimension 0, lane 1
   Topology mixed = make_torus({2, 5, 4}, 1);  // the 2-ring needs no SL bit: 4 SLs
   TableSet tm = route(mixed, "ecube");
   BOOST_TEST(tm.sls_used == 4);

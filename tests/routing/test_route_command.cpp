@@ -51,6 +51,19 @@ BOOST_AUTO_TEST_CASE(json_has_the_promised_fields) {
   BOOST_TEST(j["deviation_crossing"].get<double>() == 0.0);
 }
 
+// 4x4 torus, 4 hosts per switch: 2 x 4 cables cross a half cut, 32 hosts per half: 25 %.
+BOOST_AUTO_TEST_CASE(describe_prints_the_seeds_001_figures) {
+  std::string out;
+  BOOST_TEST(run({"--topology", "torus:4x4", "--describe"}, out) == 0);
+  BOOST_TEST(out.find("switches: 16, hosts: 64, ports used: 8, diameter: 4, switch cables: 32") != std::string::npos);
+  BOOST_TEST(out.find("half cut across dimension 0: 25.0 % (8 cables)") != std::string::npos);
+  BOOST_TEST(out.find("best balanced cut found") != std::string::npos);
+  BOOST_TEST(out.find(": 25.0 % (8 cables)\n", out.find("best balanced")) != std::string::npos);
+  BOOST_TEST(run({"--topology", "torus:3x3", "--describe"}, out) == 0);
+  BOOST_TEST(out.find("relative bisection: not computed (bisection: needs an even number of switches") !=
+             std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE(deadlock_is_reported_with_its_cycle) {
   std::string out;
   BOOST_TEST(run({"--topology", "ring:8", "--routing", "dor1vl", "--json", "--check"}, out) == 2);

@@ -1,0 +1,104 @@
+// Dimension-order routing on flattened butterflies and hypercubes (seeds/001 "DOR" and
+// "Mixed DOR" rows). In a flattened butterfly every dimension is a full graph, so a packet
+// corrects each differing coordinate in one hop, in a fixed order of dimensions; a hypercube is
+// the case of size 2 in every dimension.
+//   dor: one order (the highest dimension first, as e-cube), one SL, one VL. The channel
+//     dependencies only go from a dimension to a later one in the order: no cycle.
+//   mixed-dor: the talk's four orders 1234, 2413, 3142, 4321, chosen by the destination and
+//     carried in the SL, each order on its own VL (SL = VL = order), so each VL holds one
+//     acyclic DOR. The talk does not say how the destination picks its order; reconstruction:
+//     order = (sum of the destination switch's coordinates) mod 4, which spreads neighbouring
+//     destinations over all four. For n dimensions the four orders generalise the talk's as
+//     ascending (1234), odd then even dimensions ascending (2413, 0-based 1,3,0,2), its reverse
+//     (3142) and descending (4321); for n = 4 they are exactly the talk's.
+// Parallel cables (link widths) are spread by destination host, as e-cube does on tori.
+#include <map>
+#include <string>
+
+#include "routing/graph.h"
+#include "routing/lids.h"
+#include "routing/routing.h"
+
+namespace ibsc::routing {
+namespace {
+
+std::vector<std::vector<int>> dimension_orders(int n, bool mixed) {
+  std::vector<int> up(n), odd_even;
+  for (int d = 0; d < n; ++d) up[d] = d;
+  std::vector<int> down(up.rbegin(), up.rend());
+  if (!mixed) return {down};
+  for (int d = 1; d < n; d += 2) odd_even.push_back(d);
+  for (int d = 0; d < n; d += 2) odd_even.push_back(d);
+  std::vector<int> even_odd(odd_even.rbegin(), odd_even.rend());
+  return {up, odd_even, even_odd, down};
+}
+
+}  // namespace
+
+TableSet route_dor_flatfly(const Topology& t, const RoutingOptions& opt, bool mixed) {
+  if (t.kind != "flatfly" && t.kind != "hypercube")
+    throw RoutingError(std::string(mixed ? "mixed-dor" : "dor") +
+                       " needs a flattened butterfly or a hypercube (topology is '" + t.kind +
+                       "'; tori and meshes: ecube, DOR with dateline VLs)");
+  const int n = static_cast<int>(t.dims.size());
+  for (int s = 0; s < t.num_switches; ++s)
+    if (static_cast<int>(t.nodes[s].coord.size()) != n) throw RoutingError("dor needs switch coordinates");
+  const std::vector<std::vector<int>> orders = dimension_orders(n, mixed);
+  const int k = static_cast<int>(orders.size());
+  TableSet ts;
+  ts.algorithm = mixed ? "mixed-dor" : "dor";
+  ts.sls_used = ts.vls_used = k;
+  if (k > opt.max_sls)
+    throw RoutingError("mixed-dor needs " + std::to_string(k) + " SLs; the budget is " + std::to_string(opt.max_sls));
+  if (k > opt.max_vls)
+    throw RoutingError("mixed-dor needs " + std::to_string(k) + " VLs; the budget is " + std::to_string(opt.max_vls));
+  assign_lids(t, 0, ts);
+  std::vector<int> stride(n, 1);
+  for (int d = 1; d < n; ++d) stride[d] = stride[d - 1] * t.dims[d - 1];
+  auto order_of = [&](int sw) {
+    int sum = 0;
+    for (int c : t.nodes[sw].coord) sum += c;
+    return sum % k;
+  };
+  for (int s = 0; s < t.num_switches; ++s) {
+    const Node& node = t.nodes[s];
+    std::map<int, std::vector<int>> ports_to;  // neighbour switch -> its parallel cables
+    for (int p = 1; p <= node.num_ports; ++p)
+      if (node.ports[p].node >= 0 && node.ports[p].node < t.num_switches) ports_to[node.ports[p].node].push_back(p);
+    SwitchTables& st = ts.switches[s];
+    for (int h = 0; h < t.num_hosts; ++h) {
+      const int b = t.host_switch(h);
+      PortNum port;
+      if (b == s) {
+        port = static_cast<PortNum>(t.host_switch_port(h));
+      } else {
+        int d = -1;
+        for (int dim : orders[order_of(b)])
+          if (node.coord[dim] != t.nodes[b].coord[dim]) {
+            d = dim;
+            break;
+          }
+        const int next = s + (t.nodes[b].coord[d] - node.coord[d]) * stride[d];
+        auto it = ports_to.find(next);
+        if (it == ports_to.end())
+          throw RoutingError("dor: switch " + node.name + " has no cable to " + t.nodes[next].name +
+                             " (not a full flattened butterfly)");
+        port = static_cast<PortNum>(it->second[h % it->second.size()]);
+      }
+      st.lft[ts.hosts[h].base_lid].candidates = {{port, 0}};
+    }
+    for (int sl = 0; sl < k; ++sl)
+      for (int out = 1; out <= node.num_ports; ++out)
+        for (int in = 0; in <= node.num_ports; ++in) st.sl2vl.set(in, out, sl, static_cast<Vl>(sl));
+  }
+  for (int h = 0; h < t.num_hosts; ++h) {
+    HostTables& ht = ts.hosts[h];
+    for (int sl = 0; sl < k; ++sl) ht.sl2vl[sl] = static_cast<Vl>(sl);
+    for (int g = 0; g < t.num_hosts; ++g)
+      ht.paths[g] = {{ts.hosts[g].base_lid, static_cast<Sl>(order_of(t.host_switch(g)))}};
+  }
+  route_switch_lids(t, SwitchGraph(t), ts);
+  return ts;
+}
+
+}  // namespace ibsc::routing
