@@ -26,6 +26,7 @@ Hca::Hca(sc_core::sc_module_name name, int host, const routing::TableSet& tables
       tx("tx") {
   rx.bind(*this);
   for (int v = 0; v < num_vls; ++v) credits_[v].reset(peer_buffer_blocks);
+  vlarb_.configure(VlArbParams{}, num_vls);
   for (size_t d = 0; d < tables.hosts.size() && d < me_.paths.size(); ++d)
     if (!me_.paths[d].empty()) {
       const routing::PathRecord& pr = me_.paths[d].front();
@@ -103,22 +104,22 @@ void Hca::generate(Picos t) {
 
 void Hca::inject(Picos t) {
   if (queued_ == 0 || link_busy_until_ > t) return;
-  int v = rr_vl_;
-  for (int k = 0; k < num_vls_; ++k, v = v + 1 == num_vls_ ? 0 : v + 1) {
-    if (queues_[v].empty()) continue;
-    Packet* p = queues_[v].front();
-    if (credits_[v].available(t) < static_cast<int>(p->blocks())) continue;
-    queues_[v].pop_front();
-    --queued_;
-    if (!credits_[v].consume(static_cast<int>(p->blocks()), t))
-      throw CreditError(std::string(name()) + " VL " + std::to_string(v) + ": credit counter would go negative");
-    link_busy_until_ = t + static_cast<Picos>(p->length) * byte_ps_;
-    rr_vl_ = v + 1 == num_vls_ ? 0 : v + 1;
-    ++mon_.injected;
-    mon_.last_progress = t;  // a packet entering the fabric is progress (an idle fabric is not stuck)
-    link_.packet_arrives(1, p, t);
-    return;
-  }
+  uint32_t ready = 0;  // VLs with a packet and credits for all of it
+  for (int v = 0; v < num_vls_; ++v)
+    if (!queues_[v].empty() && credits_[v].available(t) >= static_cast<int>(queues_[v].front()->blocks()))
+      ready |= 1u << v;
+  const int v = vlarb_.select(ready);
+  if (v < 0) return;
+  Packet* p = queues_[v].front();
+  queues_[v].pop_front();
+  --queued_;
+  if (!credits_[v].consume(static_cast<int>(p->blocks()), t))
+    throw CreditError(std::string(name()) + " VL " + std::to_string(v) + ": credit counter would go negative");
+  link_busy_until_ = t + static_cast<Picos>(p->length) * byte_ps_;
+  vlarb_.charge(v, p->length);
+  ++mon_.injected;
+  mon_.last_progress = t;  // a packet entering the fabric is progress (an idle fabric is not stuck)
+  link_.packet_arrives(1, p, t);
 }
 
 void Hca::wake() {

@@ -2,7 +2,9 @@
 //   send side:    a traffic source (given by the testbench) generates packets; each gets its
 //                 (DLID, SL) from the host's path record and its VL from the port's SL2VL, and
 //                 waits in the injection queue of that VL. The port sends one packet at a time
-//                 at link rate, round-robin over VLs, only with credits for the whole packet.
+//                 at link rate, only with credits for the whole packet; among the VLs that have
+//                 a packet and its credits, a round-robin VL arbiter (the switch's, vl_arbiter.h)
+//                 picks the next.
 //   receive side: sinks at link rate; a packet is delivered when its tail arrives, and each
 //                 64-byte block returns a credit as soon as it has arrived.
 // Events: one sc_event, woken for the next generation, delivery or possible injection only.
@@ -18,6 +20,7 @@
 #include "models/link_protocol.h"
 #include "models/ring_queue.h"
 #include "models/scheduler.h"
+#include "models/vl_arbiter.h"
 #include "routing/tables.h"
 
 namespace ibsc::models {
@@ -68,7 +71,6 @@ class Hca : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   bool in_wake_ = false;  // inside wake(): no wake-up pending
   WakeUp wake_;
   int lid_end_;
-  int rr_vl_ = 0;
   int host_;
   Picos byte_ps_;
   HcaTraffic& traffic_;
@@ -77,6 +79,7 @@ class Hca : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   Picos link_busy_until_ = 0;
   size_t queued_ = 0;                           // packets in queues_: none spares the scans of VLs
   TxLink link_;                                 // tx's interface, fixed after elaboration
+  VlArbiter vlarb_;                             // round-robin over the VLs ready to send
   std::unique_ptr<RingQueue<Packet*>[]> queues_;  // injection queue per VL
   std::unique_ptr<CreditCounter[]> credits_;      // toward the switch input buffer, per VL
   // What generating a packet reads: the primary path record, its VL resolved. 8 bytes, so that

@@ -22,21 +22,6 @@ void SwitchParams::validate() const {
     throw std::invalid_argument("switch.vlarb.limit_of_high_priority must be 0..255");
 }
 
-namespace {
-// Equal SL2VL tables, shared. The registry holds them weakly and forgets those whose last switch
-// is gone, so a process that builds fabric after fabric keeps only the tables in use.
-std::shared_ptr<const std::vector<Vl>> shared_sl2vl(std::vector<Vl> table) {
-  static std::map<std::vector<Vl>, std::weak_ptr<const std::vector<Vl>>> registry;
-  for (auto it = registry.begin(); it != registry.end();)
-    it = it->second.expired() ? registry.erase(it) : std::next(it);
-  auto& slot = registry[table];
-  if (auto t = slot.lock()) return t;
-  auto t = std::make_shared<const std::vector<Vl>>(std::move(table));
-  slot = t;
-  return t;
-}
-}  // namespace
-
 std::vector<Switch::Eligible> Switch::eligible_;
 std::vector<int> Switch::touched_;
 
@@ -45,12 +30,10 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
     : sc_module(name),
       num_vls_(params.num_vls),
       wake_(sched, *this),
-      buffer_blocks_(params.buffer_blocks()),
       routing_ps_(params.routing_ps()),
       clock_ps_(params.clock_ps()),
-      speedup_(static_cast<Picos>(params.crossbar_speedup)),
       every_edge_(params.every_edge),
-      vl2vl_(tables.sl2vl.key() == routing::Sl2VlTable::Key::InputVl),
+      xbar_per_vl_(params.crossbar_inputs == CrossbarInputs::Vl),
       arbiter_single_(arbiter.has_single()),
       mon_(monitor),
       arbiter_(arbiter),
@@ -65,7 +48,7 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
     if (byte_ps[port] > UINT32_MAX)
       throw std::invalid_argument(std::string(sc_module::name()) + ": byte time of port " + std::to_string(port) +
                                   " above 4.29 ms");
-    port_[port].byte_ps = static_cast<uint32_t>(byte_ps[port]);
+    port_[port].out.byte_ps = static_cast<uint32_t>(byte_ps[port]);
   }
   const int n = num_ports();
   // Flatten the LFT (or its per-input-VL copies) into one contiguous array.
@@ -99,28 +82,17 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
   }
   routes_.reset(new Route[routes.size()]());
   std::copy(routes.begin(), routes.end(), routes_.get());
-  sl2vl_ports_ = static_cast<size_t>(tables.sl2vl.num_ports()) + 1;
-  std::vector<Vl> sl2vl;
-  sl2vl.reserve(sl2vl_ports_ * sl2vl_ports_ * kNumSls);
-  for (size_t in = 0; in < sl2vl_ports_; ++in)
-    for (size_t out = 0; out < sl2vl_ports_; ++out)
-      for (int k = 0; k < kNumSls; ++k)
-        sl2vl.push_back(tables.sl2vl.get(static_cast<int>(in), static_cast<int>(out), k));
-  sl2vl_table_ = shared_sl2vl(std::move(sl2vl));
-  sl2vl_ = sl2vl_table_->data();
+  sl2vl_.configure(tables.sl2vl);
   tx.resize(n + 1);
   for (int port = 1; port <= n; ++port)
     if (connected(port))
       tx[port] = std::make_unique<sc_core::sc_port<LinkEndpoint>>(("tx_" + std::to_string(port)).c_str());
-  // Per-cycle scratch is sized here; queues grow on first use (an idle fabric allocates none).
-  ivl_.reset(new InputVl[static_cast<size_t>(n + 1) * p_.num_vls]());
-  out_credits_.reset(new CreditCounter[static_cast<size_t>(n + 1) * p_.num_vls]());
-  vlarb_.reset(new VlArbiter[n + 1]());
-  for (int port = 1; port <= n; ++port) {
-    if (!connected(port)) continue;
-    for (int v = 0; v < p_.num_vls; ++v) out_credits_[pv(port, v)].reset(p_.buffer_blocks());
-    vlarb_[port].configure(p_.vlarb, p_.num_vls);
-  }
+  // The parts; per-cycle scratch is sized here.
+  in_.configure(n, p_.num_vls, p_.buffer_blocks());
+  out_.configure(n, p_.num_vls);
+  for (int port = 1; port <= n; ++port)
+    if (connected(port)) out_.connect(port, p_.buffer_blocks(), p_.vlarb);
+  xbar_.configure(p_.crossbar_speedup);
   req_.resize(n);
   for (auto& r : req_) r.candidates.reserve(4);
   status_.resize(n);
@@ -140,7 +112,7 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
 void Switch::end_of_elaboration() {
   // sc_port's operator-> checks the binding on every call and sits behind a pointer per port.
   for (size_t port = 1; port < tx.size(); ++port)
-    if (tx[port]) port_[port].tx.bind(tx[port]->operator->());
+    if (tx[port]) port_[port].out.tx.bind(tx[port]->operator->());
 }
 
 std::string Switch::where(int port, int vl) const {
@@ -159,75 +131,64 @@ void Switch::refuse_route(const Packet& pkt, uint32_t route) const {
 
 void Switch::packet_arrives(int port, Packet* pkt, Picos head_time) {
   if (pkt->vl >= num_vls_) throw FabricError(where(port, pkt->vl) + ": packet on a VL the switch does not have");
-  InputVl& iv = ivl_[pv(port, pkt->vl)];
-  // Buffer overflow check at head arrival: blocks still held by the draining packet, plus queued
-  // packets, plus this one (virtual cut-through reserves the whole packet).
+  InputVl& iv = in_.at(port, pkt->vl);
   const int blocks = static_cast<int>(pkt->blocks());
-  int held = iv.queued_blocks + blocks;
-  // Counting all of the draining packet's blocks as held bounds the exact count; only past the
-  // bound does the check need the blocks freed by head_time.
-  if (held + static_cast<int>(iv.last_blocks) > buffer_blocks_ && iv.last.done > head_time)
-    held += static_cast<int>(iv.last_blocks - iv.last.drain.freed_by(head_time));
-  if (held > buffer_blocks_)
+  const int held = in_.held_with(iv, blocks, head_time);
+  if (held > in_.capacity_blocks())
     throw FabricError(where(port, pkt->vl) + ": input buffer overflow (" + std::to_string(held) + " blocks of " +
-                      std::to_string(buffer_blocks_) + ")");
+                      std::to_string(in_.capacity_blocks()) + ")");
   const uint32_t route = route_index(*pkt);
   if (route == kNoRoute || routes_[route].count == 0) refuse_route(*pkt, route);
   const Route& r = routes_[route];
-  Queued q{pkt, head_time + routing_ps_, route, static_cast<uint32_t>(blocks),
-           static_cast<uint8_t>(vl2vl_ ? pkt->vl : pkt->sl), 0, r.first, r.count};
+  Queued q{pkt, head_time + routing_ps_, route, static_cast<uint32_t>(blocks), sl2vl_.key(*pkt), 0, r.first, r.count};
   q.first_vl = out_vl(port, r.first.port, q);
   if (q.first_vl >= num_vls_)
     throw FabricError(where(port, pkt->vl) + ": SL2VL maps the packet onto VL " + std::to_string(q.first_vl) +
                       ", which the switch does not have");
-  iv.queued_blocks += blocks;
   ++queued_packets_;
-  if (port_[port].queued++ == 0) active_.push_back(port);
-  if (iv.head.pkt) {
-    iv.behind.push_back(q);
-    return;
-  }
+  InputPortState& ps = port_[port].in;
+  if (ps.queued == 0) active_.push_back(port);
   // A new head: only its own earliest grant can be earlier than the wake-up already pending
   // (which covers every other head).
-  iv.head = q;
-  port_[port].heads |= static_cast<uint16_t>(1u << pkt->vl);
-  wake_for(port, q);
+  if (in_.push(ps, pkt->vl, iv, q)) wake_for(port, iv);
 }
 
 void Switch::credits_arrive(int port, const CreditTrain& train) {
-  CreditCounter& cc = out_credits_[pv(port, train.vl)];
+  CreditCounter& cc = out_.credits(port, train.vl);
   if (!cc.add(train))
     throw CreditError(where(port, train.vl) + ": more credits returned than taken (counter above its buffer)");
   // Only heads that wait for this channel's credits can be helped by them; the scan re-marks
   // the ones that still wait.
   if (!cc.take_waited_on()) return;
   for (int i : active_)
-    for (unsigned m = port_[i].heads; m; m &= m - 1) {
-      const Queued& h = ivl_[pv(i, __builtin_ctz(m))].head;
+    for (unsigned m = port_[i].in.heads; m; m &= m - 1) {
+      const InputVl& iv = in_.at(i, __builtin_ctz(m));
+      const Queued& h = iv.head;
       for (auto c = cand_first(h), end = c + h.count; c != end; ++c)
         if (c->port == port) {
-          wake_for(i, h);
+          wake_for(i, iv);
           break;
         }
     }
 }
 
-void Switch::wake_for(int i, const Queued& h) {
+void Switch::wake_for(int i, const InputVl& iv) {
   Picos lower = now_ps();
   if (last_arbitration_ != kNever && lower <= last_arbitration_) lower = last_arbitration_ + 1;
-  Picos t = earliest_grant(i, h, lower);
+  Picos t = earliest_grant(i, iv, lower);
   if (t != kNever) wake_.at(clock_edge(t, clock_ps_));
 }
 
-Picos Switch::earliest_grant(int i, const Queued& h, Picos lower) const {
-  Picos t = std::max({lower, h.ready, port_[i].in_busy});
+Picos Switch::earliest_grant(int i, const InputVl& iv, Picos lower) const {
+  const Queued& h = iv.head;
+  Picos t = std::max({lower, h.ready, xbar_busy(i, iv)});
   Picos best = kNever;
   const int need = static_cast<int>(h.blocks);
   for (auto c = cand_first(h), end = c + h.count; c != end; ++c) {
-    Picos to = std::max(t, port_[c->port].out_busy);
-    const size_t k = pv(c->port, out_vl(i, c, h));
-    Picos tc = out_credits_[k].time_for(need, to);
-    if (tc != to) out_credits_[k].mark_waited_on();
+    Picos to = std::max(t, port_[c->port].out.busy);
+    const CreditCounter& cc = out_.credits(c->port, out_vl(i, c, h));
+    Picos tc = cc.time_for(need, to);
+    if (tc != to) cc.mark_waited_on();
     best = std::min(best, tc);
   }
   return best;
@@ -240,8 +201,8 @@ void Switch::schedule_next(Picos t_min) {
   if (last_arbitration_ != kNever && lower <= last_arbitration_) lower = last_arbitration_ + 1;
   Picos best = every_edge_ && queued_packets_ > 0 ? lower : kNever;
   for (int i : active_)
-    for (unsigned m = port_[i].heads; m; m &= m - 1)
-      best = std::min(best, earliest_grant(i, ivl_[pv(i, __builtin_ctz(m))].head, lower));
+    for (unsigned m = port_[i].in.heads; m; m &= m - 1)
+      best = std::min(best, earliest_grant(i, in_.at(i, __builtin_ctz(m)), lower));
   if (best != kNever) wake_.at(clock_edge(best, clock_ps_));
 }
 
@@ -282,29 +243,27 @@ void Switch::arbitrate(Picos t) {
   eligible_.clear();
   touched_.clear();
   for (int i : active_) {
-    if (port_[i].in_busy > t) continue;
-    for (unsigned m = port_[i].heads; m; m &= m - 1) {
+    if (port_[i].in.xbar_busy > t) continue;
+    for (unsigned m = port_[i].in.heads; m; m &= m - 1) {
       const int v = __builtin_ctz(m);
-      const Queued& h = ivl_[pv(i, v)].head;
-      if (h.ready > t) continue;
+      const InputVl& iv = in_.at(i, v);
+      const Queued& h = iv.head;
+      if (h.ready > t || (xbar_per_vl_ && iv.last.done > t)) continue;
       const int need = static_cast<int>(h.blocks);
       for (auto c = cand_first(h), end = c + h.count; c != end; ++c) {
-        if (port_[c->port].out_busy > t) continue;
+        OutputPortState& o = port_[c->port].out;
+        if (o.busy > t) continue;
         Vl w = out_vl(i, c, h);
-        if (out_credits_[pv(c->port, w)].available_now(t) < need) continue;
-        if (port_[c->port].vl_mask == 0) touched_.push_back(c->port);
-        port_[c->port].vl_mask |= 1u << w;
+        if (out_.credits(c->port, w).available_now(t) < need) continue;
+        if (OutputPorts::request(o, w)) touched_.push_back(c->port);
         eligible_.push_back({static_cast<uint8_t>(i), static_cast<uint8_t>(v), c->port, w, c->priority});
       }
     }
   }
   if (eligible_.empty()) return;
   // 2. Each output's VL arbiter picks the VL it serves this cycle.
-  for (int o : touched_) {
-    port_[o].selected_vl = vlarb_[o].select(port_[o].vl_mask);
-    port_[o].vl_mask = 0;
-  }
-  if (eligible_.size() == 1 && arbiter_single_ && port_[eligible_[0].out].selected_vl == eligible_[0].out_vl) {
+  for (int o : touched_) out_.select_vl(port_[o].out, o);
+  if (eligible_.size() == 1 && arbiter_single_ && port_[eligible_[0].out].out.selected_vl == eligible_[0].out_vl) {
     arbitrate_single(eligible_[0], t);
     return;
   }
@@ -312,9 +271,9 @@ void Switch::arbitrate(Picos t) {
   //    serves that head's output VL this cycle.
   for (int i : active_) req_vl_[i] = -1;
   for (const Eligible& e : eligible_) {
-    if (port_[e.out].selected_vl != e.out_vl) continue;
+    if (port_[e.out].out.selected_vl != e.out_vl) continue;
     ArbRequest& r = req_[e.in - 1];
-    const int rr = port_[e.in].rr_vl;
+    const int rr = port_[e.in].in.rr_vl;
     // Keep the head whose VL comes first from the round-robin pointer.
     if (req_vl_[e.in] >= 0 && req_vl_[e.in] != e.vl) {
       int cur = (req_vl_[e.in] - rr + num_vls_) % num_vls_, mine = (e.vl - rr + num_vls_) % num_vls_;
@@ -325,21 +284,21 @@ void Switch::arbitrate(Picos t) {
     req_vl_[e.in] = e.vl;
     r.valid = true;
     r.vl = e.out_vl;
-    r.length_credits = static_cast<uint16_t>(ivl_[pv(e.in, e.vl)].head.blocks);
+    r.length_credits = static_cast<uint16_t>(in_.at(e.in, e.vl).head.blocks);
     r.candidates.push_back({static_cast<uint8_t>(e.out - 1), e.priority});
   }
   for (int o : touched_) {
     ArbOutputStatus& st = status_[o - 1];
     st.busy = false;
     for (int w = 0; w < num_vls_; ++w)
-      st.credits[w] = static_cast<uint16_t>(std::min(out_credits_[pv(o, w)].available(t), 65535));
+      st.credits[w] = static_cast<uint16_t>(std::min(out_.credits(o, w).available(t), 65535));
   }
   // 4. The switch arbiter matches inputs to outputs.
   std::fill(grant_.begin(), grant_.end(), -1);
   arbiter_.arbitrate(req_, status_, grant_);
   for (int o : touched_) {
     status_[o - 1].busy = true;  // outputs nobody asks for read as busy next time
-    port_[o].selected_vl = -1;
+    port_[o].out.selected_vl = -1;
   }
   // grant() edits active_, so collect first; requests are cleared for the next cycle.
   grants_now_.clear();  // last_grant_out() reports this arbitration's grants only
@@ -360,12 +319,12 @@ void Switch::arbitrate(Picos t) {
 // Steps 3 and 4 when one head could go, to one output, which serves its VL: no request and
 // status vectors to fill, the arbiter's shortcut instead. Same outcome as the general path.
 void Switch::arbitrate_single(const Eligible& e, Picos t) {
-  const auto length = static_cast<uint16_t>(ivl_[pv(e.in, e.vl)].head.blocks);
-  const auto credits = static_cast<uint16_t>(std::min(out_credits_[pv(e.out, e.out_vl)].available(t), 65535));
+  const auto length = static_cast<uint16_t>(in_.at(e.in, e.vl).head.blocks);
+  const auto credits = static_cast<uint16_t>(std::min(out_.credits(e.out, e.out_vl).available(t), 65535));
   const ArbCandidate c{static_cast<uint8_t>(e.out - 1), e.priority};
   const int g = arbiter_.arbitrate_single(e.in - 1, c, e.out_vl, length, credits);
   if (recording_) record(e.in, e.vl, e.out_vl, &c, 1, g + 1);
-  port_[e.out].selected_vl = -1;
+  port_[e.out].out.selected_vl = -1;
   single_grant_ = true;
   single_in_ = g < 0 ? 0 : static_cast<uint8_t>(e.in);
   single_out_ = static_cast<uint8_t>(g + 1);
@@ -374,74 +333,48 @@ void Switch::arbitrate_single(const Eligible& e, Picos t) {
 }
 
 void Switch::grant(int i, int v, int o, Vl w, Picos t) {
-  InputVl& iv = ivl_[pv(i, v)];
-  Queued& head = iv.head;
-  const Queued h = head;
-  if (iv.behind.empty()) {
-    head.pkt = nullptr;
-    port_[i].heads &= static_cast<uint16_t>(~(1u << v));
-  } else {
-    head = iv.behind.front();
-    iv.behind.pop_front();
-  }
-  iv.queued_blocks -= static_cast<int>(h.blocks);
+  InputPortState& in = port_[i].in;
+  OutputPortState& out = port_[o].out;
+  InputVl& iv = in_.at(i, v);
+  const Queued h = in_.pop_head(in, v, iv);
   --queued_packets_;
-  if (--port_[i].queued == 0) active_.erase(std::find(active_.begin(), active_.end(), i));
+  if (in.queued == 0) active_.erase(std::find(active_.begin(), active_.end(), i));
   Packet* pkt = h.pkt;
-  const Picos len = pkt->length;
-  const Picos in_ps = port_[i].byte_ps, out_ps = port_[o].byte_ps;
-  if (port_[o].out_busy > t) throw FabricError(where(o, w) + ": arbiter granted a busy output");
-  if (port_[i].in_busy > t) throw FabricError(where(i, v) + ": arbiter granted an input still draining");
-  if (!out_credits_[pv(o, w)].consume(static_cast<int>(h.blocks), t))
+  if (out.busy > t) throw FabricError(where(o, w) + ": arbiter granted a busy output");
+  if (xbar_busy(i, iv) > t) throw FabricError(where(i, v) + ": arbiter granted an input still draining");
+  if (!out_.start(o, w, static_cast<int>(h.blocks), pkt->length, t))
     throw CreditError(where(o, w) + ": credit counter would go negative");
-  vlarb_[o].charge(w, pkt->length);
-  // Start so that the tail is never needed before it has arrived (matters only when the output
-  // link is faster than the input link).
-  const Picos arrive = h.ready - routing_ps_;
-  Picos tail_in = arrive + len * in_ps;
-  Picos send = std::max(t, tail_in > len * out_ps ? tail_in - len * out_ps : 0);
-  port_[o].out_busy = send + len * out_ps;
-  // Bytes leave the input buffer at crossbar speed, but never before they have arrived.
-  CreditTrain drain{arrive, in_ps, send, out_ps / speedup_, pkt->length, pkt->vl};
-  const Picos drained = drain.last_time();
-  port_[i].in_busy = drained;
-  port_[i].rr_vl = v + 1 == num_vls_ ? 0 : v + 1;
-  iv.last = {drain, drained};
-  iv.last_blocks = drain.blocks();
+  const CrossbarTransfer x = xbar_.transfer(t, h.ready - routing_ps_, port_[i].out.byte_ps, out.byte_ps, pkt->length, pkt->vl);
+  out.busy = x.out_free;
+  if (!xbar_per_vl_) in.xbar_busy = x.drain.last_time();  // else iv's drain, set below
+  in.rr_vl = static_cast<int8_t>(v + 1 == num_vls_ ? 0 : v + 1);
+  InputBuffer::draining(iv, x.drain);
   // Credits go back to the upstream node over the reverse direction of input port i.
-  port_[i].tx.credits_arrive(i, drain);
+  port_[i].out.tx.credits_arrive(i, x.drain);
   pkt->vl = w;
   ++pkt->hops;
   ++mon_.hops;
   ++grants_;
   mon_.last_progress = t;
-  port_[o].tx.packet_arrives(o, pkt, send);
+  out.tx.packet_arrives(o, pkt, x.send);
 }
 
 std::vector<std::pair<int, int>> Switch::waits_of(int in_port, int vl, Picos now) const {
   std::vector<std::pair<int, int>> w;
   if (!connected(in_port)) return w;
-  const Queued& h = ivl_[pv(in_port, vl)].head;
+  const Queued& h = in_.at(in_port, vl).head;
   if (!h.pkt || h.ready > now) return w;
   for (auto c = cand_first(h), end = c + h.count; c != end; ++c) w.emplace_back(c->port, out_vl(in_port, c, h));
   return w;
 }
 
 int Switch::occupancy_blocks(int in_port, int vl, Picos t) const {
-  if (!connected(in_port)) return 0;
-  const InputVl& iv = ivl_[pv(in_port, vl)];
-  int held = 0;
-  const Queued& h = iv.head;
-  if (h.pkt && h.ready - routing_ps_ <= t) held += static_cast<int>(h.blocks);
-  for (const Queued& q : iv.behind)
-    if (q.ready - routing_ps_ <= t) held += static_cast<int>(q.blocks);
-  if (iv.last.done > t) held += static_cast<int>(iv.last.drain.blocks() - iv.last.drain.freed_by(t));
-  return held;
+  return connected(in_port) ? in_.occupancy_blocks(in_port, vl, t, routing_ps_) : 0;
 }
 
 uint64_t Switch::head_packet_id(int in_port, int vl) const {
   if (!connected(in_port)) return 0;
-  const Queued& h = ivl_[pv(in_port, vl)].head;
+  const Queued& h = in_.at(in_port, vl).head;
   return h.pkt ? h.pkt->id : 0;
 }
 

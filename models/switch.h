@@ -1,5 +1,13 @@
 // IBA switch: per input port and VL a buffer, per output port and VL a credit counter, a VL
 // arbiter per output, one switch arbiter (C++ model or RTL) and a non-multiplexed crossbar.
+// The switch wires its parts and decides when to arbitrate; each part is a file of its own:
+//   input_buffer.h  per-VL queues, overflow check, occupancy;
+//   sl2vl_lookup.h  SL2VL / VL2VL look-up, equal tables shared;
+//   vl_arbiter.h    the VL arbiter of each output (round-robin or VLArb tables);
+//   output_port.h   credit counters, VL requests, busy time;
+//   crossbar.h      transfer timing and speed-up;
+//   switch_arbiter.h the input-to-output matching (C++ model or Verilated RTL, an interface).
+// The LFT look-up and the wake-up computation stay here: they read all parts at once.
 //
 // Ports:   rx (sc_export, all incoming links) and tx[p] (sc_port to the outgoing link of port p).
 // Timing:  a packet whose head arrives at t may be granted on the first core-clock edge at or
@@ -17,15 +25,16 @@
 #include <string>
 #include <vector>
 
-#include "models/credit_counter.h"
+#include "models/crossbar.h"
 #include "models/fabric_monitor.h"
+#include "models/input_buffer.h"
 #include "models/link.h"
 #include "models/link_protocol.h"
-#include "models/ring_queue.h"
+#include "models/output_port.h"
 #include "models/scheduler.h"
+#include "models/sl2vl_lookup.h"
 #include "models/switch_arbiter.h"
 #include "models/switch_params.h"
-#include "models/vl_arbiter.h"
 #include "routing/tables.h"
 
 namespace ibsc::models {
@@ -47,11 +56,11 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   // (output port, output VL) pairs; empty when that queue is empty or its head is not ready.
   std::vector<std::pair<int, int>> waits_of(int in_port, int vl, Picos now) const;
   size_t queued(int in_port, int vl) const {
-    return connected(in_port) ? ivl_[pv(in_port, vl)].behind.size() + (ivl_[pv(in_port, vl)].head.pkt ? 1 : 0) : 0;
+    return connected(in_port) ? in_.queued(in_port, vl) : 0;
   }
   uint64_t head_packet_id(int in_port, int vl) const;
   // Credits available now on (output port, VL), for waves and tests.
-  int credits(int out_port, int vl, Picos t) const { return out_credits_[pv(out_port, vl)].available(t); }
+  int credits(int out_port, int vl, Picos t) const { return out_.credits(out_port, vl).available(t); }
   uint64_t grants() const { return grants_; }
   // Blocks of the (input port, VL) buffer holding data at time t (queued + still draining).
   int occupancy_blocks(int in_port, int vl, Picos t) const;
@@ -79,95 +88,57 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   const std::vector<RequestRecord>& last_requests() const { return rec_; }
 
  private:
-  struct Queued {
-    Packet* pkt = nullptr;
-    Picos ready = 0;                    // head arrival + routing delay
-    uint32_t route = 0;                 // its LFT entry in routes_, looked up on arrival
-    uint32_t blocks = 0;                // credits the whole packet needs
-    uint8_t sl2vl_key = 0;              // SL (or input VL with a VL2VL table): selects the output VL
-    Vl first_vl = 0;                    // output VL toward the first candidate, looked up on arrival
-    routing::PortCandidate first;       // the first candidate, copied: deterministic routes never
-    uint16_t count = 0;                 // read cand_ again; count = candidates of the entry
-  };
   // A (head, candidate output) pair that could be granted this cycle.
   struct Eligible {
     uint8_t in, vl, out, out_vl, priority;
   };
-  struct Draining {  // a granted packet still leaving the buffer, for the overflow check
-    CreditTrain drain;
-    Picos done = 0;  // its last block freed
-  };
-  // One (input port, VL) buffer in two cache lines: the first holds what an arrival and a grant
-  // read (the head, kept outside the ring so that a packet arriving at an empty queue never
-  // touches the ring's storage), the second the packet still draining.
-  struct alignas(64) InputVl {
-    Queued head;               // pkt == nullptr if the queue is empty
-    RingQueue<Queued> behind;  // packets behind the head, in arrival order
-    int queued_blocks = 0;     // head and packets behind it
-    // Blocks of the last granted packet, a copy of last.drain.blocks() kept in the first line:
-    // an arrival reads the second line only when the buffer could be near full.
-    uint32_t last_blocks = 0;
-    // An input grants again only once its last packet has drained (in_busy), so at most one
-    // packet per input is draining at any time: the last one granted.
-    Draining last;
-  };
   // Per port number, both directions: the scalars one visit reads, in one cache line.
   struct alignas(64) Port {
-    Picos in_busy = 0;            // input: until its last granted packet has left the buffer
-    Picos out_busy = 0;           // output: until its current packet is sent
-    TxLink tx;                    // what tx[port] is bound to, fixed after elaboration
-    uint32_t byte_ps = 0;         // of the cable; 0 = unconnected (at most 4.29 ms a byte)
-    uint32_t queued = 0;          // packets in all VLs of this input
-    uint16_t vl_mask = 0;         // output: VLs requesting it this cycle
-    uint16_t heads = 0;           // input: VLs with a head, so scans skip the empty VLs' lines
-    int8_t rr_vl = 0;             // input: VL offered first
-    int8_t selected_vl = -1;      // output: VL its VL arbiter chose this cycle
+    InputPortState in;    // input buffer's counters and the crossbar input's busy time
+    OutputPortState out;  // output port's busy time, link and VL requests
   };
   static_assert(sizeof(Port) == 64, "a port's record is one cache line");
-  static_assert(sizeof(InputVl) == 128, "an input VL's record is two cache lines");
 
   void end_of_elaboration() override;
   void wake() override;
   void arbitrate(Picos t);
   void arbitrate_single(const Eligible& e, Picos t);
   void schedule_next(Picos t_min);
-  void wake_for(int in_port, const Queued& head);  // wake-up for one head only
+  void wake_for(int in_port, const InputVl& iv);  // wake-up for the head of one input VL only
   Vl out_vl(int in_port, int out_port, const Queued& h) const {
-    return sl2vl_[(static_cast<size_t>(in_port) * sl2vl_ports_ + out_port) * kNumSls + h.sl2vl_key];
+    return sl2vl_(in_port, out_port, h.sl2vl_key);
   }
   // The same for candidate c of h, without the table for the first (usually the only) one.
   // (A port listed twice has one output VL: the table is keyed by ports, not by candidates.)
   Vl out_vl(int in_port, const routing::PortCandidate* c, const Queued& h) const {
     return c->port == h.first.port ? h.first_vl : out_vl(in_port, c->port, h);
   }
-  // Earliest time >= lower at which head `h` of input `i` could be granted.
-  Picos earliest_grant(int i, const Queued& h, Picos lower) const;
+  // Earliest time >= lower at which the head of input VL `iv` of input `i` could be granted.
+  Picos earliest_grant(int i, const InputVl& iv, Picos lower) const;
+  // Until when the crossbar input the head of `iv` (on input i) needs is busy.
+  Picos xbar_busy(int i, const InputVl& iv) const { return xbar_per_vl_ ? iv.last.done : port_[i].in.xbar_busy; }
   void grant(int i, int v, int o, Vl w, Picos t);
   std::string where(int port, int vl) const;
   void refuse_route(const Packet& pkt, uint32_t route) const;  // throws the LFT error
-  // Per (port, VL) state lives in flat arrays, port-major, so one switch's hot state is a few
-  // contiguous blocks instead of a vector per port.
-  size_t pv(int port, int vl) const { return static_cast<size_t>(port) * num_vls_ + vl; }
-  bool connected(int port) const { return port_[port].byte_ps != 0; }
+  bool connected(int port) const { return port_[port].out.byte_ps != 0; }
 
   // Members read on every visit first, right after the base classes, so that one visit touches
   // few cache lines of the switch object; what only construction, errors or waves read follows.
-  // The per-port and per-(port, VL) arrays are fixed at construction: plain owning pointers,
-  // 8 bytes each here rather than 24 for a vector.
+  // The per-port and per-(port, VL) arrays are fixed at construction: plain owning pointers
+  // (the parts' arrays too), 8 bytes each here rather than 24 for a vector.
   int num_vls_;
   int num_ports_ = 0;
   // The scheduler reads the wake-up's pending time and owner: next to the hot members the
   // wake-up then uses, not in a line of its own.
   WakeUp wake_;
-  int buffer_blocks_;
   // The last arbitration's grants when it took the single-request shortcut (one grant at most,
   // kept here rather than in grants_now_'s storage): input (0: none) and output.
   bool single_grant_ = true;
   uint8_t single_in_ = 0, single_out_ = 0;
   Picos routing_ps_, clock_ps_;
-  Picos speedup_;            // crossbar speed-up
+  Crossbar xbar_;
   bool every_edge_;
-  bool vl2vl_;               // the SL2VL table is keyed by the input VL: as the tables say, not a parameter
+  bool xbar_per_vl_;         // a crossbar input per input VL: its busy time is its last drain's end
   bool per_vl_lft_ = false;
   bool arbiter_single_;      // arbiter_.has_single(), asked once
   bool recording_ = false;
@@ -179,11 +150,11 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   size_t lids_ = 0;
   std::unique_ptr<Port[]> port_;            // [port]
   std::vector<int> active_;                 // input ports with queued packets (any order)
-  std::unique_ptr<InputVl[]> ivl_;          // [pv(port, vl)]
-  // [pv(port, vl)]. Each counter also carries the switch's mark "some head's earliest grant
-  // waits for my credits": credits returned to a channel nobody waits on cannot move any
-  // wake-up earlier, so they need no scan of the heads.
-  std::unique_ptr<CreditCounter[]> out_credits_;
+  InputBuffer in_;
+  // Each credit counter also carries the switch's mark "some head's earliest grant waits for my
+  // credits": credits returned to a channel nobody waits on cannot move any wake-up earlier, so
+  // they need no scan of the heads.
+  OutputPorts out_;
   // The LFT flattened for the hot path: the entry of DLID d (for input VL v when the tables
   // have per-VL copies) is routes_[k], k = v * lids + d: 4 bytes with its first candidate, so
   // that the table, read at random, stays small. All its candidates are
@@ -194,11 +165,6 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   };
   static_assert(sizeof(Route) == 4, "an LFT entry, 4 bytes");
   std::unique_ptr<Route[]> routes_;
-  // The SL2VL table as [in port][out port][SL or input VL], one load per look-up. Switches with
-  // equal tables (all of them, for most routings) share one copy, which stays in the cache.
-  const Vl* sl2vl_ = nullptr;
-  size_t sl2vl_ports_ = 0;
-  std::unique_ptr<VlArbiter[]> vlarb_;  // [port]
   struct Grant {
     int in, vl, out;
     Vl out_vl;
@@ -214,10 +180,11 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   const routing::PortCandidate* cand_first(const Queued& h) const {
     return h.count == 1 ? &h.first : cand_.data() + route_begin_[h.route];
   }
+  // Shared by equal tables; its owning pointer is the only cold part, last.
+  Sl2VlLookup sl2vl_;
   // Cold: construction, the general arbitration path, errors and waves.
   SwitchParams p_;
   const routing::SwitchTables& tables_;
-  std::shared_ptr<const std::vector<Vl>> sl2vl_table_;  // owns sl2vl_
   std::vector<uint32_t> route_begin_;         // see routes_
   std::vector<routing::PortCandidate> cand_;
   // Per-cycle scratch of arbitrate(), shared by all switches (arbitration never nests): it

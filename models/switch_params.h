@@ -8,12 +8,17 @@
 
 namespace ibsc::models {
 
+// Crossbar inputs: one per input port (a port feeds one output at a time), or one per input VL
+// at link rate (a port may feed several outputs at once from different VLs; seeds/004).
+enum class CrossbarInputs { Port, Vl };
+
 struct SwitchParams {
   int num_vls = 2;                     // data VLs per port (1..15)
   uint32_t buffer_bytes_per_vl = 2048; // input buffer per port and VL
   double routing_delay_ns = 100.0;     // LFT look-up, arbitration and crossbar set-up
   double core_clock_ns = 4.0;          // switch core clock period; arbitration on its edges
   int crossbar_speedup = 1;            // crossbar rate / output link rate
+  CrossbarInputs crossbar_inputs = CrossbarInputs::Port;  // scenario key switch.crossbar_inputs: port | vl
   VlArbParams vlarb;                   // output VL arbitration (round-robin unless tables)
   bool vl2vl = false;                  // expects VL2VL tables (keyed by input VL); the switch follows the tables' key, tb checks they agree
   // Reference mode for tests: arbitrate on every core-clock edge while anything is queued, as a

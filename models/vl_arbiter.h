@@ -1,11 +1,18 @@
-// VL arbiter of one output port: picks which VL sends next among the VLs that have a packet
-// ready for this output with credits. Two policies:
+// VL arbiter of one output port (and of an HCA's send port): picks which VL sends next among
+// the VLs that have a packet ready for this output with credits.
+//
+// Inputs:     select(mask): the VLs requesting this cycle (bit v = VL v); charge(vl, bytes): the
+//             packet just granted on the VL select() returned.
+// Output:     the VL served, -1 when none is eligible.
+// Parameters: VLs; the policy, one of two:
 //   round-robin (default): the next requesting VL after the last one served;
 //   IBA VLArb tables: a high- and a low-priority table of (VL, weight in 64-byte units). The
 //     current entry keeps the link until its weight is spent (a packet is never cut; the
 //     overshoot is lost) or its VL has nothing to send; the high table goes first, but after
 //     limit_of_high_priority x 4096 bytes of high-priority data one low-priority packet may go
 //     if one is waiting (limit 255: unbounded). Weight-0 entries are skipped.
+// Events:     none. A concrete class, not an interface: it runs once per packet on the hot path,
+//             where a virtual call would cost; the policy is a parameter instead.
 #pragma once
 #include <cstddef>
 #include <cstdint>

@@ -61,6 +61,12 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   sw.routing_delay_ns = r.get_double("switch.routing_delay_ns", sw.routing_delay_ns, 0, 1e6);
   sw.core_clock_ns = r.get_double("switch.core_clock_ns", sw.core_clock_ns, 0.001, 1e3);
   sw.crossbar_speedup = r.get_int("switch.crossbar_speedup", sw.crossbar_speedup, 1, 16);
+  // Read (and echoed in results.json) only when given: results of scenarios written before the
+  // key existed keep their bytes.
+  if (r.has("switch.crossbar_inputs"))
+    sw.crossbar_inputs = r.get_choice("switch.crossbar_inputs", "port", {"port", "vl"}) == "vl"
+                             ? models::CrossbarInputs::Vl
+                             : models::CrossbarInputs::Port;
   sw.vl2vl = r.get<bool>("switch.vl2vl", sw.vl2vl);
   s.point.arbiter.kind = r.get_choice("switch.arbiter", s.point.arbiter.kind, {"model", "rtl"});
   s.point.arbiter.rtl_switches = r.get<std::vector<int>>("switch.rtl_switches", {});

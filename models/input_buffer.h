@@ -1,0 +1,134 @@
+// Input buffer of a switch: per input port and VL a FIFO of packets, for all ports of one switch.
+//
+// Inputs:     admit (a packet whose head arrives at head_time, with its routing result),
+//             pop_head (the crossbar takes the head), draining (the granted packet's credit train:
+//             when each of its blocks leaves the buffer).
+// Outputs:    the head of each (port, VL); per port the VLs with a head and the packets queued;
+//             occupancy in 64-byte blocks at any time.
+// Parameters: VLs per port; buffer per VL in 64-byte blocks (the credits its upstream starts with).
+// Checks:     overflow at head arrival: blocks queued + blocks of the packet still draining + the
+//             new packet (virtual cut-through reserves the whole packet) must fit the buffer.
+// Events:     none; the switch calls it.
+// Layout:     one two-line record per (port, VL), port-major in one array: the first line holds
+//             what an arrival and a grant read (the head, kept outside the ring so that a packet
+//             arriving at an empty queue never touches the ring's storage), the second the packet
+//             still draining. The per-port counters are an InputPortState, 16 bytes of the
+//             switch's one-line port record, which the switch passes in.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "models/link_protocol.h"
+#include "models/packet.h"
+#include "models/ring_queue.h"
+#include "routing/tables.h"
+
+namespace ibsc::models {
+
+// A packet in an input buffer, with what its arrival looked up for the grant.
+struct Queued {
+  Packet* pkt = nullptr;
+  Picos ready = 0;                    // head arrival + routing delay
+  uint32_t route = 0;                 // its LFT entry in the switch's table, looked up on arrival
+  uint32_t blocks = 0;                // credits the whole packet needs
+  uint8_t sl2vl_key = 0;              // SL (or input VL with a VL2VL table): selects the output VL
+  Vl first_vl = 0;                    // output VL toward the first candidate, looked up on arrival
+  routing::PortCandidate first;       // the first candidate, copied: deterministic routes never
+  uint16_t count = 0;                 // read the LFT again; count = candidates of the entry
+};
+
+struct Draining {  // a granted packet still leaving the buffer, for the overflow check
+  CreditTrain drain;
+  Picos done = 0;  // its last block freed
+};
+
+// One (input port, VL) buffer in two cache lines.
+struct alignas(64) InputVl {
+  Queued head;               // pkt == nullptr if the queue is empty
+  RingQueue<Queued> behind;  // packets behind the head, in arrival order
+  int queued_blocks = 0;     // head and packets behind it
+  // Blocks of the last granted packet, a copy of last.drain.blocks() kept in the first line:
+  // an arrival reads the second line only when the buffer could be near full.
+  uint32_t last_blocks = 0;
+  // An input grants again only once its last packet has drained, so at most one packet per
+  // input VL is draining at any time: the last one granted.
+  Draining last;
+};
+static_assert(sizeof(InputVl) == 128, "an input VL's record is two cache lines");
+
+// What the switch's port record holds for the input side of a port.
+struct InputPortState {
+  Picos xbar_busy = 0;   // crossbar input: until its last granted packet has left the buffer
+  uint32_t queued = 0;   // packets in all VLs of this input
+  uint16_t heads = 0;    // VLs with a head, so scans skip the empty VLs' lines
+  int8_t rr_vl = 0;      // VL whose head is offered first to the switch arbiter
+};
+static_assert(sizeof(InputPortState) == 16, "a quarter of the port's cache line");
+
+class InputBuffer {
+ public:
+  // Ports are numbered 1..num_ports (0 unused); a port's VLs are all allocated, idle or not.
+  void configure(int num_ports, int num_vls, int buffer_blocks);
+  int capacity_blocks() const { return blocks_; }
+  InputVl& at(int port, int vl) { return ivl_[index(port, vl)]; }
+  const InputVl& at(int port, int vl) const { return ivl_[index(port, vl)]; }
+
+  // Blocks the buffer would hold at head_time with a new packet of `blocks` added; above
+  // capacity_blocks() the packet overflows it. Counting all of the draining packet's blocks
+  // bounds the exact count; only past the bound does it read the blocks freed by head_time.
+  int held_with(const InputVl& iv, int blocks, Picos head_time) const {
+    int held = iv.queued_blocks + blocks;
+    if (held + static_cast<int>(iv.last_blocks) > blocks_ && iv.last.done > head_time)
+      held += static_cast<int>(iv.last_blocks - iv.last.drain.freed_by(head_time));
+    return held;
+  }
+  // Queues q on VL `vl` of the port `ps` describes; true when it became that VL's head.
+  bool push(InputPortState& ps, int vl, InputVl& iv, const Queued& q) {
+    iv.queued_blocks += static_cast<int>(q.blocks);
+    ++ps.queued;
+    if (iv.head.pkt) {
+      iv.behind.push_back(q);
+      return false;
+    }
+    iv.head = q;
+    ps.heads |= static_cast<uint16_t>(1u << vl);
+    return true;
+  }
+  // Takes the head of VL `vl` (which must have one) and returns it; the next packet moves up.
+  Queued pop_head(InputPortState& ps, int vl, InputVl& iv) {
+    const Queued h = iv.head;
+    if (iv.behind.empty()) {
+      iv.head.pkt = nullptr;
+      ps.heads &= static_cast<uint16_t>(~(1u << vl));
+    } else {
+      iv.head = iv.behind.front();
+      iv.behind.pop_front();
+    }
+    iv.queued_blocks -= static_cast<int>(h.blocks);
+    --ps.queued;
+    return h;
+  }
+  // The packet just taken leaves the buffer block by block as `drain` says.
+  static void draining(InputVl& iv, const CreditTrain& drain) {
+    iv.last = {drain, drain.last_time()};
+    iv.last_blocks = drain.blocks();
+  }
+
+  // Packets queued on (port, VL), head included.
+  size_t queued(int port, int vl) const {
+    const InputVl& iv = at(port, vl);
+    return iv.behind.size() + (iv.head.pkt ? 1 : 0);
+  }
+  // Blocks holding data at time t: packets whose head has arrived (ready - routing_ps <= t)
+  // and the part of the draining packet not yet freed.
+  int occupancy_blocks(int port, int vl, Picos t, Picos routing_ps) const;
+
+ private:
+  size_t index(int port, int vl) const { return static_cast<size_t>(port) * num_vls_ + vl; }
+  std::unique_ptr<InputVl[]> ivl_;  // [port * num_vls + vl]
+  int num_vls_ = 1;
+  int blocks_ = 0;
+};
+
+}  // namespace ibsc::models
