@@ -372,6 +372,15 @@ int Switch::occupancy_blocks(int in_port, int vl, Picos t) const {
   return connected(in_port) ? in_.occupancy_blocks(in_port, vl, t, routing_ps_) : 0;
 }
 
+int Switch::hol_blocked(int in_port, int vl, Picos now) const {
+  if (!connected(in_port)) return 0;
+  const InputVl& iv = in_.at(in_port, vl);
+  if (!iv.head.pkt || iv.head.ready > now) return 0;
+  int n = 0;
+  for (size_t k = 0; k < iv.behind.size(); ++k) n += iv.behind[k].first.port != iv.head.first.port;
+  return n;
+}
+
 uint64_t Switch::head_packet_id(int in_port, int vl) const {
   if (!connected(in_port)) return 0;
   const Queued& h = in_.at(in_port, vl).head;

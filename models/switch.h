@@ -59,6 +59,10 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
     return connected(in_port) ? in_.queued(in_port, vl) : 0;
   }
   uint64_t head_packet_id(int in_port, int vl) const;
+  // Head-of-line blocking, for measurement (the testbench samples it; seeds/004): packets queued
+  // on (input port, VL) behind a head that is routed and still waiting at `now`, bound for
+  // another output port than that head, i.e. packets a queue per output would not hold back.
+  int hol_blocked(int in_port, int vl, Picos now) const;
   // Credits available now on (output port, VL), for waves and tests.
   int credits(int out_port, int vl, Picos t) const { return out_.credits(out_port, vl).available(t); }
   uint64_t grants() const { return grants_; }

@@ -129,6 +129,8 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   run.drain_ns = r.get_double("run.drain_ns", run.drain_ns, 0, 1e12);
   run.watchdog_ns = r.get_double("run.watchdog_ns", run.watchdog_ns, 1, 1e12);
   run.check_ns = r.get_double("run.check_ns", run.check_ns, 1, 1e12);
+  // Read (and echoed) only when given, like switch.crossbar_inputs: older results keep their bytes.
+  if (r.has("run.hol_sample_ns")) run.hol_sample_ns = r.get_double("run.hol_sample_ns", 0, 0, 1e12);
   checked(r, "run", [&] { run.validate(); });
 
   SweepConfig& sp = s.sweep;
