@@ -34,12 +34,15 @@ std::string explanation_for(const Study& s, const std::string& cell) {
   return "";
 }
 
-// The load point of `r` at the highest offered load `other` also ran (sweeps share their grid).
+// The load point of `r` at the highest offered load `other` also ran unsaturated (sweeps share
+// their grid). Beyond the baseline's saturation every queue fills and the shares converge.
 const LoadPointResult* common_point(const ExperimentResult& r, const ExperimentResult& other) {
   const LoadPointResult* best = nullptr;
   for (const auto& p : r.points)
     for (const auto& q : other.points)
-      if (std::abs(p.offered_load - q.offered_load) < 1e-9 && (!best || p.offered_load > best->offered_load)) best = &p;
+      if (!q.saturated && std::abs(p.offered_load - q.offered_load) < 1e-9 &&
+          (!best || p.offered_load > best->offered_load))
+        best = &p;
   return best;
 }
 const LoadPointResult* at_load(const ExperimentResult& r, double load) {
@@ -192,7 +195,7 @@ std::vector<std::string> write_voqsw_report(const std::string& dir, const StudyR
   md << "## Head-of-line blocking\n\nSampled every `run.hol_sample_ns` over the window in every switch: packets queued "
         "in an input VL behind a routed head that still waits, bound for another output port than that head (a queue "
         "per output would not hold them back). Share: of all packets in switch input buffers. Compared at the highest "
-        "offered load both runs have.\n\n| network | pattern | load | routing | blocked per switch | share | " << hol_base
+        "offered load both runs have and the reference carries unsaturated.\n\n| network | pattern | load | routing | blocked per switch | share | " << hol_base
      << " blocked per switch | " << hol_base << " share |\n|---|---|---|---|---|---|---|---|\n";
   for (const auto& r : run.results) {
     if (r.exp.routing == hol_base || !r.error.empty()) continue;

@@ -77,8 +77,10 @@ BOOST_AUTO_TEST_CASE(permutation_bound) {
 BOOST_AUTO_TEST_CASE(hotspot_bound_is_the_hot_host_link) {
   // One hot-spot, host 3 of 64, half the traffic: each of the 63 others sends it 0.5 + 0.5/63 of
   // its rate, and host 3's own hot draws fall back to uniform, so its link takes 62 x 0.5 + 1 = 32
-  // host rates. It is the busiest channel: 32 r <= 0.25 B/ns, i.e. 64 r / 16 switches =
-  // 0.03125 B/ns/switch whatever the routing.
+  // host rates. At the offered mix it is the busiest channel: 32 r <= 0.25 B/ns, i.e. 64 r / 16
+  // switches = 0.03125 B/ns/switch whatever the routing (the routed bound). The topology bound
+  // does not hold the mix (a saturated source may deliver other packets while hot ones wait),
+  // so it stays above.
   Routed r({4, 4}, "ecube");
   tb::TrafficConfig hot;
   hot.pattern = "hotspot";
@@ -93,8 +95,8 @@ BOOST_AUTO_TEST_CASE(hotspot_bound_is_the_hot_host_link) {
   for (double o : out) BOOST_TEST(o == 1.0, boost::test_tools::tolerance(1e-12));
   BOOST_TEST(in[3] == 32.0, boost::test_tools::tolerance(1e-12));
   tb::ChannelLoadBound b = tb::channel_load_bound(r.topo, r.tables, m, 0.25);
-  BOOST_TEST(b.topology == 0.03125, boost::test_tools::tolerance(1e-9));
   BOOST_TEST(b.routed == 0.03125, boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(b.topology > b.routed);
 }
 
 BOOST_AUTO_TEST_CASE(seeds000_study_expands_to_its_experiments) {
