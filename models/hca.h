@@ -80,6 +80,7 @@ class Hca : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   WakeUp wake_;
   int lid_end_;
   int host_;
+  VlArbiter vlarb_;                             // round-robin over the VLs ready to send
   Picos byte_ps_;
   HcaTraffic& traffic_;
   FabricMonitor& mon_;
@@ -87,7 +88,6 @@ class Hca : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   Picos link_busy_until_ = 0;
   size_t queued_ = 0;                           // packets in queues_: none spares the scans of VLs
   TxLink link_;                                 // tx's interface, fixed after elaboration
-  VlArbiter vlarb_;                             // round-robin over the VLs ready to send
   std::unique_ptr<RingQueue<Packet*>[]> queues_;  // injection queue per VL
   std::unique_ptr<CreditCounter[]> credits_;      // toward the switch input buffer, per VL
   // What generating a packet reads: the primary path record, its VL resolved. 8 bytes, so that

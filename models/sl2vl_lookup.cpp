@@ -26,7 +26,7 @@ std::shared_ptr<const std::vector<Vl>> shared_table(std::vector<Vl> table) {
 }  // namespace
 
 void Sl2VlLookup::configure(const routing::Sl2VlTable& table) {
-  ports_ = static_cast<size_t>(table.num_ports()) + 1;
+  ports_ = static_cast<uint32_t>(table.num_ports()) + 1;
   vl2vl_ = table.key() == routing::Sl2VlTable::Key::InputVl;
   std::vector<Vl> flat;
   flat.reserve(ports_ * ports_ * kNumSls);

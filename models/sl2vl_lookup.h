@@ -39,7 +39,7 @@ class Sl2VlLookup {
 
  private:
   const Vl* data_ = nullptr;
-  size_t ports_ = 0;  // ports + 1 (port 0 included)
+  uint32_t ports_ = 0;  // ports + 1 (port 0 included)
   bool vl2vl_ = false;
   std::shared_ptr<const std::vector<Vl>> table_;  // owns data_, shared with equal tables
 };

@@ -169,6 +169,9 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   };
   static_assert(sizeof(Route) == 4, "an LFT entry, 4 bytes");
   std::unique_ptr<Route[]> routes_;
+  // Read with the LFT on every arrival. Shared by equal tables; its owning pointer, last in it,
+  // is its only cold part.
+  Sl2VlLookup sl2vl_;
   struct Grant {
     int in, vl, out;
     Vl out_vl;
@@ -184,8 +187,6 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   const routing::PortCandidate* cand_first(const Queued& h) const {
     return h.count == 1 ? &h.first : cand_.data() + route_begin_[h.route];
   }
-  // Shared by equal tables; its owning pointer is the only cold part, last.
-  Sl2VlLookup sl2vl_;
   // Cold: construction, the general arbitration path, errors and waves.
   SwitchParams p_;
   const routing::SwitchTables& tables_;

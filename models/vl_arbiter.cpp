@@ -4,7 +4,7 @@ namespace ibsc::models {
 
 void VlArbiter::configure(const VlArbParams& p, int num_vls) {
   use_tables_ = p.use_tables;
-  num_vls_ = num_vls;
+  num_vls_ = static_cast<uint8_t>(num_vls);
   rr_last_ = -1;
   tables_.reset();
   if (use_tables_)

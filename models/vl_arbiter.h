@@ -46,7 +46,7 @@ class VlArbiter {
   // Accounts a packet of `bytes` just granted on `vl` (which select() returned).
   void charge(int vl, uint32_t bytes) {
     if (use_tables_) charge_tables(bytes);
-    else rr_last_ = vl;
+    else rr_last_ = static_cast<int8_t>(vl);
   }
 
  private:
@@ -57,7 +57,7 @@ class VlArbiter {
     bool started = false;
   };
   // The VLArb table state, allocated only when the tables are used: with round-robin a port's
-  // VL arbiter is the three fields below, 12 bytes next to its neighbours'.
+  // VL arbiter is the three small fields below, next to its neighbours'.
   struct Tables {
     int limit_of_high_priority = 255;
     Table high, low;
@@ -67,10 +67,11 @@ class VlArbiter {
   int select_any(uint32_t requesting);
   void charge_tables(uint32_t bytes);
   static int pick(Table& t, uint32_t requesting);
-  bool use_tables_ = false;
-  int num_vls_ = 1;
-  int rr_last_ = -1;
+  // 16 bytes: an HCA keeps one among its hot members, a switch one per port.
   std::unique_ptr<Tables> tables_;
+  int8_t rr_last_ = -1;
+  uint8_t num_vls_ = 1;
+  bool use_tables_ = false;
 };
 
 }  // namespace ibsc::models
