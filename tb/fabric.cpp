@@ -72,9 +72,11 @@ uint64_t Fabric::count_at_sources() const {
 uint64_t Fabric::count_in_fabric() const {
   uint64_t n = 0;
   for (const auto& h : hcas_) n += h->arriving();
-  for (const auto& s : switches_)
+  for (const auto& s : switches_) {
     for (int port = 1; port <= s->num_ports(); ++port)
       for (int v = 0; v < p_.sw.num_vls; ++v) n += s->queued(port, v);
+    n += s->queued_in_output_buffers();
+  }
   return n;
 }
 

@@ -96,6 +96,10 @@ void check_scenario(const Scenario& s, const routing::Topology& topo, const rout
     fail(s, len_key, "a " + std::to_string(max_len) + "-byte packet does not fit a " +
                          std::to_string(sw.buffer_bytes_per_vl) +
                          "-byte VL buffer (switch.buffer_bytes_per_vl): virtual cut-through could never forward it");
+  if (sw.output_buffer_bytes_per_vl > 0 && max_len > sw.output_buffer_bytes_per_vl)
+    fail(s, len_key, "a " + std::to_string(max_len) + "-byte packet does not fit a " +
+                         std::to_string(sw.output_buffer_bytes_per_vl) +
+                         "-byte output VL buffer (switch.output_buffer_bytes_per_vl): the crossbar could never move it");
 
   // Traffic and injection, as each load point will build them.
   try {
