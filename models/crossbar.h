@@ -38,6 +38,14 @@ class Crossbar {
   void configure(int speedup) { speedup_ = static_cast<Picos>(speedup); }
   int speedup() const { return static_cast<int>(speedup_); }
 
+  // With output buffers the crossbar output feeds the output VL's buffer, not the link: bytes
+  // move at crossbar rate from the grant at t on, never before they have arrived. The train says
+  // when each block has left the input buffer (and entered the output buffer); its last_time()
+  // is when the crossbar input and output are free again.
+  CreditTrain transfer_to_buffer(Picos t, Picos arrive, Picos in_ps, Picos out_ps, uint32_t length, Vl in_vl) const {
+    return CreditTrain{arrive, in_ps, t, out_ps / speedup_, length, in_vl};
+  }
+
   CrossbarTransfer transfer(Picos t, Picos arrive, Picos in_ps, Picos out_ps, uint32_t length, Vl in_vl) const {
     const Picos len = length;
     const Picos tail_in = arrive + len * in_ps;

@@ -3,13 +3,16 @@
 #include <algorithm>
 #include <string>
 
+#include "models/uniform_draw.h"
+
 namespace ibsc::models {
 
 Hca::Hca(sc_core::sc_module_name name, int host, const routing::TableSet& tables, int num_vls, int peer_buffer_blocks,
-         Picos byte_ps, HcaTraffic& traffic, FabricMonitor& monitor, Scheduler& sched)
+         Picos byte_ps, HcaTraffic& traffic, FabricMonitor& monitor, Scheduler& sched, uint64_t path_seed)
     : sc_module(name),
       num_vls_(num_vls),
       base_lid_(tables.hosts.at(host).base_lid),
+      random_path_(tables.path_choice == routing::PathChoice::RandomPerPacket),
       wake_(sched, *this),
       lid_end_(tables.hosts.at(host).base_lid + (1 << tables.hosts.at(host).lmc)),
       host_(host),
@@ -34,6 +37,7 @@ Hca::Hca(sc_core::sc_module_name name, int host, const routing::TableSet& tables
       dest_[d].sl = pr.sl;
       dest_[d].vl = me_.sl2vl[pr.sl];
     }
+  if (random_path_) path_rng_ = std::make_unique<std::mt19937_64>(path_seed);
   wake_.at(0);  // first run at time 0 draws the first generation time
 }
 
@@ -86,6 +90,7 @@ void Hca::generate(Picos t) {
       p->dlid = dst.dlid;
       p->sl = dst.sl;
       p->vl = dst.vl;
+      if (random_path_) choose_path(*p);
       if (dst.seq == UINT32_MAX)
         throw FabricError(std::string(name()) + ": flow to host " + std::to_string(p->dst_host) +
                           " reached 2^32 packets, beyond its sequence numbers");
@@ -100,6 +105,15 @@ void Hca::generate(Picos t) {
     Picos gap = generating_ ? traffic_.next_gap(host_) : kNever;
     next_gen_ = gap == kNever ? kNever : next_gen_ + gap;
   }
+}
+
+void Hca::choose_path(Packet& p) {
+  const std::vector<routing::PathRecord>& recs = me_.paths[p.dst_host];
+  if (recs.size() < 2) return;
+  const routing::PathRecord& pr = recs[uniform_below(*path_rng_, recs.size())];
+  p.dlid = pr.dlid;
+  p.sl = pr.sl;
+  p.vl = me_.sl2vl[pr.sl];
 }
 
 void Hca::inject(Picos t) {

@@ -4,7 +4,11 @@
 //                 waits in the injection queue of that VL. The port sends one packet at a time
 //                 at link rate, only with credits for the whole packet; among the VLs that have
 //                 a packet and its credits, a round-robin VL arbiter (the switch's, vl_arbiter.h)
-//                 picks the next.
+//                 picks the next. Path records: the first (primary) one, or, when the table
+//                 set says PathChoice::RandomPerPacket (virtual networks, seeds/004 `vn`), one
+//                 of the pair's records drawn uniformly per packet from the HCA's own random
+//                 stream (path_seed), which no other draw shares: tables that never ask for it
+//                 draw nothing, so their results do not change.
 //   receive side: sinks at link rate; a packet is delivered when its tail arrives, and each
 //                 64-byte block returns a credit as soon as it has arrived.
 // Events: one sc_event, woken for the next generation, delivery or possible injection only.
@@ -12,6 +16,7 @@
 #include <systemc>
 
 #include <memory>
+#include <random>
 #include <vector>
 
 #include "models/credit_counter.h"
@@ -42,7 +47,7 @@ class Hca : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   // rx and tx are declared at the end of the class: the hot state comes first.
 
   Hca(sc_core::sc_module_name name, int host, const routing::TableSet& tables, int num_vls, int peer_buffer_blocks,
-      Picos byte_ps, HcaTraffic& traffic, FabricMonitor& monitor, Scheduler& sched);
+      Picos byte_ps, HcaTraffic& traffic, FabricMonitor& monitor, Scheduler& sched, uint64_t path_seed = 1);
 
   void packet_arrives(int port, Packet* pkt, Picos head_time) override;
   void credits_arrive(int port, const CreditTrain& train) override;
@@ -61,6 +66,8 @@ class Hca : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   [[gnu::noinline]] Picos earliest_injection(Picos now) const;
   void generate(Picos t);
   void inject(Picos t);
+  // RandomPerPacket: gives the packet the (DLID, SL, VL) of one of its pair's records at random.
+  void choose_path(Packet& p);
 
   // Members in the order a visit reads them, right after the base classes: the wake-up the
   // scheduler reads, then the send and receive state, so that a visit touches few lines; the
@@ -69,6 +76,7 @@ class Hca : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   Lid base_lid_;  // this port's LIDs: base_lid_ .. lid_end_ - 1
   bool generating_ = true;
   bool in_wake_ = false;  // inside wake(): no wake-up pending
+  bool random_path_;      // PathChoice::RandomPerPacket: draw a record per packet
   WakeUp wake_;
   int lid_end_;
   int host_;
@@ -95,6 +103,7 @@ class Hca : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   uint32_t flow_base_;                          // host x hosts: flow of destination d is + d
   RingQueue<std::pair<Picos, Packet*>> arriving_;  // (tail time, packet), in arrival order
   // Cold.
+  std::unique_ptr<std::mt19937_64> path_rng_;  // RandomPerPacket only
   const routing::TableSet& tables_;
   const routing::HostTables& me_;
 

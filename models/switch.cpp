@@ -13,6 +13,8 @@ void SwitchParams::validate() const {
     throw std::invalid_argument("switch.buffer_bytes_per_vl must be a positive multiple of 64 (one credit)");
   if (!(routing_delay_ns >= 0.0)) throw std::invalid_argument("switch.routing_delay_ns must be >= 0");
   if (!(core_clock_ns > 0.0) || clock_ps() == 0) throw std::invalid_argument("switch.core_clock_ns must be > 0");
+  if (output_buffer_bytes_per_vl % 64 != 0)
+    throw std::invalid_argument("switch.output_buffer_bytes_per_vl must be 0 (none) or a multiple of 64 (one credit)");
   if (crossbar_speedup < 1 || crossbar_speedup > 16) throw std::invalid_argument("switch.crossbar_speedup must be 1..16");
   for (const auto* t : {&vlarb.high, &vlarb.low})
     for (const VlArbEntry& e : *t)
@@ -34,6 +36,7 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
       clock_ps_(params.clock_ps()),
       every_edge_(params.every_edge),
       xbar_per_vl_(params.crossbar_inputs == CrossbarInputs::Vl),
+      obuf_(params.output_buffer_bytes_per_vl > 0),
       arbiter_single_(arbiter.has_single()),
       mon_(monitor),
       arbiter_(arbiter),
@@ -90,8 +93,17 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
   // The parts; per-cycle scratch is sized here.
   in_.configure(n, p_.num_vls, p_.buffer_blocks());
   out_.configure(n, p_.num_vls);
+  // With output buffers the crossbar side's counters are the output buffers' free space; the
+  // link credits (the downstream input buffers) move to the output buffers' part.
+  if (obuf_) {
+    ob_ = std::make_unique<OutputBuffers>();
+    ob_->configure(n, p_.num_vls, p_.output_buffer_blocks());
+  }
   for (int port = 1; port <= n; ++port)
-    if (connected(port)) out_.connect(port, p_.buffer_blocks(), p_.vlarb);
+    if (connected(port)) {
+      out_.connect(port, obuf_ ? p_.output_buffer_blocks() : p_.buffer_blocks(), p_.vlarb);
+      if (obuf_) ob_->connect(port, p_.buffer_blocks(), port_[port].out.byte_ps, p_.vlarb);
+    }
   xbar_.configure(p_.crossbar_speedup);
   req_.resize(n);
   for (auto& r : req_) r.candidates.reserve(4);
@@ -154,6 +166,11 @@ void Switch::packet_arrives(int port, Packet* pkt, Picos head_time) {
 }
 
 void Switch::credits_arrive(int port, const CreditTrain& train) {
+  if (obuf_) return link_credits_arrive(port, train);
+  space_returns(port, train);
+}
+
+void Switch::space_returns(int port, const CreditTrain& train) {
   CreditCounter& cc = out_.credits(port, train.vl);
   if (!cc.add(train))
     throw CreditError(where(port, train.vl) + ": more credits returned than taken (counter above its buffer)");
@@ -214,7 +231,39 @@ void Switch::wake() {
   const bool stale = t == last_arbitration_;
   last_arbitration_ = t;
   if (!stale) arbitrate(t);
+  if (obuf_) run_links(t, stale);
   if (queued_packets_ > 0) schedule_next(t + 1);
+}
+
+// The link side of the output buffers, after the crossbar side of the same edge: each port sends
+// at most one packet now, then every port with packets asks for its next edge.
+void Switch::run_links(Picos t, bool stale) {
+  if (ob_->queued_total() == 0) return;
+  for (int o = 1; o <= num_ports_; ++o) {
+    if (!connected(o)) continue;
+    LinkSend s;
+    if (!stale && ob_->send(o, t, s)) {
+      s.pkt->vl = s.freed.vl;
+      mon_.last_progress = t;
+      port_[o].out.tx.packet_arrives(o, s.pkt, s.start);
+      space_returns(o, s.freed);
+    }
+  }
+  for (int o = 1; o <= num_ports_; ++o)
+    if (connected(o)) wake_link(o);
+}
+
+void Switch::wake_link(int o) {
+  Picos lower = now_ps();
+  if (last_arbitration_ != kNever && lower <= last_arbitration_) lower = last_arbitration_ + 1;
+  const Picos t = ob_->next_send(o, lower);
+  if (t != kNever) wake_.at(clock_edge(t, clock_ps_));
+}
+
+void Switch::link_credits_arrive(int port, const CreditTrain& train) {
+  if (!ob_->link_credits(port, train.vl).add(train))
+    throw CreditError(where(port, train.vl) + ": more credits returned than taken (counter above its buffer)");
+  wake_link(port);
 }
 
 void Switch::clear_records(Picos t) {
@@ -344,6 +393,7 @@ void Switch::grant(int i, int v, int o, Vl w, Picos t) {
   if (xbar_busy(i, iv) > t) throw FabricError(where(i, v) + ": arbiter granted an input still draining");
   if (!out_.start(o, w, static_cast<int>(h.blocks), pkt->length, t))
     throw CreditError(where(o, w) + ": credit counter would go negative");
+  if (obuf_) return grant_to_buffer(i, v, o, w, h, t);
   const CrossbarTransfer x = xbar_.transfer(t, h.ready - routing_ps_, port_[i].out.byte_ps, out.byte_ps, pkt->length, pkt->vl);
   out.busy = x.out_free;
   if (!xbar_per_vl_) in.xbar_busy = x.drain.last_time();  // else iv's drain, set below
@@ -359,6 +409,38 @@ void Switch::grant(int i, int v, int o, Vl w, Picos t) {
   out.tx.packet_arrives(o, pkt, x.send);
 }
 
+// grant() with output buffers: the crossbar moves the packet into output VL w's buffer; the link
+// side sends it later (run_links).
+void Switch::grant_to_buffer(int i, int v, int o, Vl w, const Queued& h, Picos t) {
+  InputPortState& in = port_[i].in;
+  InputVl& iv = in_.at(i, v);
+  Packet* pkt = h.pkt;
+  const CreditTrain drain = xbar_.transfer_to_buffer(t, h.ready - routing_ps_, port_[i].out.byte_ps,
+                                                     port_[o].out.byte_ps, pkt->length, pkt->vl);
+  const Picos done = drain.last_time();
+  port_[o].out.busy = done;  // the crossbar output, not the link
+  if (!xbar_per_vl_) in.xbar_busy = done;
+  in.rr_vl = static_cast<int8_t>(v + 1 == num_vls_ ? 0 : v + 1);
+  InputBuffer::draining(iv, drain);
+  port_[i].out.tx.credits_arrive(i, drain);
+  ob_->push(o, Buffered{pkt, t, done, w});
+  ++pkt->hops;
+  ++mon_.hops;
+  ++grants_;
+  mon_.last_progress = t;
+}
+
+size_t Switch::queued_in_output_buffers() const { return ob_ ? ob_->queued_total() : 0; }
+
+int Switch::output_occupancy_blocks(int out_port, int vl, Picos t) const {
+  if (!ob_ || !connected(out_port)) return 0;
+  return ob_->capacity_blocks() - out_.credits(out_port, vl).available(t);
+}
+
+int Switch::credits(int out_port, int vl, Picos t) const {
+  return (ob_ ? ob_->link_credits(out_port, vl) : out_.credits(out_port, vl)).available(t);
+}
+
 std::vector<std::pair<int, int>> Switch::waits_of(int in_port, int vl, Picos now) const {
   std::vector<std::pair<int, int>> w;
   if (!connected(in_port)) return w;
@@ -370,6 +452,15 @@ std::vector<std::pair<int, int>> Switch::waits_of(int in_port, int vl, Picos now
 
 int Switch::occupancy_blocks(int in_port, int vl, Picos t) const {
   return connected(in_port) ? in_.occupancy_blocks(in_port, vl, t, routing_ps_) : 0;
+}
+
+int Switch::hol_blocked(int in_port, int vl, Picos now) const {
+  if (!connected(in_port)) return 0;
+  const InputVl& iv = in_.at(in_port, vl);
+  if (!iv.head.pkt || iv.head.ready > now) return 0;
+  int n = 0;
+  for (size_t k = 0; k < iv.behind.size(); ++k) n += iv.behind[k].first.port != iv.head.first.port;
+  return n;
 }
 
 uint64_t Switch::head_packet_id(int in_port, int vl) const {

@@ -30,6 +30,7 @@
 #include "models/input_buffer.h"
 #include "models/link.h"
 #include "models/link_protocol.h"
+#include "models/output_buffer.h"
 #include "models/output_port.h"
 #include "models/scheduler.h"
 #include "models/sl2vl_lookup.h"
@@ -54,13 +55,23 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   int num_ports() const { return num_ports_; }
   // For the deadlock watchdog: the channels the head of (input port, VL) waits for, as
   // (output port, output VL) pairs; empty when that queue is empty or its head is not ready.
+  // With output buffers the pair names the output buffer, which is FIFO toward the same
+  // downstream input buffer: the wait-for graph through it has the same cycles.
   std::vector<std::pair<int, int>> waits_of(int in_port, int vl, Picos now) const;
   size_t queued(int in_port, int vl) const {
     return connected(in_port) ? in_.queued(in_port, vl) : 0;
   }
   uint64_t head_packet_id(int in_port, int vl) const;
-  // Credits available now on (output port, VL), for waves and tests.
-  int credits(int out_port, int vl, Picos t) const { return out_.credits(out_port, vl).available(t); }
+  // Head-of-line blocking, for measurement (the testbench samples it; seeds/004): packets queued
+  // on (input port, VL) behind a head that is routed and still waiting at `now`, bound for
+  // another output port than that head, i.e. packets a queue per output would not hold back.
+  int hol_blocked(int in_port, int vl, Picos now) const;
+  // Link credits available at t on (output port, VL), for waves and tests.
+  int credits(int out_port, int vl, Picos t) const;
+  // Output buffers (none unless switch.output_buffer_bytes_per_vl > 0): packets held, for
+  // conservation, and blocks of (output port, VL) held or reserved at t, for occupancy.
+  size_t queued_in_output_buffers() const;
+  int output_occupancy_blocks(int out_port, int vl, Picos t) const;
   uint64_t grants() const { return grants_; }
   // Blocks of the (input port, VL) buffer holding data at time t (queued + still draining).
   int occupancy_blocks(int in_port, int vl, Picos t) const;
@@ -118,6 +129,13 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   // Until when the crossbar input the head of `iv` (on input i) needs is busy.
   Picos xbar_busy(int i, const InputVl& iv) const { return xbar_per_vl_ ? iv.last.done : port_[i].in.xbar_busy; }
   void grant(int i, int v, int o, Vl w, Picos t);
+  void grant_to_buffer(int i, int v, int o, Vl w, const Queued& h, Picos t);
+  // Free space (crossbar side) returned on (port, VL): link credits, or with output buffers the
+  // blocks the link has sent; wakes the heads waiting for it.
+  void space_returns(int port, const CreditTrain& train);
+  void link_credits_arrive(int port, const CreditTrain& train);
+  void run_links(Picos t, bool stale);
+  void wake_link(int o);
   std::string where(int port, int vl) const;
   void refuse_route(const Packet& pkt, uint32_t route) const;  // throws the LFT error
   bool connected(int port) const { return port_[port].out.byte_ps != 0; }
@@ -139,6 +157,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   Crossbar xbar_;
   bool every_edge_;
   bool xbar_per_vl_;         // a crossbar input per input VL: its busy time is its last drain's end
+  bool obuf_;                // output buffers (ob_): the crossbar feeds them, the link side empties them
   bool per_vl_lft_ = false;
   bool arbiter_single_;      // arbiter_.has_single(), asked once
   bool recording_ = false;
@@ -173,6 +192,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
     Vl out_vl;
   };
   std::vector<Grant> grants_now_;    // the last arbitration's grants, see last_grant_out()
+  std::unique_ptr<OutputBuffers> ob_;  // null unless obuf_
 
   uint32_t route_index(const Packet& p) const {
     size_t k = (per_vl_lft_ ? p.vl * lids_ : 0) + p.dlid;

@@ -19,6 +19,9 @@ struct SwitchParams {
   double core_clock_ns = 4.0;          // switch core clock period; arbitration on its edges
   int crossbar_speedup = 1;            // crossbar rate / output link rate
   CrossbarInputs crossbar_inputs = CrossbarInputs::Port;  // scenario key switch.crossbar_inputs: port | vl
+  // Per output port and VL a buffer between crossbar and link (output_buffer.h); 0: none, the
+  // input-buffered switch. A multiple of 64 bytes.
+  uint32_t output_buffer_bytes_per_vl = 0;
   VlArbParams vlarb;                   // output VL arbitration (round-robin unless tables)
   bool vl2vl = false;                  // expects VL2VL tables (keyed by input VL); the switch follows the tables' key, tb checks they agree
   // Reference mode for tests: arbitrate on every core-clock edge while anything is queued, as a
@@ -28,6 +31,7 @@ struct SwitchParams {
   Picos routing_ps() const { return static_cast<Picos>(routing_delay_ns * 1000.0 + 0.5); }
   Picos clock_ps() const { return static_cast<Picos>(core_clock_ns * 1000.0 + 0.5); }
   int buffer_blocks() const { return static_cast<int>(buffer_bytes_per_vl / 64); }
+  int output_buffer_blocks() const { return static_cast<int>(output_buffer_bytes_per_vl / 64); }
   void validate() const;  // throws std::invalid_argument naming the field
 };
 

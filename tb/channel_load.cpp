@@ -17,6 +17,21 @@ std::vector<Demand> traffic_matrix(const TrafficConfig& cfg, const routing::Topo
         if (d != s) m.push_back({s, d, 1.0 / (n - 1)});
     return m;
   }
+  if (cfg.pattern == "hotspot") {
+    // Expected shares (TrafficConfig's hotspot): with probability f one of the listed hosts, each
+    // listing equally likely; a draw of the source itself falls back to uniform, as does 1 - f.
+    make_destination_pattern(cfg, topo);  // validates hosts and fraction
+    if (n < 2) return m;
+    const double f = cfg.hotspot_fraction, per = f / cfg.hotspot_hosts.size();
+    for (int s = 0; s < n; ++s) {
+      std::vector<double> w(n, 0.0);
+      double uni = 1.0 - f;
+      for (int h : cfg.hotspot_hosts) (h == s ? uni : w[h]) += per;
+      for (int d = 0; d < n; ++d)
+        if (d != s) m.push_back({s, d, w[d] + uni / (n - 1)});
+    }
+    return m;
+  }
   auto pattern = make_destination_pattern(cfg, topo);
   std::mt19937_64 a(1), b(2);
   for (int s = 0; s < n; ++s) {

@@ -28,8 +28,8 @@ struct Demand {
 };
 
 // Uniform traffic exactly; any pattern whose destination does not depend on the random draw
-// (permutations: bit-reversal, transpose, ...) by asking it. Throws std::invalid_argument for
-// random patterns other than uniform (hot-spot, neighbour): their matrix is not computed.
+// (permutations: bit-reversal, transpose, ...) by asking it; hot-spot from its expected shares.
+// Throws std::invalid_argument for other random patterns (neighbour): not computed.
 std::vector<Demand> traffic_matrix(const TrafficConfig& cfg, const routing::Topology& topo);
 
 struct ChannelLoadBound {

@@ -31,9 +31,13 @@ Fabric::Fabric(const routing::Topology& topo, const routing::TableSet& tables, c
     switches_.push_back(std::make_unique<models::Switch>(("sw_" + std::to_string(s)).c_str(), p_.sw, tables.switches[s],
                                                          bps, *arbiters_.back(), mon_, *sched_));
   }
-  for (int h = 0; h < topo.num_hosts; ++h)
+  for (int h = 0; h < topo.num_hosts; ++h) {
+    // Apart from the traffic driver's streams (other constants), reproducible per host.
+    const uint64_t seed = (p_.path_seed ^ 0xD1B54A32D192ED03ull) * 0x9E3779B97F4A7C15ull +
+                          static_cast<uint64_t>(h) * 0x94D049BB133111EBull;
     hcas_.push_back(std::make_unique<models::Hca>(("hca_" + std::to_string(h)).c_str(), h, tables, p_.sw.num_vls,
-                                                  p_.sw.buffer_blocks(), byte_ps, traffic, mon_, *sched_));
+                                                  p_.sw.buffer_blocks(), byte_ps, traffic, mon_, *sched_, seed));
+  }
   // One Link module per direction of every cable.
   auto short_name = [&](int node) {
     return topo.is_switch(node) ? "sw_" + std::to_string(node) : "hca_" + std::to_string(topo.host_index(node));
@@ -71,9 +75,11 @@ uint64_t Fabric::count_at_sources() const {
 uint64_t Fabric::count_in_fabric() const {
   uint64_t n = 0;
   for (const auto& h : hcas_) n += h->arriving();
-  for (const auto& s : switches_)
+  for (const auto& s : switches_) {
     for (int port = 1; port <= s->num_ports(); ++port)
       for (int v = 0; v < p_.sw.num_vls; ++v) n += s->queued(port, v);
+    n += s->queued_in_output_buffers();
+  }
   return n;
 }
 

@@ -18,6 +18,9 @@ namespace ibsc::tb {
 struct FabricParams {
   models::SwitchParams sw;
   models::LinkParams link;
+  // Seeds the HCAs' per-packet path choice (tables with PathChoice::RandomPerPacket only); the
+  // run's seed, set by run_load_point. Each HCA gets a stream of its own.
+  uint64_t path_seed = 1;
 };
 
 // Makes the switch arbiter of switch `index` (C++ model or Verilated RTL).

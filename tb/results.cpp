@@ -67,6 +67,11 @@ nlohmann::ordered_json to_json(const LoadPointResult& r) {
   j["saturated"] = r.saturated;
   j["max_link_utilisation"] = r6(r.max_link_utilisation);
   j["avg_link_utilisation"] = r6(r.avg_link_utilisation);
+  if (r.hol_samples > 0) {  // only when sampled: other results keep their bytes
+    j["hol_samples"] = r.hol_samples;
+    j["hol_blocked_per_switch"] = r6(r.hol_blocked_per_switch);
+    j["hol_blocked_share"] = r6(r.hol_blocked_share);
+  }
   j["sim_time_ns"] = r3(r.sim_time_ns);
   nlohmann::ordered_json links = nlohmann::ordered_json::array();
   for (const auto& l : r.links) {
@@ -104,6 +109,9 @@ LoadPointResult point_from_json(const nlohmann::json& j) {
   r.saturated = j.at("saturated");
   r.max_link_utilisation = j.at("max_link_utilisation");
   r.avg_link_utilisation = j.at("avg_link_utilisation");
+  r.hol_samples = j.value("hol_samples", uint64_t{0});
+  r.hol_blocked_per_switch = j.value("hol_blocked_per_switch", 0.0);
+  r.hol_blocked_share = j.value("hol_blocked_share", 0.0);
   r.sim_time_ns = j.at("sim_time_ns");
   for (const auto& lj : j.at("links")) {
     LinkUtil l;

@@ -34,6 +34,12 @@ struct LoadPointResult {
   double max_link_utilisation = 0, avg_link_utilisation = 0;
   std::vector<LinkUtil> links;
   bool saturated = false;
+  // Head-of-line blocking over the window, sampled every run.hol_sample_ns (only then written):
+  // time-averaged per switch, packets in input VL queues behind a routed head that still waits
+  // and bound for another output (Switch::hol_blocked), and that count over all packets queued
+  // in switch input buffers. hol_samples 0: not sampled.
+  uint64_t hol_samples = 0;
+  double hol_blocked_per_switch = 0, hol_blocked_share = 0;
   double sim_time_ns = 0;
   double wall_seconds = 0;  // never written to results.json or results.csv
 };

@@ -17,10 +17,27 @@ void RunParams::validate() const {
   if (!(drain_ns >= 0)) throw std::invalid_argument("run.drain_ns must be >= 0");
   if (!(watchdog_ns > 0)) throw std::invalid_argument("run.watchdog_ns must be > 0");
   if (!(check_ns > 0)) throw std::invalid_argument("run.check_ns must be > 0");
+  if (!(hol_sample_ns >= 0)) throw std::invalid_argument("run.hol_sample_ns must be >= 0");
 }
 
 namespace {
 Picos ps(double ns) { return static_cast<Picos>(ns * 1000.0 + 0.5); }
+
+// Head-of-line blocking now, summed over the fabric: (packets blocked, packets queued).
+std::pair<uint64_t, uint64_t> hol_now(Fabric& f, int num_vls) {
+  const Picos now = models::now_ps();
+  uint64_t blocked = 0, queued = 0;
+  for (int s = 0; s < f.topology().num_switches; ++s) {
+    const models::Switch& sw = f.sw(s);
+    for (int port = 1; port <= sw.num_ports(); ++port)
+      for (int v = 0; v < num_vls; ++v) {
+        const size_t q = sw.queued(port, v);
+        queued += q;
+        if (q >= 2) blocked += static_cast<uint64_t>(sw.hol_blocked(port, v, now));
+      }
+  }
+  return {blocked, queued};
+}
 
 std::vector<uint64_t> link_bytes(const Fabric& f) {
   std::vector<uint64_t> b;
@@ -34,14 +51,21 @@ LoadPointResult run_load_point(const PointSetup& s, double load, const std::stri
   s.run.validate();
   const double link_rate = s.fabric.link.bytes_per_ns();
   TrafficDriver driver(*s.topo, s.traffic, s.injection, load * link_rate, link_rate, s.seed);
-  Fabric fabric(*s.topo, *s.tables, s.fabric, driver, make_arbiter_factory(s.arbiter));
+  FabricParams fp = s.fabric;
+  fp.path_seed = s.seed;
+  Fabric fabric(*s.topo, *s.tables, fp, driver, make_arbiter_factory(s.arbiter));
   // Waves are set up here, during elaboration: SystemC traces only what exists before time 0.
   std::unique_ptr<WaveProbe> probe;
   if (s.run.waves.enabled()) probe = std::make_unique<WaveProbe>("wave_probe", fabric, s.run.waves, s.fabric.sw);
   models::FabricMonitor& mon = fabric.monitor();
 
   const Picos warm = ps(s.run.warmup_ns), win_end = warm + ps(s.run.window_ns);
-  const Picos drain_end = win_end + ps(s.run.drain_ns), check = ps(s.run.check_ns), dog = ps(s.run.watchdog_ns);
+  const Picos drain_end = win_end + ps(s.run.drain_ns), dog = ps(s.run.watchdog_ns);
+  const Picos hol_step = ps(s.run.hol_sample_ns);
+  // With head-of-line sampling on, the loop (and its checks) also stops at each sample time; the
+  // model's results do not depend on where sc_start pauses.
+  const Picos check = hol_step > 0 ? std::min(ps(s.run.check_ns), hol_step) : ps(s.run.check_ns);
+  uint64_t hol_samples = 0, hol_blocked = 0, hol_queued = 0;
   driver.set_window(warm, win_end);
   const auto wall0 = std::chrono::steady_clock::now();
   auto last_report = wall0;
@@ -51,6 +75,12 @@ LoadPointResult run_load_point(const PointSetup& s, double load, const std::stri
       Picos step = std::min(check, until - models::now_ps());
       sc_core::sc_start(models::to_sc(step));
       const Picos now = models::now_ps();
+      if (hol_step > 0 && now > warm && now <= win_end) {
+        auto [b, q] = hol_now(fabric, s.fabric.sw.num_vls);
+        ++hol_samples;
+        hol_blocked += b;
+        hol_queued += q;
+      }
       fabric.check_conservation();
       if (mon.in_flight() > 0 && now - mon.last_progress >= dog && now >= dog) {
         std::string cyc = fabric.deadlock_cycle();
@@ -129,6 +159,11 @@ LoadPointResult run_load_point(const PointSetup& s, double load, const std::stri
   const double edge_bytes = 3.0 * std::sqrt(2.0 * in_flight_mean) * mean_len;
   r.saturated = driver.measured_outstanding() > 0 ||
                 static_cast<double>(driver.window_delivered_bytes) < 0.95 * gen - edge_bytes;
+  if (hol_samples > 0) {
+    r.hol_samples = hol_samples;
+    r.hol_blocked_per_switch = static_cast<double>(hol_blocked) / hol_samples / switches;
+    r.hol_blocked_share = hol_queued ? static_cast<double>(hol_blocked) / hol_queued : 0;
+  }
   r.sim_time_ns = models::now_ps() / 1000.0;
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   return r;

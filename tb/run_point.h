@@ -2,6 +2,7 @@
 // packets, with the conservation check and the deadlock watchdog running throughout.
 // SystemC elaborates once per process: call this once per process (the sweep forks).
 #pragma once
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -22,6 +23,7 @@ struct RunParams {
   double drain_ns = 400000;     // at most this long after the window for measured packets to arrive
   double watchdog_ns = 50000;   // packets in flight and no grant or delivery this long: deadlock
   double check_ns = 10000;      // period of the invariant checks and progress reports
+  double hol_sample_ns = 0;     // > 0: sample head-of-line blocking this often in the window
   bool progress = true;         // progress lines on stderr
   WaveOptions waves;            // VCD of selected switches over a time window; file empty: off
   void validate() const;        // throws std::invalid_argument naming the field

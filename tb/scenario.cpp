@@ -88,6 +88,10 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
     sw.crossbar_inputs = r.get_choice("switch.crossbar_inputs", "port", {"port", "vl"}) == "vl"
                              ? models::CrossbarInputs::Vl
                              : models::CrossbarInputs::Port;
+  // Read only when given, as crossbar_inputs.
+  if (r.has("switch.output_buffer_bytes_per_vl"))
+    sw.output_buffer_bytes_per_vl =
+        static_cast<uint32_t>(r.get_int("switch.output_buffer_bytes_per_vl", 0, 0, 1 << 20));
   sw.vl2vl = r.get<bool>("switch.vl2vl", sw.vl2vl);
   s.point.arbiter.kind = r.get_choice("switch.arbiter", s.point.arbiter.kind, {"model", "rtl"});
   s.point.arbiter.rtl_switches = r.get<std::vector<int>>("switch.rtl_switches", {});
@@ -153,6 +157,8 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   run.drain_ns = r.get_double("run.drain_ns", run.drain_ns, 0, 1e12);
   run.watchdog_ns = r.get_double("run.watchdog_ns", run.watchdog_ns, 1, 1e12);
   run.check_ns = r.get_double("run.check_ns", run.check_ns, 1, 1e12);
+  // Read (and echoed) only when given, like switch.crossbar_inputs: older results keep their bytes.
+  if (r.has("run.hol_sample_ns")) run.hol_sample_ns = r.get_double("run.hol_sample_ns", 0, 0, 1e12);
   checked(r, "run", [&] { run.validate(); });
 
   SweepConfig& sp = s.sweep;

@@ -48,13 +48,6 @@ void check_scenario(const Scenario& s, const routing::Topology& topo, const rout
     fail(s, "routing.vls", "routing '" + tables.algorithm + "' uses " + std::to_string(tables.vls_used) +
                                " VLs whatever routing.vls says; remove the key or set it to " +
                                std::to_string(tables.vls_used));
-  // vn (seeds/004) asks for one of a pair's SLs at random per packet; the HCA model sends on
-  // the first record only, which would quietly make n virtual networks one.
-  if (tables.path_choice != routing::PathChoice::Primary)
-    fail(s, "routing.algorithm", "routing '" + tables.algorithm +
-                                     "' needs the HCA to pick a path record (SL) at random per packet, which the "
-                                     "HCA model does not do yet");
-
   // SL2VL: the key the tables were made for, and VLs the switch has, for every SL a path uses.
   std::set<int> sls;
   for (const auto& h : tables.hosts)
@@ -105,6 +98,10 @@ void check_scenario(const Scenario& s, const routing::Topology& topo, const rout
     fail(s, len_key, "a " + std::to_string(max_len) + "-byte packet does not fit a " +
                          std::to_string(sw.buffer_bytes_per_vl) +
                          "-byte VL buffer (switch.buffer_bytes_per_vl): virtual cut-through could never forward it");
+  if (sw.output_buffer_bytes_per_vl > 0 && max_len > sw.output_buffer_bytes_per_vl)
+    fail(s, len_key, "a " + std::to_string(max_len) + "-byte packet does not fit a " +
+                         std::to_string(sw.output_buffer_bytes_per_vl) +
+                         "-byte output VL buffer (switch.output_buffer_bytes_per_vl): the crossbar could never move it");
 
   // Traffic and injection, as each load point will build them.
   try {

@@ -98,8 +98,9 @@ Study load_study(const std::string& path) {
   } catch (const YAML::ParserException& e) {
     throw std::runtime_error(path + ":" + std::to_string(e.mark.line + 1) + ": YAML syntax: " + e.msg);
   }
-  r.only(root, {"study", "title", "base", "explain_above", "full", "quick", "tori", "routings", "patterns", "lengths",
-                "figures", "factors", "table2", "notes", "explanations"},
+  r.only(root, {"study", "title", "base", "report", "explain_above", "full", "quick", "tori", "networks", "routings",
+                "patterns", "lengths", "figures", "factors", "table2", "notes", "explanations", "experiments",
+                "quick_experiments", "panels", "report_options"},
          "");
   Study s;
   s.file = path;
@@ -109,10 +110,15 @@ Study load_study(const std::string& path) {
   std::string base = r.as<std::string>(r.need(root, "base", "base"), "base");
   s.base = (std::filesystem::path(path).parent_path() / base).string();
   if (!std::filesystem::exists(s.base)) r.fail(root["base"], "base", "scenario file '" + s.base + "' does not exist");
+  if (root["report"]) {
+    s.report = r.as<std::string>(root["report"], "report");
+    if (s.report != "torus-routing" && s.report != "voqsw") r.fail(root["report"], "report", "must be torus-routing or voqsw");
+  }
   if (root["explain_above"]) s.explain_above = r.as<double>(root["explain_above"], "explain_above");
   if (root["full"]) s.full_set = r.as<std::vector<std::string>>(root["full"], "full");
   if (root["quick"]) s.quick_set = r.as<std::vector<std::string>>(root["quick"], "quick");
-  s.tori = r.axis(root, "tori");
+  if (root["tori"] && root["networks"]) r.fail(root["networks"], "networks", "give tori or networks, not both");
+  s.tori = r.axis(root, root["networks"] ? "networks" : "tori");
   s.routings = r.axis(root, "routings");
   s.patterns = r.axis(root, "patterns");
   s.lengths = r.axis(root, "lengths");
@@ -144,13 +150,19 @@ Study load_study(const std::string& path) {
         std::string torus = kv.first.as<std::string>();
         std::string tp = p + ".paper." + torus;
         if (!has(s.tori, torus)) r.fail(kv.first, tp, "not one of tori");
-        auto values = r.as<std::vector<double>>(kv.second, tp);
+        // null: the paper gives no value for that cell
+        if (!kv.second.IsSequence()) r.fail(kv.second, tp, "must be a list");
+        std::vector<double> values;
+        for (const auto& v : kv.second) values.push_back(v.IsNull() ? 0.0 : r.as<double>(v, tp));
         if (values.size() != s.patterns.size() * s.factor_routings.size())
           r.fail(kv.second, tp, "needs " + std::to_string(s.patterns.size() * s.factor_routings.size()) +
                                     " values: for each pattern, each of factors.routings");
         size_t k = 0;
         for (const auto& pat : s.patterns)
-          for (const auto& rt : s.factor_routings) t.paper[torus][pat.name + "/" + rt] = values[k++];
+          for (const auto& rt : s.factor_routings) {
+            if (!kv.second[k].IsNull()) t.paper[torus][pat.name + "/" + rt] = values[k];
+            ++k;
+          }
       }
       s.factor_tables.push_back(t);
     }
@@ -172,6 +184,62 @@ Study load_study(const std::string& path) {
     }
   }
 
+  for (const char* key : {"experiments", "quick_experiments"}) {
+    YAML::Node list = root[key];
+    if (!list) continue;
+    if (!list.IsSequence()) r.fail(list, key, "must be a list");
+    auto& out = std::string(key) == "experiments" ? s.blocks : s.quick_blocks;
+    for (size_t i = 0; i < list.size(); ++i) {
+      std::string p = std::string(key) + "[" + std::to_string(i) + "]";
+      r.only(list[i], {"networks", "routings", "patterns", "lengths"}, p);
+      ExperimentBlock b;
+      auto names = [&](const char* k, const std::vector<StudyAxisValue>& axis, std::vector<std::string>& to) {
+        const std::string kp = p + "." + k;
+        std::vector<std::string> v = r.as<std::vector<std::string>>(r.need(list[i], k, kp), kp);
+        for (const auto& n : v) {
+          if (n == "*") {
+            for (const auto& a : axis) to.push_back(a.name);
+          } else if (!has(axis, n)) {
+            r.fail(list[i][k], kp, "'" + n + "' is not defined in the study");
+          } else {
+            to.push_back(n);
+          }
+        }
+      };
+      names("networks", s.tori, b.tori);
+      names("routings", s.routings, b.routings);
+      names("patterns", s.patterns, b.patterns);
+      names("lengths", s.lengths, b.lengths);
+      out.push_back(b);
+    }
+  }
+  if (YAML::Node pl = root["panels"]) {
+    for (size_t i = 0; i < pl.size(); ++i) {
+      std::string p = "panels[" + std::to_string(i) + "]";
+      r.only(pl[i], {"name", "title", "network", "length", "routings", "patterns"}, p);
+      Panel f;
+      f.name = r.as<std::string>(r.need(pl[i], "name", p + ".name"), p + ".name");
+      f.title = r.as<std::string>(r.need(pl[i], "title", p + ".title"), p + ".title");
+      f.torus = r.as<std::string>(r.need(pl[i], "network", p + ".network"), p + ".network");
+      if (!has(s.tori, f.torus)) r.fail(pl[i]["network"], p + ".network", "not one of networks");
+      f.length = r.as<std::string>(r.need(pl[i], "length", p + ".length"), p + ".length");
+      if (!has(s.lengths, f.length)) r.fail(pl[i]["length"], p + ".length", "not one of lengths");
+      f.routings = r.as<std::vector<std::string>>(r.need(pl[i], "routings", p + ".routings"), p + ".routings");
+      for (const auto& n : f.routings)
+        if (!has(s.routings, n)) r.fail(pl[i]["routings"], p + ".routings", "'" + n + "' is not one of routings");
+      f.patterns = r.as<std::vector<std::string>>(r.need(pl[i], "patterns", p + ".patterns"), p + ".patterns");
+      for (const auto& n : f.patterns)
+        if (!has(s.patterns, n)) r.fail(pl[i]["patterns"], p + ".patterns", "'" + n + "' is not one of patterns");
+      s.panels.push_back(f);
+    }
+  }
+  if (YAML::Node ro = root["report_options"]) {
+    if (!ro.IsMap()) r.fail(ro, "report_options", "must be a mapping of name: [values]");
+    for (const auto& kv : ro) {
+      const std::string k = kv.first.as<std::string>();
+      s.report_options[k] = r.as<std::vector<std::string>>(kv.second, "report_options." + k);
+    }
+  }
   if (root["notes"]) s.notes = r.as<std::vector<std::string>>(root["notes"], "notes");
   if (YAML::Node ex = root["explanations"]) {
     for (size_t i = 0; i < ex.size(); ++i) {
@@ -200,6 +268,15 @@ std::vector<Experiment> Study::experiments(bool quick) const {
     e.set.push_back("name=" + name + "/" + e.name);
     out.push_back(e);
   };
+  const auto& mine = quick && !quick_blocks.empty() ? quick_blocks : blocks;
+  if (!mine.empty()) {
+    for (const auto& b : mine)
+      for (const auto& t : b.tori)
+        for (const auto& r : b.routings)
+          for (const auto& p : b.patterns)
+            for (const auto& l : b.lengths) add(t, r, p, l);
+    return out;
+  }
   for (const auto& t : tori)
     for (const auto& r : routings) add(t.name, r.name, figure_pattern, figure_length);
   for (const auto& table : factor_tables)

@@ -21,13 +21,27 @@ struct StudyAxisValue {
 struct FactorTable {
   std::string name;    // "Table 3"
   std::string length;  // packet-length axis value
-  // paper[torus][pattern + "/" + routing] = factor
+  // paper[torus][pattern + "/" + routing] = factor (a null value in the file: the paper has none)
   std::map<std::string, std::map<std::string, double>> paper;
 };
 
 struct Explanation {
   std::vector<std::string> cells;  // shell patterns over "Table 3 6x6 bit-reversal FX_1VL", "Table 2 8x8 UD_DFS crossing_path", ...
   std::string why;
+};
+
+// A cross product of axis values to run ("*": every value of that axis). Studies that list
+// blocks run exactly their union instead of the figure and factor-table products.
+struct ExperimentBlock {
+  std::vector<std::string> tori, routings, patterns, lengths;
+};
+
+// One plot: latency vs accepted traffic, a series per routing and pattern, on one network.
+struct Panel {
+  std::string name;   // the paper's figure panel: "6a"
+  std::string title;  // "Uniform, 8 switches"
+  std::string torus, length;
+  std::vector<std::string> routings, patterns;
 };
 
 struct Experiment {
@@ -38,8 +52,15 @@ struct Experiment {
 
 struct Study {
   std::string file, name, title, base;  // base: the scenario file, resolved against the study's folder
+  // Which report: "torus-routing" (seeds/000, the default) or "voqsw" (seeds/004, study_report_voqsw.h).
+  std::string report = "torus-routing";
   std::vector<std::string> full_set, quick_set;
+  // tori: the networks axis (the key `networks` in a study file is the same axis).
   std::vector<StudyAxisValue> tori, routings, patterns, lengths;
+  std::vector<ExperimentBlock> blocks, quick_blocks;  // optional; quick_blocks: --quick runs these
+  std::vector<Panel> panels;                          // optional: the voqsw report's figures
+  // Settings of the chosen report, name -> list of names (study_report_voqsw.h lists its own).
+  std::map<std::string, std::vector<std::string>> report_options;
   // Figures: every routing on every torus at one pattern and length.
   std::string figure_pattern, figure_length;
   // Throughput factor tables: routings over a baseline, per torus and pattern.

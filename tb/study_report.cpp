@@ -1,6 +1,7 @@
 #include "tb/study_report.h"
 
 #include "tb/study_conclusions.h"
+#include "tb/study_report_voqsw.h"
 
 #include <fnmatch.h>
 
@@ -61,7 +62,7 @@ std::string explanation_for(const Study& s, const std::string& cell) {
 std::string num(double v, int decimals) { return std::isnan(v) ? "n/a" : fmt::format("{:.{}f}", v, decimals); }
 
 // How the runs of this mode measure, from the mode's overrides ("run.window_ns=500000").
-std::string measurement_note(const Study& s, bool quick) {
+std::string measurement_note_text(const Study& s, bool quick) {
   const auto& set = quick ? s.quick_set : s.full_set;
   auto get = [&](const std::string& key) {
     for (const auto& kv : set)
@@ -83,6 +84,8 @@ std::string measurement_note(const Study& s, bool quick) {
 
 }  // namespace
 
+std::string measurement_note(const Study& s, bool quick) { return measurement_note_text(s, quick); }
+
 const ExperimentResult* find_experiment(const StudyRun& run, const std::string& torus, const std::string& routing,
                                         const std::string& pattern, const std::string& length) {
   for (const auto& r : run.results)
@@ -95,7 +98,8 @@ std::vector<std::string> study_failures(const StudyRun& run, double tolerance) {
   std::vector<std::string> f;
   for (const auto& [key, rt] : run.routed) {
     if (!rt.check.ok()) f.push_back(key + ": routing tables fail their checks: " + rt.check.text());
-    if (rt.routing == run.study->factor_baseline &&
+    const bool ecube_baseline = run.study->report == "torus-routing";  // seeds/000: the baseline is e-cube
+    if (ecube_baseline && rt.routing == run.study->factor_baseline &&
         std::abs(rt.metrics.average_distance - rt.metrics.average_topological_distance) > 1e-9)
       f.push_back(key + ": e-cube average distance " + num(rt.metrics.average_distance, 4) +
                   " is not the topological distance " + num(rt.metrics.average_topological_distance, 4));
@@ -118,13 +122,39 @@ std::vector<std::string> study_failures(const StudyRun& run, double tolerance) {
                                 "bound {:.4f}",
                                 n, p.offered_load, p.accepted_prorated_bytes_per_ns_per_switch, r.bound.topology));
     }
-    if (r.exp.routing == run.study->factor_baseline && r.bound.non_minimal_paths > 0)
+    if (run.study->report == "torus-routing" && r.exp.routing == run.study->factor_baseline &&
+        r.bound.non_minimal_paths > 0)
       f.push_back(fmt::format("{}: {} of {} e-cube paths are not minimal", n, r.bound.non_minimal_paths, r.bound.paths));
   }
   return f;
 }
 
+void write_experiment_csvs(const std::string& dir, const StudyRun& run) {
+  std::ofstream all(dir + "/experiments.csv");
+  all << "experiment,torus,routing,pattern,length,throughput,routed_bound,topology_bound,low_load_latency_ns,points,"
+         "non_minimal_paths,error\n";
+  for (const auto& r : run.results)
+    all << r.exp.name << "," << r.exp.torus << "," << r.exp.routing << "," << r.exp.pattern << "," << r.exp.length
+        << "," << num(r.throughput, 4) << "," << num(r.bound.routed, 4) << "," << num(r.bound.topology, 4) << ","
+        << num(r.low_load_latency, 1) << "," << r.points.size() << "," << r.bound.non_minimal_paths << ",\""
+        << r.error << "\"\n";
+
+  std::ofstream pts(dir + "/points.csv");
+  pts << "experiment,offered_load,accepted_bytes_per_ns_per_switch,accepted_prorated_bytes_per_ns_per_switch,avg_latency_ns,p99_latency_ns,packets_generated,"
+         "packets_delivered,packets_in_flight,saturated\n";
+  for (const auto& r : run.results)
+    for (const auto& p : r.points)
+      pts << r.exp.name << "," << num(p.offered_load, 6) << "," << num(p.accepted_bytes_per_ns_per_switch, 6) << ","
+          << num(p.accepted_prorated_bytes_per_ns_per_switch, 6) << ","
+          << num(p.avg_latency_ns, 1) << "," << num(p.p99_latency_ns, 1) << "," << p.packets_generated << ","
+          << p.packets_delivered << "," << p.packets_in_flight << "," << (p.saturated ? "true" : "false") << "\n";
+  // runs/ holds every point's full results.json (per-link utilisation): tens of MB, not kept in git.
+  std::ofstream(dir + "/.gitignore") << "runs/\n";
+
+}
+
 std::vector<std::string> write_study_report(const std::string& dir, const StudyRun& run) {
+  if (run.study->report == "voqsw") return write_voqsw_report(dir, run);
   namespace fs = std::filesystem;
   const Study& s = *run.study;
   fs::create_directories(dir);
@@ -154,7 +184,7 @@ std::vector<std::string> write_study_report(const std::string& dir, const StudyR
 
   md << "## Modelling choices\n\n";
   for (const auto& n : s.notes) md << "- " << n << "\n";
-  md << "- " << measurement_note(s, run.quick) << "\n\n";
+  md << "- " << measurement_note_text(s, run.quick) << "\n\n";
 
   // Table 2.
   md << "## Table 2: routing metrics\n\nAverage distance / crossing path / deviation crossing, computed from the "
@@ -278,27 +308,7 @@ std::vector<std::string> write_study_report(const std::string& dir, const StudyR
     }
   }
 
-  // Every experiment.
-  std::ofstream all(dir + "/experiments.csv");
-  all << "experiment,torus,routing,pattern,length,throughput,routed_bound,topology_bound,low_load_latency_ns,points,"
-         "non_minimal_paths,error\n";
-  for (const auto& r : run.results)
-    all << r.exp.name << "," << r.exp.torus << "," << r.exp.routing << "," << r.exp.pattern << "," << r.exp.length
-        << "," << num(r.throughput, 4) << "," << num(r.bound.routed, 4) << "," << num(r.bound.topology, 4) << ","
-        << num(r.low_load_latency, 1) << "," << r.points.size() << "," << r.bound.non_minimal_paths << ",\""
-        << r.error << "\"\n";
-
-  std::ofstream pts(dir + "/points.csv");
-  pts << "experiment,offered_load,accepted_bytes_per_ns_per_switch,accepted_prorated_bytes_per_ns_per_switch,avg_latency_ns,p99_latency_ns,packets_generated,"
-         "packets_delivered,packets_in_flight,saturated\n";
-  for (const auto& r : run.results)
-    for (const auto& p : r.points)
-      pts << r.exp.name << "," << num(p.offered_load, 6) << "," << num(p.accepted_bytes_per_ns_per_switch, 6) << ","
-          << num(p.accepted_prorated_bytes_per_ns_per_switch, 6) << ","
-          << num(p.avg_latency_ns, 1) << "," << num(p.p99_latency_ns, 1) << "," << p.packets_generated << ","
-          << p.packets_delivered << "," << p.packets_in_flight << "," << (p.saturated ? "true" : "false") << "\n";
-  // runs/ holds every point's full results.json (per-link utilisation): tens of MB, not kept in git.
-  std::ofstream(dir + "/.gitignore") << "runs/\n";
+  write_experiment_csvs(dir, run);
 
   // Conclusions: each with the paper's value, ours, the criterion and the verdict; a line that
   // disagrees, or whose value differs by more than explain_above, needs an explanation like a cell.

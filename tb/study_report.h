@@ -53,7 +53,15 @@ const ExperimentResult* find_experiment(const StudyRun& run, const std::string& 
 // it closes, can be delivered inside it).
 std::vector<std::string> study_failures(const StudyRun& run, double tolerance);
 
-// Writes dir/README.md, CSVs and plots; returns the failures it lists.
+// dir/experiments.csv (one line per experiment), dir/points.csv (every load point) and
+// dir/.gitignore (runs/, the per-experiment results, stays out of git).
+void write_experiment_csvs(const std::string& dir, const StudyRun& run);
+
+// How the runs of this mode measure (windows, sweep), one sentence from the mode's overrides.
+std::string measurement_note(const Study& s, bool quick);
+
+// Writes dir/README.md, CSVs and plots; returns the failures it lists. A study whose report is
+// "voqsw" gets write_voqsw_report's instead.
 std::vector<std::string> write_study_report(const std::string& dir, const StudyRun& run);
 
 }  // namespace ibsc::tb

@@ -33,6 +33,7 @@
 #include <string>
 #include <vector>
 
+#include "models/uniform_draw.h"
 #include "routing/topology.h"
 
 namespace ibsc::tb {
@@ -57,20 +58,8 @@ class DestinationPattern {
 // permutation file errors as "FILE:LINE: problem", a pattern under which nobody sends).
 std::unique_ptr<DestinationPattern> make_destination_pattern(const TrafficConfig& cfg, const routing::Topology& topo);
 
-// Uniform integer in [0, n) from raw 64-bit draws (bit-identical on every standard library).
-inline uint64_t uniform_below(std::mt19937_64& rng, uint64_t n) {
-  // Lemire's multiply-shift with rejection: unbiased.
-  unsigned __int128 m = static_cast<unsigned __int128>(rng()) * n;
-  uint64_t low = static_cast<uint64_t>(m);
-  if (low < n) {
-    uint64_t threshold = (0 - n) % n;
-    while (low < threshold) {
-      m = static_cast<unsigned __int128>(rng()) * n;
-      low = static_cast<uint64_t>(m);
-    }
-  }
-  return static_cast<uint64_t>(m >> 64);
-}
+// Uniform integer in [0, n) from raw 64-bit draws (models/uniform_draw.h).
+using models::uniform_below;
 // Uniform double in [0, 1).
 inline double uniform01(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
 

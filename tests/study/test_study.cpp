@@ -74,10 +74,31 @@ BOOST_AUTO_TEST_CASE(permutation_bound) {
   BOOST_TEST(b.routed <= b.topology + 1e-12);
   // No routing can give more than every sender at link rate.
   BOOST_TEST(b.topology <= 56 * 0.25 / 16 + 1e-12);
+}
+
+BOOST_AUTO_TEST_CASE(hotspot_bound_is_the_hot_host_link) {
+  // One hot-spot, host 3 of 64, half the traffic: each of the 63 others sends it 0.5 + 0.5/63 of
+  // its rate, and host 3's own hot draws fall back to uniform, so its link takes 62 x 0.5 + 1 = 32
+  // host rates. At the offered mix it is the busiest channel: 32 r <= 0.25 B/ns, i.e. 64 r / 16
+  // switches = 0.03125 B/ns/switch whatever the routing (the routed bound). The topology bound
+  // does not hold the mix (a saturated source may deliver other packets while hot ones wait),
+  // so it stays above.
+  Routed r({4, 4}, "ecube");
   tb::TrafficConfig hot;
   hot.pattern = "hotspot";
   hot.hotspot_hosts = {3};
-  BOOST_CHECK_THROW(tb::traffic_matrix(hot, r.topo), std::invalid_argument);
+  hot.hotspot_fraction = 0.5;
+  const auto m = tb::traffic_matrix(hot, r.topo);
+  std::vector<double> out(64, 0.0), in(64, 0.0);
+  for (const auto& d : m) {
+    out[d.src] += d.share;
+    in[d.dst] += d.share;
+  }
+  for (double o : out) BOOST_TEST(o == 1.0, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(in[3] == 32.0, boost::test_tools::tolerance(1e-12));
+  tb::ChannelLoadBound b = tb::channel_load_bound(r.topo, r.tables, m, 0.25);
+  BOOST_TEST(b.routed == 0.03125, boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(b.topology > b.routed);
 }
 
 BOOST_AUTO_TEST_CASE(seeds000_study_expands_to_its_experiments) {
@@ -100,6 +121,30 @@ BOOST_AUTO_TEST_CASE(seeds000_study_expands_to_its_experiments) {
       BOOST_TEST(sc.point.fabric.sw.num_vls == 2);
       BOOST_TEST(sc.point.traffic.pattern == "transpose");
       BOOST_TEST(sc.point.injection.length_mix[0].first == 32u);
+    }
+}
+
+// seeds/004: the experiment blocks, not the figure/table products. Full: 4 networks x 2 routings
+// x 7 patterns (56) + VOQ-4SL uniform on 4 networks (4) + 8sw 4 routings x 2 patterns (8; its
+// VOQ-4SL uniform already counted: 7 new) + 1VN uniform on 3 networks (3) = 70. Quick: 1 x 3 x 2.
+BOOST_AUTO_TEST_CASE(seeds004_study_expands_to_its_blocks) {
+  tb::Study s = tb::load_study(IBSC_SOURCE_DIR "/scenarios/seeds004/voqsw.yaml");
+  BOOST_TEST(s.report == "voqsw");
+  BOOST_TEST(s.experiments(false).size() == 70u);
+  BOOST_TEST(s.experiments(true).size() == 6u);
+  BOOST_TEST(s.factor_tables[0].paper.at("64sw").at("uniform/VOQ-8SL") == 3.29);
+  BOOST_TEST(s.factor_tables[0].paper.at("8sw").count("hs1-10/VOQ-8SL") == 0u);  // ~: no paper value
+  for (const auto& e : s.experiments(false))
+    if (e.name == "64sw-8VN-hs4-40-32") {
+      tb::Scenario sc = tb::load_scenario(s.base, e.set);
+      BOOST_TEST(sc.topology.spec == "irregular:64:seed=1:regular=1");
+      BOOST_TEST(sc.routing.algorithm == "vn");
+      BOOST_TEST(sc.point.fabric.sw.num_vls == 8);
+      BOOST_TEST(sc.point.fabric.sw.buffer_bytes_per_vl == 1024u);
+      BOOST_TEST((sc.point.fabric.sw.crossbar_inputs == models::CrossbarInputs::Vl));
+      BOOST_TEST(sc.point.traffic.hotspot_hosts.size() == 4u);
+      BOOST_TEST(sc.point.traffic.hotspot_fraction == 0.4);
+      BOOST_TEST(sc.point.run.hol_sample_ns == 1000);
     }
 }
 

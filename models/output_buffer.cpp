@@ -1,0 +1,71 @@
+#include "models/output_buffer.h"
+
+#include <algorithm>
+
+namespace ibsc::models {
+
+void OutputBuffers::configure(int num_ports, int num_vls, int buffer_blocks) {
+  num_vls_ = num_vls;
+  blocks_ = buffer_blocks;
+  const size_t n = static_cast<size_t>(num_ports + 1) * num_vls;
+  q_.reset(new RingQueue<Buffered>[n]());
+  credits_.reset(new CreditCounter[n]());
+  vlarb_.reset(new VlArbiter[num_ports + 1]());
+  link_busy_.reset(new Picos[num_ports + 1]());
+  byte_ps_.reset(new Picos[num_ports + 1]());
+}
+
+void OutputBuffers::connect(int port, int peer_buffer_blocks, Picos byte_ps, const VlArbParams& vlarb) {
+  for (int v = 0; v < num_vls_; ++v) link_credits(port, v).reset(peer_buffer_blocks);
+  vlarb_[port].configure(vlarb, num_vls_);
+  byte_ps_[port] = byte_ps;
+}
+
+void OutputBuffers::push(int port, const Buffered& b) {
+  q_[index(port, b.vl)].push_back(b);
+  ++total_;
+}
+
+Picos OutputBuffers::head_start(int port, int vl, Picos lower) const {
+  const RingQueue<Buffered>& q = q_[index(port, vl)];
+  if (q.empty()) return kNever;
+  const Buffered& b = q.front();
+  // The link reads byte e at start + e x byte time; the crossbar wrote it by in_start + (a line
+  // no steeper than the link's), so the two ends bound it: the head is in, and the tail is in
+  // by the time the link needs it.
+  const Picos send_len = static_cast<Picos>(b.pkt->length) * byte_ps_[port];
+  Picos t = std::max({lower, link_busy_[port], b.in_start, b.in_end > send_len ? b.in_end - send_len : 0});
+  return link_credits(port, vl).time_for(static_cast<int>(b.pkt->blocks()), t);
+}
+
+Picos OutputBuffers::next_send(int port, Picos lower) const {
+  Picos best = kNever;
+  for (int v = 0; v < num_vls_; ++v) best = std::min(best, head_start(port, v, lower));
+  return best;
+}
+
+bool OutputBuffers::send(int port, Picos t, LinkSend& out) {
+  if (link_busy_[port] > t) return false;
+  uint32_t mask = 0;
+  for (int v = 0; v < num_vls_; ++v)
+    if (head_start(port, v, t) == t) mask |= 1u << v;
+  if (mask == 0) return false;
+  const int w = vlarb_[port].select(mask);
+  if (w < 0) return false;
+  RingQueue<Buffered>& q = q_[index(port, w)];
+  const Buffered b = q.front();
+  const uint32_t len = b.pkt->length;
+  if (!link_credits(port, w).consume(static_cast<int>(b.pkt->blocks()), t)) return false;  // head_start checked
+  q.pop_front();
+  --total_;
+  vlarb_[port].charge(w, len);
+  const Picos ps = byte_ps_[port];
+  link_busy_[port] = t + len * ps;
+  out.pkt = b.pkt;
+  out.start = t;
+  // Each block is freed once it has left on the link (it is in the buffer by then, see above).
+  out.freed = CreditTrain{t, ps, t, ps, len, static_cast<Vl>(w)};
+  return true;
+}
+
+}  // namespace ibsc::models

@@ -1,0 +1,9 @@
+set terminal svg size 800,560 dynamic font 'sans,12' noenhanced
+set output 'reports/voqsw/figure-10b.svg'
+set title 'Figure 10b: 4 SLs and 8 VLs, 4 hot-spots with 40%, 8 switches'
+set xlabel 'accepted traffic (bytes/ns/switch)'
+set ylabel 'average latency (ns)'
+set grid
+set key top left
+set logscale y
+plot 'reports/voqsw/figure-10b.dat' index 0 with linespoints title '8VN', 'reports/voqsw/figure-10b.dat' index 1 with linespoints title 'VOQ-8SL', 'reports/voqsw/figure-10b.dat' index 2 with linespoints title 'VOQ-4SL'

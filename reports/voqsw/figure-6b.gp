@@ -1,0 +1,9 @@
+set terminal svg size 800,560 dynamic font 'sans,12' noenhanced
+set output 'reports/voqsw/figure-6b.svg'
+set title 'Figure 6b: uniform, 16 switches'
+set xlabel 'accepted traffic (bytes/ns/switch)'
+set ylabel 'average latency (ns)'
+set grid
+set key top left
+set logscale y
+plot 'reports/voqsw/figure-6b.dat' index 0 with linespoints title '8VN', 'reports/voqsw/figure-6b.dat' index 1 with linespoints title 'VOQ-8SL'

@@ -1,0 +1,100 @@
+// The output buffers alone (link side): when a head may start on the link (cut-through bounds,
+// link busy, link credits), one packet per send, round-robin over VLs, the blocks a send frees,
+// the count of packets held. 1X SDR link: 4 ns a byte; a 512-byte packet takes 2048 ns.
+#define BOOST_TEST_MODULE output_buffer
+#include <boost/test/unit_test.hpp>
+
+#include "models/output_buffer.h"
+#include "tests/support/sc_test_main.h"
+
+using namespace ibsc;
+using models::Picos;
+
+namespace {
+constexpr Picos kNs = 1000;
+constexpr Picos kByte = 4000;  // ps
+
+models::Packet make(uint32_t length, uint64_t id) {
+  models::Packet p;
+  p.length = length;
+  p.id = id;
+  return p;
+}
+}  // namespace
+
+// A head may start when it is in the buffer, and no earlier than its tail's arrival minus the
+// link's time for the whole packet: the send never ends before the crossbar transfer does.
+BOOST_AUTO_TEST_CASE(cut_through_never_overtakes_the_crossbar) {
+  models::OutputBuffers ob;
+  ob.configure(2, 2, 16);
+  ob.connect(1, 8, kByte, models::VlArbParams{});
+  models::Packet a = make(512, 1), b = make(512, 2);
+  // A: crossbar at twice the link rate (tail in 1024 ns after its head): the head bounds.
+  ob.push(1, {&a, 1000 * kNs, 2024 * kNs, 0});
+  BOOST_TEST(ob.head_start(1, 0, 0) == 1000 * kNs);
+  BOOST_TEST(ob.queued_total() == 1u);
+  // B on VL 1 from a slow input (8 ns a byte: tail 4096 ns after its head): 4096 - 2048 = 2048
+  // ns after its head, so that its last byte leaves as it arrives.
+  ob.push(1, {&b, 1000 * kNs, 5096 * kNs, 1});
+  BOOST_TEST(ob.head_start(1, 1, 0) == 3048 * kNs);
+  BOOST_TEST(ob.next_send(1, 0) == 1000 * kNs);
+  models::LinkSend s;
+  BOOST_TEST(!ob.send(1, 999 * kNs, s));  // nothing in yet
+  BOOST_TEST(ob.send(1, 1000 * kNs, s));
+  BOOST_TEST(s.pkt == &a);
+  BOOST_TEST(s.start == 1000 * kNs);
+  BOOST_TEST(ob.link_busy(1) == 3048 * kNs);  // 1000 + 2048
+  // Its 8 blocks are freed as they leave: block 0 at 1000 + 256, the last at 3048.
+  BOOST_TEST(s.freed.blocks() == 8u);
+  BOOST_TEST(s.freed.block_time(0) == 1256 * kNs);
+  BOOST_TEST(s.freed.last_time() == 3048 * kNs);
+  BOOST_TEST(ob.link_credits(1, 0).available(1000 * kNs) == 0);  // 8 taken of 8
+  // B: link free at 3048, which is also its cut-through bound.
+  BOOST_TEST(ob.next_send(1, 1001 * kNs) == 3048 * kNs);
+  BOOST_TEST(!ob.send(1, 3044 * kNs, s));
+  BOOST_TEST(ob.send(1, 3048 * kNs, s));
+  BOOST_TEST(s.pkt == &b);
+  BOOST_TEST(s.start + 512 * kByte == 5096 * kNs);  // ends exactly as its tail arrives
+  BOOST_TEST(ob.queued_total() == 0u);
+  BOOST_TEST(ob.next_send(1, 3049 * kNs) == models::kNever);
+}
+
+// A head waits for link credits for the whole packet; with none coming it waits for ever
+// (kNever: the switch wakes the port when credits arrive).
+BOOST_AUTO_TEST_CASE(waits_for_link_credits_of_the_whole_packet) {
+  models::OutputBuffers ob;
+  ob.configure(1, 1, 16);
+  ob.connect(1, 8, kByte, models::VlArbParams{});
+  models::Packet a = make(512, 1), c = make(128, 3);
+  ob.push(1, {&a, 0, 2048 * kNs, 0});
+  ob.push(1, {&c, 2048 * kNs, 2560 * kNs, 0});
+  models::LinkSend s;
+  BOOST_TEST(ob.send(1, 0, s));
+  BOOST_TEST(ob.head_start(1, 0, 2048 * kNs) == models::kNever);  // 0 credits, no train back
+  // Downstream frees 2 blocks at 4 ns a byte from 3000 ns: at 3256 and 3512 ns.
+  BOOST_TEST(ob.link_credits(1, 0).add(models::CreditTrain{3000 * kNs, kByte, 3000 * kNs, kByte, 128, 0}));
+  BOOST_TEST(ob.head_start(1, 0, 2048 * kNs) == 3512 * kNs);
+  BOOST_TEST(ob.send(1, 3512 * kNs, s));
+  BOOST_TEST(s.pkt == &c);
+}
+
+// Heads ready on both VLs at once: the link-side VL arbiter takes them in turn (round-robin).
+BOOST_AUTO_TEST_CASE(round_robin_between_vls_one_packet_per_send) {
+  models::OutputBuffers ob;
+  ob.configure(1, 2, 32);
+  ob.connect(1, 32, kByte, models::VlArbParams{});
+  models::Packet p[4] = {make(64, 0), make(64, 1), make(64, 2), make(64, 3)};
+  ob.push(1, {&p[0], 0, 256 * kNs, 0});
+  ob.push(1, {&p[1], 0, 256 * kNs, 0});
+  ob.push(1, {&p[2], 0, 256 * kNs, 1});
+  ob.push(1, {&p[3], 0, 256 * kNs, 1});
+  BOOST_TEST(ob.queued(1, 0) == 2u);
+  std::vector<uint64_t> order;
+  models::LinkSend s;
+  for (Picos t = 0; t < 2000 * kNs; t += 4 * kNs)
+    if (ob.send(1, t, s)) {
+      order.push_back(s.pkt->id);
+      BOOST_TEST(s.start == static_cast<Picos>(order.size() - 1) * 256 * kNs);  // back to back
+    }
+  BOOST_TEST(order == (std::vector<uint64_t>{0, 2, 1, 3}));
+}
