@@ -6,6 +6,9 @@
 //   vl_arbiter.h    the VL arbiter of each output (round-robin or VLArb tables);
 //   output_port.h   credit counters, VL requests, busy time;
 //   crossbar.h      transfer timing and speed-up;
+//   output_buffer.h optional (switch.output_buffer_bytes_per_vl > 0): per output port and VL a
+//                   buffer between crossbar and link, and the link side that empties it; the
+//                   output ports' counters then hold its free space, and grants fill it;
 //   switch_arbiter.h the input-to-output matching (C++ model or Verilated RTL, an interface).
 // The LFT look-up and the wake-up computation stay here: they read all parts at once.
 //
