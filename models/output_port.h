@@ -58,7 +58,7 @@ class OutputPorts {
   // A packet of `blocks` credits and `bytes` granted on (port, w) at t: takes its credits and
   // charges the VL arbiter. False (nothing taken) when the counter would go negative. The
   // caller sets o.busy from the crossbar's timing.
-  bool start(int port, Vl w, int blocks, uint32_t bytes, Picos t) {
+  __attribute__((always_inline)) bool start(int port, Vl w, int blocks, uint32_t bytes, Picos t) {
     if (!credits_[index(port, w)].consume(blocks, t)) return false;
     vlarb_[port].charge(w, bytes);
     return true;

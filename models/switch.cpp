@@ -166,11 +166,11 @@ void Switch::packet_arrives(int port, Packet* pkt, Picos head_time) {
 }
 
 void Switch::credits_arrive(int port, const CreditTrain& train) {
-  if (obuf_) return link_credits_arrive(port, train);
+  if (__builtin_expect(obuf_, 0)) return link_credits_arrive(port, train);
   space_returns(port, train);
 }
 
-void Switch::space_returns(int port, const CreditTrain& train) {
+inline void Switch::space_returns(int port, const CreditTrain& train) {
   CreditCounter& cc = out_.credits(port, train.vl);
   if (!cc.add(train))
     throw CreditError(where(port, train.vl) + ": more credits returned than taken (counter above its buffer)");
@@ -382,6 +382,8 @@ void Switch::arbitrate_single(const Eligible& e, Picos t) {
 }
 
 void Switch::grant(int i, int v, int o, Vl w, Picos t) {
+  // First, with the arguments still in their registers: the default path pays one branch.
+  if (__builtin_expect(obuf_, 0)) return grant_to_buffer(i, v, o, w, t);
   InputPortState& in = port_[i].in;
   OutputPortState& out = port_[o].out;
   InputVl& iv = in_.at(i, v);
@@ -393,7 +395,6 @@ void Switch::grant(int i, int v, int o, Vl w, Picos t) {
   if (xbar_busy(i, iv) > t) throw FabricError(where(i, v) + ": arbiter granted an input still draining");
   if (!out_.start(o, w, static_cast<int>(h.blocks), pkt->length, t))
     throw CreditError(where(o, w) + ": credit counter would go negative");
-  if (obuf_) return grant_to_buffer(i, v, o, w, h, t);
   const CrossbarTransfer x = xbar_.transfer(t, h.ready - routing_ps_, port_[i].out.byte_ps, out.byte_ps, pkt->length, pkt->vl);
   out.busy = x.out_free;
   if (!xbar_per_vl_) in.xbar_busy = x.drain.last_time();  // else iv's drain, set below
@@ -411,10 +412,22 @@ void Switch::grant(int i, int v, int o, Vl w, Picos t) {
 
 // grant() with output buffers: the crossbar moves the packet into output VL w's buffer; the link
 // side sends it later (run_links).
-void Switch::grant_to_buffer(int i, int v, int o, Vl w, const Queued& h, Picos t) {
+// The checks are grant()'s.
+void Switch::grant_to_buffer(int i, int v, int o, Vl w, Picos t) {
   InputPortState& in = port_[i].in;
   InputVl& iv = in_.at(i, v);
+  const Queued h = in_.pop_head(in, v, iv);
+  --queued_packets_;
+  if (in.queued == 0) {  // as grant()'s erase, written out so that grant() keeps its own inline
+    auto it = std::find(active_.begin(), active_.end(), i);
+    std::copy(it + 1, active_.end(), it);
+    active_.pop_back();
+  }
   Packet* pkt = h.pkt;
+  if (port_[o].out.busy > t) throw FabricError(where(o, w) + ": arbiter granted a busy crossbar output");
+  if (xbar_busy(i, iv) > t) throw FabricError(where(i, v) + ": arbiter granted an input still draining");
+  if (!out_.start(o, w, static_cast<int>(h.blocks), pkt->length, t))
+    throw CreditError(where(o, w) + ": output buffer space would go negative");
   const CreditTrain drain = xbar_.transfer_to_buffer(t, h.ready - routing_ps_, port_[i].out.byte_ps,
                                                      port_[o].out.byte_ps, pkt->length, pkt->vl);
   const Picos done = drain.last_time();

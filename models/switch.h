@@ -6,6 +6,9 @@
 //   vl_arbiter.h    the VL arbiter of each output (round-robin or VLArb tables);
 //   output_port.h   credit counters, VL requests, busy time;
 //   crossbar.h      transfer timing and speed-up;
+//   output_buffer.h optional (switch.output_buffer_bytes_per_vl > 0): per output port and VL a
+//                   buffer between crossbar and link, and the link side that empties it; the
+//                   output ports' counters then hold its free space, and grants fill it;
 //   switch_arbiter.h the input-to-output matching (C++ model or Verilated RTL, an interface).
 // The LFT look-up and the wake-up computation stay here: they read all parts at once.
 //
@@ -129,10 +132,11 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   // Until when the crossbar input the head of `iv` (on input i) needs is busy.
   Picos xbar_busy(int i, const InputVl& iv) const { return xbar_per_vl_ ? iv.last.done : port_[i].in.xbar_busy; }
   void grant(int i, int v, int o, Vl w, Picos t);
-  void grant_to_buffer(int i, int v, int o, Vl w, const Queued& h, Picos t);
+  // Cold (only with output buffers): kept out of grant()'s body.
+  __attribute__((noinline, cold)) void grant_to_buffer(int i, int v, int o, Vl w, Picos t);
   // Free space (crossbar side) returned on (port, VL): link credits, or with output buffers the
   // blocks the link has sent; wakes the heads waiting for it.
-  void space_returns(int port, const CreditTrain& train);
+  inline void space_returns(int port, const CreditTrain& train);
   void link_credits_arrive(int port, const CreditTrain& train);
   void run_links(Picos t, bool stale);
   void wake_link(int o);

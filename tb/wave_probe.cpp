@@ -88,7 +88,7 @@ std::string rtl_wave_path(const std::string& vcd_path, int s) {
 
 WaveProbe::WaveProbe(sc_core::sc_module_name name, Fabric& fabric, const WaveOptions& opt,
                      const models::SwitchParams& sw)
-    : sc_module(name), fabric_(fabric), opt_(opt), num_vls_(sw.num_vls), clock_ps_(sw.clock_ps()),
+    : sc_module(name), fabric_(fabric), opt_(opt), num_vls_(sw.num_vls), output_buffers_(sw.output_buffer_bytes_per_vl > 0), clock_ps_(sw.clock_ps()),
       start_ps_(ps(opt.start_ns)), end_ps_(ps(opt.end_ns)) {
   const routing::Topology& topo = fabric.topology();
   opt_.validate(topo);
@@ -147,6 +147,7 @@ WaveProbe::WaveProbe(sc_core::sc_module_name name, Fabric& fabric, const WaveOpt
         const std::string vn = pn + ".vl" + std::to_string(v);
         sc_core::sc_trace(tf_, p.vl[v].occupancy, vn + ".occupancy");
         sc_core::sc_trace(tf_, p.vl[v].credits, vn + ".credits");
+        if (output_buffers_) sc_core::sc_trace(tf_, p.vl[v].out_occupancy, vn + ".out_occupancy");
       }
       sc_core::sc_trace(tf_, p.request, pn + ".request");
       sc_core::sc_trace(tf_, p.request_in_vl, pn + ".request_in_vl");
@@ -211,6 +212,7 @@ void WaveProbe::sample(Picos t) {
       for (int v = 0; v < num_vls_; ++v) {
         p.vl[v].occupancy = sw.occupancy_blocks(p.port, v, t);
         p.vl[v].credits = sw.credits(p.port, v, t);
+        p.vl[v].out_occupancy = sw.output_occupancy_blocks(p.port, v, t);
       }
       p.grant_out = sw.last_grant_out(p.port);
       const models::Switch::RequestRecord& r = req[p.port];

@@ -4,6 +4,8 @@
 // switch, the model's state into plain members that SystemC traces:
 //   sw_<s>.p<p>.vl<v>.occupancy  input buffer blocks held (queued + still draining)
 //   sw_<s>.p<p>.vl<v>.credits    credits available toward the peer on output p, VL v
+//   sw_<s>.p<p>.vl<v>.out_occupancy  output buffer blocks held or reserved (only with
+//                                switch.output_buffer_bytes_per_vl > 0)
 //   sw_<s>.p<p>.request          1 on an edge where input p asked the switch arbiter
 //   sw_<s>.p<p>.request_in_vl    its head's input VL and the output VL asked (0 without request)
 //   sw_<s>.p<p>.request_out_vl
@@ -83,6 +85,7 @@ class WaveProbe : public sc_core::sc_module {
   struct PortVl {
     int occupancy = 0;
     int credits = 0;
+    int out_occupancy = 0;
   };
   struct Port {
     int port = 0;
@@ -112,6 +115,7 @@ class WaveProbe : public sc_core::sc_module {
   Fabric& fabric_;
   WaveOptions opt_;
   int num_vls_;
+  bool output_buffers_;
   models::Picos clock_ps_, start_ps_, end_ps_;
   sc_core::sc_trace_file* tf_ = nullptr;
   // Traced members live in these vectors: sized once in the constructor, never reallocated,
