@@ -47,10 +47,7 @@ std::string diff_text(double ours, double paper) {
 // Explanation cells are shell-style patterns: "Table 2 * UD_DFS *".
 bool matches(const std::string& pattern, const std::string& cell) { return fnmatch(pattern.c_str(), cell.c_str(), 0) == 0; }
 
-struct Outlier {
-  std::string cell;
-  std::string shown;  // "paper 43, ours 35, -19%" or a conclusion's values
-};
+using Outlier = ReportOutlier;
 
 std::string explanation_for(const Study& s, const std::string& cell) {
   for (const auto& e : s.explanations)
@@ -85,6 +82,25 @@ std::string measurement_note_text(const Study& s, bool quick) {
 }  // namespace
 
 std::string measurement_note(const Study& s, bool quick) { return measurement_note_text(s, quick); }
+
+void write_explained_outliers(std::ostream& md, const Study& s, const std::vector<ReportOutlier>& outliers) {
+  std::map<std::string, std::vector<const ReportOutlier*>> by_reason;
+  std::vector<const ReportOutlier*> unexplained;
+  for (const auto& o : outliers) {
+    std::string why = explanation_for(s, o.cell);
+    if (why.empty()) unexplained.push_back(&o);
+    else by_reason[why].push_back(&o);
+  }
+  for (const auto& [why, list] : by_reason) {
+    for (size_t i = 0; i < list.size(); ++i) md << (i ? "; " : "- ") << list[i]->cell << " (" << list[i]->shown << ")";
+    md << ":\n  " << why << "\n";
+  }
+  if (!unexplained.empty()) {
+    md << "- Not explained yet:";
+    for (const auto* o : unexplained) md << " " << o->cell << " (" << o->shown << ");";
+    md << "\n";
+  }
+}
 
 const ExperimentResult* find_experiment(const StudyRun& run, const std::string& torus, const std::string& routing,
                                         const std::string& pattern, const std::string& length) {
@@ -333,22 +349,7 @@ std::vector<std::string> write_study_report(const std::string& dir, const StudyR
     md << "Quick mode: coarse load steps without bisection find a throughput only to within a step, which moves "
           "factors by tens of percent, so this list is longer than a full run's and is not a verdict on the model.\n\n";
   if (outliers.empty()) md << "None.\n";
-  std::map<std::string, std::vector<const Outlier*>> by_reason;
-  std::vector<const Outlier*> unexplained;
-  for (const auto& o : outliers) {
-    std::string why = explanation_for(s, o.cell);
-    if (why.empty()) unexplained.push_back(&o);
-    else by_reason[why].push_back(&o);
-  }
-  for (const auto& [why, list] : by_reason) {
-    for (size_t i = 0; i < list.size(); ++i) md << (i ? "; " : "- ") << list[i]->cell << " (" << list[i]->shown << ")";
-    md << ":\n  " << why << "\n";
-  }
-  if (!unexplained.empty()) {
-    md << "- Not explained yet:";
-    for (const auto* o : unexplained) md << " " << o->cell << " (" << o->shown << ");";
-    md << "\n";
-  }
+  write_explained_outliers(md, s, outliers);
 
   // Checks.
   std::vector<std::string> failures = study_failures(run, kBoundTolerance);

@@ -4,6 +4,7 @@
 // paper's conclusions hold in our runs. Markdown for readers, CSV for tools.
 #pragma once
 #include <map>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -59,6 +60,14 @@ void write_experiment_csvs(const std::string& dir, const StudyRun& run);
 
 // How the runs of this mode measure (windows, sweep), one sentence from the mode's overrides.
 std::string measurement_note(const Study& s, bool quick);
+
+// A table cell or conclusion that differs from the paper by more than the study's threshold.
+struct ReportOutlier {
+  std::string cell;
+  std::string shown;  // "paper 43, ours 35, -19%" or a conclusion's values
+};
+// Lists the outliers grouped by the study's explanation (cell patterns), then those without one.
+void write_explained_outliers(std::ostream& md, const Study& s, const std::vector<ReportOutlier>& outliers);
 
 // Writes dir/README.md, CSVs and plots; returns the failures it lists. A study whose report is
 // "voqsw" gets write_voqsw_report's instead.

@@ -1,6 +1,5 @@
 #include "tb/study_report_voqsw.h"
 
-#include <fnmatch.h>
 
 #include <algorithm>
 #include <cmath>
@@ -25,13 +24,6 @@ double throughput(const StudyRun& run, const std::string& net, const std::string
 std::vector<std::string> option(const Study& s, const std::string& key) {
   auto it = s.report_options.find(key);
   return it == s.report_options.end() ? std::vector<std::string>{} : it->second;
-}
-
-std::string explanation_for(const Study& s, const std::string& cell) {
-  for (const auto& e : s.explanations)
-    for (const auto& c : e.cells)
-      if (fnmatch(c.c_str(), cell.c_str(), 0) == 0) return e.why;
-  return "";
 }
 
 // The load point of `r` at the highest offered load `other` also ran unsaturated (sweeps share
@@ -62,10 +54,7 @@ std::vector<std::string> write_voqsw_report(const std::string& dir, const StudyR
   const std::string hol_base = hol_opt.empty() ? "" : hol_opt[0];
   const std::string length = s.factor_tables.empty() ? s.figure_length : s.factor_tables[0].length;
   std::ostringstream md;
-  struct Outlier {
-    std::string cell, shown;
-  };
-  std::vector<Outlier> outliers;
+  std::vector<ReportOutlier> outliers;
 
   md << "# " << (s.title.empty() ? s.name : s.title) << "\n\n";
   md << "Made by `" << run.command << "`"
@@ -246,22 +235,7 @@ std::vector<std::string> write_voqsw_report(const std::string& dir, const StudyR
   md << "\n## Differences above " << fmt::format("{:.0f}%", 100 * s.explain_above) << ", criteria not met, and why\n\n";
   if (run.quick) md << "Quick mode: coarse load steps find a throughput only to within a step; not a verdict on the model.\n\n";
   if (outliers.empty()) md << "None.\n";
-  std::map<std::string, std::vector<const Outlier*>> by_reason;
-  std::vector<const Outlier*> unexplained;
-  for (const auto& o : outliers) {
-    std::string why = explanation_for(s, o.cell);
-    if (why.empty()) unexplained.push_back(&o);
-    else by_reason[why].push_back(&o);
-  }
-  for (const auto& [why, list] : by_reason) {
-    for (size_t i = 0; i < list.size(); ++i) md << (i ? "; " : "- ") << list[i]->cell << " (" << list[i]->shown << ")";
-    md << ":\n  " << why << "\n";
-  }
-  if (!unexplained.empty()) {
-    md << "- Not explained yet:";
-    for (const auto* o : unexplained) md << " " << o->cell << " (" << o->shown << ");";
-    md << "\n";
-  }
+  write_explained_outliers(md, s, outliers);
 
   write_experiment_csvs(dir, run);
   md << "\n## Checks (must hold whatever the tuning)\n\n"
