@@ -67,6 +67,12 @@ TableSet tables_with_fallback(const Topology& t, const SwitchGraph& g, const Tur
 TableSet tables_from_paths(const Topology& t, const SwitchGraph& g, const PathSet& paths, const RoutingOptions& opt,
                            const std::string& name);
 
+// The LFTs of destination renaming, once assign_lids has given every host its 2^lmc LIDs:
+// layers[d][c * n + x] is the output port at switch x toward destination switch d for LID
+// offset (colour) c, kNoPort where no path of that colour passes; LIDs of a host's range left
+// without a colour still reach it at its own switch.
+void fill_renamed_lfts(const Topology& t, const std::vector<std::vector<PortNum>>& layers, int lmc, TableSet& ts);
+
 // Channel dependency graph of a path set (one VL): the first cycle found, as channel ids, or
 // empty when acyclic.
 std::vector<int> path_cdg_cycle(const SwitchGraph& g, const PathSet& paths);

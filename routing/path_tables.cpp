@@ -76,20 +76,7 @@ TableSet tables_from_paths(const Topology& t, const SwitchGraph& g, const PathSe
   ts.sls_used = vls;
   ts.vls_used = vls;
   assign_lids(t, lmc, ts);
-  const auto by_switch = hosts_by_switch(t);
-  for (int d = 0; d < n; ++d) {
-    const int colours = static_cast<int>(next[d].size() / n);
-    for (int h : by_switch[d]) {
-      const Lid base = ts.hosts[h].base_lid;
-      const PortNum local = static_cast<PortNum>(t.host_switch_port(h));
-      for (int c = 0; c < (1 << lmc); ++c) ts.switches[d].lft[base + c].candidates = {{local, 0}};
-      for (int c = 0; c < colours; ++c)
-        for (int x = 0; x < n; ++x) {
-          PortNum p = next[d][static_cast<size_t>(c) * n + x];
-          if (p != kNoPort && x != d) ts.switches[x].lft[base + c].candidates = {{p, 0}};
-        }
-    }
-  }
+  fill_renamed_lfts(t, next, lmc, ts);
   for (int s = 0; s < n; ++s)
     for (int sl = 0; sl < vls; ++sl) ts.switches[s].sl2vl.set_all(sl, static_cast<Vl>(sl));
   for (int h = 0; h < t.num_hosts; ++h) {
@@ -124,6 +111,24 @@ TableSet tables_with_fallback(const Topology& t, const SwitchGraph& g, const Tur
     throw RoutingError(name + ": destination renaming needs more than " + std::to_string(1 << opt.max_lmc) +
                        " LIDs per host, and the destination-consistent paths are not deadlock-free");
   return tables_from_paths(t, g, r.paths, opt, name);
+}
+
+void fill_renamed_lfts(const Topology& t, const std::vector<std::vector<PortNum>>& layers, int lmc, TableSet& ts) {
+  const int n = t.num_switches;
+  const auto by_switch = hosts_by_switch(t);
+  for (int d = 0; d < n; ++d) {
+    const int colours = static_cast<int>(layers[d].size() / n);
+    for (int h : by_switch[d]) {
+      const Lid base = ts.hosts[h].base_lid;
+      const PortNum local = static_cast<PortNum>(t.host_switch_port(h));
+      for (int c = 0; c < (1 << lmc); ++c) ts.switches[d].lft[base + c].candidates = {{local, 0}};
+      for (int c = 0; c < colours; ++c)
+        for (int x = 0; x < n; ++x) {
+          PortNum p = layers[d][static_cast<size_t>(c) * n + x];
+          if (p != kNoPort && x != d) ts.switches[x].lft[base + c].candidates = {{p, 0}};
+        }
+    }
+  }
 }
 
 }  // namespace ibsc::routing

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <string>
 
+#include "routing/generic.h"
 #include "routing/lids.h"
 #include "routing/tftr.h"
 
@@ -69,20 +70,8 @@ TableSet tftr_tables(const Topology& t, const SwitchGraph& g, const TftrResult& 
   TableSet ts;
   ts.algorithm = "tftr";
   assign_lids(t, lmc, ts);
+  fill_renamed_lfts(t, layers, lmc, ts);
   const auto by_switch = hosts_by_switch(t);
-  for (int d = 0; d < n; ++d) {
-    const int colours = static_cast<int>(layers[d].size() / n);
-    for (int h : by_switch[d]) {
-      const Lid base = ts.hosts[h].base_lid;
-      const PortNum local = static_cast<PortNum>(t.host_switch_port(h));
-      for (int c = 0; c < (1 << lmc); ++c) ts.switches[d].lft[base + c].candidates = {{local, 0}};
-      for (int c = 0; c < colours; ++c)
-        for (int x = 0; x < n; ++x) {
-          const PortNum p = layers[d][static_cast<size_t>(c) * n + x];
-          if (p != kNoPort && x != d) ts.switches[x].lft[base + c].candidates = {{p, 0}};
-        }
-    }
-  }
   int vls_used = 1;
   for (int s = 0; s < n; ++s)
     for (int d = 0; d < n; ++d)
