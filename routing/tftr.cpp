@@ -9,15 +9,7 @@
 #include "routing/generic.h"
 
 namespace ibsc::routing {
-namespace {
 
-void set_path(const SwitchGraph& g, const Orientation& o, TftrPath& p, std::vector<int> chans) {
-  p.chans = std::move(chans);
-  p.vls = transition_vls(g, o, p.chans);
-  p.transitions = p.vls.empty() ? 0 : p.vls.back();
-}
-
-// The pair's other paths, blocked for a search that replaces path `skip`.
 PathSearch search_around(const SwitchGraph& g, int s, int d, const std::vector<TftrPath>& paths, size_t skip) {
   PathSearch ps;
   ps.s = s;
@@ -28,6 +20,15 @@ PathSearch search_around(const SwitchGraph& g, int s, int d, const std::vector<T
     if (j != skip && !paths[j].chans.empty()) block_path(g, paths[j].chans, ps);
   return ps;
 }
+
+namespace {
+
+void set_path(const SwitchGraph& g, const Orientation& o, TftrPath& p, std::vector<int> chans) {
+  p.chans = std::move(chans);
+  p.vls = transition_vls(g, o, p.chans);
+  p.transitions = p.vls.empty() ? 0 : p.vls.back();
+}
+
 
 // The paper's own fallback (seeds/002 section 4: "the process will be repeated by using
 // different ports at starting and ending switches"): paths found one after another, each the

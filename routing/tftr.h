@@ -77,6 +77,10 @@ void tftr_assign_sls(const SwitchGraph& g, TftrResult& r, const std::vector<std:
 // Stage 6: the table set (tftr_tables.cpp).
 TableSet tftr_tables(const Topology& t, const SwitchGraph& g, const TftrResult& r, const RoutingOptions& opt);
 
+// A search from s to d that avoids the pair's other paths (all but paths[skip]): its
+// replacement must stay disjoint from them.
+PathSearch search_around(const SwitchGraph& g, int s, int d, const std::vector<TftrPath>& paths, size_t skip);
+
 // All six stages ("tftr").
 TableSet route_tftr(const Topology& t, const RoutingOptions& opt);
 

@@ -219,13 +219,7 @@ class SlAssigner {
   // On success the path is replaced and assigned.
   bool alternative(int s, int d, size_t i, bool main_only, Avoid avoid) {
     auto& ps = pairs(s, d);
-    PathSearch q;
-    q.s = s;
-    q.d = d;
-    q.blocked_switch.assign(g_.n, 0);
-    q.blocked_cable.assign(g_.channels.size(), 0);
-    for (size_t j = 0; j < ps.size(); ++j)
-      if (j != i && !ps[j].chans.empty()) block_path(g_, ps[j].chans, q);
+    PathSearch q = search_around(g_, s, d, ps, i);
     std::vector<int> best;
     int best_sl = -1;
     for (size_t c = 0; c < sls_.size(); ++c) {

@@ -6,32 +6,12 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "tb/cmd_route.h"
+#include "tests/routing/route_cli.h"
 
 namespace {
 
-// Runs `ibsc route ARGS...` in process; returns the exit code and what it printed.
-int run(std::vector<std::string> args, std::string& out) {
-  CLI::App app{"test"};
-  ibsc::tb::add_route_command(app);
-  args.insert(args.begin(), "route");
-  std::vector<const char*> argv{"ibsc"};
-  for (auto& a : args) argv.push_back(a.c_str());
-  std::ostringstream capture;
-  auto* old = std::cout.rdbuf(capture.rdbuf());
-  int rc = 0;
-  try {
-    app.parse(static_cast<int>(argv.size()), const_cast<char**>(argv.data()));
-  } catch (const CLI::RuntimeError& e) {
-    rc = e.get_exit_code();
-  } catch (const std::exception& e) {
-    capture << "error: " << e.what();
-    rc = 1;
-  }
-  std::cout.rdbuf(old);
-  out = capture.str();
-  return rc;
-}
+// `ibsc route ARGS...` in process (route_cli.h).
+int run(std::vector<std::string> args, std::string& out) { return run_route(std::move(args), out); }
 
 }  // namespace
 

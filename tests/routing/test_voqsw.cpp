@@ -8,7 +8,7 @@
 #include "routing/checks.h"
 #include "routing/generators.h"
 #include "routing/voqsw.h"
-#include "tb/cmd_route.h"
+#include "tests/routing/route_cli.h"
 
 using namespace ibsc::routing;
 using ibsc::Lid;
@@ -267,30 +267,6 @@ BOOST_AUTO_TEST_CASE(table1_within_the_acceptance_bands) {
     }
   }
 }
-
-namespace {
-int run_route(std::vector<std::string> args, std::string& out) {
-  CLI::App app{"test"};
-  ibsc::tb::add_route_command(app);
-  args.insert(args.begin(), "route");
-  std::vector<const char*> argv{"ibsc"};
-  for (auto& a : args) argv.push_back(a.c_str());
-  std::ostringstream capture;
-  auto* old = std::cout.rdbuf(capture.rdbuf());
-  int rc = 0;
-  try {
-    app.parse(static_cast<int>(argv.size()), const_cast<char**>(argv.data()));
-  } catch (const CLI::RuntimeError& e) {
-    rc = e.get_exit_code();
-  } catch (const std::exception& e) {
-    capture << "error: " << e.what();
-    rc = 1;
-  }
-  std::cout.rdbuf(old);
-  out = capture.str();
-  return rc;
-}
-}  // namespace
 
 BOOST_AUTO_TEST_CASE(route_command_sls_option) {
   std::string out;
