@@ -18,9 +18,15 @@ void RunParams::validate() const {
   if (!(watchdog_ns > 0)) throw std::invalid_argument("run.watchdog_ns must be > 0");
   if (!(check_ns > 0)) throw std::invalid_argument("run.check_ns must be > 0");
   if (!(hol_sample_ns >= 0)) throw std::invalid_argument("run.hol_sample_ns must be >= 0");
+  if (measure != "window" && measure != "ci") throw std::invalid_argument("run.measure must be window or ci");
+  if (!(ci_relative_width > 0 && ci_relative_width < 1))
+    throw std::invalid_argument("run.ci_relative_width must be in (0, 1)");
+  if (!(ci_max_window_ns == 0 || ci_max_window_ns >= window_ns))
+    throw std::invalid_argument("run.ci_max_window_ns must be 0 (10 x run.window_ns) or >= run.window_ns");
 }
 
 namespace {
+constexpr double kConfidence = 0.95;  // of every batch-means interval
 Picos ps(double ns) { return static_cast<Picos>(ns * 1000.0 + 0.5); }
 
 // Head-of-line blocking now, summed over the fabric: (packets blocked, packets queued).
@@ -59,8 +65,10 @@ LoadPointResult run_load_point(const PointSetup& s, double load, const std::stri
   if (s.run.waves.enabled()) probe = std::make_unique<WaveProbe>("wave_probe", fabric, s.run.waves, s.fabric.sw);
   models::FabricMonitor& mon = fabric.monitor();
 
-  const Picos warm = ps(s.run.warmup_ns), win_end = warm + ps(s.run.window_ns);
-  const Picos drain_end = win_end + ps(s.run.drain_ns), dog = ps(s.run.watchdog_ns);
+  const Picos warm = ps(s.run.warmup_ns);
+  Picos win_end = warm + ps(s.run.window_ns);  // measuring to a confidence interval moves it
+  Picos drain_end = win_end + ps(s.run.drain_ns);
+  const Picos dog = ps(s.run.watchdog_ns);
   const Picos hol_step = ps(s.run.hol_sample_ns);
   // With head-of-line sampling on, the loop (and its checks) also stops at each sample time; the
   // model's results do not depend on where sc_start pauses.
@@ -104,13 +112,40 @@ LoadPointResult run_load_point(const PointSetup& s, double load, const std::stri
 
   advance_to(warm);
   const auto bytes0 = link_bytes(fabric);
-  advance_to(win_end);
+  // Batches: 20 over a fixed window; 16 over window_ns to start with when measuring to a
+  // confidence interval, merged and doubled as the run goes on (tb/batch_means.h).
+  const bool ci = s.run.measure == "ci";
+  BatchMeans batches(warm, std::max<Picos>(1, ps(s.run.window_ns) / (ci ? 16 : 20)), 16);
+  driver.set_batches(&batches);
+  bool converged = false;
+  if (!ci) {
+    advance_to(win_end);
+  } else {
+    const Picos min_end = win_end, max_end = warm + ps(s.run.max_window_ns());
+    for (;;) {
+      // The window ends where the run may stop: packets generated up to there are measured.
+      const Picos target = std::min(batches.open_batch_end(), max_end);
+      driver.set_window(warm, target);
+      advance_to(target);
+      batches.close_until(target);
+      if (target >= min_end && batches.latency_ns(kConfidence).within(s.run.ci_relative_width) &&
+          batches.delivered_bytes_per_ns(kConfidence).within(s.run.ci_relative_width)) {
+        converged = true;
+        break;
+      }
+      if (target >= max_end) break;
+    }
+    win_end = models::now_ps();
+  }
+  batches.close_until(win_end);
+  driver.set_batches(nullptr);
   const auto bytes1 = link_bytes(fabric);
+  drain_end = win_end + ps(s.run.drain_ns);
   while (driver.measured_outstanding() > 0 && models::now_ps() < drain_end)
     advance_to(std::min(drain_end, models::now_ps() + check));
 
   LoadPointResult r;
-  const double window_ns = s.run.window_ns;
+  const double window_ns = (win_end - warm) / 1000.0;
   const int switches = s.topo->num_switches, hosts = s.topo->num_hosts;
   r.offered_load = load;
   r.offered_bytes_per_ns_per_host = load * link_rate;
@@ -159,6 +194,16 @@ LoadPointResult run_load_point(const PointSetup& s, double load, const std::stri
   const double edge_bytes = 3.0 * std::sqrt(2.0 * in_flight_mean) * mean_len;
   r.saturated = driver.measured_outstanding() > 0 ||
                 static_cast<double>(driver.window_delivered_bytes) < 0.95 * gen - edge_bytes;
+  const ConfidenceInterval acc = batches.delivered_bytes_per_ns(kConfidence);
+  if (ci) {
+    r.ci.on = true;
+    r.ci.converged = converged;
+    r.ci.window_ns = window_ns;
+    r.ci.batches = batches.batches();
+    r.ci.batch_ns = batches.batch_ps() / 1000.0;
+    r.ci.latency_ns = batches.latency_ns(kConfidence);
+    r.ci.accepted_bytes_per_ns_per_switch = {acc.mean / switches, acc.half_width / switches, acc.batches};
+  }
   if (hol_samples > 0) {
     r.hol_samples = hol_samples;
     r.hol_blocked_per_switch = static_cast<double>(hol_blocked) / hol_samples / switches;
