@@ -122,10 +122,13 @@ LoadPointResult run_load_point(const PointSetup& s, double load, const std::stri
     advance_to(win_end);
   } else {
     const Picos min_end = win_end, max_end = warm + ps(s.run.max_window_ns());
+    // While measuring, the window is open-ended (a delivery's bytes count up to its own time);
+    // once the run stops, it ends there, before the drain. Head-of-line samples run to the end.
+    driver.set_window(warm, models::kNever);
+    win_end = max_end;
+    drain_end = max_end + ps(s.run.drain_ns);  // for progress lines
     for (;;) {
-      // The window ends where the run may stop: packets generated up to there are measured.
       const Picos target = std::min(batches.open_batch_end(), max_end);
-      driver.set_window(warm, target);
       advance_to(target);
       batches.close_until(target);
       if (target >= min_end && batches.latency_ns(kConfidence).within(s.run.ci_relative_width) &&
@@ -136,6 +139,7 @@ LoadPointResult run_load_point(const PointSetup& s, double load, const std::stri
       if (target >= max_end) break;
     }
     win_end = models::now_ps();
+    driver.set_window(warm, win_end);
   }
   batches.close_until(win_end);
   driver.set_batches(nullptr);
