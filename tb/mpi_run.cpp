@@ -33,9 +33,12 @@ MpiRunResult run_mpi(const routing::Topology& topo, const routing::TableSet& tab
   sc_core::sc_start();  // returns when nothing is left to happen
   MpiRunResult r;
   for (const auto& rk : ranks) {
-    if (!rk->finished())
+    if (!rk->finished()) {
+      const std::string cycle = fabric.deadlock_cycle();
       throw std::runtime_error("workload " + work.kind + ": rank " + std::to_string(rk->rank()) +
-                               " did not finish (the fabric went idle with its messages outstanding)");
+                               " did not finish: the fabric went still with " + std::to_string(fabric.count_in_fabric()) +
+                               " packets in it" + (cycle.empty() ? "" : "; cycle of waiting channels: " + cycle));
+    }
     r.host_end_ns.push_back(rk->end_ps() / 1000.0);
     r.completion_ns = std::max(r.completion_ns, rk->end_ps() / 1000.0);
     r.bytes += rk->bytes_sent();
