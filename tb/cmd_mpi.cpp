@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tb/cmd_run.h"
 #include "tb/mpi_run.h"
 #include "tb/output_files.h"
 #include "tb/scenario.h"
@@ -72,10 +73,7 @@ void add_mpi_command(CLI::App& app) {
   auto o = std::make_shared<MpiOptions>();
   CLI::App* c = app.add_subcommand("mpi", "Run an MPI-like workload through the HCAs' TLM-2.0 sockets");
   c->add_option("scenario", o->scenario, "Scenario YAML file (its fabric)")->required()->check(CLI::ExistingFile);
-  c->add_option("--set", o->sets, "Override a scenario key: key.path=value (repeatable)")
-      ->expected(1)
-      ->allow_extra_args(false)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  add_set_option(*c, o->sets);
   c->add_option("--workload", o->work.kind, "all-to-all, allreduce, ring, halo or trace (default allreduce)")
       ->check(CLI::IsMember(workload_kinds()));
   c->add_option("--bytes", o->work.bytes, "Bytes per message (default 4096)")->check(CLI::Range(1u, 1u << 30));
