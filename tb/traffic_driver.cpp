@@ -37,9 +37,11 @@ void TrafficDriver::generated(models::Packet& p, models::Picos t) {
     ++measured_generated_;
     window_generated_bytes += p.length;
   }
+  if (batches_) batches_->generated(t, p.length);
 }
 
 void TrafficDriver::delivered(const models::Packet& p, models::Picos t) {
+  if (batches_) batches_->delivered(t, p.length, p.gen_time);
   if (p.measured) {
     ++measured_delivered_;
     latency.add((t - p.gen_time + 500) / 1000);

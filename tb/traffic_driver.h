@@ -9,6 +9,7 @@
 
 #include "models/hca.h"
 #include "routing/topology.h"
+#include "tb/batch_means.h"
 #include "tb/injection.h"
 #include "tb/latency_histogram.h"
 #include "tb/traffic.h"
@@ -30,6 +31,8 @@ class TrafficDriver : public models::HcaTraffic {
     win_end_ = end;
   }
   uint64_t measured_outstanding() const { return measured_generated_ - measured_delivered_; }
+  // Batch means fed with every generation and delivery from now on (nullptr: none).
+  void set_batches(BatchMeans* b) { batches_ = b; }
 
   LatencyHistogram latency;             // ns, measured packets
   uint64_t measured_generated_ = 0;
@@ -56,6 +59,7 @@ class TrafficDriver : public models::HcaTraffic {
   std::vector<HostStreams> hosts_;
   models::Picos win_start_ = models::kNever, win_end_ = models::kNever;
   double byte_ps_ = 0;  // link byte time
+  BatchMeans* batches_ = nullptr;
 };
 
 }  // namespace ibsc::tb
