@@ -74,6 +74,8 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   ro.vls = r.get_int("routing.vls", ro.vls, 0, 15);
   ro.max_sls = r.get_int("routing.max_sls", ro.max_sls, 1, 16);
   ro.max_vls = r.get_int("routing.max_vls", ro.max_vls, 1, 15);
+  ro.voq_hca = r.get<bool>("routing.voq_hca", ro.voq_hca);
+  ro.voq_spread = r.get<bool>("routing.voq_spread", ro.voq_spread);
   ro.seed = s.point.seed;
 
   models::SwitchParams& sw = s.point.fabric.sw;
@@ -168,6 +170,7 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   sp.step = r.get_double("sweep.step", sp.step, 0.001, 1);
   sp.max = r.get_double("sweep.max", sp.max, 0.001, 1);
   sp.refine = r.get_int("sweep.refine", sp.refine, 0, 8);
+  sp.beyond = r.get<std::vector<double>>("sweep.beyond", sp.beyond);
   sp.jobs = r.get_int("sweep.jobs", sp.jobs, 0, 256);
   checked(r, "sweep", [&] { sp.validate(); });
 
