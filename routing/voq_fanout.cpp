@@ -1,5 +1,6 @@
 #include "routing/voq_fanout.h"
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <tuple>
@@ -11,6 +12,7 @@ namespace ibsc::routing {
 LaneFanout input_lane_fanout(const Topology& t, const TableSet& ts) {
   const int S = t.num_switches;
   std::map<std::tuple<int, int, int>, InputLane> lanes;
+  std::map<std::tuple<int, int, int, int>, double> by_port;  // (switch, input, VL, output) -> traffic
   for (int h = 0; h < t.num_hosts; ++h)
     for (int q = 0; q < t.num_hosts; ++q) {
       if (q == h || ts.hosts[h].paths.size() <= static_cast<size_t>(q)) continue;
@@ -30,6 +32,7 @@ LaneFanout input_lane_fanout(const Topology& t, const TableSet& ts) {
           lane.from_host = !t.is_switch(t.nodes[sw].ports[in].node);
           lane.out_ports |= 1ULL << out;
           lane.traffic += share;
+          by_port[{sw, in, vl, out}] += share;
           const Sl2VlTable& tab = ts.switches[sw].sl2vl;
           const int next_vl = tab.get(in, out, tab.key() == Sl2VlTable::Key::Sl ? rec.sl : vl);
           const PortPeer& peer = t.nodes[sw].ports[out];
@@ -38,6 +41,10 @@ LaneFanout input_lane_fanout(const Topology& t, const TableSet& ts) {
         }
       }
     }
+  for (const auto& [k, traffic] : by_port) {
+    InputLane& lane = lanes[{std::get<0>(k), std::get<1>(k), std::get<2>(k)}];
+    lane.top_port = std::max(lane.top_port, traffic);
+  }
   LaneFanout f;
   for (auto& [key, lane] : lanes) {
     const bool single = lane.fanout() == 1;
@@ -46,6 +53,7 @@ LaneFanout input_lane_fanout(const Topology& t, const TableSet& ts) {
       if (single) f.host_fed_single += lane.traffic;
     } else {
       f.switch_fed += lane.traffic;
+      f.switch_fed_top += lane.top_port;
       if (single) f.switch_fed_single += lane.traffic;
       f.max_switch_fed_fanout = std::max(f.max_switch_fed_fanout, lane.fanout());
     }

@@ -19,6 +19,7 @@ struct InputLane {
   uint64_t out_ports = 0;  // bit p: some packet leaves by port p (ports 1..63)
   double traffic = 0;      // uniform traffic through it: each ordered host pair counts 1,
                            // split evenly over its path records
+  double top_port = 0;     // the part of it that leaves by its busiest output port
   int fanout() const { return __builtin_popcountll(out_ports); }
 };
 
@@ -28,6 +29,10 @@ struct LaneFanout {
   double switch_fed = 0, switch_fed_single = 0;
   double host_fed = 0, host_fed_single = 0;
   int max_switch_fed_fanout = 0;
+  double switch_fed_top = 0;  // sum over switch-fed lanes of top_port
+  // Purity: the share of switch-fed lane traffic bound for its lane's busiest output port (1 for
+  // full VOQ; about 1 / ports used for virtual networks, whose VLs carry every port's share).
+  double switch_fed_purity() const { return switch_fed > 0 ? switch_fed_top / switch_fed : 1.0; }
   // Shares of the traffic passing switch inputs that waits in a lane for one output port only.
   double switch_fed_share() const { return switch_fed > 0 ? switch_fed_single / switch_fed : 1.0; }
   double host_fed_share() const { return host_fed > 0 ? host_fed_single / host_fed : 1.0; }

@@ -74,6 +74,10 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   ro.vls = r.get_int("routing.vls", ro.vls, 0, 15);
   ro.max_sls = r.get_int("routing.max_sls", ro.max_sls, 1, 16);
   ro.max_vls = r.get_int("routing.max_vls", ro.max_vls, 1, 15);
+  for (const char* key : {"routing.voq_hca", "routing.voq_spread"})
+    if (r.has(key) && ro.algorithm != "voqsw")
+      throw ConfigError(r.where(key) + ": key '" + key + "': only routing voqsw reads it (routing.algorithm is '" +
+                        ro.algorithm + "')");
   ro.voq_hca = r.get<bool>("routing.voq_hca", ro.voq_hca);
   ro.voq_spread = r.get<bool>("routing.voq_spread", ro.voq_spread);
   ro.seed = s.point.seed;
