@@ -181,9 +181,10 @@ VoqPlan plan_voq(const VoqProblem& p, int sl_budget) {
   kept.path_sl.assign(p.paths(), 0);
   kept.sls_used = 1;
   int x = 0;
-  if (plan.sls_full <= sl_budget) {
+  SlAssignment full = plan.sls_full <= sl_budget ? compute_sls(p, sl_budget, plan.x_max) : SlAssignment{};
+  if (full.ok) {  // (with p.spread a free path's SL may depend on the budget: checked, not assumed)
     x = plan.x_max;
-    kept = compute_sls(p, sl_budget, x);
+    kept = std::move(full);
   } else {
     for (int next = 1; next < plan.x_max; ++next) {
       SlAssignment a = compute_sls(p, sl_budget, next);

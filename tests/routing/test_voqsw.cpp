@@ -377,4 +377,14 @@ BOOST_AUTO_TEST_CASE(spread_sls_use_every_vl) {
   BOOST_TEST(host_vl0_share(input_lane_fanout(t, b)) < 0.2);
   BOOST_TEST(b.sls_used <= 8);
   BOOST_TEST(check_tables(t, b).ok());
+  // Every budget, both options: tables within the budget and deadlock-free.
+  for (int n : {8, 16})
+    for (int sls : {2, 4, 8, 16}) {
+      const Topology u = paper_net(n, 2);
+      const TableSet ts = route_opts(u, "voqsw", sls, true, true);
+      const CheckReport r = check_tables(u, ts);
+      BOOST_TEST_INFO("n=" << n << " SLs=" << sls << "\n" << r.text());
+      BOOST_TEST(r.ok());
+      BOOST_TEST(ts.sls_used <= sls);
+    }
 }
