@@ -34,7 +34,8 @@ TableSet route_voqsw(const Topology& t, const RoutingOptions& opt) {
   if (V > opt.max_vls)
     throw RoutingError("voqsw asked for " + std::to_string(V) + " VLs; the budget is " + std::to_string(opt.max_vls));
   TableSet ts = base_tables(t, opt);
-  const VoqProblem p = voq_problem(t, ts, V);
+  VoqProblem p = voq_problem(t, ts, V, opt.voq_hca);
+  p.spread = opt.voq_spread;
   const VoqPlan plan = plan_voq(p, budget);
 
   // Unconsidered tuples (and SLs no considered tuple uses): SL s -> VL s mod V, spreading the
@@ -59,6 +60,10 @@ TableSet route_voqsw(const Topology& t, const RoutingOptions& opt) {
       if (r >= plan.x) continue;
       const VoqTuple& u = p.tuples[r];
       const int vl = p.group(u.next_out_port);
+      if (!t.is_switch(u.sw)) {  // an HCA tuple: the port's SL2VL (compute_sls keeps it consistent)
+        ts.hosts[t.host_index(u.sw)].sl2vl[sl] = static_cast<Vl>(vl);
+        continue;
+      }
       const size_t P = t.nodes[u.sw].num_ports + 1;
       int8_t& mark = set_by[u.sw][(u.in_port * P + u.out_port) * kNumSls + sl];
       if (mark >= 0 && mark != vl)

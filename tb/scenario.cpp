@@ -74,6 +74,15 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   ro.vls = r.get_int("routing.vls", ro.vls, 0, 15);
   ro.max_sls = r.get_int("routing.max_sls", ro.max_sls, 1, 16);
   ro.max_vls = r.get_int("routing.max_vls", ro.max_vls, 1, 15);
+  // VOQsw's options are read (and echoed in the resolved scenario) only when given, as
+  // switch.crossbar_inputs: results of scenarios written before the keys existed keep their bytes.
+  for (auto [key, field] : {std::pair{"routing.voq_hca", &ro.voq_hca}, std::pair{"routing.voq_spread", &ro.voq_spread}}) {
+    if (!r.has(key)) continue;
+    if (ro.algorithm != "voqsw")
+      throw ConfigError(r.where(key) + ": key '" + key + "': only routing voqsw reads it (routing.algorithm is '" +
+                        ro.algorithm + "')");
+    *field = r.get<bool>(key, false);
+  }
   ro.seed = s.point.seed;
 
   models::SwitchParams& sw = s.point.fabric.sw;
@@ -177,6 +186,7 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   sp.step = r.get_double("sweep.step", sp.step, 0.001, 1);
   sp.max = r.get_double("sweep.max", sp.max, 0.001, 1);
   sp.refine = r.get_int("sweep.refine", sp.refine, 0, 8);
+  if (r.has("sweep.beyond")) sp.beyond = r.get<std::vector<double>>("sweep.beyond", {});  // read only when given
   sp.jobs = r.get_int("sweep.jobs", sp.jobs, 0, 256);
   checked(r, "sweep", [&] { sp.validate(); });
 
