@@ -28,8 +28,10 @@ TableMemory estimate_table_memory(const Topology& topo, const std::string& algor
   m.lft_bytes = switches * lids * sizeof(Lft::Slot);
   // Path record rows (routing/path_row.h): one per switch for the algorithms whose records
   // depend on the source switch; voqsw gives each host pair its own SL, so a row per host;
-  // imported tables without records share one row.
-  const double rows = algorithm == "voqsw" ? hosts : algorithm == "file" ? 1 : switches;
+  // DOR on flattened butterflies (its SL depends on the destination only) and imported tables
+  // without records share one row.
+  const bool one_row = algorithm == "file" || algorithm == "dor" || algorithm == "mixed-dor";
+  const double rows = algorithm == "voqsw" ? hosts : one_row ? 1 : switches;
   m.path_record_bytes = hosts * sizeof(HostTables) + rows * hosts * sizeof(PathRecord);
   for (int s = 0; s < topo.num_switches; ++s) {
     const double ports = topo.nodes[s].num_ports + 1;

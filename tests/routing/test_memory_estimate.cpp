@@ -17,6 +17,8 @@ BOOST_AUTO_TEST_CASE(torus_4x4_by_hand) {
   BOOST_TEST(m.lft_bytes == 16.0 * 81 * 4);
   // Per host its HostTables; one row per switch of one 4-byte record per destination.
   BOOST_TEST(m.path_record_bytes == 64.0 * sizeof(HostTables) + 16 * 64 * 4);
+  // DOR's records depend on the destination only: one row for all hosts.
+  BOOST_TEST(estimate_table_memory(t, "dor").path_record_bytes == 64.0 * sizeof(HostTables) + 64 * 4);
   // voqsw sets an SL per host pair: a row per host.
   BOOST_TEST(estimate_table_memory(t, "voqsw").path_record_bytes == 64.0 * sizeof(HostTables) + 64 * 64 * 4);
   BOOST_TEST(m.sl2vl_bytes == 16.0 * 9 * 9 * 16);
