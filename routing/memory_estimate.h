@@ -2,7 +2,7 @@
 // built, so a fabric too large for this machine is refused in a second with the figure instead
 // of exhausting memory after minutes. LFTs take 4 bytes per (switch, LID) and path records 4
 // bytes per (row, destination host), rows shared by the hosts of a switch: both grow with
-// hosts x switches (a 64x64 torus: 0.6 GB; 2,048 switches x 16,384 hosts: 0.3 GB).
+// hosts x switches (a 64x64 torus: 0.6 GB; 2,048 switches x 16,384 hosts: 0.2-0.4 GB).
 // A lower bound: LMC 0 (renaming may add LIDs), one channel per switch pair, one row per
 // switch (2-VL generic routings keep two). The one place to update when the layout changes.
 #pragma once
