@@ -22,6 +22,9 @@
 // Instructions per packet-hop (callgrind, difference of two run lengths): 3,180 at 1,024
 // hosts, 3,070 at 4,096 (radix-35 switches; the 8x8 torus of fabric_bench takes 1,400).
 // 4X QDR at 16,384 hosts: 4.4 M hops in 20 us, 21 CPU s, 4,900 ns/hop, 854 MB.
+// Load 0.5 is above what these fabrics accept (the 16,384-host one with 1 VL accepts 0.42 at
+// most): `ibsc run` of it at 0.21, about half of that, for 100 us (one load point, checks,
+// results): 12 s wall, 7.2 CPU s, 763 MB peak.
 #include <sys/resource.h>
 
 #include <ctime>
