@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "models/credit_counter.h"
+#include "models/flow_sequence.h"
 #include "models/fabric_monitor.h"
 #include "models/link.h"
 #include "models/link_protocol.h"
@@ -90,16 +91,11 @@ class Hca : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   TxLink link_;                                 // tx's interface, fixed after elaboration
   std::unique_ptr<RingQueue<Packet*>[]> queues_;  // injection queue per VL
   std::unique_ptr<CreditCounter[]> credits_;      // toward the switch input buffer, per VL
-  // What generating a packet reads: the primary path record, its VL resolved. 8 bytes, so that
-  // the table of a host (one entry per destination, read at random) stays small.
-  struct Destination {
-    uint32_t seq = 0;   // next sequence number (a flow of 2^32 packets is refused)
-    Lid dlid = 0;       // 0: no path record
-    Sl sl = 0;
-    Vl vl = 0;          // the port's SL2VL of sl
-  };
-  static_assert(sizeof(Destination) == 8, "one destination, 8 bytes");
-  std::unique_ptr<Destination[]> dest_;         // per destination host
+  // What generating a packet reads: the host's path records (shared with the other hosts of
+  // its switch, routing/path_row.h) and the next sequence number of the flow, kept only for
+  // the flows that have sent. Nothing here is per destination host.
+  const routing::PathRow& paths_;
+  FlowSequence seq_;
   uint32_t flow_base_;                          // host x hosts: flow of destination d is + d
   RingQueue<std::pair<Picos, Packet*>> arriving_;  // (tail time, packet), in arrival order
   // Cold.

@@ -181,7 +181,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   // The LFT flattened for the hot path: the entry of DLID d (for input VL v when the tables
   // have per-VL copies) is routes_[k], k = v * lids + d: 4 bytes with its first candidate, so
   // that the table, read at random, stays small. All its candidates are
-  // cand_[route_begin_[k] .. + count), read only for entries with several.
+  // cand_[route_begin_[k] .. + count), read only for entries with several (both empty when none has).
   struct Route {
     routing::PortCandidate first;
     uint16_t count = 0;  // 0: no route (no entry, or a candidate port without a cable)

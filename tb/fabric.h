@@ -66,6 +66,7 @@ class Fabric {
   FabricParams p_;
   models::FabricMonitor mon_;
   std::unique_ptr<models::Scheduler> sched_;
+  std::vector<std::unique_ptr<sc_core::sc_module>> teardown_anchors_;  // see ~Fabric
   std::vector<std::unique_ptr<models::SwitchArbiter>> arbiters_;
   std::vector<std::unique_ptr<models::Switch>> switches_;
   std::vector<std::unique_ptr<models::Hca>> hcas_;

@@ -50,9 +50,16 @@ void check_scenario(const Scenario& s, const routing::Topology& topo, const rout
                                std::to_string(tables.vls_used));
   // SL2VL: the key the tables were made for, and VLs the switch has, for every SL a path uses.
   std::set<int> sls;
-  for (const auto& h : tables.hosts)
-    for (const auto& to : h.paths)
-      for (const auto& pr : to) sls.insert(pr.sl);
+  {
+    bool seen[256] = {};
+    std::set<std::pair<const void*, size_t>> rows;  // hosts share rows: read each view once
+    for (const auto& h : tables.hosts)
+      if (rows.insert({h.paths.identity(), h.paths.hidden()}).second)
+        for (size_t q = 0; q < h.paths.size(); ++q)
+          for (const auto& pr : h.paths[q]) seen[pr.sl] = true;
+    for (int sl = 0; sl < 256; ++sl)
+      if (seen[sl]) sls.insert(sl);
+  }
   for (const auto& h : tables.hosts)
     for (int sl : sls)
       if (h.sl2vl[sl] >= sw.num_vls)
