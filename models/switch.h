@@ -130,7 +130,15 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   // Earliest time >= lower at which the head of input VL `iv` of input `i` could be granted.
   Picos earliest_grant(int i, const InputVl& iv, Picos lower) const;
   // Until when the crossbar input the head of `iv` (on input i) needs is busy.
-  Picos xbar_busy(int i, const InputVl& iv) const { return xbar_per_vl_ ? iv.last.done : port_[i].in.xbar_busy; }
+  // With escape queues both queues of a VL share the VL's crossbar input.
+  Picos xbar_busy(int i, const InputVl& iv) const {
+    if (!xbar_per_vl_) return port_[i].in.xbar_busy;
+    return escape_ ? std::max(iv.last.done, in_.sibling(iv).last.done) : iv.last.done;
+  }
+  // Credits candidate c needs for a packet of `need` blocks: an adaptive one (with escape
+  // queues) also the downstream escape queue's reserve, so that the packet lands in the
+  // adaptive queue and the escape queue's MTU stays free (input_buffer.h).
+  int need_for(const routing::PortCandidate* c, int need) const { return c->escape ? need : need + reserve_; }
   void grant(int i, int v, int o, Vl w, Picos t);
   // Cold (only with output buffers): kept out of grant()'s body.
   __attribute__((noinline, cold)) void grant_to_buffer(int i, int v, int o, Vl w, Picos t);
@@ -150,6 +158,8 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   // (the parts' arrays too), 8 bytes each here rather than 24 for a vector.
   int num_vls_;
   int num_ports_ = 0;
+  int queues_;        // input queues per port: num_vls_, or 2 x num_vls_ with escape queues
+  int reserve_ = 0;   // escape queue blocks (0: none), see need_for()
   // The scheduler reads the wake-up's pending time and owner: next to the hot members the
   // wake-up then uses, not in a line of its own.
   WakeUp wake_;
@@ -162,6 +172,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   bool every_edge_;
   bool xbar_per_vl_;         // a crossbar input per input VL: its busy time is its last drain's end
   bool obuf_;                // output buffers (ob_): the crossbar feeds them, the link side empties them
+  bool escape_;              // escape queues (switch.escape_queue_bytes > 0): two queues per input VL
   bool per_vl_lft_ = false;
   bool arbiter_single_;      // arbiter_.has_single(), asked once
   bool recording_ = false;
@@ -184,7 +195,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   // cand_[route_begin_[k] .. + count), read only for entries with several.
   struct Route {
     routing::PortCandidate first;
-    uint16_t count = 0;  // 0: no route (no entry, or a candidate port without a cable)
+    uint8_t count = 0;  // 0: no route (no entry, or a candidate port without a cable); <= 255
   };
   static_assert(sizeof(Route) == 4, "an LFT entry, 4 bytes");
   std::unique_ptr<Route[]> routes_;

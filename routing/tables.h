@@ -14,9 +14,14 @@ namespace ibsc::routing {
 
 // One candidate output port of an LFT entry. Deterministic routing has exactly one candidate.
 // Lower priority value is preferred (0 = minimal hop, 1 = non-minimal, ...).
+// `escape`: the candidate leads into the escape queue of the downstream VL buffer (Duato's
+// escape channel, seeds/003 section 4.1), which a switch with escape queues keeps free for it;
+// false: the adaptive queue (or, in a switch without escape queues, the only one). The same
+// port may be listed twice, once per queue.
 struct PortCandidate {
   PortNum port = kNoPort;
   uint8_t priority = 0;
+  bool escape = false;
 };
 
 struct LftEntry {
