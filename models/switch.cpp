@@ -34,6 +34,8 @@ void SwitchParams::validate() const {
 
 std::vector<Switch::Eligible> Switch::eligible_;
 std::vector<int> Switch::touched_;
+std::vector<ArbCandidate> Switch::head_cands_;
+std::vector<uint16_t> Switch::head_credits_;
 
 Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const routing::SwitchTables& tables,
                const std::vector<Picos>& byte_ps, SwitchArbiter& arbiter, FabricMonitor& monitor, Scheduler& sched)
@@ -331,6 +333,12 @@ void Switch::arbitrate(Picos t) {
     arbitrate_single(eligible_[0], t);
     return;
   }
+  if (arbiter_single_ && eligible_.back().in == eligible_[0].in && eligible_.back().vl == eligible_[0].vl &&
+      std::all_of(eligible_.begin(), eligible_.end(),
+                  [&](const Eligible& e) { return e.in == eligible_[0].in && e.vl == eligible_[0].vl; })) {
+    arbitrate_head(t);
+    return;
+  }
   // 3. Each input offers one head, round-robin over its VLs, with the candidates whose output
   //    serves that head's output VL this cycle.
   for (int i : active_) req_vl_[i] = -1;
@@ -394,6 +402,34 @@ void Switch::arbitrate_single(const Eligible& e, Picos t) {
   single_out_ = static_cast<uint8_t>(g + 1);
   if (g < 0) return;
   grant(e.in, e.vl, g + 1, e.out_vl, t);
+}
+
+// Steps 3 and 4 when one head could go, to several outputs (adaptive routing): its candidates
+// whose output serves its output VL this cycle (the first such candidate's VL, one VL per
+// request as in step 3) go to the arbiter's shortcut. Same outcome as the general path.
+void Switch::arbitrate_head(Picos t) {
+  const Eligible& e0 = eligible_[0];
+  head_cands_.clear();
+  head_credits_.clear();
+  int vl = -1;
+  for (const Eligible& e : eligible_) {
+    if (port_[e.out].out.selected_vl != e.out_vl || (vl >= 0 && e.out_vl != vl)) continue;
+    vl = e.out_vl;
+    head_cands_.push_back({static_cast<uint8_t>(e.out - 1), e.priority});
+    head_credits_.push_back(static_cast<uint16_t>(std::min(out_.credits(e.out, e.out_vl).available(t), 65535)));
+  }
+  for (int o : touched_) port_[o].out.selected_vl = -1;
+  single_grant_ = true;
+  single_in_ = 0;
+  if (head_cands_.empty()) return;
+  const auto length = static_cast<uint16_t>(in_.at(e0.in, e0.vl).head.blocks);
+  const int g = arbiter_.arbitrate_one(e0.in - 1, head_cands_.data(), head_credits_.data(),
+                                       static_cast<int>(head_cands_.size()), static_cast<uint8_t>(vl), length);
+  if (recording_) record(e0.in, e0.vl, vl, head_cands_.data(), head_cands_.size(), g + 1);
+  if (g < 0) return;
+  single_in_ = static_cast<uint8_t>(e0.in);
+  single_out_ = static_cast<uint8_t>(g + 1);
+  grant(e0.in, e0.vl, g + 1, static_cast<Vl>(vl), t);
 }
 
 void Switch::grant(int i, int v, int o, Vl w, Picos t) {

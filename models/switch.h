@@ -117,6 +117,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   void wake() override;
   void arbitrate(Picos t);
   void arbitrate_single(const Eligible& e, Picos t);
+  void arbitrate_head(Picos t);  // every eligible pair is one head's (adaptive: several outputs)
   void schedule_next(Picos t_min);
   void wake_for(int in_port, const InputVl& iv);  // wake-up for the head of one input VL only
   Vl out_vl(int in_port, int out_port, const Queued& h) const {
@@ -227,6 +228,8 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   // stays in the cache instead of costing lines of every switch.
   static std::vector<Eligible> eligible_;
   static std::vector<int> touched_;  // outputs some head could use this cycle
+  static std::vector<ArbCandidate> head_cands_;  // arbitrate_head()'s candidates and their credits
+  static std::vector<uint16_t> head_credits_;
   std::vector<ArbRequest> req_;
   std::vector<ArbOutputStatus> status_;
   std::vector<int> grant_;
