@@ -84,6 +84,12 @@ void check_escape_channels(const Topology& t, const TableSet& ts, const CheckLim
             entries_ok = false;
             problem("switch " + t.nodes[s].name + " lists port " + std::to_string(c.port) + " for DLID " +
                     std::to_string(d) + ", which is not cabled");
+          } else if (!c.escape && !t.is_switch(t.nodes[s].ports[c.port].node)) {
+            // An HCA keeps no escape queue: an adaptive candidate would wait for room it never
+            // reserves (an escape queue's worth beyond the packet).
+            entries_ok = false;
+            problem("switch " + t.nodes[s].name + " lists host port " + std::to_string(c.port) + " for DLID " +
+                    std::to_string(d) + " as an adaptive candidate; a host port must be an escape candidate");
           }
         }
         if (escapes != 1) {

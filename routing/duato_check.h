@@ -9,7 +9,8 @@
 //
 // What check_tables() verifies when some candidate is an escape one (see checks.h):
 //   - per host DLID a path record uses and per switch with an entry for it: exactly one escape
-//     candidate, every candidate cabled;
+//     candidate, every candidate cabled, a host port only as an escape candidate (an HCA has no
+//     escape queue whose room an adaptive candidate would have to leave free);
 //   - connectivity, loop freedom and budgets of the escape sub-network alone (each entry cut
 //     to its escape candidate), along every pair's walk (check_tables on escape_subnetwork());
 //   - the escape channel dependency graph over (channel, VL), built from escape walks entered

@@ -120,3 +120,15 @@ BOOST_AUTO_TEST_CASE(duato_refuses_an_entry_without_escape) {
   BOOST_TEST(has_escape_candidates(ts));
   BOOST_TEST(!has_escape_candidates(escape_subnetwork(ts)));
 }
+
+BOOST_AUTO_TEST_CASE(duato_refuses_an_adaptive_candidate_to_a_host) {
+  Topology t = make_irregular(16, 8, 4, 3);
+  TableSet ts = route(t, "adaptive-updown");
+  auto& c = ts.switches[t.host_switch(7)].lft[ts.hosts[7].base_lid].candidates;
+  BOOST_REQUIRE(c.size() == 1u);
+  c[0].escape = false;
+  c.push_back({c[0].port, 1, true});  // still one escape candidate
+  CheckReport r = check_tables(t, ts);
+  BOOST_TEST(!r.deadlock_free);
+  BOOST_TEST(r.text().find("must be an escape candidate") != std::string::npos);
+}
