@@ -19,8 +19,8 @@ void SwitchParams::validate() const {
     throw std::invalid_argument("switch.escape_queue_bytes must be 0 (none) or a multiple of 64 (one credit)");
   if (escape_queue_bytes > 0 && escape_queue_bytes >= buffer_bytes_per_vl)
     throw std::invalid_argument("switch.escape_queue_bytes must be below switch.buffer_bytes_per_vl (the adaptive queue is the rest)");
-  if (escape_queue_bytes > 0 && output_buffer_bytes_per_vl > 0)
-    throw std::invalid_argument("switch.escape_queue_bytes: escape queues with output buffers (switch.output_buffer_bytes_per_vl) are not modelled yet");
+  if (escape_queue_bytes > 0 && output_buffer_bytes_per_vl > 0 && escape_queue_bytes >= output_buffer_bytes_per_vl)
+    throw std::invalid_argument("switch.escape_queue_bytes must be below switch.output_buffer_bytes_per_vl (output buffers keep escape queues too)");
   if (escape_queue_bytes > 0 && num_vls > 8)
     throw std::invalid_argument("switch.escape_queue_bytes: escape queues need switch.num_vls <= 8 (two queues per VL, 16 per port)");
   if (crossbar_speedup < 1 || crossbar_speedup > 16) throw std::invalid_argument("switch.crossbar_speedup must be 1..16");
@@ -110,7 +110,7 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
   // link credits (the downstream input buffers) move to the output buffers' part.
   if (obuf_) {
     ob_ = std::make_unique<OutputBuffers>();
-    ob_->configure(n, p_.num_vls, p_.output_buffer_blocks());
+    ob_->configure(n, p_.num_vls, p_.output_buffer_blocks(), p_.escape_blocks());
   }
   for (int port = 1; port <= n; ++port)
     if (connected(port)) {
@@ -322,7 +322,7 @@ void Switch::arbitrate(Picos t) {
         Vl w = out_vl(i, c, h);
         if (out_.credits(c->port, w).available_now(t) < need_for(c, need)) continue;
         if (OutputPorts::request(o, w)) touched_.push_back(c->port);
-        eligible_.push_back({static_cast<uint8_t>(i), static_cast<uint8_t>(v), c->port, w, c->priority});
+        eligible_.push_back({static_cast<uint8_t>(i), static_cast<uint8_t>(v), c->port, w, c->priority, c->escape});
       }
     }
   }
@@ -487,11 +487,20 @@ void Switch::grant_to_buffer(int i, int v, int o, Vl w, Picos t) {
   in.rr_vl = static_cast<int8_t>(v + 1 == queues_ ? 0 : v + 1);
   InputBuffer::draining(iv, drain);
   port_[i].out.tx.credits_arrive(i, drain);
-  ob_->push(o, Buffered{pkt, t, done, w});
+  ob_->push(o, Buffered{pkt, t, done, w, escape_ && granted_escape(i, v, o)});
   ++pkt->hops;
   ++mon_.hops;
   ++grants_;
   mon_.last_progress = t;
+}
+
+// The queue of the candidate the arbiter granted (i, v) on output o: the one of lowest priority
+// level among this cycle's eligible pairs, as the arbiter ranks them.
+bool Switch::granted_escape(int i, int v, int o) const {
+  const Eligible* best = nullptr;
+  for (const Eligible& e : eligible_)
+    if (e.in == i && e.vl == v && e.out == o && (!best || e.priority < best->priority)) best = &e;
+  return best && best->escape;
 }
 
 size_t Switch::queued_in_output_buffers() const { return ob_ ? ob_->queued_total() : 0; }

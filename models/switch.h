@@ -105,6 +105,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   // A (head, candidate output) pair that could be granted this cycle.
   struct Eligible {
     uint8_t in, vl, out, out_vl, priority;
+    bool escape;  // the candidate's queue (escape queues only)
   };
   // Per port number, both directions: the scalars one visit reads, in one cache line.
   struct alignas(64) Port {
@@ -143,6 +144,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   void grant(int i, int v, int o, Vl w, Picos t);
   // Cold (only with output buffers): kept out of grant()'s body.
   __attribute__((noinline, cold)) void grant_to_buffer(int i, int v, int o, Vl w, Picos t);
+  bool granted_escape(int i, int v, int o) const;  // escape queues: the granted candidate's queue
   // Free space (crossbar side) returned on (port, VL): link credits, or with output buffers the
   // blocks the link has sent; wakes the heads waiting for it.
   inline void space_returns(int port, const CreditTrain& train);

@@ -24,7 +24,8 @@ struct SwitchParams {
   uint32_t output_buffer_bytes_per_vl = 0;
   // Escape queue per input VL buffer (adaptive routing with an escape channel, seeds/003: one
   // MTU); the rest of the VL buffer is the adaptive queue (input_buffer.h). 0: none, one FIFO
-  // per VL. A multiple of 64 bytes, below buffer_bytes_per_vl; at most 8 data VLs.
+  // per VL. A multiple of 64 bytes, below buffer_bytes_per_vl (and output_buffer_bytes_per_vl,
+  // whose buffers then keep escape queues too, output_buffer.h); at most 8 data VLs.
   uint32_t escape_queue_bytes = 0;
   VlArbParams vlarb;                   // output VL arbitration (round-robin unless tables)
   bool vl2vl = false;                  // expects VL2VL tables (keyed by input VL); the switch follows the tables' key, tb checks they agree
