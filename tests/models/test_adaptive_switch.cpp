@@ -22,6 +22,8 @@
 #include "tb/arbiter_factory.h"
 #include "tb/fabric.h"
 #include "tb/run_point.h"
+#include "tb/scenario.h"
+#include "tb/scenario_check.h"
 #include "tb/sweep.h"
 #include "tests/support/manual_fabric.h"
 #include "tests/support/sc_test_main.h"
@@ -192,4 +194,32 @@ BOOST_AUTO_TEST_CASE(escape_queues_with_output_buffers) {
   conserved(ev);
   BOOST_TEST(ev.packets_delivered == edge.packets_delivered);
   BOOST_TEST(ev.avg_latency_ns == edge.avg_latency_ns);
+}
+
+// The scenario key: default none (no echo), read when given; every misuse refused with the key.
+BOOST_AUTO_TEST_CASE(escape_queue_scenario_key) {
+  const std::string q = IBSC_SOURCE_DIR "/scenarios/seeds003/adaptive-irregular16.yaml";
+  const std::string quick = IBSC_SOURCE_DIR "/scenarios/quickstart.yaml";
+  BOOST_TEST(tb::load_scenario(quick, {}).point.fabric.sw.escape_queue_bytes == 0u);
+  BOOST_TEST(tb::load_scenario(quick, {}).resolved.dump().find("escape_queue_bytes") == std::string::npos);
+  BOOST_TEST(tb::load_scenario(q, {}).point.fabric.sw.escape_queue_bytes == 256u);
+  auto error_of = [&](const std::string& file, const std::vector<std::string>& set) {
+    try {
+      tb::Scenario s = tb::load_scenario(file, set);
+      routing::Topology topo;
+      routing::TableSet tables;
+      tb::prepare_scenario(s, topo, tables);
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  BOOST_TEST(error_of(q, {}) == "");
+  BOOST_TEST(error_of(q, {"switch.output_buffer_bytes_per_vl=8192"}) == "");
+  BOOST_TEST(error_of(q, {"switch.escape_queue_bytes=100"}).find("multiple of 64") != std::string::npos);
+  BOOST_TEST(error_of(q, {"switch.escape_queue_bytes=8192"}).find("below switch.buffer_bytes_per_vl") != std::string::npos);
+  BOOST_TEST(error_of(q, {"switch.escape_queue_bytes=0"}).find("needs escape queues") != std::string::npos);
+  BOOST_TEST(error_of(q, {"routing.algorithm=updown-bfs"}).find("has no escape candidates") != std::string::npos);
+  BOOST_TEST(error_of(q, {"traffic.length=512"}).find("does not fit the 256-byte escape queue") != std::string::npos);
+  BOOST_TEST(error_of(q, {"switch.num_vls=9"}).find("num_vls <= 8") != std::string::npos);
 }
