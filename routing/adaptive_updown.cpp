@@ -12,6 +12,8 @@
 // D (a switch of D routes down into D), so every escape walk is a legal up*/down* path and the
 // escape channel dependency graph is acyclic (checked on the tables by duato_check.h).
 // Ties go to the channel fewest destinations already use as their escape (load balance).
+// "updown-escape" is that escape sub-network alone as a deterministic routing: one port per
+// entry, no escape queues needed (the deterministic baseline on the same up*/down* tree).
 #include <algorithm>
 #include <queue>
 #include <string>
@@ -21,8 +23,8 @@
 
 namespace ibsc::routing {
 
-TableSet route_adaptive_updown(const Topology& t, const RoutingOptions& opt) {
-  const std::string name = "adaptive-updown";
+TableSet route_adaptive_updown(const Topology& t, const RoutingOptions& opt, bool escape_only) {
+  const std::string name = escape_only ? "updown-escape" : "adaptive-updown";
   SwitchGraph g(t);
   if (g.n == 0) throw RoutingError(name + ": the topology has no switches");
   if (opt.vls > 1) throw RoutingError(name + " uses one VL (asked for " + std::to_string(opt.vls) + ")");
@@ -93,13 +95,14 @@ TableSet route_adaptive_updown(const Topology& t, const RoutingOptions& opt) {
       }
       if (best < 0) throw RoutingError(name + ": no up*/down* route from " + t.nodes[x].name + " to " + t.nodes[d].name);
       ++escape_load[best];
-      cands.push_back({static_cast<PortNum>(g.channels[best].port), 1, true});
+      if (escape_only) cands.clear();
+      cands.push_back({static_cast<PortNum>(g.channels[best].port), static_cast<uint8_t>(escape_only ? 0 : 1), !escape_only});
       for (int h : by_switch[d]) ts.switches[x].lft[ts.hosts[h].base_lid].candidates = cands;
     }
     // At the destination's switch the host port is the only way: an escape candidate, since the
     // HCA keeps no adaptive queue that would need room beyond the packet.
     for (int h : by_switch[d])
-      ts.switches[d].lft[ts.hosts[h].base_lid].candidates = {{static_cast<PortNum>(t.host_switch_port(h)), 0, true}};
+      ts.switches[d].lft[ts.hosts[h].base_lid].candidates = {{static_cast<PortNum>(t.host_switch_port(h)), 0, !escape_only}};
   }
   for (int h = 0; h < t.num_hosts; ++h)
     for (int q = 0; q < t.num_hosts; ++q)

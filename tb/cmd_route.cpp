@@ -414,7 +414,7 @@ void add_route_command(CLI::App& app) {
                 "dragonfly:a=4,h=2,p=2, slimfly:q=5, product:A*B, file:PATH; :hosts=N per switch")
       ->required();
   c->add_option("--routing", opt->routing,
-                "ecube, dor1vl, minhop, updown-bfs, updown-dfs, flexible, voqsw, vn, tftr, updown-disjoint, adaptive-updown");
+                "ecube, dor1vl, minhop, updown-bfs, updown-dfs, flexible, voqsw, vn, tftr, updown-disjoint, adaptive-updown, updown-escape");
   c->add_flag("--check", opt->check, "check connectivity, loops, SL/VL budget, deadlock freedom (exit 2 on failure)");
   c->add_flag("--metrics", opt->metrics, "seeds/000 Table 2 metrics; all applicable algorithms without --routing");
   c->add_flag("--json", opt->json, "one JSON object on stdout");

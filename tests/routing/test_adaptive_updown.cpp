@@ -132,3 +132,19 @@ BOOST_AUTO_TEST_CASE(duato_refuses_an_adaptive_candidate_to_a_host) {
   BOOST_TEST(!r.deadlock_free);
   BOOST_TEST(r.text().find("must be an escape candidate") != std::string::npos);
 }
+
+BOOST_AUTO_TEST_CASE(updown_escape_is_the_escape_subnetwork_alone) {
+  Topology t = make_irregular(64, 8, 4, 2);
+  TableSet a = route(t, "adaptive-updown"), e = route(t, "updown-escape");
+  CheckReport r = check_tables(t, e);
+  BOOST_TEST(r.ok());
+  BOOST_TEST(!r.escape_channels);  // deterministic: the plain channel dependency graph
+  int differ = 0;
+  for (int s = 0; s < t.num_switches; ++s)
+    for (int q = 0; q < t.num_hosts; ++q) {
+      const auto& ec = e.switches[s].lft[e.hosts[q].base_lid].candidates;
+      const auto& ac = a.switches[s].lft[a.hosts[q].base_lid].candidates;
+      differ += ec.size() != 1 || ec[0].escape || ec[0].port != ac.back().port;
+    }
+  BOOST_TEST(differ == 0);
+}
