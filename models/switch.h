@@ -1,7 +1,8 @@
 // IBA switch: per input port and VL a buffer, per output port and VL a credit counter, a VL
 // arbiter per output, one switch arbiter (C++ model or RTL) and a non-multiplexed crossbar.
 // The switch wires its parts and decides when to arbitrate; each part is a file of its own:
-//   input_buffer.h  per-VL queues, overflow check, occupancy;
+//   input_buffer.h  per-VL queues, overflow check, occupancy; with escape queues (adaptive
+//                   routing, seeds/003) an adaptive and an escape queue per VL, split there;
 //   sl2vl_lookup.h  SL2VL / VL2VL look-up, equal tables shared;
 //   vl_arbiter.h    the VL arbiter of each output (round-robin or VLArb tables);
 //   output_port.h   credit counters, VL requests, busy time;
@@ -15,7 +16,8 @@
 // Ports:   rx (sc_export, all incoming links) and tx[p] (sc_port to the outgoing link of port p).
 // Timing:  a packet whose head arrives at t may be granted on the first core-clock edge at or
 //          after t + routing delay, when its input port is free, a candidate output is free and
-//          that output's VL has credits for the whole packet (virtual cut-through). Its head then
+//          that output's VL has credits for the whole packet (virtual cut-through; an adaptive
+//          candidate, with escape queues, also for the downstream escape queue). Its head then
 //          leaves at once (later only if a slower input would make the output underrun) and the
 //          output is busy for length x byte time. Bytes leave the input buffer at crossbar speed
 //          (output rate x speed-up) and each freed 64-byte block returns one credit upstream.
