@@ -99,6 +99,7 @@ nlohmann::json outcome_json(const Outcome& o) {
   j["paths_end"] = o.report.paths_end;
   j["within_budget"] = o.report.within_budget;
   j["deadlock_free"] = o.report.deadlock_free;
+  if (o.report.escape_channels) j["deadlock_rule"] = "duato-escape";  // escape sub-network's graph
   j["routed_pairs"] = o.report.routed_pairs;
   j["pairs"] = o.report.pairs;
   if (!o.report.deadlock_free) {
