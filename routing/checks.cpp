@@ -8,6 +8,7 @@
 
 #include "routing/cycle.h"
 #include "routing/dense_lft.h"
+#include "routing/duato_check.h"
 
 namespace ibsc::routing {
 namespace {
@@ -96,6 +97,11 @@ PairClasses pair_classes(const Topology& t, const TableSet& ts) {
 }  // namespace
 
 CheckReport check_tables(const Topology& t, const TableSet& ts, const CheckLimits& limits) {
+  if (has_escape_candidates(ts)) {  // walks, budgets on the escape sub-network; then Duato
+    CheckReport rep = check_tables(t, escape_subnetwork(ts), limits);
+    check_escape_channels(t, ts, limits, rep);
+    return rep;
+  }
   CheckReport rep;
   const int S = t.num_switches;
   std::vector<SwitchDeps> deps(S);
@@ -446,7 +452,7 @@ std::string CheckReport::text() const {
   o << "SLs used: " << sls_used << ", VLs used: " << vls_used << ", longest walk: " << max_hops << " links\n";
   o << "connected: " << (connected ? "yes" : "NO") << ", paths end: " << (paths_end ? "yes" : "NO")
     << ", within SL/VL budget: " << (within_budget ? "yes" : "NO") << "\n";
-  o << "channel dependency graph: " << cdg_nodes << " (channel, VL) nodes, " << cdg_edges << " dependencies, "
+  o << (escape_channels ? "escape channel dependency graph (Duato, virtual cut-through): " : "channel dependency graph: ") << cdg_nodes << " (channel, VL) nodes, " << cdg_edges << " dependencies, "
     << (deadlock_free ? "acyclic: deadlock-free" : "CYCLIC: deadlock possible") << "\n";
   if (!cycle.empty()) {
     // Each hop is a channel: the switch a packet leaves, by which port, on which VL; each

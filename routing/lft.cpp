@@ -6,7 +6,7 @@ namespace ibsc::routing {
 
 void Lft::set(size_t dlid, const PortCandidate* b, const PortCandidate* e) {
   const size_t n = static_cast<size_t>(e - b);
-  if (n > 0xFFFF) throw std::invalid_argument("LFT entry with over 65535 candidates");
+  if (n > 0xFF) throw std::invalid_argument("LFT entry with over 255 candidates");
   if (n <= 1) {
     slot_[dlid] = n ? Slot{*b, 1} : Slot{};
     return;
@@ -20,7 +20,7 @@ void Lft::set(size_t dlid, const PortCandidate* b, const PortCandidate* e) {
     more_.resize(more_.size() + n);
   }
   std::copy(b, e, more_.begin() + more_at_[dlid]);
-  s = {*b, static_cast<uint16_t>(n)};
+  s = {*b, static_cast<uint8_t>(n)};
 }
 
 void Lft::add(size_t dlid, PortCandidate c) {

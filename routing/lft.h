@@ -14,9 +14,14 @@ namespace ibsc::routing {
 
 // One candidate output port of an LFT entry. Deterministic routing has exactly one candidate.
 // Lower priority value is preferred (0 = minimal hop, 1 = non-minimal, ...).
+// `escape`: the candidate leads into the escape queue of the downstream VL buffer (Duato's
+// escape channel, seeds/003 section 4.1), which a switch with escape queues keeps free for it;
+// false: the adaptive queue (or, in a switch without escape queues, the only one). The same
+// port may be listed twice, once per queue.
 struct PortCandidate {
   PortNum port = kNoPort;
   uint8_t priority = 0;
+  bool escape = false;
 };
 
 // One LFT entry as read: a view into its table, valid until the table is written again.
@@ -34,8 +39,9 @@ class Lft {
  public:
   struct Slot {
     PortCandidate first;
-    uint16_t count = 0;  // 0: unrouted; above 1: all candidates at more_[more_at_[dlid]]
+    uint8_t count = 0;  // 0: unrouted; above 1: all candidates at more_[more_at_[dlid]]
   };
+  static_assert(sizeof(Slot) == 4, "4 bytes per DLID");
   Lft() = default;
   size_t size() const { return slot_.size(); }
   // Every entry unrouted.

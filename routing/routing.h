@@ -17,7 +17,7 @@ class RoutingError : public std::runtime_error {
 };
 
 struct RoutingOptions {
-  std::string algorithm = "ecube";  // ecube | dor1vl | minhop | updown-bfs | updown-dfs | flexible | voqsw | vn | tftr | updown-disjoint | dor | mixed-dor | file
+  std::string algorithm = "ecube";  // ecube | dor1vl | minhop | updown-bfs | updown-dfs | flexible | voqsw | vn | tftr | updown-disjoint | dor | mixed-dor | adaptive-updown | updown-escape | file
   std::string lft_file;             // algorithm "file": an OpenSM LFT dump or export directory (table_io.h)
   int max_sls = 16;                 // SL budget; the algorithm refuses to exceed it
   int sls = 0;                      // SLs asked of voqsw (its VOQ budget) and vn (networks); 0 = max_sls / own choice

@@ -15,6 +15,7 @@ struct Span {
   bool empty() const { return b == e; }
   const T& operator[](size_t i) const { return b[i]; }
   const T& front() const { return *b; }
+  const T& back() const { return e[-1]; }
 };
 
 }  // namespace ibsc::routing

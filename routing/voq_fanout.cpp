@@ -16,7 +16,7 @@ LaneFanout input_lane_fanout(const Topology& t, const TableSet& ts) {
   for (int h = 0; h < t.num_hosts; ++h)
     for (int q = 0; q < t.num_hosts; ++q) {
       if (q == h || ts.hosts[h].paths.size() <= static_cast<size_t>(q)) continue;
-      const std::vector<PathRecord>& recs = ts.hosts[h].paths[q];
+      const Span<PathRecord> recs = ts.hosts[h].paths[q];
       for (const PathRecord& rec : recs) {
         const double share = 1.0 / static_cast<double>(recs.size());
         int sw = t.host_switch(h), in = t.host_switch_port(h);

@@ -101,6 +101,9 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   if (r.has("switch.output_buffer_bytes_per_vl"))
     sw.output_buffer_bytes_per_vl =
         static_cast<uint32_t>(r.get_int("switch.output_buffer_bytes_per_vl", 0, 0, 1 << 20));
+  // Read only when given, as crossbar_inputs.
+  if (r.has("switch.escape_queue_bytes"))
+    sw.escape_queue_bytes = static_cast<uint32_t>(r.get_int("switch.escape_queue_bytes", 0, 0, 1 << 20));
   sw.vl2vl = r.get<bool>("switch.vl2vl", sw.vl2vl);
   s.point.arbiter.kind = r.get_choice("switch.arbiter", s.point.arbiter.kind, {"model", "rtl"});
   s.point.arbiter.rtl_switches = r.get<std::vector<int>>("switch.rtl_switches", {});
