@@ -6,9 +6,10 @@
 //     packets may be outstanding as their bytes fit into the destination's static buffer.
 //     Back to UI when an ACK covers every packet rejected so far.
 //   immediate: never leaves UI (the re-send goes at once).
-//   Liveness: in LI a packet may also go when nothing of the connection is in flight, since no
-//   ACK could then come to release it (the oldest unACKed packet, never rejected because it
-//   is the one expected, is always in flight or about to be).
+//   Liveness: in LI the oldest unACKed packet may always go. It is the one the destination
+//   expects, so it is never rejected; and without it no ACK could come to release anything
+//   (its NACK may overtake, or follow, the ACK of the packet before it, whose token may then
+//   have gone to a newer packet).
 #pragma once
 #include <cstdint>
 
@@ -22,9 +23,9 @@ class InjectionControl {
   InjectionControl(InjectionPolicy policy, uint64_t window_bytes) : policy_(policy), window_(window_bytes) {}
 
   // May a packet of `bytes` go now, with `in_flight_bytes` of this connection sent and neither
-  // ACKed nor NACKed yet?
-  bool may_send(uint64_t bytes, uint64_t in_flight_bytes) const {
-    if (state_ == State::UI || in_flight_bytes == 0) return true;
+  // ACKed nor NACKed yet? `oldest`: it is the oldest unACKed packet.
+  bool may_send(uint64_t bytes, uint64_t in_flight_bytes, bool oldest) const {
+    if (state_ == State::UI || oldest) return true;
     if (policy_ == InjectionPolicy::LimitedWindow) return in_flight_bytes + bytes <= window_;
     return tokens_ > 0;
   }

@@ -101,7 +101,7 @@ void ReliableTransport::release(Source& s) {
     const uint64_t seq = resend ? *s.resend.begin() : s.first_held;
     Outgoing& o = s.window[seq - s.base];
     const uint32_t len = o.header.length;
-    if (!s.control.may_send(len, s.in_flight_bytes)) return;
+    if (!s.control.may_send(len, s.in_flight_bytes, seq == s.base)) return;
     Packet* p;
     if (resend) {
       s.resend.erase(s.resend.begin());

@@ -133,20 +133,20 @@ BOOST_AUTO_TEST_CASE(limited_injection_transitions) {
   using S = InjectionControl::State;
   InjectionControl c(InjectionPolicy::LimitedInjection, 0);
   BOOST_TEST((c.state() == S::UI));
-  BOOST_TEST(c.may_send(100, 1000));
+  BOOST_TEST(c.may_send(100, 1000, false));
   c.acked(2, 3);  // ACKs in UI change nothing
   BOOST_TEST(c.tokens() == 0u);
   c.nacked(5);
   BOOST_TEST((c.state() == S::LI));
-  BOOST_TEST(!c.may_send(100, 200));
-  BOOST_TEST(c.may_send(100, 0));  // nothing in flight: no ACK could come, so one may go
+  BOOST_TEST(!c.may_send(100, 200, false));
+  BOOST_TEST(c.may_send(100, 200, true));  // the packet the destination waits for always goes
   c.acked(3, 1);
   BOOST_TEST((c.state() == S::LI));  // 5 is not ACKed yet
   BOOST_TEST(c.tokens() == 1u);
-  BOOST_TEST(c.may_send(100, 200));
+  BOOST_TEST(c.may_send(100, 200, false));
   c.sent();
   BOOST_TEST(c.tokens() == 0u);
-  BOOST_TEST(!c.may_send(100, 200));
+  BOOST_TEST(!c.may_send(100, 200, false));
   c.nacked(7);  // a second rejection while LI: 7 must be ACKed too
   c.acked(6, 3);
   BOOST_TEST((c.state() == S::LI));
@@ -154,7 +154,7 @@ BOOST_AUTO_TEST_CASE(limited_injection_transitions) {
   c.acked(7, 1);
   BOOST_TEST((c.state() == S::UI));
   BOOST_TEST(c.tokens() == 0u);
-  BOOST_TEST(c.may_send(100, 1000));
+  BOOST_TEST(c.may_send(100, 1000, false));
   BOOST_TEST(c.transitions_to_li() == 1u);
   c.nacked(9);
   BOOST_TEST(c.transitions_to_li() == 2u);
@@ -165,12 +165,12 @@ BOOST_AUTO_TEST_CASE(immediate_and_window_policies) {
   InjectionControl imm(InjectionPolicy::Immediate, 0);
   imm.nacked(3);
   BOOST_TEST((imm.state() == InjectionControl::State::UI));
-  BOOST_TEST(imm.may_send(100, 1 << 20));
+  BOOST_TEST(imm.may_send(100, 1 << 20, false));
   InjectionControl lw(InjectionPolicy::LimitedWindow, 300);
-  BOOST_TEST(lw.may_send(100, 1000));  // UI
+  BOOST_TEST(lw.may_send(100, 1000, false));  // UI
   lw.nacked(3);
-  BOOST_TEST(lw.may_send(100, 200));
-  BOOST_TEST(!lw.may_send(100, 250));
+  BOOST_TEST(lw.may_send(100, 200, false));
+  BOOST_TEST(!lw.may_send(100, 250, false));
   lw.acked(3, 2);
   BOOST_TEST((lw.state() == InjectionControl::State::UI));
 }
