@@ -72,6 +72,7 @@ nlohmann::ordered_json to_json(const LoadPointResult& r) {
     j["hol_blocked_per_switch"] = r6(r.hol_blocked_per_switch);
     j["hol_blocked_share"] = r6(r.hol_blocked_share);
   }
+  if (r.has_transport) j["transport"] = to_json(r.transport);  // only with transport.mode set
   j["sim_time_ns"] = r3(r.sim_time_ns);
   nlohmann::ordered_json links = nlohmann::ordered_json::array();
   for (const auto& l : r.links) {
@@ -112,6 +113,10 @@ LoadPointResult point_from_json(const nlohmann::json& j) {
   r.hol_samples = j.value("hol_samples", uint64_t{0});
   r.hol_blocked_per_switch = j.value("hol_blocked_per_switch", 0.0);
   r.hol_blocked_share = j.value("hol_blocked_share", 0.0);
+  if (j.contains("transport")) {
+    r.has_transport = true;
+    r.transport = transport_from_json(j.at("transport"));
+  }
   r.sim_time_ns = j.at("sim_time_ns");
   for (const auto& lj : j.at("links")) {
     LinkUtil l;

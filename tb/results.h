@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tb/transport_result.h"
+
 namespace ibsc::tb {
 
 struct LinkUtil {
@@ -40,6 +42,9 @@ struct LoadPointResult {
   // in switch input buffers. hol_samples 0: not sampled.
   uint64_t hol_samples = 0;
   double hol_blocked_per_switch = 0, hol_blocked_share = 0;
+  // The HCAs' reliable transport; written only when transport.mode is set.
+  bool has_transport = false;
+  TransportResult transport;
   double sim_time_ns = 0;
   double wall_seconds = 0;  // never written to results.json or results.csv
 };

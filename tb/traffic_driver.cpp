@@ -8,7 +8,10 @@ namespace ibsc::tb {
 TrafficDriver::TrafficDriver(const routing::Topology& topo, const TrafficConfig& traffic,
                              const InjectionConfig& injection, double load_bytes_per_ns, double link_bytes_per_ns,
                              uint64_t seed)
-    : pattern_(make_destination_pattern(traffic, topo)), byte_ps_(1000.0 / link_bytes_per_ns) {
+    : pattern_(make_destination_pattern(traffic, topo)),
+      limit_(traffic.packets_per_host),
+      byte_ps_(1000.0 / link_bytes_per_ns) {
+  if (limit_ > 0) left_.assign(topo.num_hosts, limit_);
   hosts_.reserve(topo.num_hosts);
   for (int h = 0; h < topo.num_hosts; ++h) {
     // Independent, reproducible streams per host: injection and destination never share one.
@@ -18,7 +21,22 @@ TrafficDriver::TrafficDriver(const routing::Topology& topo, const TrafficConfig&
 }
 
 models::Picos TrafficDriver::next_gap(int host) {
+  constexpr uint64_t kSpent = UINT64_MAX;
+  if (limit_ > 0) {  // one gap per packet: the (limit + 1)-th call says no more
+    uint64_t& left = left_[host];
+    if (left == kSpent) return models::kNever;
+    if (left == 0) {
+      left = kSpent;
+      ++exhausted_;
+      return models::kNever;
+    }
+    --left;
+  }
   uint64_t g = hosts_[host].inj.next_gap_ps();
+  if (g == UINT64_MAX && limit_ > 0 && left_[host] != kSpent) {  // zero load: nothing will come
+    left_[host] = kSpent;
+    ++exhausted_;
+  }
   return g == UINT64_MAX ? models::kNever : g;
 }
 

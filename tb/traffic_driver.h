@@ -30,6 +30,8 @@ class TrafficDriver : public models::HcaTraffic {
     win_end_ = end;
   }
   uint64_t measured_outstanding() const { return measured_generated_ - measured_delivered_; }
+  // traffic.packets_per_host: every host has generated its last packet (false without a limit).
+  bool exhausted() const { return limit_ > 0 && exhausted_ == left_.size(); }
 
   LatencyHistogram latency;             // ns, measured packets
   uint64_t measured_generated_ = 0;
@@ -54,6 +56,9 @@ class TrafficDriver : public models::HcaTraffic {
   };
   std::unique_ptr<DestinationPattern> pattern_;
   std::vector<HostStreams> hosts_;
+  uint64_t limit_ = 0;          // traffic.packets_per_host
+  std::vector<uint64_t> left_;  // packets each host may still generate; kSpent once it was told no more
+  size_t exhausted_ = 0;        // hosts told no more
   models::Picos win_start_ = models::kNever, win_end_ = models::kNever;
   double byte_ps_ = 0;  // link byte time
 };
