@@ -19,6 +19,9 @@
 #include "routing/topo_spec.h"
 #include "tb/arbiter_factory.h"
 #include "tb/fabric.h"
+#include "tb/run_point.h"
+#include "tb/scenario.h"
+#include "tb/scenario_check.h"
 #include "tests/support/manual_fabric.h"
 #include "tests/support/sc_test_main.h"
 
@@ -194,4 +197,54 @@ BOOST_AUTO_TEST_CASE(out_of_order_mode_delivers_on_arrival) {
   BOOST_TEST(r.c.out_of_order_deliveries == r.c.out_of_order_arrivals);
   BOOST_TEST(r.c.control_bytes == 0u);
   BOOST_TEST(r.waste() == 0.0);
+}
+
+// The scenario keys: scenarios/transport-quick.yaml runs its finite workload to the end through
+// run_load_point (as `ibsc run` does), every packet delivered once and in order, and its
+// results carry the transport object, which survives the trip through JSON a sweep worker makes.
+BOOST_AUTO_TEST_CASE(scenario_runs_finite_workload) {
+  tb::Scenario s = tb::load_scenario(IBSC_SOURCE_DIR "/scenarios/transport-quick.yaml", {});
+  BOOST_TEST((s.point.fabric.transport.mode == models::TransportMode::Reorder));
+  BOOST_TEST((s.point.fabric.transport.injection == models::InjectionPolicy::LimitedInjection));
+  BOOST_TEST(s.resolved["transport"]["connection_bytes"] == 2048);
+  routing::Topology topo;
+  routing::TableSet tables;
+  tb::prepare_scenario(s, topo, tables);
+  s.point.topo = &topo;
+  s.point.tables = &tables;
+  s.point.run.progress = false;
+  const tb::LoadPointResult r = tb::run_load_point(s.point, 0.5, "test");
+  BOOST_REQUIRE(r.has_transport);
+  const uint64_t n = 200u * static_cast<uint64_t>(topo.num_hosts);
+  BOOST_TEST(r.transport.host_packets_generated == n);
+  BOOST_TEST(r.transport.host_packets_delivered == n);
+  BOOST_TEST(r.transport.out_of_order_deliveries == 0u);
+  BOOST_TEST(r.transport.duplicates == 0u);
+  BOOST_TEST(r.transport.out_of_order_arrivals > 0u);
+  BOOST_TEST(r.transport.max_connection_bytes <= 2048u);
+  BOOST_TEST(r.transport.execution_time_ns > 200 * 256 * 4.0 / 0.5 * 0.9);  // 200 packets at half rate, less jitter
+  uint64_t connections = 0;
+  for (uint64_t c : r.transport.connections_per_bucket) connections += c;
+  BOOST_TEST(connections > 0u);
+  BOOST_TEST(r.packets_in_flight == 0u);
+  const nlohmann::ordered_json j = tb::to_json(r);
+  BOOST_TEST(tb::to_json(tb::point_from_json(nlohmann::json::parse(j.dump()))).dump() == j.dump());
+}
+
+// Bad transport settings stop with the file, line and key.
+BOOST_AUTO_TEST_CASE(scenario_rejects_bad_transport_keys) {
+  auto error_of = [](const std::vector<std::string>& sets) {
+    try {
+      tb::load_scenario(IBSC_SOURCE_DIR "/scenarios/transport-quick.yaml", sets);
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  const std::string lw = error_of({"transport.injection=lw", "transport.memory=dynamic"});
+  BOOST_TEST(lw.find("transport.injection: lw needs transport.memory: static") != std::string::npos, lw);
+  const std::string mode = error_of({"transport.mode=fast"});
+  BOOST_TEST(mode.find("transport.mode") != std::string::npos, mode);
+  const std::string typo = error_of({"transport.pool_byte=5"});
+  BOOST_TEST(typo.find("transport.pool_byte") != std::string::npos, typo);
 }
