@@ -66,8 +66,12 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   t.spec = r.get<std::string>("topology.spec", t.spec);
   t.hosts_per_switch = r.get_int("topology.hosts_per_switch", t.hosts_per_switch, -1, 254);
   t.switch_ports = r.get_int("topology.switch_ports", t.switch_ports, -1, 254);
-  int num_switches = 0;
-  checked(r, "topology.spec", [&] { num_switches = build_topology(t).num_switches; });
+  int num_switches = 0, num_hosts = 0;
+  checked(r, "topology.spec", [&] {
+    const routing::Topology built = build_topology(t);
+    num_switches = built.num_switches;
+    num_hosts = built.num_hosts;
+  });
 
   routing::RoutingOptions& ro = s.routing;
   ro.algorithm = r.get_choice("routing.algorithm", ro.algorithm, routing::routing_algorithm_choices());
@@ -135,6 +139,15 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   // Read (and echoed) only when given, like switch.crossbar_inputs.
   if (r.has("traffic.packets_per_host"))
     tr.packets_per_host = static_cast<uint64_t>(r.get_int("traffic.packets_per_host", 0, 1, 1000000000));
+  // The disk-like workload: read (and echoed) only when given.
+  if (r.has("traffic.workload")) {
+    tr.disk = r.get_choice("traffic.workload", "pattern", {"pattern", "disk"}) == "disk";
+    DiskWorkloadConfig& dc = tr.disk_config;
+    dc.disks = r.get_int("traffic.disk.disks", dc.disks, 1, 1 << 20);
+    dc.compression = r.get_double("traffic.disk.compression", dc.compression, 1e-6, 1e6);
+    dc.mtu = static_cast<uint32_t>(r.get_int("traffic.disk.mtu", static_cast<int>(dc.mtu), 1, 4096));
+    if (tr.disk) checked(r, "traffic.disk", [&] { dc.validate(num_hosts); });
+  }
   InjectionConfig& in = s.point.injection;
   in.process = r.get_choice("traffic.injection", in.process, {"bernoulli", "poisson"});
   if (r.has("traffic.lengths")) {

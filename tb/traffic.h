@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "models/uniform_draw.h"
+#include "tb/disk_workload.h"
 #include "routing/topology.h"
 
 namespace ibsc::tb {
@@ -46,6 +47,10 @@ struct TrafficConfig {
   // A finite workload: each host generates this many packets, then stops (0: no limit). The
   // run then lasts until every packet is delivered (or run.drain_ns after the window).
   uint64_t packets_per_host = 0;
+  // traffic.workload: disk: the bursty disk-like workload (tb/disk_workload.h) gives gaps,
+  // destinations and lengths instead of the pattern, injection process and sweep load.
+  bool disk = false;
+  DiskWorkloadConfig disk_config;
 };
 
 class DestinationPattern {

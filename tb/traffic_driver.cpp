@@ -12,6 +12,7 @@ TrafficDriver::TrafficDriver(const routing::Topology& topo, const TrafficConfig&
       limit_(traffic.packets_per_host),
       byte_ps_(1000.0 / link_bytes_per_ns) {
   if (limit_ > 0) left_.assign(topo.num_hosts, limit_);
+  if (traffic.disk) disk_ = std::make_unique<DiskWorkload>(traffic.disk_config, topo.num_hosts, seed);
   hosts_.reserve(topo.num_hosts);
   for (int h = 0; h < topo.num_hosts; ++h) {
     // Independent, reproducible streams per host: injection and destination never share one.
@@ -32,6 +33,7 @@ models::Picos TrafficDriver::next_gap(int host) {
     }
     --left;
   }
+  if (disk_) return disk_->next_gap(host);
   uint64_t g = hosts_[host].inj.next_gap_ps();
   if (g == UINT64_MAX && limit_ > 0 && left_[host] != kSpent) {  // zero load: nothing will come
     left_[host] = kSpent;
@@ -41,6 +43,10 @@ models::Picos TrafficDriver::next_gap(int host) {
 }
 
 bool TrafficDriver::make(int host, models::Packet& p) {
+  if (disk_) {
+    disk_->make(host, p.dst_host, p.length);
+    return true;
+  }
   HostStreams& hs = hosts_[host];
   int dst = pattern_->destination(host, hs.dest_rng);
   if (dst < 0) return false;

@@ -55,6 +55,7 @@ class TrafficDriver : public models::HcaTraffic {
     InjectionProcess inj;      // gaps and lengths
   };
   std::unique_ptr<DestinationPattern> pattern_;
+  std::unique_ptr<DiskWorkload> disk_;  // traffic.workload: disk
   std::vector<HostStreams> hosts_;
   uint64_t limit_ = 0;          // traffic.packets_per_host
   std::vector<uint64_t> left_;  // packets each host may still generate; kSpent once it was told no more
