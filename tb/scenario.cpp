@@ -147,6 +147,9 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
     dc.compression = r.get_double("traffic.disk.compression", dc.compression, 1e-6, 1e6);
     dc.mtu = static_cast<uint32_t>(r.get_int("traffic.disk.mtu", static_cast<int>(dc.mtu), 1, 4096));
     if (tr.disk) checked(r, "traffic.disk", [&] { dc.validate(num_hosts); });
+    if (tr.disk && r.has("traffic.pattern"))
+      throw ConfigError(r.where("traffic.pattern") +
+                        ": key 'traffic.pattern': traffic.workload: disk chooses its own destinations; drop one of them");
   }
   InjectionConfig& in = s.point.injection;
   in.process = r.get_choice("traffic.injection", in.process, {"bernoulli", "poisson"});

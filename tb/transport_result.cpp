@@ -34,6 +34,7 @@ nlohmann::ordered_json to_json(const TransportResult& t) {
   j["occupancy_bucket_bytes"] = occupancy_bucket_bytes();
   j["connections_per_bucket"] = t.connections_per_bucket;
   j["execution_time_ns"] = std::round(t.execution_time_ns * 1e3) / 1e3;
+  j["all_delivered"] = t.all_delivered();
   return j;
 }
 

@@ -27,6 +27,9 @@ struct TransportResult {
   // bucket i-1's bound and at most bucket i's; the last count holds those above every bound.
   std::vector<uint64_t> connections_per_bucket;
   double execution_time_ns = 0;         // last delivery to a host
+  // Every host packet generated was delivered by the end of the point: execution_time_ns is then
+  // the finite workload's execution time; otherwise the drain ended first.
+  bool all_delivered() const { return host_packets_delivered == host_packets_generated; }
 };
 
 // The bounds of the occupancy histogram: 0, 256, 512, ... 1 MiB.

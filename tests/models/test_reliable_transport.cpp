@@ -218,6 +218,7 @@ BOOST_AUTO_TEST_CASE(scenario_runs_finite_workload) {
   const uint64_t n = 200u * static_cast<uint64_t>(topo.num_hosts);
   BOOST_TEST(r.transport.host_packets_generated == n);
   BOOST_TEST(r.transport.host_packets_delivered == n);
+  BOOST_TEST(r.transport.all_delivered());
   BOOST_TEST(r.transport.out_of_order_deliveries == 0u);
   BOOST_TEST(r.transport.duplicates == 0u);
   BOOST_TEST(r.transport.out_of_order_arrivals > 0u);
