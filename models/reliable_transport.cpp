@@ -71,10 +71,6 @@ ReliableTransport::Destination& ReliableTransport::destination(int src) {
   return *d;
 }
 
-const InjectionControl* ReliableTransport::injection_control(int dst) const {
-  return sources_[dst] ? &sources_[dst]->control : nullptr;
-}
-
 void ReliableTransport::send(Packet* p) {
   if (p->kind == PacketKind::Data) ++counters_.data_sent;
   hca_.enqueue(p);
@@ -132,6 +128,7 @@ void ReliableTransport::control(PacketKind kind, int to, uint64_t seq) {
   c->id = mon_.generated++;
   c->src_host = static_cast<uint32_t>(host_);
   c->dst_host = static_cast<uint32_t>(to);
+  c->flow = static_cast<uint32_t>(host_ * sources_.size() + to);  // its own flow, the reverse pair
   c->seq = seq;
   c->length = p_.control_bytes;
   c->gen_time = now_ps();

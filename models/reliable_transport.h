@@ -68,7 +68,6 @@ class ReliableTransport {
   // for connections that received anything, and the most this NIC held at once (MMS).
   std::vector<uint64_t> connection_max_bytes() const;
   uint64_t nic_max_bytes() const { return memory_.max_used(); }
-  const InjectionControl* injection_control(int dst) const;  // nullptr: no packet sent to dst yet
   size_t unacked(int dst) const { return sources_[dst] ? sources_[dst]->window.size() : 0; }
 
  private:

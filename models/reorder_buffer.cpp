@@ -4,8 +4,6 @@
 
 namespace ibsc::models {
 
-ReorderBuffer::~ReorderBuffer() = default;
-
 ReorderBuffer::Verdict ReorderBuffer::arrive(Packet* p, ReorderMemory& mem, Outcome& out) {
   const uint64_t s = p->seq;
   if (s < expected_ || stored_.count(s)) return Verdict::Duplicate;
@@ -46,17 +44,6 @@ ReorderBuffer::Verdict ReorderBuffer::arrive(Packet* p, ReorderMemory& mem, Outc
   mem.take(len);
   if (held_ > max_held_) max_held_ = held_;
   return v;
-}
-
-std::vector<Packet*> ReorderBuffer::drain(ReorderMemory& mem) {
-  std::vector<Packet*> all;
-  for (auto& [s, p] : stored_) {
-    all.push_back(p);
-    mem.give(p->length);
-  }
-  stored_.clear();
-  held_ = 0;
-  return all;
 }
 
 }  // namespace ibsc::models

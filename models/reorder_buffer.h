@@ -66,11 +66,7 @@ class ReorderBuffer {
   uint64_t expected() const { return expected_; }
   uint64_t held_bytes() const { return held_; }
   uint64_t max_held_bytes() const { return max_held_; }  // seeds/003's MBS for this connection
-  size_t stored() const { return stored_.size(); }
-  ~ReorderBuffer();  // stored packets are pool slots: hand them back with drain() first
-
-  // Removes every stored packet (end of run), for the caller to return to the pool.
-  std::vector<Packet*> drain(ReorderMemory& mem);
+  size_t stored() const { return stored_.size(); }  // packets; they stay pool slots (the pool frees them)
 
  private:
   uint64_t expected_ = 0;
