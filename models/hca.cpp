@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "models/reliable_transport.h"
 #include "models/uniform_draw.h"
 
 namespace ibsc::models {
@@ -34,6 +35,12 @@ Hca::Hca(sc_core::sc_module_name name, int host, const routing::TableSet& tables
   if (random_path_) path_rng_ = std::make_unique<std::mt19937_64>(path_seed);
   wake_.at(0);  // first run at time 0 draws the first generation time
 }
+
+Hca::~Hca() = default;
+
+size_t Hca::queued() const { return queued_ + (rt_ ? rt_->held() : 0); }
+
+void Hca::attach_transport(std::unique_ptr<ReliableTransport> t) { rt_ = std::move(t); }
 
 // sc_port's operator-> checks the binding on every call.
 void Hca::end_of_elaboration() { link_.bind(tx.operator->()); }
@@ -74,18 +81,10 @@ void Hca::generate(Picos t) {
   while (next_gen_ != kNever && next_gen_ <= t) {
     Packet* p = mon_.pool.get();
     if (traffic_.make(host_, *p)) {
-      const auto recs = p->dst_host < paths_.size() ? paths_[p->dst_host] : routing::Span<routing::PathRecord>{};
-      if (recs.empty())
-        throw FabricError(std::string(name()) + ": no path record to host " + std::to_string(p->dst_host));
-      const routing::PathRecord& pr = recs.front();
+      address(*p);
       p->id = mon_.generated++;
       p->src_host = static_cast<uint32_t>(host_);
       p->flow = flow_base_ + p->dst_host;
-      p->slid = base_lid_;
-      p->dlid = pr.dlid;
-      p->sl = pr.sl;
-      p->vl = me_.sl2vl[pr.sl];
-      if (random_path_) choose_path(*p);
       uint32_t& seq = seq_.next(p->dst_host);
       if (seq == UINT32_MAX)
         throw FabricError(std::string(name()) + ": flow to host " + std::to_string(p->dst_host) +
@@ -93,14 +92,25 @@ void Hca::generate(Picos t) {
       p->seq = seq++;
       p->gen_time = next_gen_;
       traffic_.generated(*p, next_gen_);
-      queues_[p->vl].push_back(p);
-      ++queued_;
+      if (rt_) rt_->submit(p);
+      else enqueue(p);
     } else {
       mon_.pool.put(p);
     }
     Picos gap = generating_ ? traffic_.next_gap(host_) : kNever;
     next_gen_ = gap == kNever ? kNever : next_gen_ + gap;
   }
+}
+
+void Hca::address(Packet& p) {
+  const auto recs = p.dst_host < paths_.size() ? paths_[p.dst_host] : routing::Span<routing::PathRecord>{};
+  if (recs.empty()) throw FabricError(std::string(name()) + ": no path record to host " + std::to_string(p.dst_host));
+  const routing::PathRecord& pr = recs.front();
+  p.slid = base_lid_;
+  p.dlid = pr.dlid;
+  p.sl = pr.sl;
+  p.vl = me_.sl2vl[pr.sl];
+  if (random_path_) choose_path(p);
 }
 
 void Hca::choose_path(Packet& p) {
@@ -146,8 +156,12 @@ void Hca::wake() {
     ++mon_.delivered;
     mon_.delivered_bytes += p->length;
     mon_.last_progress = t;
-    traffic_.delivered(*p, t);
-    mon_.pool.put(p);
+    if (rt_) {
+      rt_->arrive(p, t);  // the host gets it in sequence; ACK/NACKs stay in the NIC
+    } else {
+      traffic_.delivered(*p, t);
+      mon_.pool.put(p);
+    }
   }
   generate(t);
   inject(t);

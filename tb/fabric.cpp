@@ -45,6 +45,9 @@ Fabric::Fabric(const routing::Topology& topo, const routing::TableSet& tables, c
                           static_cast<uint64_t>(h) * 0x94D049BB133111EBull;
     hcas_.push_back(std::make_unique<models::Hca>(("hca_" + std::to_string(h)).c_str(), h, tables, p_.sw.num_vls,
                                                   p_.sw.buffer_blocks(), byte_ps, traffic, mon_, *sched_, seed));
+    if (p_.transport.enabled())
+      hcas_.back()->attach_transport(
+          std::make_unique<models::ReliableTransport>(*hcas_.back(), h, topo.num_hosts, p_.transport, traffic, mon_));
   }
   // One Link module per direction of every cable.
   auto short_name = [&](int node) {
@@ -116,6 +119,28 @@ void Fabric::check_conservation() const {
        << " (packets lost or duplicated)";
     throw models::FabricError(os.str());
   }
+  if (!p_.transport.enabled()) return;
+  // Every host packet is delivered, in a rearrange buffer, on the wire (data sent and not yet
+  // arrived), rejected with its NACK on the way back, waiting to be sent again, or held.
+  const models::TransportCounters c = transport_counters();
+  const uint64_t accounted = c.app_delivered + c.stored + (c.data_sent - c.data_arrived) +
+                             (c.nacks - c.nacks_received) + c.awaiting_resend + c.held;
+  const bool ordered = p_.transport.mode == models::TransportMode::Reorder;
+  if (c.app_generated != accounted || c.duplicates > 0 || (ordered && c.out_of_order_deliveries > 0)) {
+    std::ostringstream os;
+    os << "in-order delivery violated: host packets generated " << c.app_generated << ", accounted for " << accounted
+       << " (delivered " << c.app_delivered << ", stored " << c.stored << ", on the wire " << c.data_sent - c.data_arrived
+       << ", NACKed " << c.nacks - c.nacks_received + c.awaiting_resend << ", held " << c.held << "); delivered twice "
+       << c.duplicates << ", delivered out of order " << c.out_of_order_deliveries;
+    throw models::FabricError(os.str());
+  }
+}
+
+models::TransportCounters Fabric::transport_counters() const {
+  models::TransportCounters c;
+  for (const auto& h : hcas_)
+    if (h->transport()) c.add(h->transport()->counters());
+  return c;
 }
 
 std::string Fabric::deadlock_cycle() const {

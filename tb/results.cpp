@@ -95,6 +95,7 @@ nlohmann::ordered_json to_json(const LoadPointResult& r) {
     c["accepted_bytes_per_ns_per_switch"] = interval(r.ci.accepted_bytes_per_ns_per_switch, r6);
     j["confidence_interval"] = c;
   }
+  if (r.has_transport) j["transport"] = to_json(r.transport);  // only with transport.mode set
   j["sim_time_ns"] = r3(r.sim_time_ns);
   nlohmann::ordered_json links = nlohmann::ordered_json::array();
   for (const auto& l : r.links) {
@@ -144,6 +145,10 @@ LoadPointResult point_from_json(const nlohmann::json& j) {
     r.ci.batch_ns = c.at("batch_ns");
     r.ci.latency_ns = interval_of(c.at("avg_latency_ns"));
     r.ci.accepted_bytes_per_ns_per_switch = interval_of(c.at("accepted_bytes_per_ns_per_switch"));
+  }
+  if (j.contains("transport")) {
+    r.has_transport = true;
+    r.transport = transport_from_json(j.at("transport"));
   }
   r.sim_time_ns = j.at("sim_time_ns");
   for (const auto& lj : j.at("links")) {

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tb/batch_means.h"
+#include "tb/transport_result.h"
 
 namespace ibsc::tb {
 
@@ -52,6 +53,9 @@ struct LoadPointResult {
     double batch_ns = 0;
     ConfidenceInterval latency_ns, accepted_bytes_per_ns_per_switch;
   } ci;
+  // The HCAs' reliable transport; written only when transport.mode is set.
+  bool has_transport = false;
+  TransportResult transport;
   double sim_time_ns = 0;
   double wall_seconds = 0;  // never written to results.json or results.csv
 };

@@ -1,5 +1,6 @@
 #include "tb/run_point.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -51,6 +52,39 @@ std::vector<uint64_t> link_bytes(const Fabric& f) {
     for (uint64_t v : l.link->bytes_per_vl()) b.push_back(v);
   return b;
 }
+// The transport's counters and occupancy over the fabric's HCAs.
+TransportResult collect_transport(Fabric& fabric, const models::TransportParams& params) {
+  TransportResult t;
+  t.mode = params.mode == models::TransportMode::OutOfOrder ? "ooo" : "reorder";
+  const models::TransportCounters c = fabric.transport_counters();
+  t.host_packets_generated = c.app_generated;
+  t.host_packets_delivered = c.app_delivered;
+  t.out_of_order_arrivals = c.out_of_order_arrivals;
+  t.out_of_order_deliveries = c.out_of_order_deliveries;
+  t.duplicates = c.duplicates;
+  t.acks = c.acks;
+  t.nacks = c.nacks;
+  t.resent_packets = c.resent_packets;
+  t.first_bytes = c.first_bytes;
+  t.resent_bytes = c.resent_bytes;
+  t.control_bytes = c.control_bytes;
+  const double injected = static_cast<double>(c.first_bytes + c.resent_bytes + c.control_bytes);
+  t.waste = injected > 0 ? (c.resent_bytes + c.control_bytes) / injected : 0;
+  t.transitions_to_li = c.transitions_to_li;
+  const auto& bounds = occupancy_bucket_bytes();
+  t.connections_per_bucket.assign(bounds.size() + 1, 0);
+  for (int h = 0; h < fabric.topology().num_hosts; ++h) {
+    const models::ReliableTransport* rt = fabric.hca(h).transport();
+    t.max_nic_bytes = std::max(t.max_nic_bytes, rt->nic_max_bytes());
+    for (uint64_t b : rt->connection_max_bytes()) {
+      t.max_connection_bytes = std::max(t.max_connection_bytes, b);
+      ++t.connections_per_bucket[std::lower_bound(bounds.begin(), bounds.end(), b) - bounds.begin()];
+    }
+  }
+  t.execution_time_ns = c.last_delivery / 1000.0;
+  return t;
+}
+
 }  // namespace
 
 LoadPointResult run_load_point(const PointSetup& s, double load, const std::string& label) {
@@ -145,7 +179,10 @@ LoadPointResult run_load_point(const PointSetup& s, double load, const std::stri
   driver.set_batches(nullptr);
   const auto bytes1 = link_bytes(fabric);
   drain_end = win_end + ps(s.run.drain_ns);
-  while (driver.measured_outstanding() > 0 && models::now_ps() < drain_end)
+  // A finite workload (traffic.packets_per_host) runs until its last packet is delivered.
+  const bool finite = s.traffic.packets_per_host > 0;
+  while ((driver.measured_outstanding() > 0 || (finite && (!driver.exhausted() || mon.in_flight() > 0))) &&
+         models::now_ps() < drain_end)
     advance_to(std::min(drain_end, models::now_ps() + check));
 
   LoadPointResult r;
@@ -209,6 +246,10 @@ LoadPointResult run_load_point(const PointSetup& s, double load, const std::stri
     r.hol_samples = hol_samples;
     r.hol_blocked_per_switch = static_cast<double>(hol_blocked) / hol_samples / switches;
     r.hol_blocked_share = hol_queued ? static_cast<double>(hol_blocked) / hol_queued : 0;
+  }
+  if (s.fabric.transport.enabled()) {
+    r.has_transport = true;
+    r.transport = collect_transport(fabric, s.fabric.transport);
   }
   r.sim_time_ns = models::now_ps() / 1000.0;
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();

@@ -1,6 +1,8 @@
 #include "tb/scenario.h"
 
+#include <algorithm>
 #include <stdexcept>
+#include <type_traits>
 
 #include "routing/topo_spec.h"
 #include "tb/config_reader.h"
@@ -64,8 +66,12 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   t.spec = r.get<std::string>("topology.spec", t.spec);
   t.hosts_per_switch = r.get_int("topology.hosts_per_switch", t.hosts_per_switch, -1, 254);
   t.switch_ports = r.get_int("topology.switch_ports", t.switch_ports, -1, 254);
-  int num_switches = 0;
-  checked(r, "topology.spec", [&] { num_switches = build_topology(t).num_switches; });
+  int num_switches = 0, num_hosts = 0;
+  checked(r, "topology.spec", [&] {
+    const routing::Topology built = build_topology(t);
+    num_switches = built.num_switches;
+    num_hosts = built.num_hosts;
+  });
 
   routing::RoutingOptions& ro = s.routing;
   ro.algorithm = r.get_choice("routing.algorithm", ro.algorithm, routing::routing_algorithm_choices());
@@ -142,6 +148,21 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   tr.hotspot_hosts = r.get<std::vector<int>>("traffic.hotspot_hosts", tr.hotspot_hosts);
   tr.hotspot_fraction = r.get_double("traffic.hotspot_fraction", tr.hotspot_fraction, 0, 1);
   tr.permutation_file = r.get<std::string>("traffic.permutation_file", tr.permutation_file);
+  // Read (and echoed) only when given, like switch.crossbar_inputs.
+  if (r.has("traffic.packets_per_host"))
+    tr.packets_per_host = static_cast<uint64_t>(r.get_int("traffic.packets_per_host", 0, 1, 1000000000));
+  // The disk-like workload: read (and echoed) only when given.
+  if (r.has("traffic.workload")) {
+    tr.disk = r.get_choice("traffic.workload", "pattern", {"pattern", "disk"}) == "disk";
+    DiskWorkloadConfig& dc = tr.disk_config;
+    dc.disks = r.get_int("traffic.disk.disks", dc.disks, 1, 1 << 20);
+    dc.compression = r.get_double("traffic.disk.compression", dc.compression, 1e-6, 1e6);
+    dc.mtu = static_cast<uint32_t>(r.get_int("traffic.disk.mtu", static_cast<int>(dc.mtu), 1, 4096));
+    if (tr.disk) checked(r, "traffic.disk", [&] { dc.validate(num_hosts); });
+    if (tr.disk && r.has("traffic.pattern"))
+      throw ConfigError(r.where("traffic.pattern") +
+                        ": key 'traffic.pattern': traffic.workload: disk chooses its own destinations; drop one of them");
+  }
   InjectionConfig& in = s.point.injection;
   in.process = r.get_choice("traffic.injection", in.process, {"bernoulli", "poisson"});
   if (r.has("traffic.lengths")) {
@@ -161,6 +182,27 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   } else {
     int len = r.get_int("traffic.length", 512, 1, 4096);
     in.length_mix = {{static_cast<uint32_t>(len), 1.0}};
+  }
+
+  // The HCAs' reliable transport (seeds/003): its keys are read, and echoed in results.json,
+  // only when transport.mode is given, so that older scenarios keep their results' bytes.
+  if (r.has("transport.mode")) {
+    models::TransportParams& tp = s.point.fabric.transport;
+    // Choices in enum order; the defaults are the struct's.
+    auto choose = [&r](const char* key, const std::vector<std::string>& names, auto& field) {
+      using E = std::remove_reference_t<decltype(field)>;
+      const std::string v = r.get_choice(key, names[static_cast<size_t>(field)], names);
+      field = static_cast<E>(std::find(names.begin(), names.end(), v) - names.begin());
+    };
+    choose("transport.mode", {"off", "reorder", "ooo"}, tp.mode);
+    choose("transport.injection", {"immediate", "li", "lw"}, tp.injection);
+    choose("transport.memory", {"static", "dynamic"}, tp.memory);
+    constexpr int kMaxBytes = 2147483647;
+    tp.connection_bytes = static_cast<uint64_t>(
+        r.get_int("transport.connection_bytes", static_cast<int>(tp.connection_bytes), 1, kMaxBytes));
+    tp.pool_bytes = static_cast<uint64_t>(r.get_int("transport.pool_bytes", static_cast<int>(tp.pool_bytes), 1, kMaxBytes));
+    tp.control_bytes = static_cast<uint32_t>(r.get_int("transport.control_bytes", static_cast<int>(tp.control_bytes), 1, 4096));
+    checked(r, "transport", [&] { tp.validate(); });
   }
 
   RunParams& run = s.point.run;
