@@ -2,9 +2,11 @@
 // wall second, simulated ns per wall second and peak memory for an 8x8 torus, e-cube, uniform
 // traffic, 512-byte packets, at 10%, 50% and 90% of its saturation load, and the cost of an
 // idle 16x16 torus relative to a loaded one. Each measurement runs in its own process.
-//   fabric_bench [--sim-us N] [--only FRACTION [--sat LOAD]]
+//   fabric_bench [--sim-us N] [--only FRACTION [--sat LOAD]] [--routing NAME]
 // --only runs one 8x8 point at FRACTION of saturation LOAD (default 0.150, what the sweep finds)
 // in this process, without the sweep: for profilers.
+// --routing: e-cube (the default), or any routing of the 8x8 torus; adaptive-updown (seeds/003)
+// runs with escape queues of one packet (512 bytes) in each input VL buffer.
 #include <sys/resource.h>
 
 #include <chrono>
@@ -30,12 +32,21 @@ struct Measure {
   double cpu_s = 0;  // process CPU time of the run: less disturbed by other jobs on the machine
 };
 
+std::string g_routing = "ecube";
+
+// The switch for g_routing: escape queues of one 512-byte packet when it has escape candidates.
+tb::FabricParams fabric_params() {
+  tb::FabricParams fp;
+  if (g_routing == "adaptive-updown") fp.sw.escape_queue_bytes = 512;
+  return fp;
+}
+
 Measure measure(const std::vector<int>& dims, double load, double sim_us) {
   routing::Topology topo = routing::make_torus(dims, 4, true, 2 * static_cast<int>(dims.size()) + 4);
   routing::RoutingOptions ro;
-  ro.algorithm = "ecube";
+  ro.algorithm = g_routing;
   routing::TableSet tables = routing::compute_routing(topo, ro);
-  tb::FabricParams fp;
+  tb::FabricParams fp = fabric_params();
   tb::TrafficConfig tc;
   tb::InjectionConfig ic;
   const double rate = fp.link.bytes_per_ns();
@@ -71,11 +82,15 @@ Measure from_text(const std::string& s) {
 int sc_main(int argc, char** argv) {
   double sim_us = 10000, given_sat = 0.150, only = 0;
   for (int i = 1; i < argc; i += 2) {
+    if (!std::strcmp(argv[i], "--routing") && i + 1 < argc) {
+      g_routing = argv[i + 1];
+      continue;
+    }
     const bool known = !std::strcmp(argv[i], "--sim-us") || !std::strcmp(argv[i], "--sat") || !std::strcmp(argv[i], "--only");
     char* end = nullptr;
     const double v = i + 1 < argc ? std::strtod(argv[i + 1], &end) : 0;
     if (!known || i + 1 >= argc || end == argv[i + 1] || *end) {
-      std::fprintf(stderr, "usage: fabric_bench [--sim-us N] [--only FRACTION [--sat LOAD]]  (bad argument '%s')\n", argv[i]);
+      std::fprintf(stderr, "usage: fabric_bench [--sim-us N] [--only FRACTION [--sat LOAD]] [--routing NAME]  (bad argument '%s')\n", argv[i]);
       return 2;
     }
     if (!std::strcmp(argv[i], "--sim-us")) sim_us = v;
@@ -89,7 +104,7 @@ int sc_main(int argc, char** argv) {
   }
   if (only > 0) {
     Measure m = measure({8, 8}, only * given_sat, sim_us);
-    std::printf("8x8 at %.0f%%: %.2f Mhops/s, %.0f hops, %.2f wakes/hop, %.2f Mhops per CPU s\n", only * 100,
+    std::printf("8x8 %s at %.0f%%: %.2f Mhops/s, %.0f hops, %.2f wakes/hop, %.2f Mhops per CPU s\n", g_routing.c_str(), only * 100,
                 m.hops / m.wall_s / 1e6, m.hops, m.wakes / m.hops, m.hops / m.cpu_s / 1e6);
     return 0;
   }
@@ -97,11 +112,12 @@ int sc_main(int argc, char** argv) {
   // Saturation load of the 8x8 torus: a short sweep.
   routing::Topology topo = routing::make_torus({8, 8}, 4, true, 8);
   routing::RoutingOptions ro;
-  ro.algorithm = "ecube";
+  ro.algorithm = g_routing;
   routing::TableSet tables = routing::compute_routing(topo, ro);
   tb::PointSetup ps;
   ps.topo = &topo;
   ps.tables = &tables;
+  ps.fabric = fabric_params();
   ps.run.warmup_ns = 10000;
   ps.run.window_ns = 40000;
   ps.run.drain_ns = 100000;
@@ -113,7 +129,7 @@ int sc_main(int argc, char** argv) {
   auto pts = tb::run_sweep(ps, sc);
   tb::SaturationPoint sat = tb::find_saturation(pts);
   double sat_load = sat.found ? sat.load : 1.0;
-  std::printf("8x8 torus, e-cube, uniform, 512 B: saturation at offered load %.3f (%.4f bytes/ns/switch)\n", sat_load,
+  std::printf("8x8 torus, %s, uniform, 512 B: saturation at offered load %.3f (%.4f bytes/ns/switch)\n", g_routing.c_str(), sat_load,
               sat.max_accepted_bytes_per_ns_per_switch);
 
   std::printf("%-28s %10s %10s %14s %10s %10s %12s\n", "run", "wall s", "Mhops/s", "sim ns/s", "peak MB", "hops",

@@ -37,7 +37,7 @@ void AdaptiveArbiter::arbitrate(const std::vector<ArbRequest>& requests, const s
     const ArbRequest& r = requests[static_cast<size_t>(i)];
     if (!r.valid) continue;
     if (r.vl >= num_vls_) throw std::invalid_argument("AdaptiveArbiter: request VL out of range");
-    int best = -1, best_level = 0, best_credits = 0, best_rank = 0;
+    Best best;
     // Visiting candidates rather than all outputs: the rank from the output pointer gives the
     // same winner as the RTL's cyclic scan, and a port listed twice resolves to its lower level.
     for (const ArbCandidate& c : r.candidates) {
@@ -47,30 +47,17 @@ void AdaptiveArbiter::arbitrate(const std::vector<ArbRequest>& requests, const s
       if (s.busy || taken_[static_cast<size_t>(o)] == stamp_) continue;
       const int credits = r.vl < s.credits.size() ? s.credits[r.vl] : 0;
       if (credits < r.length_credits) continue;
-      const int level = std::min<int>(c.priority, top_level);
-      const int rank = o >= out_ptr_ ? o - out_ptr_ : o - out_ptr_ + n;
-      const bool better =
-          best < 0 || level < best_level ||
-          (level == best_level && (credits > best_credits || (credits == best_credits && rank < best_rank)));
-      if (better) {
-        best = o;
-        best_level = level;
-        best_credits = credits;
-        best_rank = rank;
-      }
+      best.offer(o, std::min<int>(c.priority, top_level), credits, rank(o));
     }
-    if (best < 0) continue;
-    taken_[static_cast<size_t>(best)] = stamp_;
-    grants[static_cast<size_t>(i)] = best;
+    if (best.port < 0) continue;
+    taken_[static_cast<size_t>(best.port)] = stamp_;
+    grants[static_cast<size_t>(i)] = best.port;
     if (first_in < 0) {
       first_in = i;
-      first_out = best;
+      first_out = best.port;
     }
   }
-  if (first_in >= 0) {
-    in_ptr_ = first_in + 1 == n ? 0 : first_in + 1;
-    out_ptr_ = first_out + 1 == n ? 0 : first_out + 1;
-  }
+  if (first_in >= 0) granted(first_in, first_out);
 }
 
 int AdaptiveArbiter::arbitrate_single(int in, ArbCandidate c, uint8_t vl, uint16_t length_credits, uint16_t credits) {
@@ -79,9 +66,23 @@ int AdaptiveArbiter::arbitrate_single(int in, ArbCandidate c, uint8_t vl, uint16
   if (vl >= num_vls_) throw std::invalid_argument("AdaptiveArbiter: request VL out of range");
   if (c.port >= num_ports_) throw std::invalid_argument("AdaptiveArbiter: candidate port out of range");
   if (credits < length_credits) return -1;
-  in_ptr_ = in + 1 == num_ports_ ? 0 : in + 1;
-  out_ptr_ = c.port + 1 == num_ports_ ? 0 : c.port + 1;
+  granted(in, c.port);
   return c.port;
+}
+
+int AdaptiveArbiter::arbitrate_one(int in, const ArbCandidate* c, const uint16_t* credits, int n, uint8_t vl,
+                                   uint16_t length_credits) {
+  // arbitrate() with input `in` the only request and its candidates' outputs the only free ones.
+  if (in < 0 || in >= num_ports_) throw std::invalid_argument("AdaptiveArbiter: input out of range");
+  if (vl >= num_vls_) throw std::invalid_argument("AdaptiveArbiter: request VL out of range");
+  Best best;
+  for (int k = 0; k < n; ++k) {
+    if (c[k].port >= num_ports_) throw std::invalid_argument("AdaptiveArbiter: candidate port out of range");
+    if (credits[k] < length_credits) continue;
+    best.offer(c[k].port, std::min<int>(c[k].priority, priority_levels_ - 1), credits[k], rank(c[k].port));
+  }
+  if (best.port >= 0) granted(in, best.port);
+  return best.port;
 }
 
 }  // namespace ibsc::models

@@ -36,6 +36,8 @@ class AdaptiveArbiter : public SwitchArbiter {
   const char* kind() const override { return "model"; }
   bool has_single() const override { return true; }
   int arbitrate_single(int in, ArbCandidate c, uint8_t vl, uint16_t length_credits, uint16_t credits) override;
+  int arbitrate_one(int in, const ArbCandidate* c, const uint16_t* credits, int n, uint8_t vl,
+                    uint16_t length_credits) override;
 
   int num_ports() const { return num_ports_; }
   int num_vls() const { return num_vls_; }
@@ -45,6 +47,21 @@ class AdaptiveArbiter : public SwitchArbiter {
   static constexpr int kDefaultPriorityLevels = 8;  // PRIO_W = 3 in the RTL
 
  private:
+  // Step 2's choice for one input: the lowest level, then the most credits, then the lowest
+  // rank from the output pointer (a port listed twice thus counts with its lower level).
+  struct Best {
+    int port = -1, level = 0, credits = 0, rank = 0;
+    void offer(int o, int lv, int cr, int rk) {
+      if (port < 0 || lv < level || (lv == level && (cr > credits || (cr == credits && rk < rank))))
+        port = o, level = lv, credits = cr, rank = rk;
+    }
+  };
+  int rank(int o) const { return o >= out_ptr_ ? o - out_ptr_ : o - out_ptr_ + num_ports_; }
+  void granted(int in, int out) {  // step 3 for the first granted input
+    in_ptr_ = in + 1 == num_ports_ ? 0 : in + 1;
+    out_ptr_ = out + 1 == num_ports_ ? 0 : out + 1;
+  }
+
   int num_ports_;
   int num_vls_;
   int priority_levels_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "models/reliable_transport.h"
 #include "models/uniform_draw.h"
 
 namespace ibsc::models {
@@ -21,7 +22,8 @@ Hca::Hca(sc_core::sc_module_name name, int host, const routing::TableSet& tables
       mon_(monitor),
       queues_(new RingQueue<Packet*>[num_vls]()),
       credits_(new CreditCounter[num_vls]()),
-      dest_(new Destination[tables.hosts.size()]()),
+      paths_(tables.hosts.at(host).paths),
+      seq_(static_cast<uint32_t>(tables.hosts.size())),
       flow_base_(static_cast<uint32_t>(host * tables.hosts.size())),
       tables_(tables),
       me_(tables.hosts.at(host)),
@@ -30,16 +32,15 @@ Hca::Hca(sc_core::sc_module_name name, int host, const routing::TableSet& tables
   rx.bind(*this);
   for (int v = 0; v < num_vls; ++v) credits_[v].reset(peer_buffer_blocks);
   vlarb_.configure(VlArbParams{}, num_vls);
-  for (size_t d = 0; d < tables.hosts.size() && d < me_.paths.size(); ++d)
-    if (!me_.paths[d].empty()) {
-      const routing::PathRecord& pr = me_.paths[d].front();
-      dest_[d].dlid = pr.dlid;
-      dest_[d].sl = pr.sl;
-      dest_[d].vl = me_.sl2vl[pr.sl];
-    }
   if (random_path_) path_rng_ = std::make_unique<std::mt19937_64>(path_seed);
   wake_.at(0);  // first run at time 0 draws the first generation time
 }
+
+Hca::~Hca() = default;
+
+size_t Hca::queued() const { return queued_ + (rt_ ? rt_->held() : 0); }
+
+void Hca::attach_transport(std::unique_ptr<ReliableTransport> t) { rt_ = std::move(t); }
 
 // sc_port's operator-> checks the binding on every call.
 void Hca::end_of_elaboration() { link_.bind(tx.operator->()); }
@@ -80,25 +81,19 @@ void Hca::generate(Picos t) {
   while (next_gen_ != kNever && next_gen_ <= t) {
     Packet* p = mon_.pool.get();
     if (traffic_.make(host_, *p)) {
-      Destination& dst = dest_[p->dst_host];
-      if (dst.dlid == 0)
-        throw FabricError(std::string(name()) + ": no path record to host " + std::to_string(p->dst_host));
+      address(*p);
       p->id = mon_.generated++;
       p->src_host = static_cast<uint32_t>(host_);
       p->flow = flow_base_ + p->dst_host;
-      p->slid = base_lid_;
-      p->dlid = dst.dlid;
-      p->sl = dst.sl;
-      p->vl = dst.vl;
-      if (random_path_) choose_path(*p);
-      if (dst.seq == UINT32_MAX)
+      uint32_t& seq = seq_.next(p->dst_host);
+      if (seq == UINT32_MAX)
         throw FabricError(std::string(name()) + ": flow to host " + std::to_string(p->dst_host) +
                           " reached 2^32 packets, beyond its sequence numbers");
-      p->seq = dst.seq++;
+      p->seq = seq++;
       p->gen_time = next_gen_;
       traffic_.generated(*p, next_gen_);
-      queues_[p->vl].push_back(p);
-      ++queued_;
+      if (rt_) rt_->submit(p);
+      else enqueue(p);
     } else {
       mon_.pool.put(p);
     }
@@ -107,8 +102,19 @@ void Hca::generate(Picos t) {
   }
 }
 
+void Hca::address(Packet& p) {
+  const auto recs = p.dst_host < paths_.size() ? paths_[p.dst_host] : routing::Span<routing::PathRecord>{};
+  if (recs.empty()) throw FabricError(std::string(name()) + ": no path record to host " + std::to_string(p.dst_host));
+  const routing::PathRecord& pr = recs.front();
+  p.slid = base_lid_;
+  p.dlid = pr.dlid;
+  p.sl = pr.sl;
+  p.vl = me_.sl2vl[pr.sl];
+  if (random_path_) choose_path(p);
+}
+
 void Hca::choose_path(Packet& p) {
-  const std::vector<routing::PathRecord>& recs = me_.paths[p.dst_host];
+  const auto recs = paths_[p.dst_host];
   if (recs.size() < 2) return;
   const routing::PathRecord& pr = recs[uniform_below(*path_rng_, recs.size())];
   p.dlid = pr.dlid;
@@ -150,8 +156,12 @@ void Hca::wake() {
     ++mon_.delivered;
     mon_.delivered_bytes += p->length;
     mon_.last_progress = t;
-    traffic_.delivered(*p, t);
-    mon_.pool.put(p);
+    if (rt_) {
+      rt_->arrive(p, t);  // the host gets it in sequence; ACK/NACKs stay in the NIC
+    } else {
+      traffic_.delivered(*p, t);
+      mon_.pool.put(p);
+    }
   }
   generate(t);
   inject(t);

@@ -11,6 +11,9 @@
 //                 draw nothing, so their results do not change.
 //   receive side: sinks at link rate; a packet is delivered when its tail arrives, and each
 //                 64-byte block returns a credit as soon as it has arrived.
+//   reliable transport (reliable_transport.h, off unless attached): generated packets go to it
+//                 instead of the injection queue, and arrivals go to it instead of the host; it
+//                 queues data, re-sends and ACK/NACKs through enqueue().
 // Events: one sc_event, woken for the next generation, delivery or possible injection only.
 #pragma once
 #include <systemc>
@@ -20,6 +23,7 @@
 #include <vector>
 
 #include "models/credit_counter.h"
+#include "models/flow_sequence.h"
 #include "models/fabric_monitor.h"
 #include "models/link.h"
 #include "models/link_protocol.h"
@@ -42,6 +46,8 @@ class HcaTraffic {
   virtual void delivered(const Packet& p, Picos t) = 0;
 };
 
+class ReliableTransport;
+
 class Hca : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
  public:
   // rx and tx are declared at the end of the class: the hot state comes first.
@@ -52,11 +58,25 @@ class Hca : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   void packet_arrives(int port, Packet* pkt, Picos head_time) override;
   void credits_arrive(int port, const CreditTrain& train) override;
 
+  ~Hca() override;
+
   // Stops (or restarts) generation; queued packets still drain.
   void set_generating(bool on);
-  size_t queued() const { return queued_; }
+  // Packets at this source: in the injection queues, and held by the transport.
+  size_t queued() const;
   size_t arriving() const { return arriving_.size(); }
   int credits(int vl, Picos t) const { return credits_[vl].available(t); }
+
+  // Reliable transport: attach before the simulation starts; nullptr when off.
+  void attach_transport(std::unique_ptr<ReliableTransport> t);
+  ReliableTransport* transport() const { return rt_.get(); }
+  // For the transport: a packet into the injection queue of its VL, and a packet's LRH
+  // (SLID, DLID, SL, VL) toward p.dst_host from the path records.
+  void enqueue(Packet* p) {
+    queues_[p->vl].push_back(p);
+    ++queued_;
+  }
+  void address(Packet& p);
 
  private:
   void end_of_elaboration() override;
@@ -90,19 +110,15 @@ class Hca : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   TxLink link_;                                 // tx's interface, fixed after elaboration
   std::unique_ptr<RingQueue<Packet*>[]> queues_;  // injection queue per VL
   std::unique_ptr<CreditCounter[]> credits_;      // toward the switch input buffer, per VL
-  // What generating a packet reads: the primary path record, its VL resolved. 8 bytes, so that
-  // the table of a host (one entry per destination, read at random) stays small.
-  struct Destination {
-    uint32_t seq = 0;   // next sequence number (a flow of 2^32 packets is refused)
-    Lid dlid = 0;       // 0: no path record
-    Sl sl = 0;
-    Vl vl = 0;          // the port's SL2VL of sl
-  };
-  static_assert(sizeof(Destination) == 8, "one destination, 8 bytes");
-  std::unique_ptr<Destination[]> dest_;         // per destination host
+  // What generating a packet reads: the host's path records (shared with the other hosts of
+  // its switch, routing/path_row.h) and the next sequence number of the flow, kept only for
+  // the flows that have sent. Nothing here is per destination host.
+  const routing::PathRow& paths_;
+  FlowSequence seq_;
   uint32_t flow_base_;                          // host x hosts: flow of destination d is + d
   RingQueue<std::pair<Picos, Packet*>> arriving_;  // (tail time, packet), in arrival order
   // Cold.
+  std::unique_ptr<ReliableTransport> rt_;
   std::unique_ptr<std::mt19937_64> path_rng_;  // RandomPerPacket only
   const routing::TableSet& tables_;
   const routing::HostTables& me_;

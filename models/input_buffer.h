@@ -1,11 +1,25 @@
 // Input buffer of a switch: per input port and VL a FIFO of packets, for all ports of one switch.
+// With escape queues (switch.escape_queue_bytes > 0, adaptive routing with an escape channel,
+// seeds/003 section 4.1) each VL buffer holds two FIFOs sharing its space: the adaptive queue
+// (queue index = VL) and the escape queue (queue index = num_vls + VL).
+//   Split:   a packet joins the adaptive queue when the VL buffer, the packet included, then
+//            holds at most capacity - escape blocks; otherwise the escape queue. The adaptive
+//            queue thus never holds more than capacity - escape blocks, and one escape queue's
+//            worth (an MTU) stays free for the escape queue whenever that queue is empty.
+//   Credits: per VL, as the IBA has them: the upstream counter mirrors the whole VL buffer. A
+//            sender uses an adaptive candidate only with credits for the packet plus the escape
+//            blocks (so the packet lands in the adaptive queue), the escape candidate with credits
+//            for the packet alone (it lands in the adaptive queue if there is room, else in the
+//            escape queue: a packet returns from the escape queue to an adaptive one at the next
+//            switch). The switch's arbitration applies these rules; this part only splits.
 //
 // Inputs:     admit (a packet whose head arrives at head_time, with its routing result),
 //             pop_head (the crossbar takes the head), draining (the granted packet's credit train:
 //             when each of its blocks leaves the buffer).
 // Outputs:    the head of each (port, VL); per port the VLs with a head and the packets queued;
 //             occupancy in 64-byte blocks at any time.
-// Parameters: VLs per port; buffer per VL in 64-byte blocks (the credits its upstream starts with).
+// Parameters: VLs per port; buffer per VL in 64-byte blocks (the credits its upstream starts with);
+//             escape queue per VL in blocks (0: none, one FIFO per VL as before).
 // Checks:     overflow at head arrival: blocks queued + blocks of the packet still draining + the
 //             new packet (virtual cut-through reserves the whole packet) must fit the buffer.
 // Events:     none; the switch calls it.
@@ -69,10 +83,20 @@ static_assert(sizeof(InputPortState) == 16, "a quarter of the port's cache line"
 class InputBuffer {
  public:
   // Ports are numbered 1..num_ports (0 unused); a port's VLs are all allocated, idle or not.
-  void configure(int num_ports, int num_vls, int buffer_blocks);
+  // escape_blocks > 0: two queues per VL (see above); then 2 x num_vls <= 16.
+  void configure(int num_ports, int num_vls, int buffer_blocks, int escape_blocks = 0);
   int capacity_blocks() const { return blocks_; }
-  InputVl& at(int port, int vl) { return ivl_[index(port, vl)]; }
-  const InputVl& at(int port, int vl) const { return ivl_[index(port, vl)]; }
+  int escape_blocks() const { return escape_blocks_; }
+  int queues() const { return queues_; }  // per port: num_vls, or 2 x num_vls with escape queues
+  int vl_of(int queue) const { return queue < num_vls_ ? queue : queue - num_vls_; }
+  // at(port, q): queue q of the port (q = VL without escape queues).
+  InputVl& at(int port, int q) { return ivl_[index(port, q)]; }
+  const InputVl& at(int port, int q) const { return ivl_[index(port, q)]; }
+  // The other queue of the same VL buffer (escape queues only).
+  const InputVl& sibling(const InputVl& iv) const {
+    const size_t i = static_cast<size_t>(&iv - ivl_.get());
+    return ivl_[i % queues_ < static_cast<size_t>(num_vls_) ? i + num_vls_ : i - num_vls_];
+  }
 
   // Blocks the buffer would hold at head_time with a new packet of `blocks` added; above
   // capacity_blocks() the packet overflows it. Counting all of the draining packet's blocks
@@ -83,7 +107,20 @@ class InputBuffer {
       held += static_cast<int>(iv.last_blocks - iv.last.drain.freed_by(head_time));
     return held;
   }
-  // Queues q on VL `vl` of the port `ps` describes; true when it became that VL's head.
+  // Blocks of one queue holding data at t: queued, and the draining packet's not yet freed.
+  static int held_exact(const InputVl& iv, Picos t) {
+    return iv.queued_blocks +
+           (iv.last.done > t ? static_cast<int>(iv.last_blocks - iv.last.drain.freed_by(t)) : 0);
+  }
+  // With escape queues: the queue a packet of `blocks` whose head arrives at head_time joins
+  // on VL `vl` of `port` (see Split above), and in `held` what the VL buffer then holds; held
+  // above capacity_blocks() is an overflow.
+  int admit_queue(int port, int vl, int blocks, Picos head_time, int& held) const {
+    held = held_exact(at(port, vl), head_time) + held_exact(at(port, num_vls_ + vl), head_time) + blocks;
+    return held <= blocks_ - escape_blocks_ ? vl : num_vls_ + vl;
+  }
+  // Queues q on queue `vl` (a VL, or with escape queues a queue index) of the port `ps`
+  // describes; true when it became that queue's head.
   bool push(InputPortState& ps, int vl, InputVl& iv, const Queued& q) {
     iv.queued_blocks += static_cast<int>(q.blocks);
     ++ps.queued;
@@ -115,20 +152,25 @@ class InputBuffer {
     iv.last_blocks = drain.blocks();
   }
 
-  // Packets queued on (port, VL), head included.
+  // Packets queued on (port, VL), head included; both queues of the VL.
   size_t queued(int port, int vl) const {
     const InputVl& iv = at(port, vl);
-    return iv.behind.size() + (iv.head.pkt ? 1 : 0);
+    const size_t n = iv.behind.size() + (iv.head.pkt ? 1 : 0);
+    return escape_blocks_ ? n + queued_in(at(port, num_vls_ + vl)) : n;
   }
-  // Blocks holding data at time t: packets whose head has arrived (ready - routing_ps <= t)
-  // and the part of the draining packet not yet freed.
+  static size_t queued_in(const InputVl& iv) { return iv.behind.size() + (iv.head.pkt ? 1 : 0); }
+  // Blocks of (port, VL) holding data at time t: packets whose head has arrived (ready -
+  // routing_ps <= t) and the part of the draining packet not yet freed; both queues of the VL.
   int occupancy_blocks(int port, int vl, Picos t, Picos routing_ps) const;
 
  private:
-  size_t index(int port, int vl) const { return static_cast<size_t>(port) * num_vls_ + vl; }
-  std::unique_ptr<InputVl[]> ivl_;  // [port * num_vls + vl]
+  size_t index(int port, int q) const { return static_cast<size_t>(port) * queues_ + q; }
+  int queue_occupancy(const InputVl& iv, Picos t, Picos routing_ps) const;
+  std::unique_ptr<InputVl[]> ivl_;  // [port * queues + q]
   int num_vls_ = 1;
+  int queues_ = 1;
   int blocks_ = 0;
+  int escape_blocks_ = 0;
 };
 
 }  // namespace ibsc::models

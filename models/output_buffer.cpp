@@ -4,11 +4,13 @@
 
 namespace ibsc::models {
 
-void OutputBuffers::configure(int num_ports, int num_vls, int buffer_blocks) {
+void OutputBuffers::configure(int num_ports, int num_vls, int buffer_blocks, int link_reserve) {
   num_vls_ = num_vls;
   blocks_ = buffer_blocks;
+  queues_ = link_reserve > 0 ? 2 : 1;
+  link_reserve_ = link_reserve;
   const size_t n = static_cast<size_t>(num_ports + 1) * num_vls;
-  q_.reset(new RingQueue<Buffered>[n]());
+  q_.reset(new RingQueue<Buffered>[n * queues_]());
   credits_.reset(new CreditCounter[n]());
   vlarb_.reset(new VlArbiter[num_ports + 1]());
   link_busy_.reset(new Picos[num_ports + 1]());
@@ -22,12 +24,17 @@ void OutputBuffers::connect(int port, int peer_buffer_blocks, Picos byte_ps, con
 }
 
 void OutputBuffers::push(int port, const Buffered& b) {
-  q_[index(port, b.vl)].push_back(b);
+  q_[qindex(port, b.vl, queues_ == 2 && b.escape)].push_back(b);
   ++total_;
 }
 
 Picos OutputBuffers::head_start(int port, int vl, Picos lower) const {
-  const RingQueue<Buffered>& q = q_[index(port, vl)];
+  const Picos a = queue_start(port, vl, false, lower);
+  return queues_ == 1 ? a : std::min(a, queue_start(port, vl, true, lower));
+}
+
+Picos OutputBuffers::queue_start(int port, int vl, bool escape, Picos lower) const {
+  const RingQueue<Buffered>& q = q_[qindex(port, vl, escape)];
   if (q.empty()) return kNever;
   const Buffered& b = q.front();
   // The link reads byte e at start + e x byte time; the crossbar wrote it by in_start + (a line
@@ -35,7 +42,8 @@ Picos OutputBuffers::head_start(int port, int vl, Picos lower) const {
   // by the time the link needs it.
   const Picos send_len = static_cast<Picos>(b.pkt->length) * byte_ps_[port];
   Picos t = std::max({lower, link_busy_[port], b.in_start, b.in_end > send_len ? b.in_end - send_len : 0});
-  return link_credits(port, vl).time_for(static_cast<int>(b.pkt->blocks()), t);
+  const int need = static_cast<int>(b.pkt->blocks()) + (escape ? 0 : link_reserve_);
+  return link_credits(port, vl).time_for(need, t);
 }
 
 Picos OutputBuffers::next_send(int port, Picos lower) const {
@@ -52,7 +60,11 @@ bool OutputBuffers::send(int port, Picos t, LinkSend& out) {
   if (mask == 0) return false;
   const int w = vlarb_[port].select(mask);
   if (w < 0) return false;
-  RingQueue<Buffered>& q = q_[index(port, w)];
+  bool esc = false;  // within the VL: the startable head that entered first (escape at a tie)
+  if (queues_ == 2 && queue_start(port, w, true, t) == t)
+    esc = queue_start(port, w, false, t) != t ||
+          q_[qindex(port, w, true)].front().in_start <= q_[qindex(port, w, false)].front().in_start;
+  RingQueue<Buffered>& q = q_[qindex(port, w, esc)];
   const Buffered b = q.front();
   const uint32_t len = b.pkt->length;
   if (!link_credits(port, w).consume(static_cast<int>(b.pkt->blocks()), t)) return false;  // head_start checked

@@ -30,6 +30,14 @@
 //     link);
 //   - space frees block by block as the link sends; the whole packet's space is reserved at the
 //     grant, as credits are for a link.
+// Escape queues (switch.escape_queue_bytes > 0, seeds/003 puts them in every buffer): each
+//             (port, VL) buffer holds an adaptive and an escape FIFO sharing its space. A packet
+//             joins the queue of the candidate it was granted on (the switch's crossbar side
+//             checks room for the packet plus the escape reserve for an adaptive one, so the
+//             adaptive FIFO never holds more than capacity - reserve). On the link side an
+//             adaptive head needs link credits for the packet plus the downstream switch's escape
+//             reserve, an escape head for the packet only; within the VL the VL arbiter picks, the
+//             head that entered first goes (the escape head at a tie).
 // Events:     none; the switch calls it and schedules its own wake-ups from next_send().
 #pragma once
 #include <cstdint>
@@ -49,6 +57,7 @@ struct Buffered {
   Picos in_start = 0;   // its head entered the buffer
   Picos in_end = 0;     // its tail entered the buffer (crossbar transfer ends)
   Vl vl = 0;            // output VL
+  bool escape = false;  // in the escape queue (escape queues only)
 };
 
 // What send() did: the packet, when its head starts on the link, the blocks it frees.
@@ -60,8 +69,9 @@ struct LinkSend {
 
 class OutputBuffers {
  public:
-  // Ports are numbered 1..num_ports (0 unused).
-  void configure(int num_ports, int num_vls, int buffer_blocks);
+  // Ports are numbered 1..num_ports (0 unused). link_reserve > 0: escape queues, and the
+  // downstream escape reserve an adaptive head leaves free (blocks).
+  void configure(int num_ports, int num_vls, int buffer_blocks, int link_reserve = 0);
   int capacity_blocks() const { return blocks_; }
   // A port with a cable: link credits start full with the downstream buffer; its byte time.
   void connect(int port, int peer_buffer_blocks, Picos byte_ps, const VlArbParams& vlarb);
@@ -79,13 +89,20 @@ class OutputBuffers {
   // none may start at t.
   bool send(int port, Picos t, LinkSend& out);
 
-  size_t queued(int port, int vl) const { return q_[index(port, vl)].size(); }
+  size_t queued(int port, int vl) const {
+    return queues_ == 1 ? q_[index(port, vl)].size() : q_[qindex(port, vl, 0)].size() + q_[qindex(port, vl, 1)].size();
+  }
   size_t queued_total() const { return total_; }
   Picos link_busy(int port) const { return link_busy_[port]; }
 
  private:
   size_t index(int port, int vl) const { return static_cast<size_t>(port) * num_vls_ + vl; }
-  std::unique_ptr<RingQueue<Buffered>[]> q_;  // [port * num_vls + vl]
+  size_t qindex(int port, int vl, bool escape) const { return index(port, vl) * queues_ + escape; }
+  // Earliest time >= lower the head of one queue may start (kNever: empty or no credits).
+  Picos queue_start(int port, int vl, bool escape, Picos lower) const;
+  std::unique_ptr<RingQueue<Buffered>[]> q_;  // [(port * num_vls + vl) * queues + escape]
+  int queues_ = 1;        // per (port, VL): 2 with escape queues
+  int link_reserve_ = 0;  // blocks an adaptive head leaves free downstream
   std::unique_ptr<CreditCounter[]> credits_;  // link credits, [port * num_vls + vl]
   std::unique_ptr<VlArbiter[]> vlarb_;        // link-side VL arbiter, [port]
   std::unique_ptr<Picos[]> link_busy_;        // [port]: until its last packet's tail is sent

@@ -11,6 +11,10 @@ namespace ibsc::models {
 
 constexpr uint32_t kCreditBytes = 64;  // IBA flow-control block
 
+// What a packet carries: host data, or the reliable transport's ACK / NACK (seq names the
+// packet acknowledged or rejected; models/reliable_transport.h).
+enum class PacketKind : uint8_t { Data, Ack, Nack };
+
 // One cache line each: a packet is read at every hop, and one straddling two lines costs two misses.
 struct alignas(64) Packet {
   // Local route header.
@@ -28,9 +32,12 @@ struct alignas(64) Packet {
   Picos gen_time = 0;    // generation at the source HCA
   bool measured = false; // generated inside the measurement window
   uint16_t hops = 0;     // switches crossed
+  PacketKind kind = PacketKind::Data;
 
   uint32_t blocks() const { return (length + kCreditBytes - 1) / kCreditBytes; }
 };
+
+static_assert(sizeof(Packet) == 64, "one packet, one cache line");
 
 // Free-list allocator: one allocation per packet slot for the whole run.
 class PacketPool {

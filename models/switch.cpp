@@ -15,6 +15,14 @@ void SwitchParams::validate() const {
   if (!(core_clock_ns > 0.0) || clock_ps() == 0) throw std::invalid_argument("switch.core_clock_ns must be > 0");
   if (output_buffer_bytes_per_vl % 64 != 0)
     throw std::invalid_argument("switch.output_buffer_bytes_per_vl must be 0 (none) or a multiple of 64 (one credit)");
+  if (escape_queue_bytes % 64 != 0)
+    throw std::invalid_argument("switch.escape_queue_bytes must be 0 (none) or a multiple of 64 (one credit)");
+  if (escape_queue_bytes > 0 && escape_queue_bytes >= buffer_bytes_per_vl)
+    throw std::invalid_argument("switch.escape_queue_bytes must be below switch.buffer_bytes_per_vl (the adaptive queue is the rest)");
+  if (escape_queue_bytes > 0 && output_buffer_bytes_per_vl > 0 && escape_queue_bytes >= output_buffer_bytes_per_vl)
+    throw std::invalid_argument("switch.escape_queue_bytes must be below switch.output_buffer_bytes_per_vl (output buffers keep escape queues too)");
+  if (escape_queue_bytes > 0 && num_vls > 8)
+    throw std::invalid_argument("switch.escape_queue_bytes: escape queues need switch.num_vls <= 8 (two queues per VL, 16 per port)");
   if (crossbar_speedup < 1 || crossbar_speedup > 16) throw std::invalid_argument("switch.crossbar_speedup must be 1..16");
   for (const auto* t : {&vlarb.high, &vlarb.low})
     for (const VlArbEntry& e : *t)
@@ -26,17 +34,22 @@ void SwitchParams::validate() const {
 
 std::vector<Switch::Eligible> Switch::eligible_;
 std::vector<int> Switch::touched_;
+std::vector<ArbCandidate> Switch::head_cands_;
+std::vector<uint16_t> Switch::head_credits_;
 
 Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const routing::SwitchTables& tables,
                const std::vector<Picos>& byte_ps, SwitchArbiter& arbiter, FabricMonitor& monitor, Scheduler& sched)
     : sc_module(name),
       num_vls_(params.num_vls),
+      queues_(params.escape_queue_bytes > 0 ? 2 * params.num_vls : params.num_vls),
+      reserve_(params.escape_blocks()),
       wake_(sched, *this),
       routing_ps_(params.routing_ps()),
       clock_ps_(params.clock_ps()),
       every_edge_(params.every_edge),
       xbar_per_vl_(params.crossbar_inputs == CrossbarInputs::Vl),
       obuf_(params.output_buffer_bytes_per_vl > 0),
+      escape_(params.escape_queue_bytes > 0),
       arbiter_single_(arbiter.has_single()),
       mon_(monitor),
       arbiter_(arbiter),
@@ -61,22 +74,27 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
   const int copies = per_vl_lft_ ? p_.num_vls : 1;
   std::vector<Route> routes;
   routes.reserve(lids_ * copies);
-  route_begin_.reserve(lids_ * copies);
+  // Offsets and candidates only when some entry has several (adaptive routing): the entry's
+  // inline first candidate serves the rest (16,384 hosts, deterministic: 230 MB less).
+  bool several = false;
+  for (int v = 0; v < copies; ++v)
+    several |= !(per_vl_lft_ ? tables.lft_per_input_vl.at(v) : tables.lft).single();
+  if (several) route_begin_.reserve(lids_ * copies);
   for (int v = 0; v < copies; ++v) {
     const routing::Lft& lft = per_vl_lft_ ? tables.lft_per_input_vl.at(v) : tables.lft;
     for (size_t d = 0; d < lids_; ++d) {
       Route r;
-      route_begin_.push_back(static_cast<uint32_t>(cand_.size()));
+      if (several) route_begin_.push_back(static_cast<uint32_t>(cand_.size()));
       // An entry naming a port without a cable stays empty here, so that arrival checks one
       // count; refuse_route() reads the tables again for the message.
       if (d < lft.size()) {
         const auto& cands = lft[d].candidates;
-        if (cands.size() > 0xFFFF) throw std::invalid_argument(std::string(sc_module::name()) + ": LFT entry with over 65535 candidates");
+        if (cands.size() > 0xFF) throw std::invalid_argument(std::string(sc_module::name()) + ": LFT entry with over 255 candidates");
         if (std::all_of(cands.begin(), cands.end(), [&](const routing::PortCandidate& c) {
               return c.port >= 1 && c.port <= n && connected(c.port);
             }) && !cands.empty()) {
-          cand_.insert(cand_.end(), cands.begin(), cands.end());
-          r.count = static_cast<uint16_t>(cands.size());
+          if (several) cand_.insert(cand_.end(), cands.begin(), cands.end());
+          r.count = static_cast<uint8_t>(cands.size());
           r.first = cands.front();
         }
       }
@@ -91,13 +109,13 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
     if (connected(port))
       tx[port] = std::make_unique<sc_core::sc_port<LinkEndpoint>>(("tx_" + std::to_string(port)).c_str());
   // The parts; per-cycle scratch is sized here.
-  in_.configure(n, p_.num_vls, p_.buffer_blocks());
+  in_.configure(n, p_.num_vls, p_.buffer_blocks(), p_.escape_blocks());
   out_.configure(n, p_.num_vls);
   // With output buffers the crossbar side's counters are the output buffers' free space; the
   // link credits (the downstream input buffers) move to the output buffers' part.
   if (obuf_) {
     ob_ = std::make_unique<OutputBuffers>();
-    ob_->configure(n, p_.num_vls, p_.output_buffer_blocks());
+    ob_->configure(n, p_.num_vls, p_.output_buffer_blocks(), p_.escape_blocks());
   }
   for (int port = 1; port <= n; ++port)
     if (connected(port)) {
@@ -143,9 +161,13 @@ void Switch::refuse_route(const Packet& pkt, uint32_t route) const {
 
 void Switch::packet_arrives(int port, Packet* pkt, Picos head_time) {
   if (pkt->vl >= num_vls_) throw FabricError(where(port, pkt->vl) + ": packet on a VL the switch does not have");
-  InputVl& iv = in_.at(port, pkt->vl);
   const int blocks = static_cast<int>(pkt->blocks());
-  const int held = in_.held_with(iv, blocks, head_time);
+  int q_index = pkt->vl, held;
+  if (__builtin_expect(escape_, 0))
+    q_index = in_.admit_queue(port, pkt->vl, blocks, head_time, held);
+  else
+    held = in_.held_with(in_.at(port, pkt->vl), blocks, head_time);
+  InputVl& iv = in_.at(port, q_index);
   if (held > in_.capacity_blocks())
     throw FabricError(where(port, pkt->vl) + ": input buffer overflow (" + std::to_string(held) + " blocks of " +
                       std::to_string(in_.capacity_blocks()) + ")");
@@ -162,7 +184,7 @@ void Switch::packet_arrives(int port, Packet* pkt, Picos head_time) {
   if (ps.queued == 0) active_.push_back(port);
   // A new head: only its own earliest grant can be earlier than the wake-up already pending
   // (which covers every other head).
-  if (in_.push(ps, pkt->vl, iv, q)) wake_for(port, iv);
+  if (in_.push(ps, q_index, iv, q)) wake_for(port, iv);
 }
 
 void Switch::credits_arrive(int port, const CreditTrain& train) {
@@ -204,7 +226,7 @@ Picos Switch::earliest_grant(int i, const InputVl& iv, Picos lower) const {
   for (auto c = cand_first(h), end = c + h.count; c != end; ++c) {
     Picos to = std::max(t, port_[c->port].out.busy);
     const CreditCounter& cc = out_.credits(c->port, out_vl(i, c, h));
-    Picos tc = cc.time_for(need, to);
+    Picos tc = cc.time_for(need_for(c, need), to);
     if (tc != to) cc.mark_waited_on();
     best = std::min(best, tc);
   }
@@ -278,7 +300,7 @@ void Switch::clear_records(Picos t) {
 
 void Switch::record(int in, int in_vl, int out_vl, const ArbCandidate* c, size_t n, int granted) {
   RequestRecord& r = rec_[in];
-  r.in_vl = in_vl;
+  r.in_vl = in_.vl_of(in_vl);  // the queue's VL (with escape queues, two queues per VL)
   r.out_vl = out_vl;
   r.granted = granted;
   for (size_t k = 0; k < n; ++k) r.ports.push_back(static_cast<uint8_t>(c[k].port + 1));
@@ -297,15 +319,15 @@ void Switch::arbitrate(Picos t) {
       const int v = __builtin_ctz(m);
       const InputVl& iv = in_.at(i, v);
       const Queued& h = iv.head;
-      if (h.ready > t || (xbar_per_vl_ && iv.last.done > t)) continue;
+      if (h.ready > t || (xbar_per_vl_ && xbar_busy(i, iv) > t)) continue;
       const int need = static_cast<int>(h.blocks);
       for (auto c = cand_first(h), end = c + h.count; c != end; ++c) {
         OutputPortState& o = port_[c->port].out;
         if (o.busy > t) continue;
         Vl w = out_vl(i, c, h);
-        if (out_.credits(c->port, w).available_now(t) < need) continue;
+        if (out_.credits(c->port, w).available_now(t) < need_for(c, need)) continue;
         if (OutputPorts::request(o, w)) touched_.push_back(c->port);
-        eligible_.push_back({static_cast<uint8_t>(i), static_cast<uint8_t>(v), c->port, w, c->priority});
+        eligible_.push_back({static_cast<uint8_t>(i), static_cast<uint8_t>(v), c->port, w, c->priority, c->escape});
       }
     }
   }
@@ -314,6 +336,12 @@ void Switch::arbitrate(Picos t) {
   for (int o : touched_) out_.select_vl(port_[o].out, o);
   if (eligible_.size() == 1 && arbiter_single_ && port_[eligible_[0].out].out.selected_vl == eligible_[0].out_vl) {
     arbitrate_single(eligible_[0], t);
+    return;
+  }
+  if (arbiter_single_ && eligible_.back().in == eligible_[0].in && eligible_.back().vl == eligible_[0].vl &&
+      std::all_of(eligible_.begin(), eligible_.end(),
+                  [&](const Eligible& e) { return e.in == eligible_[0].in && e.vl == eligible_[0].vl; })) {
+    arbitrate_head(t);
     return;
   }
   // 3. Each input offers one head, round-robin over its VLs, with the candidates whose output
@@ -325,7 +353,7 @@ void Switch::arbitrate(Picos t) {
     const int rr = port_[e.in].in.rr_vl;
     // Keep the head whose VL comes first from the round-robin pointer.
     if (req_vl_[e.in] >= 0 && req_vl_[e.in] != e.vl) {
-      int cur = (req_vl_[e.in] - rr + num_vls_) % num_vls_, mine = (e.vl - rr + num_vls_) % num_vls_;
+      int cur = (req_vl_[e.in] - rr + queues_) % queues_, mine = (e.vl - rr + queues_) % queues_;
       if (mine > cur) continue;
       r.candidates.clear();
     }
@@ -381,6 +409,34 @@ void Switch::arbitrate_single(const Eligible& e, Picos t) {
   grant(e.in, e.vl, g + 1, e.out_vl, t);
 }
 
+// Steps 3 and 4 when one head could go, to several outputs (adaptive routing): its candidates
+// whose output serves its output VL this cycle (the first such candidate's VL, one VL per
+// request as in step 3) go to the arbiter's shortcut. Same outcome as the general path.
+void Switch::arbitrate_head(Picos t) {
+  const Eligible& e0 = eligible_[0];
+  head_cands_.clear();
+  head_credits_.clear();
+  int vl = -1;
+  for (const Eligible& e : eligible_) {
+    if (port_[e.out].out.selected_vl != e.out_vl || (vl >= 0 && e.out_vl != vl)) continue;
+    vl = e.out_vl;
+    head_cands_.push_back({static_cast<uint8_t>(e.out - 1), e.priority});
+    head_credits_.push_back(static_cast<uint16_t>(std::min(out_.credits(e.out, e.out_vl).available(t), 65535)));
+  }
+  for (int o : touched_) port_[o].out.selected_vl = -1;
+  single_grant_ = true;
+  single_in_ = 0;
+  if (head_cands_.empty()) return;
+  const auto length = static_cast<uint16_t>(in_.at(e0.in, e0.vl).head.blocks);
+  const int g = arbiter_.arbitrate_one(e0.in - 1, head_cands_.data(), head_credits_.data(),
+                                       static_cast<int>(head_cands_.size()), static_cast<uint8_t>(vl), length);
+  if (recording_) record(e0.in, e0.vl, vl, head_cands_.data(), head_cands_.size(), g + 1);
+  if (g < 0) return;
+  single_in_ = static_cast<uint8_t>(e0.in);
+  single_out_ = static_cast<uint8_t>(g + 1);
+  grant(e0.in, e0.vl, g + 1, static_cast<Vl>(vl), t);
+}
+
 void Switch::grant(int i, int v, int o, Vl w, Picos t) {
   // First, with the arguments still in their registers: the default path pays one branch.
   if (__builtin_expect(obuf_, 0)) return grant_to_buffer(i, v, o, w, t);
@@ -398,7 +454,7 @@ void Switch::grant(int i, int v, int o, Vl w, Picos t) {
   const CrossbarTransfer x = xbar_.transfer(t, h.ready - routing_ps_, port_[i].out.byte_ps, out.byte_ps, pkt->length, pkt->vl);
   out.busy = x.out_free;
   if (!xbar_per_vl_) in.xbar_busy = x.drain.last_time();  // else iv's drain, set below
-  in.rr_vl = static_cast<int8_t>(v + 1 == num_vls_ ? 0 : v + 1);
+  in.rr_vl = static_cast<int8_t>(v + 1 == queues_ ? 0 : v + 1);
   InputBuffer::draining(iv, x.drain);
   // Credits go back to the upstream node over the reverse direction of input port i.
   port_[i].out.tx.credits_arrive(i, x.drain);
@@ -433,14 +489,23 @@ void Switch::grant_to_buffer(int i, int v, int o, Vl w, Picos t) {
   const Picos done = drain.last_time();
   port_[o].out.busy = done;  // the crossbar output, not the link
   if (!xbar_per_vl_) in.xbar_busy = done;
-  in.rr_vl = static_cast<int8_t>(v + 1 == num_vls_ ? 0 : v + 1);
+  in.rr_vl = static_cast<int8_t>(v + 1 == queues_ ? 0 : v + 1);
   InputBuffer::draining(iv, drain);
   port_[i].out.tx.credits_arrive(i, drain);
-  ob_->push(o, Buffered{pkt, t, done, w});
+  ob_->push(o, Buffered{pkt, t, done, w, escape_ && granted_escape(i, v, o)});
   ++pkt->hops;
   ++mon_.hops;
   ++grants_;
   mon_.last_progress = t;
+}
+
+// The queue of the candidate the arbiter granted (i, v) on output o: the one of lowest priority
+// level among this cycle's eligible pairs, as the arbiter ranks them.
+bool Switch::granted_escape(int i, int v, int o) const {
+  const Eligible* best = nullptr;
+  for (const Eligible& e : eligible_)
+    if (e.in == i && e.vl == v && e.out == o && (!best || e.priority < best->priority)) best = &e;
+  return best && best->escape;
 }
 
 size_t Switch::queued_in_output_buffers() const { return ob_ ? ob_->queued_total() : 0; }
@@ -457,9 +522,12 @@ int Switch::credits(int out_port, int vl, Picos t) const {
 std::vector<std::pair<int, int>> Switch::waits_of(int in_port, int vl, Picos now) const {
   std::vector<std::pair<int, int>> w;
   if (!connected(in_port)) return w;
-  const Queued& h = in_.at(in_port, vl).head;
-  if (!h.pkt || h.ready > now) return w;
-  for (auto c = cand_first(h), end = c + h.count; c != end; ++c) w.emplace_back(c->port, out_vl(in_port, c, h));
+  for (int q : {vl, escape_ ? num_vls_ + vl : -1}) {  // with escape queues, both queues' heads
+    if (q < 0) break;
+    const Queued& h = in_.at(in_port, q).head;
+    if (!h.pkt || h.ready > now) continue;
+    for (auto c = cand_first(h), end = c + h.count; c != end; ++c) w.emplace_back(c->port, out_vl(in_port, c, h));
+  }
   return w;
 }
 
@@ -469,16 +537,20 @@ int Switch::occupancy_blocks(int in_port, int vl, Picos t) const {
 
 int Switch::hol_blocked(int in_port, int vl, Picos now) const {
   if (!connected(in_port)) return 0;
-  const InputVl& iv = in_.at(in_port, vl);
-  if (!iv.head.pkt || iv.head.ready > now) return 0;
   int n = 0;
-  for (size_t k = 0; k < iv.behind.size(); ++k) n += iv.behind[k].first.port != iv.head.first.port;
+  for (int q : {vl, escape_ ? num_vls_ + vl : -1}) {  // with escape queues, both queues
+    if (q < 0) break;
+    const InputVl& iv = in_.at(in_port, q);
+    if (!iv.head.pkt || iv.head.ready > now) continue;
+    for (size_t k = 0; k < iv.behind.size(); ++k) n += iv.behind[k].first.port != iv.head.first.port;
+  }
   return n;
 }
 
 uint64_t Switch::head_packet_id(int in_port, int vl) const {
   if (!connected(in_port)) return 0;
   const Queued& h = in_.at(in_port, vl).head;
+  if (!h.pkt && escape_) return in_.at(in_port, num_vls_ + vl).head.pkt ? in_.at(in_port, num_vls_ + vl).head.pkt->id : 0;
   return h.pkt ? h.pkt->id : 0;
 }
 

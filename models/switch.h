@@ -1,7 +1,8 @@
 // IBA switch: per input port and VL a buffer, per output port and VL a credit counter, a VL
 // arbiter per output, one switch arbiter (C++ model or RTL) and a non-multiplexed crossbar.
 // The switch wires its parts and decides when to arbitrate; each part is a file of its own:
-//   input_buffer.h  per-VL queues, overflow check, occupancy;
+//   input_buffer.h  per-VL queues, overflow check, occupancy; with escape queues (adaptive
+//                   routing, seeds/003) an adaptive and an escape queue per VL, split there;
 //   sl2vl_lookup.h  SL2VL / VL2VL look-up, equal tables shared;
 //   vl_arbiter.h    the VL arbiter of each output (round-robin or VLArb tables);
 //   output_port.h   credit counters, VL requests, busy time;
@@ -15,7 +16,8 @@
 // Ports:   rx (sc_export, all incoming links) and tx[p] (sc_port to the outgoing link of port p).
 // Timing:  a packet whose head arrives at t may be granted on the first core-clock edge at or
 //          after t + routing delay, when its input port is free, a candidate output is free and
-//          that output's VL has credits for the whole packet (virtual cut-through). Its head then
+//          that output's VL has credits for the whole packet (virtual cut-through; an adaptive
+//          candidate, with escape queues, also for the downstream escape queue). Its head then
 //          leaves at once (later only if a slower input would make the output underrun) and the
 //          output is busy for length x byte time. Bytes leave the input buffer at crossbar speed
 //          (output rate x speed-up) and each freed 64-byte block returns one credit upstream.
@@ -105,6 +107,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   // A (head, candidate output) pair that could be granted this cycle.
   struct Eligible {
     uint8_t in, vl, out, out_vl, priority;
+    bool escape;  // the candidate's queue (escape queues only)
   };
   // Per port number, both directions: the scalars one visit reads, in one cache line.
   struct alignas(64) Port {
@@ -117,6 +120,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   void wake() override;
   void arbitrate(Picos t);
   void arbitrate_single(const Eligible& e, Picos t);
+  void arbitrate_head(Picos t);  // every eligible pair is one head's (adaptive: several outputs)
   void schedule_next(Picos t_min);
   void wake_for(int in_port, const InputVl& iv);  // wake-up for the head of one input VL only
   Vl out_vl(int in_port, int out_port, const Queued& h) const {
@@ -130,10 +134,19 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   // Earliest time >= lower at which the head of input VL `iv` of input `i` could be granted.
   Picos earliest_grant(int i, const InputVl& iv, Picos lower) const;
   // Until when the crossbar input the head of `iv` (on input i) needs is busy.
-  Picos xbar_busy(int i, const InputVl& iv) const { return xbar_per_vl_ ? iv.last.done : port_[i].in.xbar_busy; }
+  // With escape queues both queues of a VL share the VL's crossbar input.
+  Picos xbar_busy(int i, const InputVl& iv) const {
+    if (!xbar_per_vl_) return port_[i].in.xbar_busy;
+    return escape_ ? std::max(iv.last.done, in_.sibling(iv).last.done) : iv.last.done;
+  }
+  // Credits candidate c needs for a packet of `need` blocks: an adaptive one (with escape
+  // queues) also the downstream escape queue's reserve, so that the packet lands in the
+  // adaptive queue and the escape queue's MTU stays free (input_buffer.h).
+  int need_for(const routing::PortCandidate* c, int need) const { return c->escape ? need : need + reserve_; }
   void grant(int i, int v, int o, Vl w, Picos t);
   // Cold (only with output buffers): kept out of grant()'s body.
   __attribute__((noinline, cold)) void grant_to_buffer(int i, int v, int o, Vl w, Picos t);
+  bool granted_escape(int i, int v, int o) const;  // escape queues: the granted candidate's queue
   // Free space (crossbar side) returned on (port, VL): link credits, or with output buffers the
   // blocks the link has sent; wakes the heads waiting for it.
   inline void space_returns(int port, const CreditTrain& train);
@@ -150,6 +163,8 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   // (the parts' arrays too), 8 bytes each here rather than 24 for a vector.
   int num_vls_;
   int num_ports_ = 0;
+  int queues_;        // input queues per port: num_vls_, or 2 x num_vls_ with escape queues
+  int reserve_ = 0;   // escape queue blocks (0: none), see need_for()
   // The scheduler reads the wake-up's pending time and owner: next to the hot members the
   // wake-up then uses, not in a line of its own.
   WakeUp wake_;
@@ -162,6 +177,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   bool every_edge_;
   bool xbar_per_vl_;         // a crossbar input per input VL: its busy time is its last drain's end
   bool obuf_;                // output buffers (ob_): the crossbar feeds them, the link side empties them
+  bool escape_;              // escape queues (switch.escape_queue_bytes > 0): two queues per input VL
   bool per_vl_lft_ = false;
   bool arbiter_single_;      // arbiter_.has_single(), asked once
   bool recording_ = false;
@@ -181,10 +197,10 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   // The LFT flattened for the hot path: the entry of DLID d (for input VL v when the tables
   // have per-VL copies) is routes_[k], k = v * lids + d: 4 bytes with its first candidate, so
   // that the table, read at random, stays small. All its candidates are
-  // cand_[route_begin_[k] .. + count), read only for entries with several.
+  // cand_[route_begin_[k] .. + count), read only for entries with several (both empty when none has).
   struct Route {
     routing::PortCandidate first;
-    uint16_t count = 0;  // 0: no route (no entry, or a candidate port without a cable)
+    uint8_t count = 0;  // 0: no route (no entry, or a candidate port without a cable); <= 255
   };
   static_assert(sizeof(Route) == 4, "an LFT entry, 4 bytes");
   std::unique_ptr<Route[]> routes_;
@@ -216,6 +232,8 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   // stays in the cache instead of costing lines of every switch.
   static std::vector<Eligible> eligible_;
   static std::vector<int> touched_;  // outputs some head could use this cycle
+  static std::vector<ArbCandidate> head_cands_;  // arbitrate_head()'s candidates and their credits
+  static std::vector<uint16_t> head_credits_;
   std::vector<ArbRequest> req_;
   std::vector<ArbOutputStatus> status_;
   std::vector<int> grant_;

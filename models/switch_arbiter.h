@@ -54,6 +54,13 @@ class SwitchArbiter {
     (void)in, (void)c, (void)vl, (void)length_credits, (void)credits;
     return -1;
   }
+  // The same shortcut for one request with n candidates (adaptive routing): candidate k is c[k],
+  // its output free with credits[k] on `vl`. Called only when has_single().
+  virtual int arbitrate_one(int in, const ArbCandidate* c, const uint16_t* credits, int n, uint8_t vl,
+                            uint16_t length_credits) {
+    (void)in, (void)c, (void)credits, (void)n, (void)vl, (void)length_credits;
+    return -1;
+  }
 };
 
 }  // namespace ibsc::models

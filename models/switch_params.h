@@ -22,6 +22,11 @@ struct SwitchParams {
   // Per output port and VL a buffer between crossbar and link (output_buffer.h); 0: none, the
   // input-buffered switch. A multiple of 64 bytes.
   uint32_t output_buffer_bytes_per_vl = 0;
+  // Escape queue per input VL buffer (adaptive routing with an escape channel, seeds/003: one
+  // MTU); the rest of the VL buffer is the adaptive queue (input_buffer.h). 0: none, one FIFO
+  // per VL. A multiple of 64 bytes, below buffer_bytes_per_vl (and output_buffer_bytes_per_vl,
+  // whose buffers then keep escape queues too, output_buffer.h); at most 8 data VLs.
+  uint32_t escape_queue_bytes = 0;
   VlArbParams vlarb;                   // output VL arbitration (round-robin unless tables)
   bool vl2vl = false;                  // expects VL2VL tables (keyed by input VL); the switch follows the tables' key, tb checks they agree
   // Reference mode for tests: arbitrate on every core-clock edge while anything is queued, as a
@@ -32,6 +37,7 @@ struct SwitchParams {
   Picos clock_ps() const { return static_cast<Picos>(core_clock_ns * 1000.0 + 0.5); }
   int buffer_blocks() const { return static_cast<int>(buffer_bytes_per_vl / 64); }
   int output_buffer_blocks() const { return static_cast<int>(output_buffer_bytes_per_vl / 64); }
+  int escape_blocks() const { return static_cast<int>(escape_queue_bytes / 64); }
   void validate() const;  // throws std::invalid_argument naming the field
 };
 

@@ -1,10 +1,14 @@
 #include "routing/checks.h"
 
 #include <algorithm>
+#include <map>
+#include <string>
+#include <tuple>
 #include <sstream>
 
 #include "routing/cycle.h"
 #include "routing/dense_lft.h"
+#include "routing/duato_check.h"
 
 namespace ibsc::routing {
 namespace {
@@ -39,9 +43,65 @@ struct State {  // a packet entering `node` through `in_port` on `vl`
   size_t next_candidate = 0;
 };
 
+// Hosts whose pairs walk alike: the same path record row, first switch and HCA SL2VL, on a
+// switch whose SL2VL gives the same VL from each of their ports. Their pairs toward one
+// destination differ only in the first hop's input port, so one walk serves them all and only
+// the dependencies are set per port (2,048 classes instead of 16,384 sources on the largest
+// flattened butterfly). Empty when some host does not fit a class: then every pair is walked.
+struct PairClass {
+  int id = 0, sw = -1;
+  std::vector<int> hosts, ports;  // the hosts and their ports at sw
+  std::vector<uint64_t> seen;     // (injection VL, output port, output VL) already set for all ports
+};
+struct PairClasses {
+  std::vector<PairClass> list;
+  std::vector<int> of;  // [host] -> class id
+};
+
+PairClasses pair_classes(const Topology& t, const TableSet& ts) {
+  PairClasses pc;
+  pc.of.assign(t.num_hosts, -1);
+  std::map<std::tuple<const void*, int, std::string>, int> index;
+  for (int h = 0; h < t.num_hosts; ++h) {
+    const HostTables& ht = ts.hosts[h];
+    const Node& hn = t.nodes[t.host_node(h)];
+    if (ht.paths.hidden() != PathRow::kNone || ht.paths.size() != static_cast<size_t>(t.num_hosts) ||
+        hn.ports.size() < 2 || hn.ports[1].node < 0 || hn.ports[1].node >= t.num_switches)
+      return {};
+    const int sw = hn.ports[1].node;
+    const auto key = std::make_tuple(ht.paths.identity(), sw, std::string(ht.sl2vl, ht.sl2vl + kNumSls));
+    auto it = index.emplace(key, static_cast<int>(pc.list.size())).first;
+    if (it->second == static_cast<int>(pc.list.size())) {
+      pc.list.emplace_back();
+      pc.list.back().id = it->second;
+      pc.list.back().sw = sw;
+    }
+    PairClass& c = pc.list[it->second];
+    c.hosts.push_back(h);
+    c.ports.push_back(hn.ports[1].port);
+    pc.of[h] = c.id;
+  }
+  for (PairClass& c : pc.list) {
+    const Sl2VlTable& tab = ts.switches[c.sw].sl2vl;
+    const int P = t.nodes[c.sw].num_ports;
+    if (tab.num_ports() < P) return {};
+    for (int out = 1; out <= P; ++out)
+      for (int k = 0; k < kNumSls; ++k)
+        for (int p : c.ports)
+          if (p > P || tab.get(p, out, k) != tab.get(c.ports[0], out, k)) return {};
+    c.seen.assign((static_cast<size_t>(kV) * (P + 1) * kV + 63) / 64, 0);
+  }
+  return pc;
+}
+
 }  // namespace
 
 CheckReport check_tables(const Topology& t, const TableSet& ts, const CheckLimits& limits) {
+  if (has_escape_candidates(ts)) {  // walks, budgets on the escape sub-network; then Duato
+    CheckReport rep = check_tables(t, escape_subnetwork(ts), limits);
+    check_escape_channels(t, ts, limits, rep);
+    return rep;
+  }
   CheckReport rep;
   const int S = t.num_switches;
   std::vector<SwitchDeps> deps(S);
@@ -111,141 +171,212 @@ CheckReport check_tables(const Topology& t, const TableSet& ts, const CheckLimit
   std::vector<Tail> tails(static_cast<size_t>(S) * kBlock);
   std::vector<uint64_t> tail_key_of(tails.size(), 0);
   std::vector<int> tail_dest(tails.size(), -1);
-  for (int q0 = 0; q0 < t.num_hosts; q0 += kBlock)
-  for (int h = 0; h < t.num_hosts; ++h) {
-    for (int q = q0; q < std::min(q0 + kBlock, t.num_hosts); ++q) {
-      if (q == h) continue;
-      const int hn = t.host_node(h);
-      ++rep.pairs;
-      auto pair = [&] { return t.nodes[hn].name + " -> " + t.nodes[t.host_node(q)].name; };
-      if (q >= static_cast<int>(ts.hosts[h].paths.size()) || ts.hosts[h].paths[q].empty()) {
-        ++rep.unrouted_pairs;
-        problem(pair() + ": no path record");
+  // The walk after the first switch, shared by every pair that leaves it alike (see above).
+  auto tail_after = [&](int node_i, int out, int ov, const PathRecord& rec, int q, int q0) -> const Tail& {
+    const Node& node = t.nodes[node_i];
+    const uint64_t tail_key = (static_cast<uint64_t>(rec.dlid) << 32) | (static_cast<uint64_t>(rec.sl) << 24) |
+                              (static_cast<uint64_t>(ov) << 16) | (static_cast<uint64_t>(out) << 8) | 1;
+    const size_t slot = static_cast<size_t>(node_i) * kBlock + (q - q0);
+    if (tail_key_of[slot] != tail_key || tail_dest[slot] != q) {
+      tails[slot] = walk(node.ports[out].node, node.ports[out].port, ov, 1, rec.dlid, rec.sl, q);
+      tail_key_of[slot] = tail_key;
+      tail_dest[slot] = q;
+    }
+    return tails[slot];
+  };
+  // One ordered pair, every record of it walked.
+  auto check_pair = [&](int h, int q, int q0) {
+    const int hn = t.host_node(h);
+    ++rep.pairs;
+    auto pair = [&] { return t.nodes[hn].name + " -> " + t.nodes[t.host_node(q)].name; };
+    if (q >= static_cast<int>(ts.hosts[h].paths.size()) || ts.hosts[h].paths[q].empty()) {
+      ++rep.unrouted_pairs;
+      problem(pair() + ": no path record");
+      return;
+    }
+    const HostTables& dst = ts.hosts[q];
+    const int dst_lids = 1 << dst.lmc;
+    bool pair_ok = true, pair_loop = false;
+    for (const PathRecord& rec : ts.hosts[h].paths[q]) {
+      if (rec.sl >= kNumSls) {
+        bad_sl = true;
         continue;
       }
-      const HostTables& dst = ts.hosts[q];
-      const int dst_lids = 1 << dst.lmc;
-      bool pair_ok = true, pair_loop = false;
-      for (const PathRecord& rec : ts.hosts[h].paths[q]) {
-        if (rec.sl >= kNumSls) {
-          bad_sl = true;
-          continue;
-        }
-        sl_seen[rec.sl] = true;
-        if (rec.dlid < dst.base_lid || rec.dlid >= dst.base_lid + dst_lids) {
-          pair_ok = false;
-          problem(pair() + ": path record DLID " + std::to_string(rec.dlid) + " is not a LID of the destination");
-          continue;
-        }
-        const PortPeer& first = t.nodes[hn].ports.at(1);
-        if (first.node < 0) {
-          pair_ok = false;
-          problem(pair() + ": the source HCA port is not cabled");
-          continue;
-        }
-        const Vl inj = ts.hosts[h].sl2vl[rec.sl];
-        vl_seen[inj & 15] = true;
-        vl15 |= inj >= kManagementVl;
-        if (dense.exact) {
-          // Deterministic, destination-only LFTs: the walk after the first switch depends only
-          // on (first switch, its output port, the VL chosen there, DLID, SL), so hosts on one
-          // switch share it; only the first hop, whose SL2VL entry depends on the host's input
-          // port, is per pair.
-          int node_i = first.node, in_port = first.port, vl = inj & 15, steps = 0;
-          if (node_i < S) {
-            const int out = dense.at(rec.dlid, node_i);
-            const Node& node = t.nodes[node_i];
-            if (out != kNoPort && out >= 1 && out <= node.num_ports && node.ports[out].node >= 0) {
-              const Sl2VlTable& tab = ts.switches[node_i].sl2vl;
-              const int key = tab.key() == Sl2VlTable::Key::Sl ? rec.sl : vl;
-              const int ov = tab.num_ports() >= std::max(out, in_port) ? tab.get(in_port, out, key) & 15 : 0;
-              vl_seen[ov] = true;
-              vl15 |= ov == kManagementVl;
-              deps[node_i].set(in_port, vl, out, ov);
-              const uint64_t tail_key = (static_cast<uint64_t>(rec.dlid) << 32) | (static_cast<uint64_t>(rec.sl) << 24) |
-                                        (static_cast<uint64_t>(ov) << 16) | (static_cast<uint64_t>(out) << 8) | 1;
-              const size_t slot = static_cast<size_t>(node_i) * kBlock + (q - q0);
-              if (tail_key_of[slot] != tail_key || tail_dest[slot] != q) {
-                tails[slot] = walk(node.ports[out].node, node.ports[out].port, ov, 1, rec.dlid, rec.sl, q);
-                tail_key_of[slot] = tail_key;
-                tail_dest[slot] = q;
-              }
-              const Tail& r = tails[slot];
-              if (r.status == Tail::Loop) pair_loop = true;
-              if (r.status != Tail::Ok) pair_ok = false;
-              if (r.status != Tail::Ok) problem(pair() + ": " + r.what);
-              if (r.status == Tail::Ok || r.status == Tail::WrongHost) rep.max_hops = std::max(rep.max_hops, r.hops);
-              continue;
-            }
-          }
-          const Tail r = walk(node_i, in_port, vl, steps, rec.dlid, rec.sl, q);
-          if (r.status == Tail::Loop) pair_loop = true;
-          if (r.status != Tail::Ok) pair_ok = false;
-          if (r.status != Tail::Ok) problem(pair() + ": " + r.what);
-          if (r.status == Tail::Ok || r.status == Tail::WrongHost) rep.max_hops = std::max(rep.max_hops, r.hops);
-          continue;
-        }
-        stack.clear();
-        on_path.clear();
-        stack.push_back({first.node, first.port, inj & 15});
-        on_path.push_back(0);
-        // Depth-first over every candidate; a state already on the current path is a loop.
-        while (!stack.empty()) {
-          State& st = stack.back();
-          if (st.node >= S) {  // reached a host
-            if (st.node != t.host_node(q)) {
-              pair_ok = false;
-              problem(pair() + ": DLID " + std::to_string(rec.dlid) + " delivered to " + t.nodes[st.node].name);
-            }
-            rep.max_hops = std::max(rep.max_hops, static_cast<int>(stack.size()));
-            stack.pop_back();
-            on_path.pop_back();
-            continue;
-          }
-          const LftEntry& e = ts.switches[st.node].route(rec.dlid, static_cast<Vl>(st.vl));
-          if (st.next_candidate == 0 && !e.routed()) {
-            pair_ok = false;
-            problem(pair() + ": switch " + t.nodes[st.node].name + " has no LFT entry for DLID " +
-                    std::to_string(rec.dlid));
-          }
-          if (st.next_candidate >= e.candidates.size()) {
-            stack.pop_back();
-            on_path.pop_back();
-            continue;
-          }
-          const int out = e.candidates[st.next_candidate++].port;
-          const Node& node = t.nodes[st.node];
-          if (out < 1 || out > node.num_ports || node.ports[out].node < 0) {
-            pair_ok = false;
-            problem(pair() + ": switch " + node.name + " sends DLID " + std::to_string(rec.dlid) + " to port " +
-                    std::to_string(out) + ", which is not cabled");
-            continue;
-          }
-          const Sl2VlTable& tab = ts.switches[st.node].sl2vl;
-          const int key = tab.key() == Sl2VlTable::Key::Sl ? rec.sl : st.vl;
-          const int ov = tab.num_ports() >= std::max(out, st.in_port) ? tab.get(st.in_port, out, key) & 15 : 0;
-          vl_seen[ov] = true;
-          vl15 |= ov == kManagementVl;
-          deps[st.node].set(st.in_port, st.vl, out, ov);
-          const PortPeer& nx = node.ports[out];
-          const uint64_t code = (static_cast<uint64_t>(nx.node) << 24) | (static_cast<uint64_t>(nx.port) << 8) | ov;
-          if (std::find(on_path.begin(), on_path.end(), code + 1) != on_path.end() ||
-              static_cast<int>(stack.size()) > max_depth) {
-            pair_loop = true;
-            problem(pair() + ": DLID " + std::to_string(rec.dlid) + " loops at switch " + node.name);
-            continue;
-          }
-          stack.push_back({nx.node, nx.port, ov});
-          on_path.push_back(code + 1);
-        }
+      sl_seen[rec.sl] = true;
+      if (rec.dlid < dst.base_lid || rec.dlid >= dst.base_lid + dst_lids) {
+        pair_ok = false;
+        problem(pair() + ": path record DLID " + std::to_string(rec.dlid) + " is not a LID of the destination");
+        continue;
       }
-      if (pair_loop)
-        ++rep.looping_pairs;
-      else if (pair_ok)
-        ++rep.routed_pairs;
-      else
-        ++rep.unrouted_pairs;
+      const PortPeer& first = t.nodes[hn].ports.at(1);
+      if (first.node < 0) {
+        pair_ok = false;
+        problem(pair() + ": the source HCA port is not cabled");
+        continue;
+      }
+      const Vl inj = ts.hosts[h].sl2vl[rec.sl];
+      vl_seen[inj & 15] = true;
+      vl15 |= inj >= kManagementVl;
+      if (dense.exact) {
+        // Deterministic, destination-only LFTs: the walk after the first switch depends only
+        // on (first switch, its output port, the VL chosen there, DLID, SL), so hosts on one
+        // switch share it; only the first hop, whose SL2VL entry depends on the host's input
+        // port, is per pair.
+        int node_i = first.node, in_port = first.port, vl = inj & 15, steps = 0;
+        if (node_i < S) {
+          const int out = dense.at(rec.dlid, node_i);
+          const Node& node = t.nodes[node_i];
+          if (out != kNoPort && out >= 1 && out <= node.num_ports && node.ports[out].node >= 0) {
+            const Sl2VlTable& tab = ts.switches[node_i].sl2vl;
+            const int key = tab.key() == Sl2VlTable::Key::Sl ? rec.sl : vl;
+            const int ov = tab.num_ports() >= std::max(out, in_port) ? tab.get(in_port, out, key) & 15 : 0;
+            vl_seen[ov] = true;
+            vl15 |= ov == kManagementVl;
+            deps[node_i].set(in_port, vl, out, ov);
+            const Tail& r = tail_after(node_i, out, ov, rec, q, q0);
+            if (r.status == Tail::Loop) pair_loop = true;
+            if (r.status != Tail::Ok) pair_ok = false;
+            if (r.status != Tail::Ok) problem(pair() + ": " + r.what);
+            if (r.status == Tail::Ok || r.status == Tail::WrongHost) rep.max_hops = std::max(rep.max_hops, r.hops);
+            continue;
+          }
+        }
+        const Tail r = walk(node_i, in_port, vl, steps, rec.dlid, rec.sl, q);
+        if (r.status == Tail::Loop) pair_loop = true;
+        if (r.status != Tail::Ok) pair_ok = false;
+        if (r.status != Tail::Ok) problem(pair() + ": " + r.what);
+        if (r.status == Tail::Ok || r.status == Tail::WrongHost) rep.max_hops = std::max(rep.max_hops, r.hops);
+        continue;
+      }
+      stack.clear();
+      on_path.clear();
+      stack.push_back({first.node, first.port, inj & 15});
+      on_path.push_back(0);
+      // Depth-first over every candidate; a state already on the current path is a loop.
+      while (!stack.empty()) {
+        State& st = stack.back();
+        if (st.node >= S) {  // reached a host
+          if (st.node != t.host_node(q)) {
+            pair_ok = false;
+            problem(pair() + ": DLID " + std::to_string(rec.dlid) + " delivered to " + t.nodes[st.node].name);
+          }
+          rep.max_hops = std::max(rep.max_hops, static_cast<int>(stack.size()));
+          stack.pop_back();
+          on_path.pop_back();
+          continue;
+        }
+        const LftEntry& e = ts.switches[st.node].route(rec.dlid, static_cast<Vl>(st.vl));
+        if (st.next_candidate == 0 && !e.routed()) {
+          pair_ok = false;
+          problem(pair() + ": switch " + t.nodes[st.node].name + " has no LFT entry for DLID " +
+                  std::to_string(rec.dlid));
+        }
+        if (st.next_candidate >= e.candidates.size()) {
+          stack.pop_back();
+          on_path.pop_back();
+          continue;
+        }
+        const int out = e.candidates[st.next_candidate++].port;
+        const Node& node = t.nodes[st.node];
+        if (out < 1 || out > node.num_ports || node.ports[out].node < 0) {
+          pair_ok = false;
+          problem(pair() + ": switch " + node.name + " sends DLID " + std::to_string(rec.dlid) + " to port " +
+                  std::to_string(out) + ", which is not cabled");
+          continue;
+        }
+        const Sl2VlTable& tab = ts.switches[st.node].sl2vl;
+        const int key = tab.key() == Sl2VlTable::Key::Sl ? rec.sl : st.vl;
+        const int ov = tab.num_ports() >= std::max(out, st.in_port) ? tab.get(st.in_port, out, key) & 15 : 0;
+        vl_seen[ov] = true;
+        vl15 |= ov == kManagementVl;
+        deps[st.node].set(st.in_port, st.vl, out, ov);
+        const PortPeer& nx = node.ports[out];
+        const uint64_t code = (static_cast<uint64_t>(nx.node) << 24) | (static_cast<uint64_t>(nx.port) << 8) | ov;
+        if (std::find(on_path.begin(), on_path.end(), code + 1) != on_path.end() ||
+            static_cast<int>(stack.size()) > max_depth) {
+          pair_loop = true;
+          problem(pair() + ": DLID " + std::to_string(rec.dlid) + " loops at switch " + node.name);
+          continue;
+        }
+        stack.push_back({nx.node, nx.port, ov});
+        on_path.push_back(code + 1);
+      }
     }
+    if (pair_loop)
+      ++rep.looping_pairs;
+    else if (pair_ok)
+      ++rep.routed_pairs;
+    else
+      ++rep.unrouted_pairs;
+  };
+  PairClasses classes = dense.exact ? pair_classes(t, ts) : PairClasses{};
+  // All pairs from class c to q at once, when every walk ends well; false leaves them to
+  // check_pair (which reports the problems), having set only what check_pair sets too.
+  struct Step {
+    int out, ov;
+    const Tail* tail;
+  };
+  std::vector<Step> steps;
+  auto class_pair = [&](PairClass& c, int q, int q0) {
+    if (classes.of[q] == c.id) return false;
+    const HostTables& src = ts.hosts[c.hosts.front()];
+    const Span<PathRecord> recs = src.paths[q];
+    if (recs.empty()) return false;
+    const HostTables& dst = ts.hosts[q];
+    const Node& node = t.nodes[c.sw];
+    const Sl2VlTable& tab = ts.switches[c.sw].sl2vl;
+    steps.clear();
+    for (const PathRecord& rec : recs) {
+      if (rec.sl >= kNumSls || rec.dlid < dst.base_lid || rec.dlid >= dst.base_lid + (1 << dst.lmc)) return false;
+      const int out = dense.at(rec.dlid, c.sw);
+      if (out == kNoPort || out < 1 || out > node.num_ports || node.ports[out].node < 0) return false;
+      const int key = tab.key() == Sl2VlTable::Key::Sl ? rec.sl : src.sl2vl[rec.sl] & 15;
+      const int ov = tab.get(c.ports.front(), out, key) & 15;
+      const Tail& r = tail_after(c.sw, out, ov, rec, q, q0);
+      if (r.status != Tail::Ok) return false;
+      steps.push_back({out, ov, &r});
+    }
+    for (size_t i = 0; i < recs.size(); ++i) {
+      const PathRecord& rec = recs[i];
+      const Step& st = steps[i];
+      const Vl inj = src.sl2vl[rec.sl];
+      sl_seen[rec.sl] = vl_seen[inj & 15] = vl_seen[st.ov] = true;
+      vl15 |= inj >= kManagementVl || st.ov == kManagementVl;
+      const size_t combo = ((static_cast<size_t>(inj & 15) * (node.num_ports + 1)) + st.out) * kV + st.ov;
+      if (!(c.seen[combo >> 6] >> (combo & 63) & 1)) {
+        c.seen[combo >> 6] |= 1ULL << (combo & 63);
+        for (int p : c.ports) deps[c.sw].set(p, inj & 15, st.out, st.ov);
+      }
+      rep.max_hops = std::max(rep.max_hops, st.tail->hops);
+    }
+    rep.pairs += static_cast<long>(c.hosts.size());
+    rep.routed_pairs += static_cast<long>(c.hosts.size());
+    return true;
+  };
+  auto all_pairs = [&](bool shared) {
+    for (int q0 = 0; q0 < t.num_hosts; q0 += kBlock) {
+      const int q1 = std::min(q0 + kBlock, t.num_hosts);
+      if (!shared) {
+        for (int h = 0; h < t.num_hosts; ++h)
+          for (int q = q0; q < q1; ++q)
+            if (q != h) check_pair(h, q, q0);
+        continue;
+      }
+      for (PairClass& c : classes.list)
+        for (int q = q0; q < q1; ++q)
+          if (!class_pair(c, q, q0))
+            for (int h : c.hosts)
+              if (q != h) check_pair(h, q, q0);
+    }
+  };
+  all_pairs(!classes.list.empty());
+  if (!classes.list.empty() && (rep.unrouted_pairs > 0 || rep.looping_pairs > 0)) {
+    // Problems are reported in source order, as without classes: count again that way (the
+    // SLs, VLs and dependencies seen are the same either way).
+    rep.pairs = rep.routed_pairs = rep.unrouted_pairs = rep.looping_pairs = 0;
+    rep.max_hops = 0;
+    rep.problems.clear();
+    all_pairs(false);
   }
   for (int i = 0; i < kNumSls; ++i) rep.sls_used += sl_seen[i];
   for (int i = 0; i < kMaxDataVls; ++i) rep.vls_used += vl_seen[i];
@@ -321,7 +452,7 @@ std::string CheckReport::text() const {
   o << "SLs used: " << sls_used << ", VLs used: " << vls_used << ", longest walk: " << max_hops << " links\n";
   o << "connected: " << (connected ? "yes" : "NO") << ", paths end: " << (paths_end ? "yes" : "NO")
     << ", within SL/VL budget: " << (within_budget ? "yes" : "NO") << "\n";
-  o << "channel dependency graph: " << cdg_nodes << " (channel, VL) nodes, " << cdg_edges << " dependencies, "
+  o << (escape_channels ? "escape channel dependency graph (Duato, virtual cut-through): " : "channel dependency graph: ") << cdg_nodes << " (channel, VL) nodes, " << cdg_edges << " dependencies, "
     << (deadlock_free ? "acyclic: deadlock-free" : "CYCLIC: deadlock possible") << "\n";
   if (!cycle.empty()) {
     // Each hop is a channel: the switch a packet leaves, by which port, on which VL; each

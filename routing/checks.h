@@ -3,7 +3,8 @@
 // destination without a loop; SL and VL budgets; deadlock freedom as acyclicity of the channel
 // dependency graph over (directed link, VL) built from the walked paths. An LFT entry with
 // several candidates (adaptive routing) is followed along every candidate, and each creates
-// dependencies.
+// dependencies. Tables with escape candidates (PortCandidate::escape) are checked by Duato's
+// condition instead: see duato_check.h.
 #pragma once
 #include <string>
 #include <vector>
@@ -39,6 +40,7 @@ struct CheckReport {
   bool paths_end = false;      // no walk loops
   bool within_budget = false;  // SLs, VLs within limits, VL15 never used for data
   bool deadlock_free = false;  // channel dependency graph acyclic
+  bool escape_channels = false;  // the graph is the escape sub-network's (Duato, duato_check.h)
   size_t cdg_nodes = 0, cdg_edges = 0;
   std::vector<CycleHop> cycle;        // when not deadlock-free
   std::vector<std::string> problems;  // human-readable, first max_problems

@@ -99,7 +99,7 @@ TableSet route_ecube(const Topology& t, const RoutingOptions& opt, bool one_vl) 
         const bool plus = go_plus(coord(s, d), coord(b, d), t.dims[d], torus, tie(t.nodes[b]));
         port = static_cast<PortNum>(cube ? cube_base[d] + h % width[d] : base[d] + 2 * (h % width[d]) + (plus ? 0 : 1));
       }
-      st.lft[ts.hosts[h].base_lid].candidates = {{port, 0}};
+      st.lft.set(ts.hosts[h].base_lid, port);
     }
     if (ts.vls_used == 2)
       for (int out = 1; out < base[n]; ++out) {
@@ -114,18 +114,24 @@ TableSet route_ecube(const Topology& t, const RoutingOptions& opt, bool one_vl) 
         }
       }
   }
+  std::vector<PathRow> rows(t.num_switches);  // the records depend on the source switch only
   for (int h = 0; h < t.num_hosts; ++h) {
     HostTables& ht = ts.hosts[h];
     for (int sl = 0; sl < ts.sls_used; ++sl) ht.sl2vl[sl] = 0;  // the first hop never wraps: see above
     const int a = t.host_switch(h);
-    for (int g = 0; g < t.num_hosts; ++g) {
-      const int b = t.host_switch(g);
-      Sl sl = 0;
-      if (ts.sls_used > 1)
-        for (int d = 0; d < n; ++d)
-          if (wraps(coord(a, d), coord(b, d), t.dims[d], torus, tie(t.nodes[b]))) sl |= static_cast<Sl>(1 << bit[d]);
-      ht.paths[g] = {{ts.hosts[g].base_lid, sl}};
+    PathRow& row = rows[a];
+    if (row.size() == 0) {
+      row.assign(t.num_hosts);
+      for (int g = 0; g < t.num_hosts; ++g) {
+        const int b = t.host_switch(g);
+        Sl sl = 0;
+        if (ts.sls_used > 1)
+          for (int d = 0; d < n; ++d)
+            if (wraps(coord(a, d), coord(b, d), t.dims[d], torus, tie(t.nodes[b]))) sl |= static_cast<Sl>(1 << bit[d]);
+        row.set(g, {ts.hosts[g].base_lid, sl});
+      }
     }
+    ht.paths = row;
   }
   route_switch_lids(t, SwitchGraph(t), ts);
   return ts;

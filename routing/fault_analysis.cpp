@@ -148,9 +148,9 @@ PathSets record_paths(const Topology& t, const TableSet& ts) {
       pp.dst_host = q;
       pp.host_pairs = 1;
       std::vector<int> cable_use(out.cable_ends.size(), 0), switch_use(S, 0);
-      const auto& recs = h < static_cast<int>(ts.hosts.size()) && q < static_cast<int>(ts.hosts[h].paths.size())
-                             ? ts.hosts[h].paths[q]
-                             : std::vector<PathRecord>{};
+      const Span<PathRecord> recs = h < static_cast<int>(ts.hosts.size()) && q < static_cast<int>(ts.hosts[h].paths.size())
+                                        ? ts.hosts[h].paths[q]
+                                        : Span<PathRecord>{};
       for (const PathRecord& rec : recs) {
         std::vector<int> cables;
         int x = s;

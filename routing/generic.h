@@ -90,5 +90,8 @@ TurnRules updown_rules(const SwitchGraph& g, const std::vector<int>& labels);
 TableSet route_minhop(const Topology& t, const RoutingOptions& opt);
 TableSet route_updown(const Topology& t, const RoutingOptions& opt, TreeKind kind);
 TableSet route_flexible(const Topology& t, const RoutingOptions& opt);
+// Minimal adaptive candidates plus an up*/down* escape candidate, or (escape_only) that escape
+// alone as a deterministic routing (adaptive_updown.cpp).
+TableSet route_adaptive_updown(const Topology& t, const RoutingOptions& opt, bool escape_only = false);
 
 }  // namespace ibsc::routing

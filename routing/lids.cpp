@@ -19,13 +19,15 @@ void assign_lids(const Topology& t, int lmc, TableSet& ts) {
   for (int s = 0; s < t.num_switches; ++s) {
     SwitchTables& st = ts.switches[s];
     st.lid = static_cast<Lid>(((t.num_hosts + 1) << lmc) + s);
-    st.lft.assign(ts.max_lid + 1, LftEntry{});
+    st.lft.assign(ts.max_lid + 1);
     st.sl2vl.reset(t.nodes[s].num_ports);
   }
+  PathRow none;  // one row without records, shared until an algorithm writes
+  none.assign(t.num_hosts);
   for (int h = 0; h < t.num_hosts; ++h) {
     ts.hosts[h].base_lid = host_base_lid(h, lmc);
     ts.hosts[h].lmc = static_cast<uint8_t>(lmc);
-    ts.hosts[h].paths.assign(t.num_hosts, {});
+    ts.hosts[h].paths = none;
   }
 }
 
@@ -33,12 +35,12 @@ void route_switch_lids(const Topology& t, const SwitchGraph& g, TableSet& ts) {
   for (int d = 0; d < t.num_switches; ++d) {
     const Lid lid = ts.switches[d].lid;
     std::vector<int> dist = bfs_distances(g, d);  // symmetric cables: distance to d == from d
-    ts.switches[d].lft[lid].candidates = {{0, 0}};
+    ts.switches[d].lft.set(lid, 0);
     for (int x = 0; x < t.num_switches; ++x) {
       if (x == d || dist[x] < 0) continue;
       for (int c : g.out[x])
         if (dist[g.channels[c].to] == dist[x] - 1) {
-          ts.switches[x].lft[lid].candidates = {{static_cast<PortNum>(g.channels[c].port), 0}};
+          ts.switches[x].lft.set(lid, static_cast<PortNum>(g.channels[c].port));
           break;
         }
     }

@@ -10,10 +10,6 @@
 namespace ibsc::routing {
 namespace {
 
-// A small vector's heap block as glibc malloc hands it out: 8 bytes of header, rounded up to
-// 16, 32 at least. An LFT entry or a record list holds one to a few elements.
-constexpr double kSmallBlock = 32;
-
 double gb(double bytes) { return bytes / 1e9; }
 
 }  // namespace
@@ -29,8 +25,14 @@ TableMemory estimate_table_memory(const Topology& topo, const std::string& algor
   TableMemory m;
   const double switches = topo.num_switches, hosts = topo.num_hosts;
   const double lids = hosts + switches + 1;  // LMC 0; LID 0 unused but allocated
-  m.lft_bytes = switches * lids * (sizeof(LftEntry) + kSmallBlock);
-  m.path_record_bytes = hosts * (sizeof(HostTables) + hosts * (sizeof(std::vector<PathRecord>) + kSmallBlock));
+  m.lft_bytes = switches * lids * sizeof(Lft::Slot);
+  // Path record rows (routing/path_row.h): one per switch for the algorithms whose records
+  // depend on the source switch; voqsw gives each host pair its own SL, so a row per host;
+  // DOR on flattened butterflies (its SL depends on the destination only) and imported tables
+  // without records share one row.
+  const bool one_row = algorithm == "file" || algorithm == "dor" || algorithm == "mixed-dor";
+  const double rows = algorithm == "voqsw" ? hosts : one_row ? 1 : switches;
+  m.path_record_bytes = hosts * sizeof(HostTables) + rows * hosts * sizeof(PathRecord);
   for (int s = 0; s < topo.num_switches; ++s) {
     const double ports = topo.nodes[s].num_ports + 1;
     m.sl2vl_bytes += ports * ports * kNumSls * sizeof(Vl);

@@ -1,9 +1,10 @@
 // Memory the tables of a routing will take, estimated from the topology before any table is
 // built, so a fabric too large for this machine is refused in a second with the figure instead
-// of exhausting memory after minutes (a 64x64 torus needs about 20 GB, hypercube:8:hosts=128
-// about 60 GB, almost all of it path records: one heap-allocated record list per host pair).
-// A lower bound: LMC 0 (renaming may add LIDs) and one channel per switch pair. The one place
-// to update when the table layout becomes more compact.
+// of exhausting memory after minutes. LFTs take 4 bytes per (switch, LID) and path records 4
+// bytes per (row, destination host), rows shared by the hosts of a switch: both grow with
+// hosts x switches (a 64x64 torus: 0.6 GB; 2,048 switches x 16,384 hosts: 0.2-0.4 GB).
+// A lower bound: LMC 0 (renaming may add LIDs), one channel per switch pair, one row per
+// switch (2-VL generic routings keep two). The one place to update when the layout changes.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -13,8 +14,8 @@
 namespace ibsc::routing {
 
 struct TableMemory {
-  double lft_bytes = 0;          // per switch: one LftEntry per LID, each a small heap vector
-  double path_record_bytes = 0;  // per host: one record list per destination
+  double lft_bytes = 0;          // per switch: one 4-byte slot per LID
+  double path_record_bytes = 0;  // per path row (see above): one record per destination host
   double sl2vl_bytes = 0;        // per switch: (ports + 1)^2 x 16 SLs
   double working_bytes = 0;      // generic algorithms: switch-pair paths and distances
   double total() const { return lft_bytes + path_record_bytes + sl2vl_bytes + working_bytes; }

@@ -85,17 +85,19 @@ TableSet route_dor_flatfly(const Topology& t, const RoutingOptions& opt, bool mi
                              " (not a full flattened butterfly)");
         port = static_cast<PortNum>(it->second[h % it->second.size()]);
       }
-      st.lft[ts.hosts[h].base_lid].candidates = {{port, 0}};
+      st.lft.set(ts.hosts[h].base_lid, port);
     }
     for (int sl = 0; sl < k; ++sl)
       for (int out = 1; out <= node.num_ports; ++out)
         for (int in = 0; in <= node.num_ports; ++in) st.sl2vl.set(in, out, sl, static_cast<Vl>(sl));
   }
+  PathRow row;  // the same records from every source: one row for all
+  row.assign(t.num_hosts);
+  for (int g = 0; g < t.num_hosts; ++g) row.set(g, {ts.hosts[g].base_lid, static_cast<Sl>(order_of(t.host_switch(g)))});
   for (int h = 0; h < t.num_hosts; ++h) {
     HostTables& ht = ts.hosts[h];
     for (int sl = 0; sl < k; ++sl) ht.sl2vl[sl] = static_cast<Vl>(sl);
-    for (int g = 0; g < t.num_hosts; ++g)
-      ht.paths[g] = {{ts.hosts[g].base_lid, static_cast<Sl>(order_of(t.host_switch(g)))}};
+    ht.paths = row;
   }
   route_switch_lids(t, SwitchGraph(t), ts);
   return ts;

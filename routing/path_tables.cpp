@@ -79,16 +79,24 @@ TableSet tables_from_paths(const Topology& t, const SwitchGraph& g, const PathSe
   fill_renamed_lfts(t, next, lmc, ts);
   for (int s = 0; s < n; ++s)
     for (int sl = 0; sl < vls; ++sl) ts.switches[s].sl2vl.set_all(sl, static_cast<Vl>(sl));
+  // The records of a host depend on its switch and, with 2 VLs, on its parity: one row each.
+  std::vector<PathRow> rows(static_cast<size_t>(n) * vls);
   for (int h = 0; h < t.num_hosts; ++h) {
     HostTables& ht = ts.hosts[h];
     for (int sl = 0; sl < vls; ++sl) ht.sl2vl[sl] = static_cast<Vl>(sl);
     const int a = t.host_switch(h);
-    for (int q = 0; q < t.num_hosts; ++q) {
-      const int b = t.host_switch(q);
-      if (a < 0 || b < 0 || a >= n || b >= n) continue;
-      const int c = a == b ? 0 : colour[static_cast<size_t>(b) * n + a];
-      ht.paths[q] = {{static_cast<Lid>(ts.hosts[q].base_lid + c), static_cast<Sl>(vls == 2 ? (h + q) % 2 : 0)}};
+    if (a < 0 || a >= n) continue;
+    PathRow& row = rows[static_cast<size_t>(a) * vls + (vls == 2 ? h % 2 : 0)];
+    if (row.size() == 0) {
+      row.assign(t.num_hosts);
+      for (int q = 0; q < t.num_hosts; ++q) {
+        const int b = t.host_switch(q);
+        if (b < 0 || b >= n) continue;
+        const int c = a == b ? 0 : colour[static_cast<size_t>(b) * n + a];
+        row.set(q, {static_cast<Lid>(ts.hosts[q].base_lid + c), static_cast<Sl>(vls == 2 ? (h + q) % 2 : 0)});
+      }
     }
+    ht.paths = row;
   }
   route_switch_lids(t, g, ts);
   return ts;
@@ -121,11 +129,11 @@ void fill_renamed_lfts(const Topology& t, const std::vector<std::vector<PortNum>
     for (int h : by_switch[d]) {
       const Lid base = ts.hosts[h].base_lid;
       const PortNum local = static_cast<PortNum>(t.host_switch_port(h));
-      for (int c = 0; c < (1 << lmc); ++c) ts.switches[d].lft[base + c].candidates = {{local, 0}};
+      for (int c = 0; c < (1 << lmc); ++c) ts.switches[d].lft.set(base + c, local);
       for (int c = 0; c < colours; ++c)
         for (int x = 0; x < n; ++x) {
           PortNum p = layers[d][static_cast<size_t>(c) * n + x];
-          if (p != kNoPort && x != d) ts.switches[x].lft[base + c].candidates = {{p, 0}};
+          if (p != kNoPort && x != d) ts.switches[x].lft.set(base + c, p);
         }
     }
   }

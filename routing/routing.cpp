@@ -14,7 +14,7 @@
 namespace ibsc::routing {
 
 const std::vector<std::string>& routing_algorithms() {
-  static const std::vector<std::string> names{"ecube", "dor1vl", "minhop", "updown-bfs", "updown-dfs", "flexible", "voqsw", "vn", "tftr", "updown-disjoint", "dor", "mixed-dor"};
+  static const std::vector<std::string> names{"ecube", "dor1vl", "minhop", "updown-bfs", "updown-dfs", "flexible", "voqsw", "vn", "tftr", "updown-disjoint", "dor", "mixed-dor", "adaptive-updown", "updown-escape"};
   return names;
 }
 
@@ -77,6 +77,8 @@ TableSet compute_routing(const Topology& topo, const RoutingOptions& given) {
   if (opt.algorithm == "voqsw") return route_voqsw(topo, opt);
   if (opt.algorithm == "vn") return route_vn(topo, opt);
   if (opt.algorithm == "tftr") return route_tftr(topo, opt);
+  if (opt.algorithm == "adaptive-updown") return route_adaptive_updown(topo, opt);
+  if (opt.algorithm == "updown-escape") return route_adaptive_updown(topo, opt, true);
   if (opt.algorithm == "updown-disjoint") return route_updown_disjoint(topo, opt);
   if (opt.algorithm == "file") {
     if (opt.lft_file.empty()) throw RoutingError("routing 'file' needs an LFT dump (lft_file / --import-opensm)");

@@ -111,7 +111,7 @@ std::vector<LftBlock> parse_lfts(const Topology& t, std::istream& in, const std:
 }
 
 void apply_lfts(const Topology& t, const std::vector<LftBlock>& blocks, TableSet& ts, const std::string& name) {
-  for (auto& st : ts.switches) st.lft.assign(ts.max_lid + 1, LftEntry{});
+  for (auto& st : ts.switches) st.lft.assign(ts.max_lid + 1);
   for (const LftBlock& b : blocks) {
     if (b.lid != ts.switches[b.sw].lid)
       fail(name, b.line, "switch " + t.nodes[b.sw].name + " has Lid " + std::to_string(b.lid) + " here but " +
@@ -121,7 +121,7 @@ void apply_lfts(const Topology& t, const std::vector<LftBlock>& blocks, TableSet
       if (lid > ts.max_lid)
         fail(name, b.entry_lines[i],
              "LID " + std::to_string(lid) + " above the largest LID of the fabric, " + std::to_string(ts.max_lid));
-      ts.switches[b.sw].lft[lid].candidates = {{port, 0}};
+      ts.switches[b.sw].lft.set(lid, port);
     }
   }
 }
@@ -133,7 +133,9 @@ void finish_layout(const Topology& t, TableSet& ts) {
   for (const auto& h : ts.hosts) ts.max_lid = std::max<Lid>(ts.max_lid, h.base_lid + (1 << h.lmc) - 1);
   for (int s = 0; s < t.num_switches; ++s)
     if (ts.switches[s].sl2vl.num_ports() != t.nodes[s].num_ports) ts.switches[s].sl2vl.reset(t.nodes[s].num_ports);
-  for (auto& h : ts.hosts) h.paths.assign(t.num_hosts, {});
+  PathRow none;
+  none.assign(t.num_hosts);
+  for (auto& h : ts.hosts) h.paths = none;
 }
 
 bool real_lids(const Topology& t, const std::vector<LftBlock>& blocks) {
@@ -219,7 +221,7 @@ void read_path_records(const Topology& t, TableSet& ts, std::istream& in, const 
         v[2] < 1 || v[2] > ts.max_lid || v[3] >= static_cast<uint64_t>(kNumSls))
       fail(name, line, "expected 'path SRC_HOST DST_HOST DLID SL' within " + std::to_string(t.num_hosts) +
                            " hosts, LIDs 1.." + std::to_string(ts.max_lid) + ", SLs 0..15");
-    ts.hosts[v[0]].paths[v[1]].push_back({static_cast<Lid>(v[2]), static_cast<Sl>(v[3])});
+    ts.hosts[v[0]].paths.add(v[1], {static_cast<Lid>(v[2]), static_cast<Sl>(v[3])});
   }
 }
 
@@ -279,17 +281,21 @@ TableSet import_opensm_tables(const Topology& t, const std::string& path) {
     std::ifstream r(records);
     read_path_records(t, ts, r, records);
   } else {
-    for (int h = 0; h < t.num_hosts; ++h)
-      for (int q = 0; q < t.num_hosts; ++q)
-        if (q != h) ts.hosts[h].paths[q] = {{ts.hosts[q].base_lid, 0}};
+    PathRow row;  // every host to every other by its base LID on SL 0: one row, less the host itself
+    row.assign(t.num_hosts);
+    for (int q = 0; q < t.num_hosts; ++q) row.set(q, {ts.hosts[q].base_lid, 0});
+    for (int h = 0; h < t.num_hosts; ++h) {
+      ts.hosts[h].paths = row;
+      ts.hosts[h].paths.hide(h);
+    }
   }
   // The budgets the tables need, read off the tables themselves: the SLs of the records, and
   // the VLs those SLs (and, through VL2VL tables, those VLs) can reach, to a fixed point.
   int top_sl = 0;
   bool vl_seen[kNumSls] = {};
   for (const auto& h : ts.hosts)
-    for (const auto& recs : h.paths)
-      for (const PathRecord& r : recs) {
+    for (size_t q = 0; q < h.paths.size(); ++q)
+      for (const PathRecord& r : h.paths[q]) {
         top_sl = std::max<int>(top_sl, r.sl);
         vl_seen[h.sl2vl[r.sl] & 15] = true;
       }

@@ -8,25 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "routing/lft.h"
+#include "routing/path_row.h"
 #include "routing/types.h"
 
 namespace ibsc::routing {
-
-// One candidate output port of an LFT entry. Deterministic routing has exactly one candidate.
-// Lower priority value is preferred (0 = minimal hop, 1 = non-minimal, ...).
-struct PortCandidate {
-  PortNum port = kNoPort;
-  uint8_t priority = 0;
-};
-
-struct LftEntry {
-  std::vector<PortCandidate> candidates;  // empty: DLID unreachable from this switch
-  bool routed() const { return !candidates.empty(); }
-  PortNum primary() const { return candidates.empty() ? kNoPort : candidates.front().port; }
-};
-
-// Linear forwarding table: index is the DLID.
-using Lft = std::vector<LftEntry>;
 
 // SL2VL (key = SL) or VL2VL (key = input VL) per (input port, output port).
 // Input port 0 stands for traffic the switch itself originates (unused by data traffic).
@@ -65,23 +51,17 @@ struct SwitchTables {
   std::vector<Lft> lft_per_input_vl;     // optional: [input VL] -> LFT; empty means use `lft`
   Sl2VlTable sl2vl;
 
-  const LftEntry& route(Lid dlid, Vl input_vl) const {
+  LftEntry route(Lid dlid, Vl input_vl) const {
     const Lft& t = lft_per_input_vl.empty() ? lft : lft_per_input_vl[input_vl];
-    static const LftEntry kNone{};
-    return dlid < t.size() ? t[dlid] : kNone;
+    return dlid < t.size() ? t[dlid] : LftEntry{};
   }
-};
-
-struct PathRecord {
-  Lid dlid = 0;
-  Sl sl = 0;
 };
 
 struct HostTables {
   Lid base_lid = 0;                                  // LIDs base_lid .. base_lid + 2^lmc - 1
   uint8_t lmc = 0;
   Vl sl2vl[kNumSls] = {};                            // the HCA port's SL2VL
-  std::vector<std::vector<PathRecord>> paths;        // [destination host] -> records
+  PathRow paths;                                     // [destination host] -> records
 };
 
 // How an HCA picks among a pair's path records.

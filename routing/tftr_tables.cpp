@@ -90,21 +90,32 @@ TableSet tftr_tables(const Topology& t, const SwitchGraph& g, const TftrResult& 
         for (int q : by_switch[d])
           ts.switches[d].sl2vl.set(last.to_port, t.host_switch_port(q), p.sl, static_cast<Vl>(p.vls.back()));
       }
-  for (int h = 0; h < t.num_hosts; ++h) {
-    const int s = t.host_switch(h);
+  // The records depend on the source switch, apart from the pair of a host with itself (none):
+  // one row per switch, and a copy of it for the hosts the self pair differs for.
+  std::vector<PathRow> rows(n);
+  std::vector<PathRecord> recs;
+  for (int s = 0; s < n; ++s) {
+    rows[s].assign(t.num_hosts);
     for (int q = 0; q < t.num_hosts; ++q) {
       const int d = t.host_switch(q);
-      if (q == h || s < 0 || d < 0 || s >= n || d >= n) continue;
-      auto& recs = ts.hosts[h].paths[q];
+      if (d < 0 || d >= n) continue;
       if (s == d) {
-        recs = {{ts.hosts[q].base_lid, 0}};
+        rows[s].set(q, {ts.hosts[q].base_lid, 0});
         continue;
       }
       const auto& ps = r.paths(s, d);
       const auto& cols = colour_of[static_cast<size_t>(s) * n + d];
+      recs.clear();
       for (size_t i = 0; i < ps.size(); ++i)
         recs.push_back({static_cast<Lid>(ts.hosts[q].base_lid + cols[i]), static_cast<Sl>(ps[i].sl)});
+      rows[s].set(q, recs);
     }
+  }
+  for (int h = 0; h < t.num_hosts; ++h) {
+    const int s = t.host_switch(h);
+    if (s < 0 || s >= n) continue;
+    ts.hosts[h].paths = rows[s];
+    ts.hosts[h].paths.hide(h);
   }
   ts.sls_used = static_cast<int>(r.sl_transitions.size());
   ts.vls_used = vls_used;

@@ -24,10 +24,11 @@
 
 namespace ibsc::routing {
 
-VoqProblem voq_problem(const Topology& t, const TableSet& base, int vls) {
+VoqProblem voq_problem(const Topology& t, const TableSet& base, int vls, bool hca_tuples) {
   if (vls < 1) throw RoutingError("voqsw: VLs must be at least 1");
   VoqProblem p;
   p.vls = vls;
+  p.hca_tuples = hca_tuples;
   const int S = t.num_switches;
   std::unordered_map<uint64_t, int> id_of;  // (sw, in, out, next out) -> first-seen id
   std::vector<VoqTuple> tuples;
@@ -49,16 +50,20 @@ VoqProblem voq_problem(const Topology& t, const TableSet& base, int vls) {
         return o;
       };
       int out = out_at(x);
+      auto add_tuple = [&](int sw, int i, int o, int next_out) {
+        const uint64_t k = static_cast<uint64_t>(sw) << 24 | static_cast<uint64_t>(i) << 16 |
+                           static_cast<uint64_t>(o) << 8 | static_cast<uint64_t>(next_out);
+        auto [it, fresh] = id_of.try_emplace(k, static_cast<int>(tuples.size()));
+        if (fresh) tuples.push_back({sw, i, o, next_out, 0});
+        ++tuples[it->second].weight;
+        ids.push_back(it->second);
+      };
+      if (hca_tuples) add_tuple(t.host_node(h), 0, 1, out);
       for (int steps = 0; t.nodes[x].ports[out].node < S; ++steps) {
         if (steps > S) throw RoutingError("voqsw: the base path for DLID " + std::to_string(dlid) + " loops");
         const PortPeer& nx = t.nodes[x].ports[out];
         const int next_out = out_at(nx.node);
-        const uint64_t k = static_cast<uint64_t>(x) << 24 | static_cast<uint64_t>(in) << 16 |
-                           static_cast<uint64_t>(out) << 8 | static_cast<uint64_t>(next_out);
-        auto [it, fresh] = id_of.try_emplace(k, static_cast<int>(tuples.size()));
-        if (fresh) tuples.push_back({x, in, out, next_out, 0});
-        ++tuples[it->second].weight;
-        ids.push_back(it->second);
+        add_tuple(x, in, out, next_out);
         x = nx.node, in = nx.port, out = next_out;
       }
       p.src.push_back(h);
@@ -103,24 +108,44 @@ SlAssignment compute_sls(const VoqProblem& p, int sl_max, int x) {
   // SL, so the SLs a tuple must avoid are all & ~group[its own].
   std::vector<uint64_t> all(static_cast<size_t>(p.keys) * words, 0);
   std::vector<uint64_t> group(static_cast<size_t>(p.keys) * V * words, 0);
-  std::vector<uint64_t> busy(words);
+  std::vector<uint64_t> busy(words), soft(words);
   SlAssignment a;
   a.path_sl.assign(p.paths(), 0);
   int highest = 0;
+  // The lowest SL below sl_max clear in both masks, from `from` on (cyclic); -1: none.
+  auto first_clear = [&](const std::vector<uint64_t>& m1, const std::vector<uint64_t>& m2, int from) {
+    for (int n = 0; n < sl_max; ++n) {
+      const int s = (from + n) % sl_max;
+      if (!((m1[s / 64] | m2[s / 64]) >> (s & 63) & 1)) return s;
+    }
+    return -1;
+  };
   for (int path = 0; path < p.paths(); ++path) {
     std::fill(busy.begin(), busy.end(), 0);
+    std::fill(soft.begin(), soft.end(), 0);
     bool any = false;
     for (uint32_t i = p.offset[path]; i < p.offset[path + 1]; ++i) {
       const int r = p.rank[i];
-      if (r >= x) continue;
-      any = true;
       const size_t k = p.key[r], g = k * V + p.group(p.tuples[r].next_out_port);
-      for (int w = 0; w < words; ++w) busy[w] |= all[k * words + w] & ~group[g * words + w];
+      std::vector<uint64_t>& mask = r < x ? busy : soft;
+      if (r < x) any = true;
+      else if (!p.spread) continue;
+      for (int w = 0; w < words; ++w) mask[w] |= all[k * words + w] & ~group[g * words + w];
     }
-    if (!any) continue;  // SL 0; nothing to mark
     int sl = -1;
-    for (int w = 0; w < words && sl < 0; ++w)
-      if (~busy[w]) sl = w * 64 + __builtin_ctzll(~busy[w]);
+    if (p.spread) {
+      sl = first_clear(busy, soft, any ? 0 : std::min(path % V, sl_max - 1));
+      if (sl < 0) sl = first_clear(busy, busy, 0);
+      if (!any) {  // nothing to mark
+        a.path_sl[path] = std::max(sl, 0);
+        highest = std::max(highest, a.path_sl[path]);
+        continue;
+      }
+    } else {
+      if (!any) continue;  // SL 0; nothing to mark
+      for (int w = 0; w < words && sl < 0; ++w)
+        if (~busy[w]) sl = w * 64 + __builtin_ctzll(~busy[w]);
+    }
     if (sl < 0 || sl >= sl_max) return SlAssignment{};
     a.path_sl[path] = sl;
     highest = std::max(highest, sl);
@@ -156,9 +181,10 @@ VoqPlan plan_voq(const VoqProblem& p, int sl_budget) {
   kept.path_sl.assign(p.paths(), 0);
   kept.sls_used = 1;
   int x = 0;
-  if (plan.sls_full <= sl_budget) {
+  SlAssignment full = plan.sls_full <= sl_budget ? compute_sls(p, sl_budget, plan.x_max) : SlAssignment{};
+  if (full.ok) {  // (with p.spread a free path's SL may depend on the budget: checked, not assumed)
     x = plan.x_max;
-    kept = compute_sls(p, sl_budget, x);
+    kept = std::move(full);
   } else {
     for (int next = 1; next < plan.x_max; ++next) {
       SlAssignment a = compute_sls(p, sl_budget, next);
@@ -172,7 +198,7 @@ VoqPlan plan_voq(const VoqProblem& p, int sl_budget) {
     plan.weight_total += p.tuples[r].weight;
     if (r < x) plan.weight += p.tuples[r].weight;
   }
-  plan.traversals = plan.weight_total + p.paths();
+  plan.traversals = plan.weight_total + (p.hca_tuples ? 0 : p.paths());
   plan.sls_used = kept.sls_used;
   plan.path_sl = std::move(kept.path_sl);
   return plan;
@@ -194,7 +220,8 @@ VoqSummary voqsw_summary(const Topology& t, const RoutingOptions& opt) {
   s.switches = t.num_switches;
   s.hosts = t.num_hosts;
   s.vls = opt.vls > 0 ? opt.vls : voq_default_vls(t, opt);
-  const VoqProblem p = voq_problem(t, base, s.vls);
+  VoqProblem p = voq_problem(t, base, s.vls, opt.voq_hca);
+  p.spread = opt.voq_spread;
   s.plan = plan_voq(p, opt.sls > 0 ? opt.sls : opt.max_sls);
   return s;
 }

@@ -32,6 +32,8 @@ struct VoqTuple {
 // Stages 1-3: the tuples in weight order (index = rank) and each host path as tuple ranks.
 struct VoqProblem {
   int vls = 1;                   // VLs the next output ports are grouped onto
+  bool hca_tuples = false;       // RoutingOptions::voq_hca: a tuple per path at its HCA (below)
+  bool spread = false;           // RoutingOptions::voq_spread (compute_sls)
   std::vector<VoqTuple> tuples;  // heaviest first; only tuples some path uses (weight > 0)
   std::vector<int> src, dst;     // per path: source and destination host, sources then destinations
   std::vector<uint32_t> offset;  // path p's tuples: rank[offset[p] .. offset[p + 1])
@@ -44,8 +46,12 @@ struct VoqProblem {
   int group(int port) const { return (port - 1) % vls; }
 };
 
-// Walks every host pair's primary path record through the base tables' LFTs.
-VoqProblem voq_problem(const Topology& t, const TableSet& base, int vls);
+// Walks every host pair's primary path record through the base tables' LFTs. With hca_tuples
+// each path also has a tuple at its source HCA: (host node, 0, 1, first switch's output port);
+// considered, it makes the HCA's SL2VL send the packet on the VL of that output port, so the
+// first switch's input VL is a virtual output queue too (the paper's tuples are at switches only,
+// and its first switch keeps one queue per SL mod VLs).
+VoqProblem voq_problem(const Topology& t, const TableSet& base, int vls, bool hca_tuples = false);
 
 struct SlAssignment {
   bool ok = false;
@@ -57,6 +63,13 @@ struct SlAssignment {
 // considered neighbour of a considered tuple on it (same switch, input and output port, next
 // output port in another VL group); it takes the lowest valid SL, which is then marked on its
 // considered tuples. Fails when a path finds no SL below sl_max.
+// With p.spread (not the paper's): among the valid SLs a path prefers those that no considered
+// tuple of its unconsidered hops' (switch, input, output) has given a VL of another next port
+// (with one of them, the path would wait in that port's queue; partial VOQ otherwise fills the
+// considered tuples' queues with such packets), and a path with no considered tuple takes, among
+// those, the first at or after its index mod VLs instead of SL 0 (so that unconsidered hops, at
+// SL mod VLs, use every VL rather than VL 0). The hard constraints are the paper's, so whether
+// an x succeeds depends only on the SLs chosen before.
 SlAssignment compute_sls(const VoqProblem& p, int sl_max, int x);
 
 struct VoqPlan {

@@ -3,6 +3,7 @@
 // Deadlock freedom: every (link, VL) dependency projects onto a (link) dependency of the
 // up*/down* paths, which is acyclic, so any choice of VLs on those paths stays acyclic;
 // `ibsc route --check` verifies it on the tables.
+#include <map>
 #include <string>
 
 #include "routing/voqsw.h"
@@ -34,7 +35,8 @@ TableSet route_voqsw(const Topology& t, const RoutingOptions& opt) {
   if (V > opt.max_vls)
     throw RoutingError("voqsw asked for " + std::to_string(V) + " VLs; the budget is " + std::to_string(opt.max_vls));
   TableSet ts = base_tables(t, opt);
-  const VoqProblem p = voq_problem(t, ts, V);
+  VoqProblem p = voq_problem(t, ts, V, opt.voq_hca);
+  p.spread = opt.voq_spread;
   const VoqPlan plan = plan_voq(p, budget);
 
   // Unconsidered tuples (and SLs no considered tuple uses): SL s -> VL s mod V, spreading the
@@ -59,6 +61,10 @@ TableSet route_voqsw(const Topology& t, const RoutingOptions& opt) {
       if (r >= plan.x) continue;
       const VoqTuple& u = p.tuples[r];
       const int vl = p.group(u.next_out_port);
+      if (!t.is_switch(u.sw)) {  // an HCA tuple: the port's SL2VL (compute_sls keeps it consistent)
+        ts.hosts[t.host_index(u.sw)].sl2vl[sl] = static_cast<Vl>(vl);
+        continue;
+      }
       const size_t P = t.nodes[u.sw].num_ports + 1;
       int8_t& mark = set_by[u.sw][(u.in_port * P + u.out_port) * kNumSls + sl];
       if (mark >= 0 && mark != vl)
@@ -68,7 +74,7 @@ TableSet route_voqsw(const Topology& t, const RoutingOptions& opt) {
     }
   }
   for (int path = 0; path < p.paths(); ++path)
-    ts.hosts[p.src[path]].paths[p.dst[path]].front().sl = static_cast<Sl>(plan.path_sl[path]);
+    ts.hosts[p.src[path]].paths.set_sl(p.dst[path], 0, static_cast<Sl>(plan.path_sl[path]));
   ts.algorithm = "voqsw";
   ts.sls_used = plan.sls_used;
   ts.vls_used = V;
@@ -87,14 +93,27 @@ TableSet route_vn(const Topology& t, const RoutingOptions& opt) {
   TableSet ts = base_tables(t, opt);
   for (int s = 0; s < t.num_switches; ++s)
     for (int sl = 0; sl < n; ++sl) ts.switches[s].sl2vl.set_all(sl, static_cast<Vl>(sl));
+  std::map<const void*, PathRow> done;  // base row -> its n-SL form, so shared rows stay shared
+  std::vector<PathRecord> recs;
   for (HostTables& h : ts.hosts) {
     for (int sl = 0; sl < n; ++sl) h.sl2vl[sl] = static_cast<Vl>(sl);
-    for (auto& recs : h.paths) {
-      if (recs.empty()) continue;
-      const Lid dlid = recs.front().dlid;
-      recs.clear();
-      for (int sl = 0; sl < n; ++sl) recs.push_back({dlid, static_cast<Sl>(sl)});
+    const size_t hidden = h.paths.hidden();
+    h.paths.hide(PathRow::kNone);
+    auto it = done.find(h.paths.identity());
+    if (it == done.end()) {
+      PathRow row;
+      row.assign(h.paths.size());
+      for (size_t q = 0; q < h.paths.size(); ++q) {
+        if (h.paths[q].empty()) continue;
+        const Lid dlid = h.paths[q].front().dlid;
+        recs.clear();
+        for (int sl = 0; sl < n; ++sl) recs.push_back({dlid, static_cast<Sl>(sl)});
+        row.set(q, recs);
+      }
+      it = done.emplace(h.paths.identity(), row).first;
     }
+    h.paths = it->second;
+    h.paths.hide(hidden);
   }
   ts.algorithm = "vn";
   ts.sls_used = n;

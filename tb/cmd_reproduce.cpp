@@ -107,6 +107,10 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
       limits.max_vls = s.routing.max_vls;
       rt.check = routing::check_tables(r->topo, r->tables, limits);
       rt.metrics = routing::compute_metrics(r->topo, r->tables);
+      if (study.report == "voqsw") {  // how many output ports each input VL serves (head-of-line exposure)
+        rt.lanes = routing::input_lane_fanout(r->topo, r->tables);
+        rt.lanes.lanes.clear();
+      }
       std::fprintf(stderr, "ibsc: routed %s: %d SLs, %d VLs, crossing path %d, %s (%.1f s)\n", key.c_str(), rt.sls,
                    rt.vls, rt.metrics.crossing_path, rt.check.deadlock_free ? "deadlock-free" : "DEADLOCK POSSIBLE",
                    seconds_since(t));

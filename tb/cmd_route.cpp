@@ -99,6 +99,7 @@ nlohmann::json outcome_json(const Outcome& o) {
   j["paths_end"] = o.report.paths_end;
   j["within_budget"] = o.report.within_budget;
   j["deadlock_free"] = o.report.deadlock_free;
+  if (o.report.escape_channels) j["deadlock_rule"] = "duato-escape";  // escape sub-network's graph
   j["routed_pairs"] = o.report.routed_pairs;
   j["pairs"] = o.report.pairs;
   if (!o.report.deadlock_free) {
@@ -414,7 +415,7 @@ void add_route_command(CLI::App& app) {
                 "dragonfly:a=4,h=2,p=2, slimfly:q=5, product:A*B, file:PATH; :hosts=N per switch")
       ->required();
   c->add_option("--routing", opt->routing,
-                "ecube, dor1vl, minhop, updown-bfs, updown-dfs, flexible, voqsw, vn, tftr, updown-disjoint");
+                "ecube, dor1vl, minhop, updown-bfs, updown-dfs, flexible, voqsw, vn, tftr, updown-disjoint, adaptive-updown, updown-escape");
   c->add_flag("--check", opt->check, "check connectivity, loops, SL/VL budget, deadlock freedom (exit 2 on failure)");
   c->add_flag("--metrics", opt->metrics, "seeds/000 Table 2 metrics; all applicable algorithms without --routing");
   c->add_flag("--json", opt->json, "one JSON object on stdout");

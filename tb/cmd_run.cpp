@@ -101,15 +101,19 @@ int run(const RunOptions& o) {
 
 }  // namespace
 
+void add_set_option(CLI::App& c, std::vector<std::string>& sets) {
+  // One value per --set, so that a scenario file after it is not taken as another assignment.
+  c.add_option("--set", sets, "Override a scenario key: key.path=value (repeatable)")
+      ->expected(1)
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+}
+
 void add_run_command(CLI::App& app) {
   auto o = std::make_shared<RunOptions>();
   CLI::App* c = app.add_subcommand("run", "Simulate a scenario: load sweep, saturation point, results and plot");
   c->add_option("scenario", o->scenario, "Scenario YAML file")->required()->check(CLI::ExistingFile);
-  // One value per --set, so that a scenario file after it is not taken as another assignment.
-  c->add_option("--set", o->sets, "Override a scenario key: key.path=value (repeatable)")
-      ->expected(1)
-      ->allow_extra_args(false)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  add_set_option(*c, o->sets);
   c->add_option("--out", o->out, "Output folder (default out/<scenario name>)");
   c->add_option("--seed", o->seed, "Random seed (overrides the scenario's)")->transform(whole_number(0, UINT64_MAX));
   c->add_option("--jobs", o->jobs, "Load points simulated at once (default: one per core)")->transform(whole_number(0, kMaxJobs));

@@ -9,6 +9,7 @@
 #include "models/fabric_monitor.h"
 #include "models/hca.h"
 #include "models/link.h"
+#include "models/reliable_transport.h"
 #include "models/switch.h"
 #include "routing/tables.h"
 #include "routing/topology.h"
@@ -21,6 +22,8 @@ struct FabricParams {
   // Seeds the HCAs' per-packet path choice (tables with PathChoice::RandomPerPacket only); the
   // run's seed, set by run_load_point. Each HCA gets a stream of its own.
   uint64_t path_seed = 1;
+  // The HCAs' reliable transport (seeds/003); off by default.
+  models::TransportParams transport;
 };
 
 // Makes the switch arbiter of switch `index` (C++ model or Verilated RTL).
@@ -53,8 +56,12 @@ class Fabric {
   uint64_t count_in_fabric() const;
   uint64_t count_at_sources() const;
   // Throws models::FabricError unless injected = delivered + in flight and
-  // generated = injected + queued at sources.
+  // generated = injected + queued at sources; with the transport on, also unless every host
+  // packet is delivered, stored, on the wire or waiting to go again, and none reached its host
+  // twice or (mode reorder) out of order.
   void check_conservation() const;
+  // The transport's counters summed over the HCAs (all zero when it is off).
+  models::TransportCounters transport_counters() const;
   // A cycle of (switch, input port, VL) channels each waiting for the next, as text; empty
   // when the waiting heads form no cycle.
   std::string deadlock_cycle() const;
@@ -66,6 +73,7 @@ class Fabric {
   FabricParams p_;
   models::FabricMonitor mon_;
   std::unique_ptr<models::Scheduler> sched_;
+  std::vector<std::unique_ptr<sc_core::sc_module>> teardown_anchors_;  // see ~Fabric
   std::vector<std::unique_ptr<models::SwitchArbiter>> arbiters_;
   std::vector<std::unique_ptr<models::Switch>> switches_;
   std::vector<std::unique_ptr<models::Hca>> hcas_;

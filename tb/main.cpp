@@ -1,5 +1,6 @@
 // ibsc: the command-line front end. Subcommands: run (simulate a scenario), route (tables,
-// checks, metrics, export), cosim (RTL arbiter against its model), reproduce (a paper's study).
+// checks, metrics, export), cosim (RTL arbiter against its model), reproduce (a paper's study), mpi (an MPI-like
+// workload through the HCAs' TLM-2.0 sockets).
 #include <systemc>
 
 #include <cstdlib>
@@ -8,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "tb/cmd_cosim.h"
+#include "tb/cmd_mpi.h"
 #include "tb/cmd_reproduce.h"
 #include "tb/cmd_route.h"
 #include "tb/cmd_run.h"
@@ -20,6 +22,7 @@ int sc_main(int argc, char** argv) {
   ibsc::tb::add_route_command(app);
   ibsc::tb::add_cosim_command(app);
   ibsc::tb::add_reproduce_command(app);
+  ibsc::tb::add_mpi_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::RuntimeError& e) {

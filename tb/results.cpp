@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 
@@ -33,6 +34,18 @@ nlohmann::ordered_json latency(const LoadPointResult& r, double v) {
   return r.measured_packets > 0 ? nlohmann::ordered_json(r3(v)) : nlohmann::ordered_json(nullptr);
 }
 double latency_of(const nlohmann::json& v) { return v.is_null() ? 0.0 : v.get<double>(); }
+// An interval as {mean, half_width, batches}; a half-width not known (fewer than two batches) is null.
+nlohmann::ordered_json interval(const ConfidenceInterval& ci, double (*round)(double)) {
+  nlohmann::ordered_json j;
+  j["mean"] = round(ci.mean);
+  j["half_width"] = std::isfinite(ci.half_width) ? nlohmann::ordered_json(round(ci.half_width)) : nlohmann::ordered_json(nullptr);
+  j["batches"] = ci.batches;
+  return j;
+}
+ConfidenceInterval interval_of(const nlohmann::json& j) {
+  const auto& hw = j.at("half_width");
+  return {j.at("mean"), hw.is_null() ? std::numeric_limits<double>::infinity() : hw.get<double>(), j.at("batches")};
+}
 // gnuplot single-quoted strings take a quote as two quotes.
 std::string gp_quote(const std::string& s) {
   std::string o = "'";
@@ -72,6 +85,17 @@ nlohmann::ordered_json to_json(const LoadPointResult& r) {
     j["hol_blocked_per_switch"] = r6(r.hol_blocked_per_switch);
     j["hol_blocked_share"] = r6(r.hol_blocked_share);
   }
+  if (r.ci.on) {  // run.measure: ci only: other results keep their bytes
+    nlohmann::ordered_json c;
+    c["converged"] = r.ci.converged;
+    c["window_ns"] = r3(r.ci.window_ns);
+    c["batches"] = r.ci.batches;
+    c["batch_ns"] = r3(r.ci.batch_ns);
+    c["avg_latency_ns"] = interval(r.ci.latency_ns, r3);
+    c["accepted_bytes_per_ns_per_switch"] = interval(r.ci.accepted_bytes_per_ns_per_switch, r6);
+    j["confidence_interval"] = c;
+  }
+  if (r.has_transport) j["transport"] = to_json(r.transport);  // only with transport.mode set
   j["sim_time_ns"] = r3(r.sim_time_ns);
   nlohmann::ordered_json links = nlohmann::ordered_json::array();
   for (const auto& l : r.links) {
@@ -112,6 +136,20 @@ LoadPointResult point_from_json(const nlohmann::json& j) {
   r.hol_samples = j.value("hol_samples", uint64_t{0});
   r.hol_blocked_per_switch = j.value("hol_blocked_per_switch", 0.0);
   r.hol_blocked_share = j.value("hol_blocked_share", 0.0);
+  if (j.contains("confidence_interval")) {
+    const auto& c = j["confidence_interval"];
+    r.ci.on = true;
+    r.ci.converged = c.at("converged");
+    r.ci.window_ns = c.at("window_ns");
+    r.ci.batches = c.at("batches");
+    r.ci.batch_ns = c.at("batch_ns");
+    r.ci.latency_ns = interval_of(c.at("avg_latency_ns"));
+    r.ci.accepted_bytes_per_ns_per_switch = interval_of(c.at("accepted_bytes_per_ns_per_switch"));
+  }
+  if (j.contains("transport")) {
+    r.has_transport = true;
+    r.transport = transport_from_json(j.at("transport"));
+  }
   r.sim_time_ns = j.at("sim_time_ns");
   for (const auto& lj : j.at("links")) {
     LinkUtil l;

@@ -10,6 +10,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tb/batch_means.h"
+#include "tb/transport_result.h"
+
 namespace ibsc::tb {
 
 struct LinkUtil {
@@ -40,6 +43,19 @@ struct LoadPointResult {
   // in switch input buffers. hol_samples 0: not sampled.
   uint64_t hol_samples = 0;
   double hol_blocked_per_switch = 0, hol_blocked_share = 0;
+  // run.measure: ci only (then written): how long the point measured, whether the 95%
+  // batch-means intervals reached run.ci_relative_width, and the intervals.
+  struct Ci {
+    bool on = false;
+    bool converged = false;
+    double window_ns = 0;
+    int batches = 0;
+    double batch_ns = 0;
+    ConfidenceInterval latency_ns, accepted_bytes_per_ns_per_switch;
+  } ci;
+  // The HCAs' reliable transport; written only when transport.mode is set.
+  bool has_transport = false;
+  TransportResult transport;
   double sim_time_ns = 0;
   double wall_seconds = 0;  // never written to results.json or results.csv
 };

@@ -24,9 +24,16 @@ struct RunParams {
   double watchdog_ns = 50000;   // packets in flight and no grant or delivery this long: deadlock
   double check_ns = 10000;      // period of the invariant checks and progress reports
   double hol_sample_ns = 0;     // > 0: sample head-of-line blocking this often in the window
+  // How long to measure. window: window_ns. ci: at least window_ns, then until the 95%
+  // batch-means intervals of average latency and accepted traffic both have a half-width within
+  // ci_relative_width of their mean, or ci_max_window_ns has passed (then "converged": false).
+  std::string measure = "window";
+  double ci_relative_width = 0.02;  // ci: half-width / mean to stop at
+  double ci_max_window_ns = 0;      // ci: longest measuring time; 0: 10 x window_ns
   bool progress = true;         // progress lines on stderr
   WaveOptions waves;            // VCD of selected switches over a time window; file empty: off
   void validate() const;        // throws std::invalid_argument naming the field
+  double max_window_ns() const { return ci_max_window_ns > 0 ? ci_max_window_ns : 10 * window_ns; }
 };
 
 // The deadlock watchdog fired; what() names the cycle of waiting channels.

@@ -1,6 +1,8 @@
 #include "tb/scenario.h"
 
+#include <algorithm>
 #include <stdexcept>
+#include <type_traits>
 
 #include "routing/topo_spec.h"
 #include "tb/config_reader.h"
@@ -64,8 +66,12 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   t.spec = r.get<std::string>("topology.spec", t.spec);
   t.hosts_per_switch = r.get_int("topology.hosts_per_switch", t.hosts_per_switch, -1, 254);
   t.switch_ports = r.get_int("topology.switch_ports", t.switch_ports, -1, 254);
-  int num_switches = 0;
-  checked(r, "topology.spec", [&] { num_switches = build_topology(t).num_switches; });
+  int num_switches = 0, num_hosts = 0;
+  checked(r, "topology.spec", [&] {
+    const routing::Topology built = build_topology(t);
+    num_switches = built.num_switches;
+    num_hosts = built.num_hosts;
+  });
 
   routing::RoutingOptions& ro = s.routing;
   ro.algorithm = r.get_choice("routing.algorithm", ro.algorithm, routing::routing_algorithm_choices());
@@ -74,6 +80,15 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   ro.vls = r.get_int("routing.vls", ro.vls, 0, 15);
   ro.max_sls = r.get_int("routing.max_sls", ro.max_sls, 1, 16);
   ro.max_vls = r.get_int("routing.max_vls", ro.max_vls, 1, 15);
+  // VOQsw's options are read (and echoed in the resolved scenario) only when given, as
+  // switch.crossbar_inputs: results of scenarios written before the keys existed keep their bytes.
+  for (auto [key, field] : {std::pair{"routing.voq_hca", &ro.voq_hca}, std::pair{"routing.voq_spread", &ro.voq_spread}}) {
+    if (!r.has(key)) continue;
+    if (ro.algorithm != "voqsw")
+      throw ConfigError(r.where(key) + ": key '" + key + "': only routing voqsw reads it (routing.algorithm is '" +
+                        ro.algorithm + "')");
+    *field = r.get<bool>(key, false);
+  }
   ro.seed = s.point.seed;
 
   models::SwitchParams& sw = s.point.fabric.sw;
@@ -92,6 +107,9 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   if (r.has("switch.output_buffer_bytes_per_vl"))
     sw.output_buffer_bytes_per_vl =
         static_cast<uint32_t>(r.get_int("switch.output_buffer_bytes_per_vl", 0, 0, 1 << 20));
+  // Read only when given, as crossbar_inputs.
+  if (r.has("switch.escape_queue_bytes"))
+    sw.escape_queue_bytes = static_cast<uint32_t>(r.get_int("switch.escape_queue_bytes", 0, 0, 1 << 20));
   sw.vl2vl = r.get<bool>("switch.vl2vl", sw.vl2vl);
   s.point.arbiter.kind = r.get_choice("switch.arbiter", s.point.arbiter.kind, {"model", "rtl"});
   s.point.arbiter.rtl_switches = r.get<std::vector<int>>("switch.rtl_switches", {});
@@ -130,6 +148,21 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   tr.hotspot_hosts = r.get<std::vector<int>>("traffic.hotspot_hosts", tr.hotspot_hosts);
   tr.hotspot_fraction = r.get_double("traffic.hotspot_fraction", tr.hotspot_fraction, 0, 1);
   tr.permutation_file = r.get<std::string>("traffic.permutation_file", tr.permutation_file);
+  // Read (and echoed) only when given, like switch.crossbar_inputs.
+  if (r.has("traffic.packets_per_host"))
+    tr.packets_per_host = static_cast<uint64_t>(r.get_int("traffic.packets_per_host", 0, 1, 1000000000));
+  // The disk-like workload: read (and echoed) only when given.
+  if (r.has("traffic.workload")) {
+    tr.disk = r.get_choice("traffic.workload", "pattern", {"pattern", "disk"}) == "disk";
+    DiskWorkloadConfig& dc = tr.disk_config;
+    dc.disks = r.get_int("traffic.disk.disks", dc.disks, 1, 1 << 20);
+    dc.compression = r.get_double("traffic.disk.compression", dc.compression, 1e-6, 1e6);
+    dc.mtu = static_cast<uint32_t>(r.get_int("traffic.disk.mtu", static_cast<int>(dc.mtu), 1, 4096));
+    if (tr.disk) checked(r, "traffic.disk", [&] { dc.validate(num_hosts); });
+    if (tr.disk && r.has("traffic.pattern"))
+      throw ConfigError(r.where("traffic.pattern") +
+                        ": key 'traffic.pattern': traffic.workload: disk chooses its own destinations; drop one of them");
+  }
   InjectionConfig& in = s.point.injection;
   in.process = r.get_choice("traffic.injection", in.process, {"bernoulli", "poisson"});
   if (r.has("traffic.lengths")) {
@@ -151,6 +184,27 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
     in.length_mix = {{static_cast<uint32_t>(len), 1.0}};
   }
 
+  // The HCAs' reliable transport (seeds/003): its keys are read, and echoed in results.json,
+  // only when transport.mode is given, so that older scenarios keep their results' bytes.
+  if (r.has("transport.mode")) {
+    models::TransportParams& tp = s.point.fabric.transport;
+    // Choices in enum order; the defaults are the struct's.
+    auto choose = [&r](const char* key, const std::vector<std::string>& names, auto& field) {
+      using E = std::remove_reference_t<decltype(field)>;
+      const std::string v = r.get_choice(key, names[static_cast<size_t>(field)], names);
+      field = static_cast<E>(std::find(names.begin(), names.end(), v) - names.begin());
+    };
+    choose("transport.mode", {"off", "reorder", "ooo"}, tp.mode);
+    choose("transport.injection", {"immediate", "li", "lw"}, tp.injection);
+    choose("transport.memory", {"static", "dynamic"}, tp.memory);
+    constexpr int kMaxBytes = 2147483647;
+    tp.connection_bytes = static_cast<uint64_t>(
+        r.get_int("transport.connection_bytes", static_cast<int>(tp.connection_bytes), 1, kMaxBytes));
+    tp.pool_bytes = static_cast<uint64_t>(r.get_int("transport.pool_bytes", static_cast<int>(tp.pool_bytes), 1, kMaxBytes));
+    tp.control_bytes = static_cast<uint32_t>(r.get_int("transport.control_bytes", static_cast<int>(tp.control_bytes), 1, 4096));
+    checked(r, "transport", [&] { tp.validate(); });
+  }
+
   RunParams& run = s.point.run;
   run.warmup_ns = r.get_double("run.warmup_ns", run.warmup_ns, 0, 1e12);
   run.window_ns = r.get_double("run.window_ns", run.window_ns, 1, 1e12);
@@ -159,6 +213,15 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   run.check_ns = r.get_double("run.check_ns", run.check_ns, 1, 1e12);
   // Read (and echoed) only when given, like switch.crossbar_inputs: older results keep their bytes.
   if (r.has("run.hol_sample_ns")) run.hol_sample_ns = r.get_double("run.hol_sample_ns", 0, 0, 1e12);
+  // Read (and echoed) only when given, as hol_sample_ns.
+  if (r.has("run.measure")) run.measure = r.get_choice("run.measure", run.measure, {"window", "ci"});
+  for (auto [key, field] : {std::pair{"run.ci_relative_width", &run.ci_relative_width},
+                            std::pair{"run.ci_max_window_ns", &run.ci_max_window_ns}}) {
+    if (run.measure == "ci")
+      *field = r.get_double(key, *field, 0, 1e12);  // echoed with its default
+    else if (r.has(key))
+      throw ConfigError(r.where(key) + ": key '" + key + "' applies only with run.measure: ci");
+  }
   checked(r, "run", [&] { run.validate(); });
 
   SweepConfig& sp = s.sweep;
@@ -168,6 +231,7 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   sp.step = r.get_double("sweep.step", sp.step, 0.001, 1);
   sp.max = r.get_double("sweep.max", sp.max, 0.001, 1);
   sp.refine = r.get_int("sweep.refine", sp.refine, 0, 8);
+  if (r.has("sweep.beyond")) sp.beyond = r.get<std::vector<double>>("sweep.beyond", {});  // read only when given
   sp.jobs = r.get_int("sweep.jobs", sp.jobs, 0, 256);
   checked(r, "sweep", [&] { sp.validate(); });
 

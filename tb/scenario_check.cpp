@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "routing/checks.h"
+#include "routing/duato_check.h"
 #include "routing/routing.h"
 #include "tb/config_reader.h"
 #include "tb/injection.h"
@@ -50,9 +51,16 @@ void check_scenario(const Scenario& s, const routing::Topology& topo, const rout
                                std::to_string(tables.vls_used));
   // SL2VL: the key the tables were made for, and VLs the switch has, for every SL a path uses.
   std::set<int> sls;
-  for (const auto& h : tables.hosts)
-    for (const auto& to : h.paths)
-      for (const auto& pr : to) sls.insert(pr.sl);
+  {
+    bool seen[256] = {};
+    std::set<std::pair<const void*, size_t>> rows;  // hosts share rows: read each view once
+    for (const auto& h : tables.hosts)
+      if (rows.insert({h.paths.identity(), h.paths.hidden()}).second)
+        for (size_t q = 0; q < h.paths.size(); ++q)
+          for (const auto& pr : h.paths[q]) seen[pr.sl] = true;
+    for (int sl = 0; sl < 256; ++sl)
+      if (seen[sl]) sls.insert(sl);
+  }
   for (const auto& h : tables.hosts)
     for (int sl : sls)
       if (h.sl2vl[sl] >= sw.num_vls)
@@ -102,6 +110,21 @@ void check_scenario(const Scenario& s, const routing::Topology& topo, const rout
     fail(s, len_key, "a " + std::to_string(max_len) + "-byte packet does not fit a " +
                          std::to_string(sw.output_buffer_bytes_per_vl) +
                          "-byte output VL buffer (switch.output_buffer_bytes_per_vl): the crossbar could never move it");
+
+  // Escape queues and escape candidates go together: adaptive candidates without an escape
+  // queue to fall back on could deadlock, and escape queues under a routing without escape
+  // candidates would only shrink every buffer. The escape queue holds one packet whole.
+  const bool escape_cands = routing::has_escape_candidates(tables);
+  if (escape_cands && sw.escape_queue_bytes == 0)
+    fail(s, "routing.algorithm", "routing '" + tables.algorithm + "' has escape candidates: it needs escape queues "
+                                 "(switch.escape_queue_bytes, one MTU: at least the longest packet)");
+  if (!escape_cands && sw.escape_queue_bytes > 0)
+    fail(s, "switch.escape_queue_bytes", "routing '" + tables.algorithm + "' has no escape candidates "
+                                         "(adaptive-updown has): escape queues would never be used");
+  if (sw.escape_queue_bytes > 0 && max_len > sw.escape_queue_bytes)
+    fail(s, len_key, "a " + std::to_string(max_len) + "-byte packet does not fit the " +
+                         std::to_string(sw.escape_queue_bytes) +
+                         "-byte escape queue (switch.escape_queue_bytes): the escape channel could not always take it");
 
   // Traffic and injection, as each load point will build them.
   try {

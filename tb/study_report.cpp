@@ -69,13 +69,17 @@ std::string measurement_note_text(const Study& s, bool quick) {
   auto us = [](double ns) { return std::isnan(ns) ? std::string("the base scenario's") : fmt::format("{:g} us", ns / 1000); };
   auto pc = [](double f) { return std::isnan(f) ? std::string("the base scenario's") : fmt::format("{:g}%", 100 * f); };
   double refine = get("sweep.refine");
+  std::string beyond;
+  for (const auto& kv : set)
+    if (kv.rfind("sweep.beyond=", 0) == 0) beyond = ", then loads at " + kv.substr(13) + " times the saturation load";
   return fmt::format(
       "Measurement ({} mode): throughput is the highest accepted traffic (bytes delivered in the window, whole packets "
       "at delivery, per ns and switch) of a load sweep from {} of link capacity in steps of {}{}; each load point "
       "warms up for {}, measures over a {} window and waits up to {} for the window's packets. Latency: from "
       "generation at the source to delivery, averaged over the packets generated in the window.",
       quick ? "quick" : "full", pc(get("sweep.start")), pc(get("sweep.step")),
-      std::isnan(refine) ? "" : refine > 0 ? fmt::format(", then {:g} bisections around saturation", refine) : ", no bisection",
+      (std::isnan(refine) ? "" : refine > 0 ? fmt::format(", then {:g} bisections around saturation", refine) : ", no bisection") +
+          beyond,
       us(get("run.warmup_ns")), us(get("run.window_ns")), us(get("run.drain_ns")));
 }
 

@@ -10,6 +10,7 @@
 
 #include "routing/checks.h"
 #include "routing/metrics.h"
+#include "routing/voq_fanout.h"
 #include "tb/channel_load.h"
 #include "tb/results.h"
 #include "tb/study.h"
@@ -22,6 +23,7 @@ struct RoutedTorus {
   int sls = 0, vls = 0, lmc = 0;
   routing::Metrics metrics;
   routing::CheckReport check;
+  routing::LaneFanout lanes;  // seeds/004 (report voqsw) only; its per-lane list left empty
 };
 
 struct ExperimentResult {

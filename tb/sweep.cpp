@@ -32,6 +32,9 @@ void SweepConfig::validate() const {
   if (!(max >= start && max <= 1.0)) throw std::invalid_argument("sweep.max must be in [start, 1]");
   if (refine < 0 || refine > 8) throw std::invalid_argument("sweep.refine must be 0..8");
   if (jobs < 0) throw std::invalid_argument("sweep.jobs must be >= 0");
+  for (double m : beyond)
+    if (!(m > 1.0 && m <= 1000.0)) throw std::invalid_argument("sweep.beyond: every multiple must be in (1, 1000]");
+  if (!beyond.empty() && !loads.empty()) throw std::invalid_argument("sweep.beyond needs the automatic sweep (no sweep.loads)");
 }
 
 namespace {
@@ -224,6 +227,19 @@ std::vector<LoadPointResult> run_sweep(const PointSetup& s, const SweepConfig& c
     pts.push_back(std::move(r[0]));
   }
   std::sort(pts.begin(), pts.end(), [](auto& a, auto& b) { return a.offered_load < b.offered_load; });
+  if (const SaturationPoint knee = find_saturation(pts); knee.found && !cfg.beyond.empty()) {
+    std::vector<double> more;
+    for (double m : cfg.beyond) {
+      const double l = std::round(std::min(knee.load * m, cfg.max) * 1e6) / 1e6;
+      const bool seen = std::any_of(pts.begin(), pts.end(), [&](auto& p) { return p.offered_load == l; }) ||
+                        std::find(more.begin(), more.end(), l) != more.end();
+      if (!seen) more.push_back(l);
+    }
+    if (!more.empty())
+      for (auto& p : run_points(s, more, cfg.jobs, 0, static_cast<int>(more.size()), "past saturation %d/%d"))
+        pts.push_back(std::move(p));
+    std::sort(pts.begin(), pts.end(), [](auto& a, auto& b) { return a.offered_load < b.offered_load; });
+  }
   return pts;
 }
 

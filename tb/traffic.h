@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "models/uniform_draw.h"
+#include "tb/disk_workload.h"
 #include "routing/topology.h"
 
 namespace ibsc::tb {
@@ -43,6 +44,13 @@ struct TrafficConfig {
   std::vector<int> hotspot_hosts;  // hotspot: hosts taking a share of traffic
   double hotspot_fraction = 0.1;   // share of all packets sent to the hotspot hosts
   std::string permutation_file;    // permutation: "src dst" per line
+  // A finite workload: each host generates this many packets, then stops (0: no limit). The
+  // run then lasts until every packet is delivered (or run.drain_ns after the window).
+  uint64_t packets_per_host = 0;
+  // traffic.workload: disk: the bursty disk-like workload (tb/disk_workload.h) gives gaps,
+  // destinations and lengths instead of the pattern, injection process and sweep load.
+  bool disk = false;
+  DiskWorkloadConfig disk_config;
 };
 
 class DestinationPattern {

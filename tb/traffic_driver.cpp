@@ -8,7 +8,11 @@ namespace ibsc::tb {
 TrafficDriver::TrafficDriver(const routing::Topology& topo, const TrafficConfig& traffic,
                              const InjectionConfig& injection, double load_bytes_per_ns, double link_bytes_per_ns,
                              uint64_t seed)
-    : pattern_(make_destination_pattern(traffic, topo)), byte_ps_(1000.0 / link_bytes_per_ns) {
+    : pattern_(make_destination_pattern(traffic, topo)),
+      limit_(traffic.packets_per_host),
+      byte_ps_(1000.0 / link_bytes_per_ns) {
+  if (limit_ > 0) left_.assign(topo.num_hosts, limit_);
+  if (traffic.disk) disk_ = std::make_unique<DiskWorkload>(traffic.disk_config, topo.num_hosts, seed);
   hosts_.reserve(topo.num_hosts);
   for (int h = 0; h < topo.num_hosts; ++h) {
     // Independent, reproducible streams per host: injection and destination never share one.
@@ -18,11 +22,31 @@ TrafficDriver::TrafficDriver(const routing::Topology& topo, const TrafficConfig&
 }
 
 models::Picos TrafficDriver::next_gap(int host) {
+  constexpr uint64_t kSpent = UINT64_MAX;
+  if (limit_ > 0) {  // one gap per packet: the (limit + 1)-th call says no more
+    uint64_t& left = left_[host];
+    if (left == kSpent) return models::kNever;
+    if (left == 0) {
+      left = kSpent;
+      ++exhausted_;
+      return models::kNever;
+    }
+    --left;
+  }
+  if (disk_) return disk_->next_gap(host);
   uint64_t g = hosts_[host].inj.next_gap_ps();
+  if (g == UINT64_MAX && limit_ > 0 && left_[host] != kSpent) {  // zero load: nothing will come
+    left_[host] = kSpent;
+    ++exhausted_;
+  }
   return g == UINT64_MAX ? models::kNever : g;
 }
 
 bool TrafficDriver::make(int host, models::Packet& p) {
+  if (disk_) {
+    disk_->make(host, p.dst_host, p.length);
+    return true;
+  }
   HostStreams& hs = hosts_[host];
   int dst = pattern_->destination(host, hs.dest_rng);
   if (dst < 0) return false;
@@ -37,9 +61,11 @@ void TrafficDriver::generated(models::Packet& p, models::Picos t) {
     ++measured_generated_;
     window_generated_bytes += p.length;
   }
+  if (batches_) batches_->generated(t, p.length);
 }
 
 void TrafficDriver::delivered(const models::Packet& p, models::Picos t) {
+  if (batches_) batches_->delivered(t, p.length, p.gen_time);
   if (p.measured) {
     ++measured_delivered_;
     latency.add((t - p.gen_time + 500) / 1000);

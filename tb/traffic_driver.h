@@ -9,6 +9,7 @@
 
 #include "models/hca.h"
 #include "routing/topology.h"
+#include "tb/batch_means.h"
 #include "tb/injection.h"
 #include "tb/latency_histogram.h"
 #include "tb/traffic.h"
@@ -30,6 +31,10 @@ class TrafficDriver : public models::HcaTraffic {
     win_end_ = end;
   }
   uint64_t measured_outstanding() const { return measured_generated_ - measured_delivered_; }
+  // Batch means fed with every generation and delivery from now on (nullptr: none).
+  void set_batches(BatchMeans* b) { batches_ = b; }
+  // traffic.packets_per_host: every host has generated its last packet (false without a limit).
+  bool exhausted() const { return limit_ > 0 && exhausted_ == left_.size(); }
 
   LatencyHistogram latency;             // ns, measured packets
   uint64_t measured_generated_ = 0;
@@ -53,9 +58,14 @@ class TrafficDriver : public models::HcaTraffic {
     InjectionProcess inj;      // gaps and lengths
   };
   std::unique_ptr<DestinationPattern> pattern_;
+  std::unique_ptr<DiskWorkload> disk_;  // traffic.workload: disk
   std::vector<HostStreams> hosts_;
+  uint64_t limit_ = 0;          // traffic.packets_per_host
+  std::vector<uint64_t> left_;  // packets each host may still generate; kSpent once it was told no more
+  size_t exhausted_ = 0;        // hosts told no more
   models::Picos win_start_ = models::kNever, win_end_ = models::kNever;
   double byte_ps_ = 0;  // link byte time
+  BatchMeans* batches_ = nullptr;
 };
 
 }  // namespace ibsc::tb

@@ -6,4 +6,4 @@ set ylabel 'average latency (ns)'
 set grid
 set key top left
 set logscale y
-plot 'reports/voqsw/figure-6a.dat' index 0 with linespoints title '8VN', 'reports/voqsw/figure-6a.dat' index 1 with linespoints title 'VOQ-8SL'
+plot 'reports/voqsw/figure-6a.dat' index 0 with linespoints title '8VN', 'reports/voqsw/figure-6a.dat' index 1 with linespoints title 'VOQ-8SL-ext', 'reports/voqsw/figure-6a.dat' index 2 with linespoints title 'VOQ-8SL'

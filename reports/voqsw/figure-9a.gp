@@ -6,4 +6,4 @@ set ylabel 'average latency (ns)'
 set grid
 set key top left
 set logscale y
-plot 'reports/voqsw/figure-9a.dat' index 0 with linespoints title '8VN', 'reports/voqsw/figure-9a.dat' index 1 with linespoints title 'VOQ-8SL', 'reports/voqsw/figure-9a.dat' index 2 with linespoints title 'VOQ-full'
+plot 'reports/voqsw/figure-9a.dat' index 0 with linespoints title '8VN', 'reports/voqsw/figure-9a.dat' index 1 with linespoints title 'VOQ-8SL-ext', 'reports/voqsw/figure-9a.dat' index 2 with linespoints title 'VOQ-8SL', 'reports/voqsw/figure-9a.dat' index 3 with linespoints title 'VOQ-full'

@@ -67,7 +67,7 @@ BOOST_AUTO_TEST_CASE(back_to_back_serialisation) {
 BOOST_AUTO_TEST_CASE(missing_lft_entry_stops_the_run) {
   routing::Topology topo = testing::chain(2, 1, 1);
   routing::TableSet tables = testing::chain_tables(topo);
-  tables.switches[1].lft[2].candidates.clear();  // switch 1 forgets host 1 (LID 2)
+  tables.switches[1].lft.clear(2);  // switch 1 forgets host 1 (LID 2)
   testing::ScriptedTraffic traffic(topo.num_hosts, {{0, 0, 1, 64}});
   tb::Fabric fabric(topo, tables, tb::FabricParams{}, traffic, tb::make_arbiter_factory({}));
   std::string msg;

@@ -90,3 +90,65 @@ BOOST_AUTO_TEST_CASE(occupancy_counts_arrived_and_draining_blocks) {
   BOOST_TEST(buf.occupancy_blocks(1, 0, 612 * kNs, routing) == 6);
   BOOST_TEST(buf.occupancy_blocks(1, 0, 3000 * kNs, routing) == 4);  // p gone, q arrived
 }
+
+// Escape queues (seeds/003): a 16-block VL buffer with a 4-block (256-byte) escape queue, one
+// VL; 256-byte packets of 4 blocks. A packet joins the adaptive queue (index 0) while the VL
+// buffer, the packet included, holds at most 16 - 4 = 12 blocks, else the escape queue (index
+// 1); above 16 it overflows. The draining packet counts until its blocks are freed: granted at
+// 1 ns at 4 ns a byte, block k is freed at 1 + 256 (k + 1) ns.
+BOOST_AUTO_TEST_CASE(escape_queue_takes_what_the_adaptive_queue_may_not) {
+  models::InputBuffer buf;
+  buf.configure(1, 1, 16, 4);
+  BOOST_TEST(buf.queues() == 2);
+  BOOST_TEST(buf.escape_blocks() == 4);
+  models::InputPortState ps;
+  models::Packet p[6];
+  for (auto& x : p) x.length = 256;
+  int held = 0;
+  auto admit = [&](models::Packet& x, Picos t) {
+    const int q = buf.admit_queue(1, 0, 4, t, held);
+    if (held <= buf.capacity_blocks()) buf.push(ps, q, buf.at(1, q), queued(x, t));
+    return q;
+  };
+  BOOST_TEST(admit(p[0], 0) == 0);
+  BOOST_TEST(held == 4);
+  BOOST_TEST(admit(p[1], 0) == 0);
+  BOOST_TEST(admit(p[2], 0) == 0);
+  BOOST_TEST(held == 12);  // the adaptive queue's limit, reached exactly
+  BOOST_TEST(admit(p[3], 0) == 1);
+  BOOST_TEST(held == 16);  // into the escape queue's reserved MTU
+  BOOST_TEST(ps.heads == 0b11);
+  BOOST_TEST(buf.queued(1, 0) == 4u);  // both queues of VL 0
+  BOOST_TEST(buf.at(1, 0).queued_blocks == 12);
+  BOOST_TEST(buf.at(1, 1).queued_blocks == 4);
+  BOOST_TEST(&buf.sibling(buf.at(1, 0)) == &buf.at(1, 1));
+  BOOST_TEST(&buf.sibling(buf.at(1, 1)) == &buf.at(1, 0));
+  BOOST_TEST(buf.vl_of(1) == 0);
+  BOOST_TEST(buf.occupancy_blocks(1, 0, 0, 0) == 16);
+  buf.admit_queue(1, 0, 4, 0, held);
+  BOOST_TEST(held == 20);  // overflow: the switch refuses it
+
+  // The adaptive head leaves, draining from 1 ns: 8 + 4 queued + 4 draining.
+  models::InputVl& ad = buf.at(1, 0);
+  BOOST_TEST(buf.pop_head(ps, 0, ad).pkt == &p[0]);
+  models::InputBuffer::draining(ad, models::CreditTrain{0, 4000, 1 * kNs, 4000, 256, 0});
+  BOOST_TEST(buf.admit_queue(1, 0, 4, 600 * kNs, held) == 1);
+  BOOST_TEST(held == 18);  // two blocks still draining: 8 + 4 + 2 + 4, overflow
+  BOOST_TEST(buf.admit_queue(1, 0, 4, 1025 * kNs, held) == 1);
+  BOOST_TEST(held == 16);  // drained: fits, but only in the escape queue
+  // The escape packet leaves too (say at once): now the adaptive queue takes the next one.
+  BOOST_TEST(buf.pop_head(ps, 1, buf.at(1, 1)).pkt == &p[3]);
+  BOOST_TEST(ps.heads == 0b01);
+  BOOST_TEST(buf.admit_queue(1, 0, 4, 1025 * kNs, held) == 0);
+  BOOST_TEST(held == 12);
+}
+
+BOOST_AUTO_TEST_CASE(escape_queue_limits) {
+  models::InputBuffer buf;
+  BOOST_CHECK_THROW(buf.configure(1, 9, 16, 4), std::invalid_argument);   // 18 queues > 16
+  BOOST_CHECK_THROW(buf.configure(1, 1, 16, 16), std::invalid_argument);  // no adaptive queue left
+  buf.configure(1, 8, 16, 4);
+  BOOST_TEST(buf.queues() == 16);
+  buf.configure(1, 15, 16);  // no escape queues: 15 VLs as before
+  BOOST_TEST(buf.queues() == 15);
+}

@@ -98,3 +98,28 @@ BOOST_AUTO_TEST_CASE(round_robin_between_vls_one_packet_per_send) {
     }
   BOOST_TEST(order == (std::vector<uint64_t>{0, 2, 1, 3}));
 }
+
+// Escape queues (seeds/003): an adaptive head needs link credits for its packet plus the
+// downstream escape reserve (4 blocks here), an escape head for its packet only, so an escape
+// packet passes an adaptive one that cannot go. 256-byte packets (4 blocks, 1024 ns on the
+// link), 8 link credits.
+BOOST_AUTO_TEST_CASE(escape_head_passes_a_blocked_adaptive_head) {
+  models::OutputBuffers ob;
+  ob.configure(2, 1, 16, 4);
+  ob.connect(1, 8, kByte, models::VlArbParams{});
+  models::Packet a = make(256, 1), b = make(256, 2), e = make(256, 3);
+  ob.push(1, {&a, 0, 1024 * kNs, 0, false});
+  ob.push(1, {&b, 5 * kNs, 1029 * kNs, 0, false});
+  ob.push(1, {&e, 10 * kNs, 1034 * kNs, 0, true});
+  BOOST_TEST(ob.queued(1, 0) == 3u);
+  BOOST_TEST(ob.head_start(1, 0, 0) == 0);  // A: 4 + 4 credits, all 8 there
+  models::LinkSend s;
+  BOOST_TEST_REQUIRE(ob.send(1, 0, s));
+  BOOST_TEST(s.pkt == &a);  // entered first
+  // 4 credits left: B (adaptive) would need 8, E (escape) needs 4 and goes when the link frees.
+  BOOST_TEST(ob.head_start(1, 0, 0) == 1024 * kNs);
+  BOOST_TEST_REQUIRE(ob.send(1, 1024 * kNs, s));
+  BOOST_TEST(s.pkt == &e);
+  BOOST_TEST(ob.head_start(1, 0, 0) == models::kNever);  // B waits for credits to come back
+  BOOST_TEST(ob.queued_total() == 1u);
+}

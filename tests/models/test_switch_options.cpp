@@ -52,9 +52,9 @@ std::map<int, std::vector<Picos>> run_crossbar_inputs(models::CrossbarInputs inp
                                                       uint32_t output_buffer = 0, int speedup = 1) {
   routing::Topology topo = testing::chain(1, 4, 0);
   routing::TableSet tables = testing::chain_tables(topo, 2);
-  tables.hosts[0].paths[1][0].sl = 0;
-  tables.hosts[0].paths[3][0].sl = 1;  // B on SL 1 -> VL 1
-  tables.hosts[2].paths[1][0].sl = 0;
+  tables.hosts[0].paths.set_sl(1, 0, 0);
+  tables.hosts[0].paths.set_sl(3, 0, 1);  // B on SL 1 -> VL 1
+  tables.hosts[2].paths.set_sl(1, 0, 0);
   testing::ScriptedTraffic traffic(topo.num_hosts, {{0, 2, 1, 512}, {40 * kNs, 0, 1, 512}, {40 * kNs, 0, 3, 512}});
   tb::FabricParams p;
   p.sw.num_vls = 2;

@@ -150,8 +150,8 @@ BOOST_AUTO_TEST_CASE(ecube_on_hypercubes_and_2_rings) {
   Metrics mc = compute_metrics(cube2, tc);
   BOOST_TEST(mc.average_distance == mc.average_topological_distance, boost::test_tools::tolerance(1e-12));
   std::set<int> lanes_used;
-  for (const LftEntry& e : tc.switches[0].lft)
-    for (const PortCandidate& c : e.candidates) lanes_used.insert(c.port);
+  for (size_t lid = 0; lid < tc.switches[0].lft.size(); ++lid)
+    for (const PortCandidate& c : tc.switches[0].lft[lid].candidates) lanes_used.insert(c.port);
   BOOST_TEST(lanes_used.count(1) == 1);
   BOOST_TEST(lanes_used.count(2) == 1);  // dimension 0, lane 1
   Topology mixed = make_torus({2, 5, 4}, 1);  // the 2-ring needs no SL bit: 4 SLs
@@ -172,16 +172,16 @@ BOOST_AUTO_TEST_CASE(checks_follow_every_adaptive_candidate) {
   BOOST_TEST(check_tables(t, ts).deadlock_free);
   for (int s = 0; s < 4; ++s) {
     const int far = (s + 2) % 4;  // the tied destination
-    LftEntry& e = ts.switches[s].lft[ts.hosts[far].base_lid];
-    e.candidates.push_back({static_cast<ibsc::PortNum>(e.primary() == 1 ? 2 : 1), 0});
+    const ibsc::Lid lid = ts.hosts[far].base_lid;
+    ts.switches[s].lft.add(lid, {static_cast<ibsc::PortNum>(ts.switches[s].lft[lid].primary() == 1 ? 2 : 1), 0});
   }
   CheckReport r = check_tables(t, ts);
   BOOST_TEST(r.connected);
   BOOST_TEST(!r.deadlock_free);
   BOOST_TEST(r.cycle.size() == 4u);
   // A candidate that leads back where the packet came from is a loop.
-  ts.switches[1].lft[ts.hosts[3].base_lid].candidates.push_back({2, 1});
-  ts.switches[0].lft[ts.hosts[3].base_lid].candidates = {{1, 0}};
+  ts.switches[1].lft.add(ts.hosts[3].base_lid, {2, 1});
+  ts.switches[0].lft.set(ts.hosts[3].base_lid, 1);
   CheckReport loop = check_tables(t, ts);
   BOOST_TEST(!loop.paths_end);
   BOOST_TEST(loop.looping_pairs > 0);

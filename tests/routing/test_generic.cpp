@@ -161,7 +161,7 @@ BOOST_AUTO_TEST_CASE(shared_walks_match_per_pair_walks) {
   Topology t = make_torus({4, 4}, 3);
   TableSet ts = route(t, "ecube");
   const int victim = t.num_switches + 4;  // a host LID's switch-side entry is cut at switch 5
-  ts.switches[5].lft[ts.hosts[victim - t.num_switches].base_lid].candidates.clear();
+  ts.switches[5].lft.clear(ts.hosts[victim - t.num_switches].base_lid);
   const int h = 7, sw = t.host_switch(h), port = t.host_switch_port(h);
   for (int o = 1; o <= t.nodes[sw].num_ports; ++o) ts.switches[sw].sl2vl.set(port, o, 0, 5);  // only host 7
   CheckReport fast = check_tables(t, ts);

@@ -170,3 +170,15 @@ BOOST_AUTO_TEST_CASE(port_count_is_the_range_over_switches) {
   BOOST_TEST(out.find("(4-12 ports): 2 switches, 2 hosts") != std::string::npos, out);
   std::filesystem::remove(file);
 }
+
+// Adaptive routing with an escape (seeds/003): `--check` passes by Duato's condition and says so;
+// the same candidates without the escape rule (minhop) fail on the same ring.
+BOOST_AUTO_TEST_CASE(adaptive_updown_checked_by_duato) {
+  std::string out;
+  BOOST_TEST(run({"--topology", "ring:8", "--routing", "adaptive-updown", "--check"}, out) == 0);
+  BOOST_TEST(out.find("escape channel dependency graph (Duato, virtual cut-through)") != std::string::npos, out);
+  BOOST_TEST(out.find("acyclic: deadlock-free") != std::string::npos);
+  BOOST_TEST(run({"--topology", "ring:8", "--routing", "adaptive-updown", "--json"}, out) == 0);
+  BOOST_TEST(nlohmann::json::parse(out)["deadlock_rule"] == "duato-escape");
+  BOOST_TEST(run({"--topology", "ring:8", "--routing", "minhop", "--check"}, out) == 2);
+}

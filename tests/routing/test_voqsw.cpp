@@ -7,6 +7,7 @@
 
 #include "routing/checks.h"
 #include "routing/generators.h"
+#include "routing/voq_fanout.h"
 #include "routing/voqsw.h"
 #include "tests/routing/route_cli.h"
 
@@ -292,4 +293,98 @@ BOOST_AUTO_TEST_CASE(route_command_sls_option) {
   BOOST_TEST(j["sls"] == 8);
   BOOST_TEST(run_route({"--topology", "irregular:8:regular=2"}, out) == 1);
   BOOST_TEST(out.find("regular must be 0 or 1") != std::string::npos, out);
+}
+
+namespace {
+
+TableSet route_opts(const Topology& t, const std::string& algo, int sls, bool hca, bool spread) {
+  RoutingOptions o;
+  o.algorithm = algo;
+  o.sls = sls;
+  o.vls = 8;
+  o.voq_hca = hca;
+  o.voq_spread = spread;
+  return compute_routing(t, o);
+}
+
+// Share of the traffic HCAs inject that enters its first switch on VL 0.
+double host_vl0_share(const LaneFanout& f) {
+  double vl0 = 0, all = 0;
+  for (const InputLane& l : f.lanes)
+    if (l.from_host) {
+      all += l.traffic;
+      if (l.vl == 0) vl0 += l.traffic;
+    }
+  return vl0 / all;
+}
+
+}  // namespace
+
+// The diagnostic: with full VOQ (seed 1 on 8 switches needs 12 SLs) every input VL fed
+// by another switch holds packets for one output port only; 8 virtual networks put every
+// output port behind every VL; partial VOQ (8 SLs) lies between. Traffic is conserved: every
+// ordered host pair counts once, at each switch it crosses.
+BOOST_AUTO_TEST_CASE(input_vls_of_full_voq_serve_one_output_port) {
+  const Topology t = paper_net(8, 1);
+  const LaneFanout full = input_lane_fanout(t, route(t, "voqsw", 16, 8));
+  BOOST_TEST(full.max_switch_fed_fanout == 1);
+  BOOST_TEST(full.switch_fed_share() == 1.0);
+  BOOST_TEST(full.host_fed == 32.0 * 31.0);  // each pair enters exactly one first switch
+  // The paper's HCA SL2VL (SL mod VLs) does not sort by the first switch's output port.
+  BOOST_TEST(full.host_fed_share() < 0.5);
+  const LaneFanout vn = input_lane_fanout(t, route(t, "vn", 8, 8));
+  BOOST_TEST(vn.switch_fed_share() == 0.0);
+  BOOST_TEST(vn.max_switch_fed_fanout >= 4);
+  BOOST_TEST(vn.switch_fed == full.switch_fed);  // same paths, same switch crossings
+  BOOST_TEST(full.switch_fed_purity() == 1.0);
+  BOOST_TEST(vn.switch_fed_purity() < 0.7);
+  const LaneFanout part = input_lane_fanout(t, route(t, "voqsw", 8, 8));
+  BOOST_TEST(part.switch_fed_share() > 0.3);
+  BOOST_TEST(part.switch_fed_share() < 0.7);
+}
+
+// routing.voq_hca: tuples at the HCAs make the first switch's input VL a virtual output queue
+// as well. On line4 full VOQ fits 3 SLs either way; without HCA tuples H1's and H2's packets to
+// both sides share a VL at their first switch.
+BOOST_AUTO_TEST_CASE(hca_tuples_make_the_first_switch_voq) {
+  const Topology t = line4();
+  const TableSet plain = route_opts(t, "voqsw", 16, false, false);
+  const TableSet hca = route_opts(t, "voqsw", 16, true, false);
+  const LaneFanout fp = input_lane_fanout(t, plain), fh = input_lane_fanout(t, hca);
+  BOOST_TEST(fp.switch_fed_share() == 1.0);
+  BOOST_TEST(fp.host_fed_share() < 1.0);
+  BOOST_TEST(fh.switch_fed_share() == 1.0);
+  BOOST_TEST(fh.host_fed_share() == 1.0);
+  BOOST_TEST(hca.sls_used == plain.sls_used);
+  BOOST_TEST(check_tables(t, hca).ok());
+}
+
+// routing.voq_spread: paths the x considered tuples leave free no longer all take SL 0, so the
+// HCAs inject on every VL (8 virtual networks: 1/8 on VL 0) rather than mostly on VL 0; the
+// considered tuples and the SL budget are the same.
+BOOST_AUTO_TEST_CASE(spread_sls_use_every_vl) {
+  const Topology t = paper_net(8, 1);
+  RoutingOptions o;
+  o.algorithm = "voqsw";
+  o.sls = 8;
+  o.vls = 8;
+  const VoqSummary plain = voqsw_summary(t, o);
+  o.voq_spread = true;
+  const VoqSummary spread = voqsw_summary(t, o);
+  BOOST_TEST(spread.plan.x == plain.plan.x);
+  const TableSet a = route_opts(t, "voqsw", 8, false, false), b = route_opts(t, "voqsw", 8, false, true);
+  BOOST_TEST(host_vl0_share(input_lane_fanout(t, a)) > 0.5);
+  BOOST_TEST(host_vl0_share(input_lane_fanout(t, b)) < 0.2);
+  BOOST_TEST(b.sls_used <= 8);
+  BOOST_TEST(check_tables(t, b).ok());
+  // Every budget, both options: tables within the budget and deadlock-free.
+  for (int n : {8, 16})
+    for (int sls : {2, 4, 8, 16}) {
+      const Topology u = paper_net(n, 2);
+      const TableSet ts = route_opts(u, "voqsw", sls, true, true);
+      const CheckReport r = check_tables(u, ts);
+      BOOST_TEST_INFO("n=" << n << " SLs=" << sls << "\n" << r.text());
+      BOOST_TEST(r.ok());
+      BOOST_TEST(ts.sls_used <= sls);
+    }
 }

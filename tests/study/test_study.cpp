@@ -124,15 +124,16 @@ BOOST_AUTO_TEST_CASE(seeds000_study_expands_to_its_experiments) {
     }
 }
 
-// seeds/004: the experiment blocks, not the figure/table products. Full: 4 networks x 2 routings
-// x 7 patterns (56) + VOQ-4SL uniform on 4 networks (4) + 8sw 4 routings x 2 patterns (8; its
-// VOQ-4SL uniform already counted: 7 new) + 1VN uniform on 3 networks (3) = 70. Quick: 1 x 3 x 2.
+// seeds/004: the experiment blocks, not the figure/table products. Full: 4 networks x 3 routings
+// x 7 patterns (84) + VOQ-4SL uniform on 4 networks (4) + 8sw 4 routings x 2 patterns (8; its
+// VOQ-4SL uniform already counted: 7 new) + 1VN uniform on 3 networks (3) = 98. Quick: 1 x 5 x 2.
 BOOST_AUTO_TEST_CASE(seeds004_study_expands_to_its_blocks) {
   tb::Study s = tb::load_study(IBSC_SOURCE_DIR "/scenarios/seeds004/voqsw.yaml");
   BOOST_TEST(s.report == "voqsw");
-  BOOST_TEST(s.experiments(false).size() == 70u);
-  BOOST_TEST(s.experiments(true).size() == 6u);
+  BOOST_TEST(s.experiments(false).size() == 98u);
+  BOOST_TEST(s.experiments(true).size() == 10u);
   BOOST_TEST(s.factor_tables[0].paper.at("64sw").at("uniform/VOQ-8SL") == 3.29);
+  BOOST_TEST(s.factor_tables[0].paper.at("64sw").at("uniform/VOQ-8SL-ext") == 3.29);
   BOOST_TEST(s.factor_tables[0].paper.at("8sw").count("hs1-10/VOQ-8SL") == 0u);  // ~: no paper value
   for (const auto& e : s.experiments(false))
     if (e.name == "64sw-8VN-hs4-40-32") {
@@ -145,6 +146,12 @@ BOOST_AUTO_TEST_CASE(seeds004_study_expands_to_its_blocks) {
       BOOST_TEST(sc.point.traffic.hotspot_hosts.size() == 4u);
       BOOST_TEST(sc.point.traffic.hotspot_fraction == 0.4);
       BOOST_TEST(sc.point.run.hol_sample_ns == 1000);
+      BOOST_TEST(!sc.routing.voq_hca);
+    } else if (e.name == "16sw-VOQ-8SL-ext-uniform-32") {
+      tb::Scenario sc = tb::load_scenario(s.base, e.set);
+      BOOST_TEST(sc.routing.algorithm == "voqsw");
+      BOOST_TEST(sc.routing.voq_hca);
+      BOOST_TEST(sc.routing.voq_spread);
     }
 }
 

@@ -47,7 +47,7 @@ routing::TableSet chain_tables(const routing::Topology& t, int num_sls) {
     for (int h = 0; h < t.num_hosts; ++h) {
       int hs = t.host_switch(h);
       PortNum port = hs == s ? static_cast<PortNum>(t.host_switch_port(h)) : (hs > s ? 1 : 2);
-      st.lft[h + 1].candidates.push_back({port, 0});
+      st.lft.set(h + 1, port);
     }
     ts.switches.push_back(std::move(st));
   }
@@ -55,8 +55,8 @@ routing::TableSet chain_tables(const routing::Topology& t, int num_sls) {
     routing::HostTables ht;
     ht.base_lid = static_cast<Lid>(h + 1);
     for (int sl = 0; sl < kNumSls; ++sl) ht.sl2vl[sl] = static_cast<Vl>(std::min(sl, num_sls - 1));
-    ht.paths.resize(t.num_hosts);
-    for (int d = 0; d < t.num_hosts; ++d) ht.paths[d].push_back({static_cast<Lid>(d + 1), static_cast<Sl>(h % num_sls)});
+    ht.paths.assign(t.num_hosts);
+    for (int d = 0; d < t.num_hosts; ++d) ht.paths.set(d, {static_cast<Lid>(d + 1), static_cast<Sl>(h % num_sls)});
     ts.hosts.push_back(std::move(ht));
   }
   return ts;
@@ -72,12 +72,11 @@ routing::TableSet parallel_pair_tables(const routing::Topology& t) {
   for (int s = 0; s < 2; ++s) {
     const PortNum first = s == 0 ? 1 : 2;
     for (int h = 0; h < t.num_hosts; ++h) {
-      auto& c = ts.switches[s].lft[h + 1].candidates;
-      c.clear();
+      routing::Lft& lft = ts.switches[s].lft;
       if (t.host_switch(h) == s)
-        c.push_back({static_cast<PortNum>(t.host_switch_port(h)), 0});
+        lft.set(h + 1, static_cast<PortNum>(t.host_switch_port(h)));
       else
-        c = {{first, 0}, {static_cast<PortNum>(first + 2), 1}};
+        lft.set(h + 1, {{first, 0}, {static_cast<PortNum>(first + 2), 1}});
     }
   }
   return ts;

@@ -47,11 +47,12 @@ ibsc_cli_error(run_refuses_deadlock_prone_routing
                "key 'routing.algorithm': the tables of routing 'dor1vl' fail .* .a channel dependency cycle: deadlock possible.*cycle .switch port VL"
                run ${_small} --set topology.spec=ring:8 --set routing.algorithm=dor1vl ${_o})
 
-# Fabrics whose tables do not fit are refused at once, with the estimate (they exhausted
-# memory): hypercube:8:hosts=128 needs 60.7 GB (refused on any machine under 121 GB).
+# Fabrics whose tables do not fit are refused at once, with the estimate: voqsw on
+# hypercube:8:hosts=128 keeps a path record row per host, 4.4 GB (refused on any machine under
+# 8.8 GB); torus:64x64 needs 0.6 GB.
 ibsc_cli_error(route_refuses_tables_too_big
-               "256 switches and 32768 hosts: the routing tables would need about 60.7 GB .*above the limit of"
-               route --topology hypercube:8:hosts=128)
+               "256 switches and 32768 hosts: the routing tables would need about 4.4 GB .*above the limit of 2.0 GB"
+               route --topology hypercube:8:hosts=128 --routing voqsw --max-memory-gb 2)
 ibsc_cli_error(run_refuses_tables_too_big
-               "key 'routing.algorithm': 4096 switches and 16384 hosts: the routing tables would need about 19.7 GB .*above the limit of 4.0 GB"
-               run ${_small} --set topology.spec=torus:64x64 --max-memory-gb 4 ${_o})
+               "key 'routing.algorithm': 4096 switches and 16384 hosts: the routing tables would need about 0.6 GB .*above the limit of 0.5 GB"
+               run ${_small} --set topology.spec=torus:64x64 --max-memory-gb 0.5 ${_o})

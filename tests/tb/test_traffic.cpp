@@ -7,6 +7,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "routing/topo_spec.h"
 #include "routing/topology.h"
 #include "tb/traffic.h"
 #include "tb_test_util.h"
@@ -129,6 +130,28 @@ BOOST_AUTO_TEST_CASE(bit_patterns_on_the_108_host_3d_torus) {
   int silent = 0;
   for (int d : map_of("bit-reversal", t)) silent += d < 0;
   BOOST_TEST(silent == 4);  // instead of the 20+ a 7-bit reversal clipped to 108 would leave
+}
+
+// seeds/001's 16,384-host flattened butterfly: node = 8 x switch + local slot, so the bit
+// patterns act on 14 bits whose low 3 are the slot (issue 16). Hand-computed: complement sends
+// slot l of switch s to slot 7-l of switch 2047-s; transpose swaps the 7-bit halves; rotation
+// moves the lowest bit to the top; shuffle the top bit to the bottom.
+BOOST_AUTO_TEST_CASE(bit_patterns_on_the_16384_host_flattened_butterfly) {
+  const routing::Topology t = routing::build_topology_spec("flatfly:4x8x8x8:widths=2,1,1,1:hosts=8");
+  BOOST_REQUIRE(t.num_hosts == 16384);
+  for (int h : {0, 1, 7, 8, 1000, 16383}) BOOST_TEST(t.host_switch(h) == h / 8);
+  const auto comp = map_of("bit-complement", t), tr = map_of("transpose", t), rev = map_of("bit-reversal", t);
+  const auto rot = map_of("bit-rotation", t), shuf = map_of("shuffle", t);
+  BOOST_TEST(comp[8 * 5 + 2] == 8 * 2042 + 5);
+  BOOST_TEST(tr[1] == 128);                   // 0000000 0000001 -> 0000001 0000000
+  BOOST_TEST(tr[8 * 3 + 1] == 3200);          // 25 = 0000000 0011001 -> 0011001 0000000
+  BOOST_TEST(rev[1] == 8192);
+  BOOST_TEST(rev[8] == 1024);                 // bit 3 -> bit 10
+  BOOST_TEST(rot[1] == 8192);
+  BOOST_TEST(rot[6] == 3);
+  BOOST_TEST(shuf[8192] == 1);
+  BOOST_TEST(shuf[3] == 6);
+  BOOST_TEST(tr[129] == -1);                  // equal halves: a fixed point sends nothing
 }
 
 BOOST_AUTO_TEST_CASE(prime_host_counts_are_refused_where_nothing_would_move) {

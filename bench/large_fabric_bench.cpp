@@ -1,0 +1,176 @@
+// Large-fabric benchmark (issue 16): what routing, checking, building, simulating and tearing
+// down a fabric cost as it grows to seeds/001's 16,384 hosts, and the peak memory. Flattened
+// butterflies with 8 hosts per switch and link widths 2,1,...: 4x4x8 (1,024 hosts), 4x4x4x8
+// (4,096) and 4x8x8x8 (16,384 hosts, 2,048 switches); the scenarios' default switch and link
+// (1X SDR, 0.25 bytes/ns; --width 4 --lane-gbps 10 for 4X QDR), DOR, uniform traffic, 512-byte
+// packets, Bernoulli injection at LOAD of link rate (default 0.5: half of the channel-load
+// bound of DOR under uniform traffic on these fabrics, where every link carries the injection
+// rate) for SIM_US. Each fabric runs in its own process (SystemC elaborates once per process),
+// so each peak RSS is its own. Times are CPU seconds of the process; ns/hop is the simulation's
+// CPU time per packet-hop.
+//   large_fabric_bench [--sim-us N] [--load F] [--width W] [--lane-gbps G] [--only SPEC] [--max-hosts N]
+//
+// 2026-11-25, the 2-core VM shared with four other jobs (CPU seconds; wall was 2-3x):
+//   hosts  route  check  build  simulate  teardown  hops       ns/hop  peak RSS
+//   1,024  0.00   0.01   0.05   0.09      0.01        60,463   1,470     34 MB
+//   4,096  0.04   0.15   0.19   0.41-0.82 0.06       258,366   1,600-3,100  131 MB
+//  16,384  0.73   2.36   1.11   4.62      0.28     1,484,945   3,110    782 MB
+// Before (a heap block per LFT entry and per host pair, an 8-byte destination entry per host
+// pair in each HCA, teardown in creation order): 1,024 hosts 0.26 CPU s in all, 105 MB;
+// 4,096 hosts route 0.93, check 0.67, build 0.34, teardown 0.55 s, 1,285 MB; 16,384 hosts
+// (issue 16) 50 s and 17 GB to route, 66 s and 19.7 GB to run. Same hops, same results.
+// Instructions per packet-hop (callgrind, difference of two run lengths): 3,180 at 1,024
+// hosts, 3,070 at 4,096 (radix-35 switches; the 8x8 torus of fabric_bench takes 1,400).
+// 4X QDR at 16,384 hosts: 4.4 M hops in 20 us, 21 CPU s, 4,900 ns/hop, 854 MB.
+// Load 0.5 is above what these fabrics accept (the 16,384-host one with 1 VL accepts 0.42 at
+// most): `ibsc run` of it at 0.21, about half of that, for 100 us (one load point, checks,
+// results): 12 s wall, 7.2 CPU s, 763 MB peak.
+#include <sys/resource.h>
+
+#include <ctime>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "routing/checks.h"
+#include "routing/routing.h"
+#include "routing/topo_spec.h"
+#include "tb/fabric.h"
+#include "tb/sweep.h"
+#include "tb/traffic_driver.h"
+
+using namespace ibsc;
+
+namespace {
+
+// CPU seconds: the machine is shared, and wall time varies with the neighbours' load.
+struct Clock {
+  using time_point = std::clock_t;
+  static time_point now() { return std::clock(); }
+};
+double since(Clock::time_point t0) { return static_cast<double>(std::clock() - t0) / CLOCKS_PER_SEC; }
+
+double peak_mb() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return ru.ru_maxrss / 1024.0;
+}
+
+nlohmann::json measure(const std::string& spec, double load, double sim_us, const models::LinkParams& link) {
+  nlohmann::json j;
+  auto t0 = Clock::now();
+  auto topo = std::make_unique<routing::Topology>(routing::build_topology_spec(spec));
+  routing::RoutingOptions ro;
+  ro.algorithm = "dor";
+  auto tables = std::make_unique<routing::TableSet>(routing::compute_routing(*topo, ro));
+  j["route_s"] = since(t0);
+  j["hosts"] = topo->num_hosts;
+  j["switches"] = topo->num_switches;
+  t0 = Clock::now();
+  const routing::CheckReport rep = routing::check_tables(*topo, *tables);  // what every run does first
+  j["check_s"] = since(t0);
+  j["check_ok"] = rep.ok();
+  j["after_route_mb"] = peak_mb();
+
+  t0 = Clock::now();
+  tb::FabricParams fp;
+  fp.link = link;
+  const double rate = fp.link.bytes_per_ns();
+  auto driver = std::make_unique<tb::TrafficDriver>(*topo, tb::TrafficConfig{}, tb::InjectionConfig{}, load * rate, rate, 1);
+  auto fabric = std::make_unique<tb::Fabric>(*topo, *tables, fp, *driver, tb::make_arbiter_factory({}));
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  j["build_s"] = since(t0);
+
+  t0 = Clock::now();
+  sc_core::sc_start(sc_core::sc_time(sim_us, sc_core::SC_US));
+  const double sim_s = since(t0);
+  fabric->check_conservation();
+  j["sim_s"] = sim_s;
+  j["hops"] = fabric->monitor().hops;
+  j["delivered"] = fabric->monitor().delivered;
+  j["ns_per_hop"] = sim_s * 1e9 / static_cast<double>(std::max<uint64_t>(1, fabric->monitor().hops));
+  j["peak_mb"] = peak_mb();
+
+  t0 = Clock::now();
+  fabric.reset();
+  driver.reset();
+  tables.reset();
+  topo.reset();
+  j["teardown_s"] = since(t0);
+  return j;
+}
+
+void print_row(const nlohmann::json& m) {
+  const double total = m["route_s"].get<double>() + m["check_s"].get<double>() + m["build_s"].get<double>() +
+                       m["sim_s"].get<double>() + m["teardown_s"].get<double>();
+  std::printf("%7d %6d %8.2f %8.2f %8.2f %8.2f %9.2f %8.2f %9.0f %9.1f %8.0f\n", m["hosts"].get<int>(),
+              m["switches"].get<int>(), m["route_s"].get<double>(), m["check_s"].get<double>(), m["build_s"].get<double>(),
+              m["sim_s"].get<double>(), m["teardown_s"].get<double>(), total, m["hops"].get<double>(),
+              m["ns_per_hop"].get<double>(), m["peak_mb"].get<double>());
+}
+
+}  // namespace
+
+int sc_main(int argc, char** argv) {
+  double sim_us = 100, load = 0.5;
+  models::LinkParams link;
+  long max_hosts = 16384;
+  std::string only;
+  for (int i = 1; i < argc; i += 2) {
+    const std::string k = argv[i];
+    if (i + 1 >= argc || (k != "--sim-us" && k != "--load" && k != "--only" && k != "--max-hosts" && k != "--width" &&
+                          k != "--lane-gbps")) {
+      std::fprintf(stderr,
+                   "usage: large_fabric_bench [--sim-us N] [--load F] [--width W] [--lane-gbps G] [--only SPEC] "
+                   "[--max-hosts N] (bad '%s')\n",
+                   argv[i]);
+      return 2;
+    }
+    if (k == "--only") only = argv[i + 1];
+    else if (k == "--max-hosts") max_hosts = std::atol(argv[i + 1]);
+    else if (k == "--width") link.width = std::atoi(argv[i + 1]);
+    else if (k == "--lane-gbps") link.lane_gbps = std::atof(argv[i + 1]);
+    else (k == "--sim-us" ? sim_us : load) = std::atof(argv[i + 1]);
+  }
+  try {
+    link.validate();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "large_fabric_bench: %s\n", e.what());
+    return 2;
+  }
+  if (!(sim_us > 0) || !(load > 0 && load <= 1)) {
+    std::fprintf(stderr, "large_fabric_bench: --sim-us must be > 0 and --load in (0, 1]\n");
+    return 2;
+  }
+  std::printf("flattened butterflies, 8 hosts/switch, DOR, %dX %.4g Gb/s lanes, uniform, 512 B, load %.2f of link rate, %.0f us\n",
+              link.width, link.lane_gbps, load, sim_us);
+  std::printf("%7s %6s %8s %8s %8s %8s %9s %8s %9s %9s %8s\n", "hosts", "sw", "route", "check", "build", "simulate",
+              "teardown", "total", "hops", "ns/hop", "peak MB");
+  if (!only.empty()) {
+    print_row(measure(only, load, sim_us, link));
+    return 0;
+  }
+  const struct {
+    long hosts;
+    const char* spec;
+  } sizes[] = {{1024, "flatfly:4x4x8:widths=2,1,1:hosts=8"},
+               {4096, "flatfly:4x4x4x8:widths=2,1,1,1:hosts=8"},
+               {16384, "flatfly:4x8x8x8:widths=2,1,1,1:hosts=8"}};
+  for (const auto& s : sizes) {
+    if (s.hosts > max_hosts) continue;
+    auto r = tb::run_forked(1, 1, [&](int) { return measure(s.spec, load, sim_us, link).dump(); });
+    print_row(nlohmann::json::parse(r[0]));
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
+// Our own main, so the SystemC banner does not clutter the report.
+int main(int argc, char** argv) {
+  setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 1);
+  return sc_core::sc_elab_and_sim(argc, argv);
+}

@@ -1,0 +1,232 @@
+#include "models/reliable_transport.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "models/hca.h"
+
+namespace ibsc::models {
+
+void TransportParams::validate() const {
+  if (control_bytes == 0 || control_bytes > 4096)
+    throw std::invalid_argument("transport.control_bytes must be 1..4096 (got " + std::to_string(control_bytes) + ")");
+  if (connection_bytes == 0) throw std::invalid_argument("transport.connection_bytes must be > 0");
+  if (memory == ReorderMemoryKind::Dynamic && pool_bytes == 0)
+    throw std::invalid_argument("transport.pool_bytes must be > 0 with transport.memory: dynamic");
+  if (injection == InjectionPolicy::LimitedWindow && memory != ReorderMemoryKind::Static)
+    throw std::invalid_argument("transport.injection: lw needs transport.memory: static (it reads the destination's fixed buffer size)");
+}
+
+void TransportCounters::add(const TransportCounters& o) {
+  app_generated += o.app_generated;
+  app_delivered += o.app_delivered;
+  data_sent += o.data_sent;
+  data_arrived += o.data_arrived;
+  first_bytes += o.first_bytes;
+  resent_packets += o.resent_packets;
+  resent_bytes += o.resent_bytes;
+  acks += o.acks;
+  nacks += o.nacks;
+  control_bytes += o.control_bytes;
+  nacks_received += o.nacks_received;
+  out_of_order_arrivals += o.out_of_order_arrivals;
+  out_of_order_deliveries += o.out_of_order_deliveries;
+  duplicates += o.duplicates;
+  stored += o.stored;
+  held += o.held;
+  awaiting_resend += o.awaiting_resend;
+  transitions_to_li += o.transitions_to_li;
+  last_delivery = std::max(last_delivery, o.last_delivery);
+}
+
+ReliableTransport::ReliableTransport(Hca& hca, int host, int hosts, const TransportParams& params,
+                                     HcaTraffic& traffic, FabricMonitor& monitor)
+    : hca_(hca),
+      host_(host),
+      p_(params),
+      traffic_(traffic),
+      mon_(monitor),
+      memory_(params.memory, params.connection_bytes, params.pool_bytes),
+      sources_(hosts),
+      destinations_(hosts) {
+  p_.validate();
+}
+
+// Packets still stored or held are pool slots; the pool frees its storage as a whole.
+ReliableTransport::~ReliableTransport() = default;
+
+void ReliableTransport::fail(const std::string& what) const {
+  throw FabricError(std::string(hca_.name()) + " transport: " + what);
+}
+
+ReliableTransport::Source& ReliableTransport::source(int dst) {
+  auto& s = sources_[dst];
+  if (!s) s = std::make_unique<Source>(InjectionControl(p_.injection, p_.connection_bytes));
+  return *s;
+}
+
+ReliableTransport::Destination& ReliableTransport::destination(int src) {
+  auto& d = destinations_[src];
+  if (!d) d = std::make_unique<Destination>();
+  return *d;
+}
+
+void ReliableTransport::send(Packet* p) {
+  if (p->kind == PacketKind::Data) ++counters_.data_sent;
+  hca_.enqueue(p);
+}
+
+void ReliableTransport::submit(Packet* p) {
+  ++counters_.app_generated;
+  if (p_.mode == TransportMode::OutOfOrder) {
+    counters_.first_bytes += p->length;
+    send(p);
+    return;
+  }
+  Source& s = source(static_cast<int>(p->dst_host));
+  if (p->seq != s.base + s.window.size()) fail("sequence numbers of a connection not consecutive");
+  s.window.push_back(Outgoing{*p, p, Outgoing::State::Held});
+  ++counters_.held;
+  release(s);
+}
+
+void ReliableTransport::release(Source& s) {
+  for (;;) {
+    const bool resend = !s.resend.empty();
+    if (!resend && s.first_held == s.base + s.window.size()) return;
+    const uint64_t seq = resend ? *s.resend.begin() : s.first_held;
+    Outgoing& o = s.window[seq - s.base];
+    const uint32_t len = o.header.length;
+    if (!s.control.may_send(len, s.in_flight_bytes, seq == s.base)) return;
+    Packet* p;
+    if (resend) {
+      s.resend.erase(s.resend.begin());
+      --counters_.awaiting_resend;
+      p = mon_.pool.get();
+      *p = o.header;
+      hca_.address(*p);  // a re-send may take another of the pair's paths
+      p->id = mon_.generated++;
+      ++counters_.resent_packets;
+      counters_.resent_bytes += len;
+    } else {
+      p = o.first;
+      o.first = nullptr;
+      ++s.first_held;
+      --counters_.held;
+      counters_.first_bytes += len;
+    }
+    o.state = Outgoing::State::InFlight;
+    s.in_flight_bytes += len;
+    s.control.sent();
+    send(p);
+  }
+}
+
+void ReliableTransport::control(PacketKind kind, int to, uint64_t seq) {
+  Packet* c = mon_.pool.get();
+  c->kind = kind;
+  c->id = mon_.generated++;
+  c->src_host = static_cast<uint32_t>(host_);
+  c->dst_host = static_cast<uint32_t>(to);
+  c->flow = static_cast<uint32_t>(host_ * sources_.size() + to);  // its own flow, the reverse pair
+  c->seq = seq;
+  c->length = p_.control_bytes;
+  c->gen_time = now_ps();
+  hca_.address(*c);
+  if (kind == PacketKind::Ack) ++counters_.acks;
+  else ++counters_.nacks;
+  counters_.control_bytes += c->length;
+  send(c);
+}
+
+void ReliableTransport::arrive(Packet* p, Picos t) {
+  switch (p->kind) {
+    case PacketKind::Data:
+      data_arrives(p, t);
+      return;
+    case PacketKind::Ack:
+      ack_arrives(*p);
+      break;
+    case PacketKind::Nack:
+      nack_arrives(*p);
+      break;
+  }
+  mon_.pool.put(p);
+}
+
+void ReliableTransport::deliver(Packet* p, Picos t) {
+  Destination& d = destination(static_cast<int>(p->src_host));
+  const uint64_t ooo0 = d.checker.out_of_order(), dup0 = d.checker.duplicates();
+  d.checker.delivered(p->seq);
+  counters_.out_of_order_deliveries += d.checker.out_of_order() - ooo0;
+  counters_.duplicates += d.checker.duplicates() - dup0;
+  ++counters_.app_delivered;
+  counters_.last_delivery = t;
+  traffic_.delivered(*p, t);
+  mon_.pool.put(p);
+}
+
+void ReliableTransport::data_arrives(Packet* p, Picos t) {
+  ++counters_.data_arrived;
+  const int src = static_cast<int>(p->src_host);
+  Destination& d = destination(src);
+  if (p_.mode == TransportMode::OutOfOrder) {
+    if (p->seq != d.checker.frontier()) ++counters_.out_of_order_arrivals;
+    deliver(p, t);
+  } else {
+    if (p->seq != d.buffer.expected()) ++counters_.out_of_order_arrivals;
+    outcome_.clear();
+    const size_t stored0 = d.buffer.stored();
+    if (d.buffer.arrive(p, memory_, outcome_) == ReorderBuffer::Verdict::Duplicate)
+      fail("packet " + std::to_string(p->seq) + " from host " + std::to_string(src) + " arrived twice");
+    for (Packet* q : outcome_.deliver) deliver(q, t);
+    for (Packet* q : outcome_.rejected) {
+      control(PacketKind::Nack, src, q->seq);
+      mon_.pool.put(q);
+    }
+    if (outcome_.ack) control(PacketKind::Ack, src, outcome_.ack_seq);
+    counters_.stored = counters_.stored + d.buffer.stored() - stored0;
+  }
+}
+
+void ReliableTransport::ack_arrives(const Packet& a) {
+  Source& s = source(static_cast<int>(a.src_host));
+  uint64_t newly = 0;
+  while (s.base <= a.seq) {  // an older ACK overtaken by a newer one acknowledges nothing new
+    if (s.window.empty() || s.window.front().state != Outgoing::State::InFlight)
+      fail("ACK " + std::to_string(a.seq) + " from host " + std::to_string(a.src_host) +
+           " covers a packet not in flight");
+    s.in_flight_bytes -= s.window.front().header.length;
+    s.window.pop_front();
+    ++s.base;
+    ++newly;
+  }
+  s.control.acked(a.seq, newly);
+  release(s);
+}
+
+void ReliableTransport::nack_arrives(const Packet& n) {
+  ++counters_.nacks_received;
+  Source& s = source(static_cast<int>(n.src_host));
+  if (n.seq < s.base || n.seq >= s.base + s.window.size() ||
+      s.window[n.seq - s.base].state != Outgoing::State::InFlight)
+    fail("NACK " + std::to_string(n.seq) + " from host " + std::to_string(n.src_host) + " for a packet not in flight");
+  Outgoing& o = s.window[n.seq - s.base];
+  o.state = Outgoing::State::Nacked;
+  s.in_flight_bytes -= o.header.length;
+  s.resend.insert(n.seq);
+  ++counters_.awaiting_resend;
+  const uint64_t li0 = s.control.transitions_to_li();
+  s.control.nacked(n.seq);
+  counters_.transitions_to_li += s.control.transitions_to_li() - li0;
+  release(s);
+}
+
+std::vector<uint64_t> ReliableTransport::connection_max_bytes() const {
+  std::vector<uint64_t> v;
+  for (const auto& d : destinations_)
+    if (d) v.push_back(d->buffer.max_held_bytes());
+  return v;
+}
+
+}  // namespace ibsc::models

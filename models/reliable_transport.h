@@ -1,0 +1,116 @@
+// Reliable transport of one HCA (seeds/003 section 3): both ends of its connections, one per
+// ordered host pair, sequence numbers from the HCA's generation.
+//   Source side: each data packet is kept (a copy of its header) until ACKed; the injection
+//     control (injection_control.h) decides when a new packet or a re-send goes to the HCA's
+//     injection queue; NACKed packets go again, oldest first, before new ones.
+//   Destination side: data packets pass the rearrange buffer (reorder_buffer.h); the host gets
+//     them in sequence, a delivery checker watches that, and ACK / NACK packets go back through
+//     the fabric like any packet (their length a parameter; they take credits and links).
+//   Mode ooo: no copies, no buffer, no ACK: delivered on arrival.
+// Called from the HCA's own wake-up only (arrivals, generation), so it needs no event of its
+// own: whatever it queues, the HCA's injection picks up in the same visit.
+// Counters: bytes sent by kind, ACKs, NACKs, out-of-order arrivals and deliveries, duplicates,
+// buffer occupancy; conservation terms for the fabric's check.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "models/delivery_checker.h"
+#include "models/fabric_monitor.h"
+#include "models/injection_control.h"
+#include "models/reorder_buffer.h"
+#include "models/sim_time.h"
+#include "models/transport_params.h"
+
+namespace ibsc::models {
+
+class Hca;
+class HcaTraffic;
+
+struct TransportCounters {
+  uint64_t app_generated = 0;       // data packets the host generated
+  uint64_t app_delivered = 0;       // data packets handed to the destination host
+  uint64_t data_sent = 0;           // data packets queued for injection (first sends and re-sends)
+  uint64_t data_arrived = 0;        // data packets whose tail reached the destination NIC
+  uint64_t first_bytes = 0;         // bytes of first sends
+  uint64_t resent_packets = 0, resent_bytes = 0;
+  uint64_t acks = 0, nacks = 0, control_bytes = 0;  // sent
+  uint64_t nacks_received = 0;
+  uint64_t out_of_order_arrivals = 0;    // data arrivals not carrying the expected sequence number
+  uint64_t out_of_order_deliveries = 0;  // to the host (the checker): 0 unless mode ooo
+  uint64_t duplicates = 0;               // to the host: always 0
+  uint64_t stored = 0;                   // in rearrange buffers now
+  uint64_t held = 0;                     // at sources, not yet queued for their first send
+  uint64_t awaiting_resend = 0;          // NACKed, not yet queued again
+  uint64_t transitions_to_li = 0;
+  Picos last_delivery = 0;               // time of the last delivery to a host
+  void add(const TransportCounters& o);
+};
+
+class ReliableTransport {
+ public:
+  ReliableTransport(Hca& hca, int host, int hosts, const TransportParams& params, HcaTraffic& traffic,
+                    FabricMonitor& monitor);
+  ~ReliableTransport();
+
+  // Source: a new data packet from the host, its sequence number and path set.
+  void submit(Packet* p);
+  // Destination or source: a packet whose tail has arrived at this NIC, at time t.
+  void arrive(Packet* p, Picos t);
+
+  size_t held() const { return counters_.held; }  // packets the HCA counts as queued at its source
+  const TransportCounters& counters() const { return counters_; }
+  // Rearrange-buffer occupancy: the most bytes each connection into this NIC ever held (MBS),
+  // for connections that received anything, and the most this NIC held at once (MMS).
+  std::vector<uint64_t> connection_max_bytes() const;
+  uint64_t nic_max_bytes() const { return memory_.max_used(); }
+  size_t unacked(int dst) const { return sources_[dst] ? sources_[dst]->window.size() : 0; }
+
+ private:
+  struct Outgoing {
+    Packet header;                 // for re-sends
+    Packet* first = nullptr;       // the packet itself until its first send
+    enum class State : uint8_t { Held, InFlight, Nacked } state = State::Held;
+  };
+  struct Source {
+    explicit Source(InjectionControl c) : control(c) {}
+    uint64_t base = 0;             // sequence number of window.front()
+    uint64_t first_held = 0;       // first packet not yet sent (they are sent in order)
+    uint64_t in_flight_bytes = 0;  // sent, neither ACKed nor NACKed
+    std::deque<Outgoing> window;   // unACKed, from base
+    std::set<uint64_t> resend;     // NACKed, waiting
+    InjectionControl control;
+  };
+  struct Destination {
+    ReorderBuffer buffer;
+    DeliveryChecker checker;
+  };
+
+  Source& source(int dst);
+  Destination& destination(int src);
+  void release(Source& s);          // hands to the HCA what the injection control lets go
+  void send(Packet* p);             // into the HCA's injection queue, counted as generated
+  void control(PacketKind kind, int to, uint64_t seq);
+  void data_arrives(Packet* p, Picos t);
+  void deliver(Packet* p, Picos t);
+  void ack_arrives(const Packet& p);
+  void nack_arrives(const Packet& p);
+  [[noreturn]] void fail(const std::string& what) const;
+
+  Hca& hca_;
+  int host_;
+  TransportParams p_;
+  HcaTraffic& traffic_;
+  FabricMonitor& mon_;
+  ReorderMemory memory_;
+  TransportCounters counters_;
+  std::vector<std::unique_ptr<Source>> sources_;  // per destination host, made on first use
+  std::vector<std::unique_ptr<Destination>> destinations_;  // per source host, made on first use
+  ReorderBuffer::Outcome outcome_;                // reused per arrival
+};
+
+}  // namespace ibsc::models

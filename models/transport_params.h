@@ -1,0 +1,35 @@
+// Parameters of the HCA's reliable transport (seeds/003): one connection per ordered host pair
+// with sequence numbers, ACK/NACK packets, a rearrange (reorder) buffer at the destination and
+// an injection control at the source. Off by default: the HCA then behaves as it always did.
+#pragma once
+#include <cstdint>
+#include <string>
+
+namespace ibsc::models {
+
+// off: no transport (today's HCA). reorder: in-order delivery through the rearrange buffer,
+// ACK/NACK and re-sends. ooo: delivered on arrival, no buffer, no ACK (seeds/003's Adap-OOO);
+// out-of-order arrivals are still counted.
+enum class TransportMode { Off, Reorder, OutOfOrder };
+// Static: a fixed buffer per connection. Dynamic: a pool shared by all connections of a
+// destination NIC, with a cap per connection.
+enum class ReorderMemoryKind { Static, Dynamic };
+// What the source does on a NACK. immediate: re-send at once (baseline). li (ADAP-LI): the
+// connection turns limited (LI) and sends only as ACKs free packets, back to unlimited (UI)
+// once every rejected packet is ACKed. lw (ADAP-LW, static memory only): in LI sends only what
+// fits in the destination's buffer.
+enum class InjectionPolicy { Immediate, LimitedInjection, LimitedWindow };
+
+struct TransportParams {
+  TransportMode mode = TransportMode::Off;                 // transport.mode: off | reorder | ooo
+  InjectionPolicy injection = InjectionPolicy::Immediate;  // transport.injection: immediate | li | lw
+  ReorderMemoryKind memory = ReorderMemoryKind::Static;    // transport.memory: static | dynamic
+  uint64_t connection_bytes = 2048;  // transport.connection_bytes: static buffer, or dynamic cap, per connection
+  uint64_t pool_bytes = 262144;      // transport.pool_bytes: dynamic only, shared per destination NIC
+  uint32_t control_bytes = 32;       // transport.control_bytes: ACK/NACK length on the wire (LRH+BTH+AETH+CRCs = 30)
+
+  bool enabled() const { return mode != TransportMode::Off; }
+  void validate() const;  // throws std::invalid_argument naming the key
+};
+
+}  // namespace ibsc::models

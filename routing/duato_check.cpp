@@ -1,0 +1,164 @@
+#include "routing/duato_check.h"
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+#include "routing/cycle.h"
+
+namespace ibsc::routing {
+namespace {
+
+constexpr int kV = 16;  // VL field values, as checks.cpp
+
+template <class F>
+void for_each_lft(const SwitchTables& st, F f) {
+  f(st.lft);
+  for (const Lft& l : st.lft_per_input_vl) f(l);
+}
+
+const PortCandidate* escape_of(const LftEntry& e) {
+  for (const PortCandidate& c : e.candidates)
+    if (c.escape) return &c;
+  return nullptr;
+}
+
+}  // namespace
+
+bool has_escape_candidates(const TableSet& ts) {
+  for (const SwitchTables& st : ts.switches) {
+    bool found = false;
+    for_each_lft(st, [&](const Lft& lft) {
+      for (size_t d = 0; d < lft.size(); ++d) found = found || escape_of(lft[d]) != nullptr;
+    });
+    if (found) return true;
+  }
+  return false;
+}
+
+TableSet escape_subnetwork(const TableSet& ts) {
+  TableSet e = ts;
+  auto cut = [](Lft& lft) {
+    for (size_t d = 0; d < lft.size(); ++d) {
+      const LftEntry en = lft[d];
+      if (en.candidates.empty()) continue;
+      const PortCandidate* c = escape_of(en);
+      lft.set(d, c ? c->port : en.candidates.front().port);
+    }
+  };
+  for (SwitchTables& st : e.switches) {
+    cut(st.lft);
+    for (Lft& l : st.lft_per_input_vl) cut(l);
+  }
+  return e;
+}
+
+void check_escape_channels(const Topology& t, const TableSet& ts, const CheckLimits& limits, CheckReport& rep) {
+  const int S = t.num_switches;
+  auto problem = [&](const std::string& p) {
+    if (static_cast<int>(rep.problems.size()) < limits.max_problems) rep.problems.push_back(p);
+  };
+  rep.escape_channels = true;
+  // The (DLID, SL) pairs packets carry.
+  std::vector<std::pair<Lid, Sl>> flows;
+  for (const HostTables& h : ts.hosts)
+    for (size_t q = 0; q < h.paths.size(); ++q)
+      for (const PathRecord& r : h.paths[q]) flows.emplace_back(r.dlid, r.sl);
+  std::sort(flows.begin(), flows.end());
+  flows.erase(std::unique(flows.begin(), flows.end()), flows.end());
+  auto cabled = [&](int s, int p) { return p >= 1 && p <= t.nodes[s].num_ports && t.nodes[s].ports[p].node >= 0; };
+
+  // Entries: one escape candidate each, every candidate cabled.
+  bool entries_ok = true;
+  std::vector<Lid> dlids;
+  for (const auto& f : flows) dlids.push_back(f.first);
+  dlids.erase(std::unique(dlids.begin(), dlids.end()), dlids.end());
+  for (int s = 0; s < S; ++s)
+    for_each_lft(ts.switches[s], [&](const Lft& lft) {
+      for (Lid d : dlids) {
+        if (d >= lft.size() || !lft[d].routed()) continue;
+        int escapes = 0;
+        for (const PortCandidate& c : lft[d].candidates) {
+          escapes += c.escape;
+          if (!cabled(s, c.port)) {
+            entries_ok = false;
+            problem("switch " + t.nodes[s].name + " lists port " + std::to_string(c.port) + " for DLID " +
+                    std::to_string(d) + ", which is not cabled");
+          } else if (!c.escape && !t.is_switch(t.nodes[s].ports[c.port].node)) {
+            // An HCA keeps no escape queue: an adaptive candidate would wait for room it never
+            // reserves (an escape queue's worth beyond the packet).
+            entries_ok = false;
+            problem("switch " + t.nodes[s].name + " lists host port " + std::to_string(c.port) + " for DLID " +
+                    std::to_string(d) + " as an adaptive candidate; a host port must be an escape candidate");
+          }
+        }
+        if (escapes != 1) {
+          entries_ok = false;
+          problem("switch " + t.nodes[s].name + ": the LFT entry for DLID " + std::to_string(d) + " has " +
+                  std::to_string(escapes) + " escape candidates (Duato's condition needs exactly one)");
+        }
+      }
+    });
+
+  // Escape walks entered at every switch, through every input port (and input VL when the
+  // tables are keyed by it); a state already walked for this flow continues as before.
+  std::vector<int> chan_base(t.nodes.size() + 1, 0);
+  for (size_t v = 0; v < t.nodes.size(); ++v) chan_base[v + 1] = chan_base[v] + t.nodes[v].num_ports + 1;
+  const int nodes = chan_base.back() * kV;
+  std::vector<uint32_t> seen(static_cast<size_t>(nodes), 0);
+  uint32_t stamp = 0;
+  std::vector<std::pair<int, int>> edges;
+  bool loops = false;
+  const int vls = std::max(1, std::min(ts.vls_used, kV));
+  for (const auto& [dlid, sl] : flows) {
+    ++stamp;
+    for (int x = 0; x < S; ++x)
+      for (int ip0 = 1; ip0 <= t.nodes[x].num_ports; ++ip0) {
+        if (!cabled(x, ip0)) continue;
+        const bool by_vl = ts.switches[x].sl2vl.key() == Sl2VlTable::Key::InputVl || !ts.switches[x].lft_per_input_vl.empty();
+        for (int iv0 = 0; iv0 < (by_vl ? vls : 1); ++iv0) {
+          int n = x, ip = ip0, iv = iv0, prev = -1, steps = 0;
+          while (n < S) {
+            const PortCandidate* c = escape_of(ts.switches[n].route(dlid, static_cast<Vl>(iv)));
+            if (!c || !cabled(n, c->port)) break;  // reported above, or by the walks of check_tables
+            const int o = c->port;
+            const Sl2VlTable& tab = ts.switches[n].sl2vl;
+            const int key = tab.key() == Sl2VlTable::Key::Sl ? sl : iv;
+            const int ov = tab.num_ports() >= std::max(o, ip) ? tab.get(ip, o, key) & 15 : 0;
+            const int ch = (chan_base[n] + o) * kV + ov;
+            if (prev >= 0) edges.emplace_back(prev, ch);
+            uint32_t& st = seen[static_cast<size_t>((chan_base[n] + ip) * kV + iv)];
+            if (st == stamp) break;
+            st = stamp;
+            if (++steps > S) {
+              if (!loops) problem("the escape route of DLID " + std::to_string(dlid) + " loops at switch " + t.nodes[n].name);
+              loops = true;
+              break;
+            }
+            const PortPeer& nx = t.nodes[n].ports[o];
+            prev = ch;
+            n = nx.node, ip = nx.port, iv = ov;
+          }
+        }
+      }
+  }
+  std::vector<uint32_t> off;
+  std::vector<int> tgt;
+  compress_edges(nodes, edges, off, tgt);
+  rep.cdg_edges = tgt.size();
+  std::vector<char> used(static_cast<size_t>(nodes), 0);
+  for (int v = 0; v < nodes; ++v)
+    for (uint32_t k = off[v]; k < off[v + 1]; ++k) used[v] = used[tgt[k]] = 1;
+  rep.cdg_nodes = static_cast<size_t>(std::count(used.begin(), used.end(), 1));
+  const std::vector<int> cyc = find_cycle(off, tgt);
+  rep.cycle.clear();
+  for (int c : cyc) {
+    const int ch = c / kV;
+    const int nd = static_cast<int>(std::upper_bound(chan_base.begin(), chan_base.end(), ch) - chan_base.begin()) - 1;
+    rep.cycle.push_back({nd, t.nodes[nd].name, ch - chan_base[nd], c % kV});
+  }
+  rep.deadlock_free = cyc.empty() && entries_ok && !loops;
+  rep.paths_end = rep.paths_end && !loops;
+}
+
+}  // namespace ibsc::routing
