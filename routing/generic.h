@@ -56,7 +56,7 @@ RouteResult route_with_turns(const SwitchGraph& g, const TurnRules& rules, uint6
 // dependency graph (Flexible's guarantee rests on the paths, not on the turn rules).
 // Above this many switches free per-pair choices are not even tried (they overflow the LIDs).
 constexpr int kFreeChoiceSwitches = 512;
-TableSet tables_with_fallback(const Topology& t, const SwitchGraph& g, const TurnRules& rules, RouteResult first,
+TableSet tables_with_fallback(const Topology& t, const SwitchGraph& g, const TurnRules& rules, const RouteResult& first,
                               const RoutingOptions& opt, const std::string& name, bool check_cdg);
 
 // Destination-only tables from switch-pair paths. Paths to one destination that disagree at a

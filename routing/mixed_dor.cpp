@@ -45,6 +45,7 @@ TableSet route_dor_flatfly(const Topology& t, const RoutingOptions& opt, bool mi
     if (static_cast<int>(t.nodes[s].coord.size()) != n) throw RoutingError("dor needs switch coordinates");
   const std::vector<std::vector<int>> orders = dimension_orders(n, mixed);
   const int k = static_cast<int>(orders.size());
+  if (k == 0) throw RoutingError(std::string(mixed ? "mixed-dor" : "dor") + " needs at least one dimension");
   TableSet ts;
   ts.algorithm = mixed ? "mixed-dor" : "dor";
   ts.sls_used = ts.vls_used = k;

@@ -106,7 +106,7 @@ TableSet tables_from_paths(const Topology& t, const SwitchGraph& g, const PathSe
 
 namespace ibsc::routing {
 
-TableSet tables_with_fallback(const Topology& t, const SwitchGraph& g, const TurnRules& rules, RouteResult first,
+TableSet tables_with_fallback(const Topology& t, const SwitchGraph& g, const TurnRules& rules, const RouteResult& first,
                               const RoutingOptions& opt, const std::string& name, bool check_cdg) {
   if (first.paths.n > 0) {  // empty: the caller already knows free choices would overflow
     try {

@@ -19,7 +19,7 @@ inline CLI::Validator whole_number(uint64_t lo, uint64_t hi) {
   const std::string range = std::to_string(lo) + ".." + std::to_string(hi);
   return CLI::Validator(
       [lo, hi, range](std::string& text) -> std::string {
-        const std::string expected = "expected a whole number in " + range + ", found '" + text + "'";
+        std::string expected = "expected a whole number in " + range + ", found '" + text + "'";
         if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) return expected;
         const size_t first = std::min(text.find_first_not_of('0'), text.size() - 1);
         text.erase(0, first);

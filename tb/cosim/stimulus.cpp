@@ -6,7 +6,6 @@
 namespace ibsc::tb {
 namespace {
 
-using models::ArbCandidate;
 using models::ArbOutputStatus;
 using models::ArbRequest;
 

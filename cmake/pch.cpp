@@ -1,0 +1,1 @@
+// Compiles the precompiled header that cmake/pch.cmake shares (see there).
