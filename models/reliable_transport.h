@@ -14,6 +14,7 @@
 #pragma once
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <set>
 #include <string>
@@ -70,6 +71,13 @@ class ReliableTransport {
   uint64_t nic_max_bytes() const { return memory_.max_used(); }
   size_t unacked(int dst) const { return sources_[dst] ? sources_[dst]->window.size() : 0; }
 
+  // Source: `f` runs at each ACK that acknowledges something new, with the destination host,
+  // the highest sequence number now acknowledged (ACKs are cumulative) and the time; the message
+  // layer completes a host's write there. Only mode reorder sends ACKs (acknowledges()).
+  using AckListener = std::function<void(int dst, uint64_t acked_through, Picos t)>;
+  void on_ack(AckListener f) { on_ack_ = std::move(f); }
+  bool acknowledges() const { return p_.mode == TransportMode::Reorder; }
+
  private:
   struct Outgoing {
     Packet header;                 // for re-sends
@@ -97,7 +105,7 @@ class ReliableTransport {
   void control(PacketKind kind, int to, uint64_t seq);
   void data_arrives(Packet* p, Picos t);
   void deliver(Packet* p, Picos t);
-  void ack_arrives(const Packet& p);
+  void ack_arrives(const Packet& p, Picos t);
   void nack_arrives(const Packet& p);
   [[noreturn]] void fail(const std::string& what) const;
 
@@ -111,6 +119,7 @@ class ReliableTransport {
   std::vector<std::unique_ptr<Source>> sources_;  // per destination host, made on first use
   std::vector<std::unique_ptr<Destination>> destinations_;  // per source host, made on first use
   ReorderBuffer::Outcome outcome_;                // reused per arrival
+  AckListener on_ack_;
 };
 
 }  // namespace ibsc::models
