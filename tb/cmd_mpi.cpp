@@ -46,14 +46,14 @@ int run(MpiOptions& o) {
   std::printf("completion: %.3f ns; %llu messages, %llu bytes, %llu packets checked\n", r.completion_ns,
               static_cast<unsigned long long>(r.messages), static_cast<unsigned long long>(r.bytes),
               static_cast<unsigned long long>(r.packets_checked));
+  for (const auto& e : r.errors) std::printf("data error: %s\n", e.c_str());
+  std::printf("data: %s\n", r.errors.empty() ? "intact" : "CORRUPTED");
   std::printf("sends complete at: %s\n", r.ack_completion ? "ACK (transport.mode: reorder)" : "delivery");
   if (fp.transport.enabled())
     std::printf("transport: %llu out-of-order arrivals, %llu ACKs, %llu NACKs, %llu packets re-sent\n",
                 static_cast<unsigned long long>(r.transport.out_of_order_arrivals),
                 static_cast<unsigned long long>(r.transport.acks), static_cast<unsigned long long>(r.transport.nacks),
                 static_cast<unsigned long long>(r.transport.resent_packets));
-  for (const auto& e : r.errors) std::printf("data error: %s\n", e.c_str());
-  std::printf("data: %s\n", r.errors.empty() ? "intact" : "CORRUPTED");
   if (!o.write_trace_file.empty()) write_trace(o.write_trace_file, trace);
   if (!o.json_file.empty()) {
     nlohmann::ordered_json j;
