@@ -9,6 +9,7 @@
 //   Mode ooo: no copies, no buffer, no ACK: delivered on arrival.
 // Called from the HCA's own wake-up only (arrivals, generation), so it needs no event of its
 // own: whatever it queues, the HCA's injection picks up in the same visit.
+// Hook: on_ack() tells the source's user (the message layer) how far each ACK acknowledges.
 // Counters: bytes sent by kind, ACKs, NACKs, out-of-order arrivals and deliveries, duplicates,
 // buffer occupancy; conservation terms for the fabric's check.
 #pragma once
