@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "models/reliable_transport.h"
+
 namespace ibsc::models {
 
 void MessageParams::validate() const {
@@ -18,9 +20,17 @@ MessageLayer::MessageLayer(int hosts, const MessageParams& params)
       memory_(hosts, std::vector<uint8_t>(params.memory_bytes, 0)),
       to_send_(hosts),
       making_(hosts),
+      acks_(hosts, false),
       arrivals_(static_cast<size_t>(hosts) * hosts, 0) {
   p_.validate();
   for (int h = 0; h < hosts; ++h) arrival_events_.push_back(std::make_unique<sc_core::sc_event>());
+}
+
+void MessageLayer::attach(int host, Hca* hca) {
+  hcas_.at(host) = hca;
+  ReliableTransport* rt = hca ? hca->transport() : nullptr;
+  acks_[host] = rt && rt->acknowledges();
+  if (acks_[host]) rt->on_ack([this, host](int dst, uint64_t through, Picos t) { acked(host, dst, through, t); });
 }
 
 uint64_t MessageLayer::checksum(const uint8_t* data, size_t n) {
@@ -48,6 +58,7 @@ const Message& MessageLayer::post(int src, int dst, uint64_t addr, const uint8_t
   m->addr = addr;
   m->bytes = bytes;
   m->posted = now_ps();
+  m->awaits_ack = acks_[src];
   m->on_complete = std::move(on_complete);
   for (uint64_t off = 0; off < bytes; off += p_.mtu_bytes) {
     const uint32_t len = static_cast<uint32_t>(std::min<uint64_t>(p_.mtu_bytes, bytes - off));
@@ -75,10 +86,18 @@ bool MessageLayer::make(int host, Packet& p) {
   return true;
 }
 
-void MessageLayer::generated(Packet& p, Picos) { in_flight_.emplace(p.id, std::move(making_[p.src_host])); }
+void MessageLayer::generated(Packet& p, Picos) {
+  Slice& s = making_[p.src_host];
+  Message& m = *s.msg;
+  if (s.offset + s.bytes.size() == m.bytes) {  // the last packet: its ACK completes the message
+    m.last_seq = p.seq;
+    if (m.awaits_ack) awaiting_ack_[slice_key(p) >> 32].push_back(&m);
+  }
+  in_flight_.emplace(slice_key(p), std::move(s));
+}
 
 void MessageLayer::delivered(const Packet& p, Picos t) {
-  auto it = in_flight_.find(p.id);
+  auto it = in_flight_.find(slice_key(p));
   if (it == in_flight_.end())
     throw FabricError("message layer: packet " + std::to_string(p.id) + " delivered to host " +
                       std::to_string(p.dst_host) + " carries no message slice");
@@ -91,10 +110,32 @@ void MessageLayer::delivered(const Packet& p, Picos t) {
   std::copy(s.bytes.begin(), s.bytes.end(), memory_[m.dst].begin() + static_cast<std::ptrdiff_t>(m.addr + s.offset));
   ++checked_;
   if (++m.delivered < m.packets) return;
-  m.completed = t;
-  ++completed_;
+  m.delivered_at = t;
   ++arrivals_[static_cast<size_t>(m.dst) * hosts_ + m.src];
   arrival_events_[m.dst]->notify(sc_core::SC_ZERO_TIME);
+  if (!m.awaits_ack) complete(m, t);
+}
+
+// ACKs are cumulative and a connection's messages go in sequence order: every waiting message
+// whose last packet is covered completes.
+void MessageLayer::acked(int src, int dst, uint64_t through, Picos t) {
+  auto it = awaiting_ack_.find(static_cast<uint64_t>(src) * hosts_ + dst);
+  if (it == awaiting_ack_.end()) return;
+  auto& q = it->second;
+  while (!q.empty() && q.front()->last_seq <= through) {
+    Message& m = *q.front();
+    q.pop_front();
+    if (m.delivered < m.packets)
+      throw FabricError("message layer: message " + std::to_string(m.id) + " from host " + std::to_string(src) +
+                        " ACKed before all its packets were delivered");
+    complete(m, t);
+  }
+  if (q.empty()) awaiting_ack_.erase(it);
+}
+
+void MessageLayer::complete(Message& m, Picos t) {
+  m.completed = t;
+  ++completed_;
   if (m.on_complete) m.on_complete(m);
 }
 

@@ -5,9 +5,14 @@
 //   goes on the wire as payload + header_bytes. The HCA of src is woken (Hca::set_generating)
 //   and generates the packets back to back; the HCA injects them as its link and credits allow.
 //   At the destination each packet's bytes are checked against the carried checksum and
-//   written into dst's memory; when the last packet of a message is delivered the message is
-//   complete at that cycle: on_complete runs (inside the fabric's scheduler process: it must
-//   not wait) and the destination's arrival count for src goes up (arrival_event notified).
+//   written into dst's memory; when the last packet of a message is delivered the destination's
+//   arrival count for src goes up (arrival_event notified: the receiver's completion).
+//   The sender's completion (on_complete, run inside the fabric's scheduler process: it must
+//   not wait): at that same cycle, unless src's HCA runs the reliable transport in mode reorder;
+//   then at the cycle src receives the ACK covering the message's last packet (an RDMA write's
+//   requester completion). Mode ooo sends no ACK: completion stays at delivery.
+//   Slices are kept by (connection, sequence number), not packet id: a re-send after a NACK is a
+//   new packet of the same sequence number and carries the same bytes.
 // Parameters: MessageParams (MTU, header bytes, memory per host).
 // It is the fabric's HcaTraffic: the HCAs call next_gap/make/generated/delivered. Plain data
 // otherwise; no SystemC process of its own.
@@ -38,7 +43,11 @@ struct Message {
   uint64_t addr = 0;  // in dst's memory
   uint32_t bytes = 0;
   uint32_t packets = 0, delivered = 0;
-  Picos posted = 0, completed = kNever;
+  Picos posted = 0;
+  Picos delivered_at = kNever;  // the last packet handed to dst's host
+  Picos completed = kNever;     // the sender's completion: delivered_at, or the ACK of the last packet
+  bool awaits_ack = false;      // src's transport acknowledges (mode reorder)
+  uint64_t last_seq = 0;        // sequence number of the last packet, once generated
   std::function<void(const Message&)> on_complete;  // runs at completion; must not wait
 };
 
@@ -46,8 +55,9 @@ class MessageLayer : public HcaTraffic {
  public:
   MessageLayer(int hosts, const MessageParams& params);
 
-  // The HCA of each host, once the fabric is built: post() wakes it.
-  void attach(int host, Hca* hca) { hcas_.at(host) = hca; }
+  // The HCA of each host, once the fabric is built: post() wakes it. With its transport in mode
+  // reorder, the host's writes complete at ACK.
+  void attach(int host, Hca* hca);
 
   // Starts a transfer now; throws std::invalid_argument for a bad host or address range.
   // The message stays alive until the layer is destroyed (a completed one is not reused).
@@ -57,11 +67,12 @@ class MessageLayer : public HcaTraffic {
   // A host's memory (what writes to it delivered).
   uint8_t* memory(int host) { return memory_.at(host).data(); }
   uint64_t memory_bytes() const { return p_.memory_bytes; }
-  // Messages from src completely delivered to dst so far, and the event notified on each.
+  // Messages from src completely delivered to dst so far, and the event notified on each (at
+  // delivery, whatever the sender's completion).
   uint64_t arrivals(int dst, int src) const { return arrivals_[static_cast<size_t>(dst) * hosts_ + src]; }
   sc_core::sc_event& arrival_event(int dst) { return *arrival_events_.at(dst); }
   uint64_t messages_posted() const { return messages_.size(); }
-  uint64_t messages_completed() const { return completed_; }
+  uint64_t messages_completed() const { return completed_; }  // at the sender
   uint64_t packets_checked() const { return checked_; }
   const MessageParams& params() const { return p_; }
 
@@ -79,13 +90,21 @@ class MessageLayer : public HcaTraffic {
     std::vector<uint8_t> bytes;
     uint64_t sum;
   };
+  uint64_t slice_key(const Packet& p) const {  // (connection, sequence number)
+    return (static_cast<uint64_t>(p.src_host) * hosts_ + p.dst_host) << 32 | p.seq;
+  }
+  void acked(int src, int dst, uint64_t through, Picos t);
+  void complete(Message& m, Picos t);
+
   int hosts_;
   MessageParams p_;
   std::vector<Hca*> hcas_;
   std::vector<std::vector<uint8_t>> memory_;
   std::vector<std::deque<Slice>> to_send_;       // per source host, in order
   std::vector<Slice> making_;                    // per source host: the slice make() handed out
-  std::unordered_map<uint64_t, Slice> in_flight_;  // by packet id
+  std::unordered_map<uint64_t, Slice> in_flight_;  // by slice_key
+  std::vector<bool> acks_;                       // per source host: completes at ACK
+  std::unordered_map<uint64_t, std::deque<Message*>> awaiting_ack_;  // per connection, in sequence order
   std::vector<std::unique_ptr<Message>> messages_;
   std::vector<uint64_t> arrivals_;               // dst x hosts + src
   std::vector<std::unique_ptr<sc_core::sc_event>> arrival_events_;

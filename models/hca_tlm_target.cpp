@@ -45,7 +45,7 @@ bool HcaTlmTarget::start(tlm::tlm_generic_payload& gp, std::function<void(const 
     gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return false;
   }
-  gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);  // OK once delivered
+  gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);  // OK once complete
   return true;
 }
 
@@ -82,7 +82,7 @@ tlm::tlm_sync_enum HcaTlmTarget::nb_transport_fw(tlm::tlm_generic_payload& gp, t
 
 void HcaTlmTarget::peq_cb(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& phase) {
   if (phase != tlm::BEGIN_REQ) return;
-  // The response: at once for a read or a refused request, at delivery of the last packet for a write.
+  // The response: at once for a read or a refused request, at the message's completion for a write.
   auto respond = [this](tlm::tlm_generic_payload& g) {
     tlm::tlm_phase ph = tlm::BEGIN_RESP;
     sc_core::sc_time t = sc_core::SC_ZERO_TIME;

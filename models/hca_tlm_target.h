@@ -2,10 +2,12 @@
 // tb/mpi_host) hands the HCA messages to send.
 //   socket   tlm_utils::simple_target_socket, both interfaces registered:
 //            b_transport      loosely timed: waits out the annotated delay, posts the message,
-//                             returns when its last packet has been delivered (delay 0);
+//                             returns at the message's completion (delay 0): when its last
+//                             packet has been delivered, or, with the reliable transport in
+//                             mode reorder, when the ACK covering it is back (hca_messages.h);
 //            nb_transport_fw  approximately timed: BEGIN_REQ is accepted at once (TLM_UPDATED,
 //                             END_REQ); the message is posted after the annotated delay; at the
-//                             cycle its last packet is delivered the target sends BEGIN_RESP on
+//                             cycle of its completion (as above) the target sends BEGIN_RESP on
 //                             the backward path; END_RESP (or TLM_COMPLETED returned) ends it;
 //            transport_dbg    reads or writes this host's own memory, no time.
 //   Generic payload:

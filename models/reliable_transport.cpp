@@ -145,7 +145,7 @@ void ReliableTransport::arrive(Packet* p, Picos t) {
       data_arrives(p, t);
       return;
     case PacketKind::Ack:
-      ack_arrives(*p);
+      ack_arrives(*p, t);
       break;
     case PacketKind::Nack:
       nack_arrives(*p);
@@ -189,7 +189,7 @@ void ReliableTransport::data_arrives(Packet* p, Picos t) {
   }
 }
 
-void ReliableTransport::ack_arrives(const Packet& a) {
+void ReliableTransport::ack_arrives(const Packet& a, Picos t) {
   Source& s = source(static_cast<int>(a.src_host));
   uint64_t newly = 0;
   while (s.base <= a.seq) {  // an older ACK overtaken by a newer one acknowledges nothing new
@@ -203,6 +203,7 @@ void ReliableTransport::ack_arrives(const Packet& a) {
   }
   s.control.acked(a.seq, newly);
   release(s);
+  if (newly > 0 && on_ack_) on_ack_(static_cast<int>(a.src_host), s.base - 1, t);
 }
 
 void ReliableTransport::nack_arrives(const Packet& n) {

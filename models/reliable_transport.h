@@ -9,11 +9,13 @@
 //   Mode ooo: no copies, no buffer, no ACK: delivered on arrival.
 // Called from the HCA's own wake-up only (arrivals, generation), so it needs no event of its
 // own: whatever it queues, the HCA's injection picks up in the same visit.
+// Hook: on_ack() tells the source's user (the message layer) how far each ACK acknowledges.
 // Counters: bytes sent by kind, ACKs, NACKs, out-of-order arrivals and deliveries, duplicates,
 // buffer occupancy; conservation terms for the fabric's check.
 #pragma once
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <set>
 #include <string>
@@ -70,6 +72,13 @@ class ReliableTransport {
   uint64_t nic_max_bytes() const { return memory_.max_used(); }
   size_t unacked(int dst) const { return sources_[dst] ? sources_[dst]->window.size() : 0; }
 
+  // Source: `f` runs at each ACK that acknowledges something new, with the destination host,
+  // the highest sequence number now acknowledged (ACKs are cumulative) and the time; the message
+  // layer completes a host's write there. Only mode reorder sends ACKs (acknowledges()).
+  using AckListener = std::function<void(int dst, uint64_t acked_through, Picos t)>;
+  void on_ack(AckListener f) { on_ack_ = std::move(f); }
+  bool acknowledges() const { return p_.mode == TransportMode::Reorder; }
+
  private:
   struct Outgoing {
     Packet header;                 // for re-sends
@@ -97,7 +106,7 @@ class ReliableTransport {
   void control(PacketKind kind, int to, uint64_t seq);
   void data_arrives(Packet* p, Picos t);
   void deliver(Packet* p, Picos t);
-  void ack_arrives(const Packet& p);
+  void ack_arrives(const Packet& p, Picos t);
   void nack_arrives(const Packet& p);
   [[noreturn]] void fail(const std::string& what) const;
 
@@ -111,6 +120,7 @@ class ReliableTransport {
   std::vector<std::unique_ptr<Source>> sources_;  // per destination host, made on first use
   std::vector<std::unique_ptr<Destination>> destinations_;  // per source host, made on first use
   ReorderBuffer::Outcome outcome_;                // reused per arrival
+  AckListener on_ack_;
 };
 
 }  // namespace ibsc::models

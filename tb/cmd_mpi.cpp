@@ -48,6 +48,12 @@ int run(MpiOptions& o) {
               static_cast<unsigned long long>(r.packets_checked));
   for (const auto& e : r.errors) std::printf("data error: %s\n", e.c_str());
   std::printf("data: %s\n", r.errors.empty() ? "intact" : "CORRUPTED");
+  std::printf("sends complete at: %s\n", r.ack_completion ? "ACK (transport.mode: reorder)" : "delivery");
+  if (fp.transport.enabled())
+    std::printf("transport: %llu out-of-order arrivals, %llu ACKs, %llu NACKs, %llu packets re-sent\n",
+                static_cast<unsigned long long>(r.transport.out_of_order_arrivals),
+                static_cast<unsigned long long>(r.transport.acks), static_cast<unsigned long long>(r.transport.nacks),
+                static_cast<unsigned long long>(r.transport.resent_packets));
   if (!o.write_trace_file.empty()) write_trace(o.write_trace_file, trace);
   if (!o.json_file.empty()) {
     nlohmann::ordered_json j;
@@ -62,6 +68,12 @@ int run(MpiOptions& o) {
     j["bytes"] = r.bytes;
     j["packets_checked"] = r.packets_checked;
     j["data_intact"] = r.errors.empty();
+    j["completion_at"] = r.ack_completion ? "ack" : "delivery";
+    if (fp.transport.enabled())
+      j["transport"] = {{"out_of_order_arrivals", r.transport.out_of_order_arrivals},
+                        {"acks", r.transport.acks},
+                        {"nacks", r.transport.nacks},
+                        {"resent_packets", r.transport.resent_packets}};
     write_file_atomically(o.json_file, j.dump(2) + "\n");
   }
   return r.errors.empty() ? 0 : 3;

@@ -1,9 +1,10 @@
 // MPI-like host: a TLM-2.0 initiator that drives its HCA's target socket (models/hca_tlm_target.h)
 // with the messages of a workload (tb/mpi_workload.h) and keeps what an MPI rank would.
 //   socket   tlm_utils::simple_initiator_socket, bound to the HCA's target socket.
-//   style    lt: each send is a b_transport that returns when the message is delivered (a
+//   style    lt: each send is a b_transport that returns when the message is complete (a
 //            blocking send); at: sends are nb_transport BEGIN_REQ, many outstanding, each ended
-//            by the target's BEGIN_RESP at delivery (non-blocking sends, wait_sends to finish).
+//            by the target's BEGIN_RESP at completion (non-blocking sends, wait_sends to finish).
+//            Complete: delivered, or ACKed with the reliable transport in mode reorder.
 //   Receives: writes land in this host's memory; wait_from() waits until a number of messages
 //            from a peer have been completely delivered (the message layer's arrival count and
 //            event: the completion queue a real HCA would signal).
@@ -41,7 +42,7 @@ class MpiHost : public sc_core::sc_module {
 
   // The workload's primitives (call from the body only).
   void send(int dst, uint64_t addr, const std::vector<uint8_t>& data);
-  void wait_sends();                        // every send of this host delivered
+  void wait_sends();                        // every send of this host complete
   void wait_from(int src, uint64_t count);  // `count` messages from src delivered here in all
   std::vector<uint8_t> read(uint64_t addr, uint32_t bytes);  // own memory, through the socket
   void wait_until_ns(double t_ns);

@@ -18,6 +18,11 @@ MpiRunResult run_mpi(const routing::Topology& topo, const routing::TableSet& tab
     throw std::invalid_argument("a packet of MTU " + std::to_string(msg.mtu_bytes) + " + " +
                                 std::to_string(msg.header_bytes) + " header bytes does not fit a " +
                                 std::to_string(fp.sw.buffer_bytes_per_vl) + "-byte VL buffer");
+  if (fp.sw.escape_queue_bytes > 0 && msg.mtu_bytes + msg.header_bytes > fp.sw.escape_queue_bytes)
+    throw std::invalid_argument("a packet of MTU " + std::to_string(msg.mtu_bytes) + " + " +
+                                std::to_string(msg.header_bytes) + " header bytes does not fit the " +
+                                std::to_string(fp.sw.escape_queue_bytes) +
+                                "-byte escape queue (switch.escape_queue_bytes): the escape channel could not take it");
   models::MessageLayer layer(hosts, msg);
   Fabric fabric(topo, tables, fp, layer, make_arbiter_factory({}));
   std::vector<std::unique_ptr<models::HcaTlmTarget>> targets;
@@ -48,6 +53,8 @@ MpiRunResult run_mpi(const routing::Topology& topo, const routing::TableSet& tab
   if (layer.messages_completed() != layer.messages_posted() || fabric.monitor().in_flight() != 0)
     throw std::runtime_error("workload " + work.kind + ": " + std::to_string(layer.messages_posted()) +
                              " messages posted, " + std::to_string(layer.messages_completed()) + " delivered");
+  r.ack_completion = fp.transport.mode == models::TransportMode::Reorder;
+  r.transport = fabric.transport_counters();
   r.messages = layer.messages_posted();
   r.packets_checked = layer.packets_checked();
   return r;
