@@ -1,10 +1,10 @@
 // Link faults during a run with automatic path migration (seeds/002 section 5, issue 15), on
 // scenarios/faults-quick.yaml: 4x4 torus, TFTR (four disjoint paths per switch pair, alternates
-// as APM path records), reliable transport, 200 packets of 256 bytes per host at 30% load.
+// as APM path records), reliable transport, 200 packets of 256 bytes per host at 20% load.
 //   Mid-run fault: cable S(1,1):1 fails at 20 us, detected 2 us later. Conservation: every one
 //   of the 64 x 200 host packets reaches its host exactly once and in order (the fabric checks
 //   that throughout, and the counts say so at the end); the cable dropped some (it carried
-//   traffic at 30% load) and they went again. Migrations: exactly the host pairs whose primary
+//   traffic) and they went again. Migrations: exactly the host pairs whose primary
 //   record crosses the cable, counted independently by routing's record walk (fault_analysis.h).
 //   Disconnecting faults: all four switch cables of S(1,1) fail; its 4 hosts lose every other
 //   host: 4 x 60 pairs each way = 480 unreachable pairs, reported; the run still ends.
@@ -130,6 +130,6 @@ BOOST_AUTO_TEST_CASE(bad_fault_keys_name_file_line_and_key) {
   }
   const std::string file = error_of(path, {});
   std::remove(path.c_str());
-  BOOST_TEST(file.find("bad_faults.yaml:22") != std::string::npos, file);
+  BOOST_TEST(file.find("bad_faults.yaml:23") != std::string::npos, file);
   BOOST_TEST(file.find("a host link") != std::string::npos, file);
 }
