@@ -8,6 +8,7 @@
 //   record crosses the cable, counted independently by routing's record walk (fault_analysis.h).
 //   Disconnecting faults: all four switch cables of S(1,1) fail; its 4 hosts lose every other
 //   host: 4 x 60 pairs each way = 480 unreachable pairs, reported; the run still ends.
+//   Without the transport: the drops are lost and counted (delivered + dropped = injected).
 //   Bad keys: file, line (or --set) and key for each.
 #define BOOST_TEST_MODULE link_faults
 #include <boost/test/unit_test.hpp>
@@ -85,6 +86,21 @@ BOOST_AUTO_TEST_CASE(fault_mid_run_loses_no_packet_and_migrates_the_affected_pai
   BOOST_TEST(r.faults.migrations == static_cast<uint64_t>(affected));
   const nlohmann::ordered_json j = tb::to_json(r);
   BOOST_TEST(tb::to_json(tb::point_from_json(nlohmann::json::parse(j.dump()))).dump() == j.dump());
+}
+
+// Without the transport nothing goes again: the drops are lost, but counted, never silently.
+BOOST_AUTO_TEST_CASE(without_transport_drops_are_counted) {
+  routing::Topology topo;
+  routing::TableSet tables;
+  const tb::LoadPointResult r = run({"transport.mode=off"}, topo, tables);
+  BOOST_REQUIRE(r.has_faults);
+  BOOST_TEST(!r.has_transport);
+  BOOST_TEST(r.faults.packets_dropped > 0u);
+  BOOST_TEST(r.faults.retransmitted == 0u);
+  BOOST_TEST(r.packets_generated == 200u * static_cast<uint64_t>(topo.num_hosts));
+  BOOST_TEST(r.packets_injected == r.packets_generated);
+  BOOST_TEST(r.packets_delivered + r.faults.packets_dropped == r.packets_injected);
+  BOOST_TEST(r.packets_in_flight == 0u);
 }
 
 BOOST_AUTO_TEST_CASE(disconnecting_faults_are_reported_not_hung) {
