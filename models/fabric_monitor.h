@@ -1,5 +1,5 @@
 // Fabric-wide counters the modules update and the testbench reads: conservation
-// (generated = delivered + in flight), progress for the deadlock watchdog. Plain counters only;
+// (generated = delivered + dropped + abandoned + in flight), progress for the deadlock watchdog. Plain counters only;
 // modules never print.
 #pragma once
 #include <cstdint>
@@ -22,13 +22,15 @@ struct FabricMonitor {
   uint64_t injected = 0;      // packets whose head left a source HCA
   uint64_t delivered = 0;     // packets whose tail reached the destination HCA
   uint64_t delivered_bytes = 0;
+  uint64_t dropped = 0;       // injected packets a link fault dropped (link_faults.h); 0 without faults
+  uint64_t abandoned = 0;     // generated packets discarded at their source: no path survives
   uint64_t hops = 0;          // switch crossings (packet-hops)
   uint64_t switch_wakes = 0;  // process activations, for the cost per packet-hop
   uint64_t hca_wakes = 0;
   Picos last_progress = 0;    // last injection, grant or delivery anywhere
   PacketPool pool;
 
-  uint64_t in_flight() const { return generated - delivered; }
+  uint64_t in_flight() const { return generated - delivered - dropped - abandoned; }
 };
 
 }  // namespace ibsc::models

@@ -80,7 +80,13 @@ void Hca::credits_arrive(int, const CreditTrain& train) {
 void Hca::generate(Picos t) {
   while (next_gen_ != kNever && next_gen_ <= t) {
     Packet* p = mon_.pool.get();
-    if (traffic_.make(host_, *p)) {
+    const bool made = traffic_.make(host_, *p);
+    if (made && __builtin_expect(!apm_.empty() && apm_[p->dst_host] < 0, 0)) {
+      // To a host no path reaches any more: counted and discarded (the results report it).
+      ++mon_.generated;
+      ++mon_.abandoned;
+      mon_.pool.put(p);
+    } else if (made) {
       address(*p);
       p->id = mon_.generated++;
       p->src_host = static_cast<uint32_t>(host_);
@@ -105,12 +111,37 @@ void Hca::generate(Picos t) {
 void Hca::address(Packet& p) {
   const auto recs = p.dst_host < paths_.size() ? paths_[p.dst_host] : routing::Span<routing::PathRecord>{};
   if (recs.empty()) throw FabricError(std::string(name()) + ": no path record to host " + std::to_string(p.dst_host));
-  const routing::PathRecord& pr = recs.front();
+  const routing::PathRecord& pr = apm_.empty() ? recs.front() : recs[std::max<int>(0, apm_[p.dst_host])];
   p.slid = base_lid_;
   p.dlid = pr.dlid;
   p.sl = pr.sl;
   p.vl = me_.sl2vl[pr.sl];
   if (random_path_) choose_path(p);
+}
+
+Lid Hca::dlid_in_use(int dst) const {
+  const auto recs = paths_[dst];
+  return recs[std::max(0, path_in_use(dst))].dlid;
+}
+
+void Hca::migrate(int dst, int record) {
+  if (apm_.empty()) throw FabricError(std::string(name()) + ": migrate() without enable_apm()");
+  if (record == apm_[dst]) return;
+  if (record < 0) ++unreachable_;
+  else ++migrations_;
+  apm_[dst] = static_cast<int8_t>(record);
+  if (rt_) rt_->path_changed(dst);
+  schedule_next(now_ps());  // re-sends may now be queued
+}
+
+void Hca::packet_lost(Packet* p) {
+  ++mon_.dropped;
+  if (rt_) {
+    rt_->lost(p);
+    schedule_next(now_ps());
+  } else {
+    mon_.pool.put(p);  // no end-to-end recovery: lost, and counted as such
+  }
 }
 
 void Hca::choose_path(Packet& p) {

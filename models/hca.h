@@ -14,6 +14,13 @@
 //   reliable transport (reliable_transport.h, off unless attached): generated packets go to it
 //                 instead of the injection queue, and arrivals go to it instead of the host; it
 //                 queues data, re-sends and ACK/NACKs through enqueue().
+//   automatic path migration (APM, off unless enable_apm()): per destination, the index of the
+//                 path record in use (the primary at first). migrate() moves a connection to
+//                 another record, or marks the destination unreachable: its new packets are then
+//                 discarded at generation (counted as abandoned, never silently). Who decides is
+//                 the testbench's subnet-manager oracle (tb/link_faults.h).
+//   packet loss:  packet_lost() takes back a packet a link fault dropped; the transport
+//                 re-sends it (without the transport it is gone, counted as dropped).
 // Events: one sc_event, woken for the next generation, delivery or possible injection only.
 #pragma once
 #include <systemc>
@@ -78,6 +85,15 @@ class Hca : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   }
   void address(Packet& p);
 
+  // APM (link faults). enable_apm before the run; record -1 marks dst unreachable.
+  void enable_apm() { apm_.assign(tables_.hosts.size(), 0); }
+  int path_in_use(int dst) const { return apm_.empty() ? 0 : apm_[dst]; }
+  void migrate(int dst, int record);
+  Lid dlid_in_use(int dst) const;
+  void packet_lost(Packet* p);
+  uint64_t migrations() const { return migrations_; }
+  uint64_t unreachable() const { return unreachable_; }
+
  private:
   void end_of_elaboration() override;
   void wake() override;
@@ -120,6 +136,8 @@ class Hca : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   // Cold.
   std::unique_ptr<ReliableTransport> rt_;
   std::unique_ptr<std::mt19937_64> path_rng_;  // RandomPerPacket only
+  std::vector<int8_t> apm_;                    // per destination: record in use, -1 unreachable
+  uint64_t migrations_ = 0, unreachable_ = 0;
   const routing::TableSet& tables_;
   const routing::HostTables& me_;
 

@@ -1,7 +1,11 @@
 #include "models/link.h"
 
 #include <cmath>
+#include <algorithm>
 #include <stdexcept>
+#include <string>
+
+#include "models/fabric_monitor.h"
 
 namespace ibsc::models {
 
@@ -42,10 +46,26 @@ Link::Link(sc_core::sc_module_name name, const LinkParams& p, int rx_port, int n
 void Link::end_of_elaboration() { far_ = receiver(); }
 
 void Link::packet_arrives(int, Packet* pkt, Picos head_time) {
+  if (cuts(pkt, head_time)) return drop(pkt, head_time);
   count(pkt, head_time);
   far_->packet_arrives(rx_port_, pkt, head_time + fly_);
 }
 
 void Link::credits_arrive(int, const CreditTrain& train) { far_->credits_arrive(rx_port_, train.delayed(fly_)); }
+
+void Link::fail_at(Picos t, LinkEndpoint* sender, int sender_port, PacketLoss* loss) {
+  c_.fail_at = t;
+  sender_ = sender;
+  sender_port_ = sender_port;
+  loss_ = loss;
+}
+
+void Link::drop(Packet* pkt, Picos head_time) {
+  ++dropped_;
+  // The blocks leave the sender's port at link rate into the dead cable: free at once.
+  if (sender_) sender_->credits_arrive(sender_port_, CreditTrain{head_time, byte_ps_, head_time, byte_ps_, pkt->length, pkt->vl});
+  if (!loss_) throw FabricError(std::string(name()) + ": packet " + std::to_string(pkt->id) + " dropped with no loss sink");
+  loss_->dropped(pkt, std::max(head_time, c_.fail_at));
+}
 
 }  // namespace ibsc::models

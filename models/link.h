@@ -1,7 +1,14 @@
 // Link: one direction of a cable. Carries data packets forward with the fly time added and
 // credits for the opposite direction's data back to its far end, also after the fly time.
 // Parameters: width x lane rate with 8b/10b or 64b/66b coding (byte time), fly time.
-// Counters: bytes and packets per VL, for link utilisation.
+// Counters: bytes and packets per VL, for link utilisation; packets dropped by a link fault.
+// Link fault (off unless fail_at() is called, tb/link_faults.h): from the failure time on, the
+// cable carries nothing. A packet whose tail would reach the far end after that time is dropped
+// when it is sent (the fault time is known when the run starts, so the link decides at send
+// time): counted, handed to the PacketLoss sink (the source's end-to-end recovery), and its
+// credits go straight back to the sender, as if the port flushed it into the dead link. So a
+// port whose LFT entries still point at the dead cable drains at link rate instead of
+// deadlocking the run. Credits for packets that arrived before the failure still return.
 #pragma once
 #include <systemc>
 
@@ -12,6 +19,13 @@
 #include "models/link_protocol.h"
 
 namespace ibsc::models {
+
+// Where packets dropped by a failed link go: the fabric hands them to their source HCA.
+class PacketLoss {
+ public:
+  virtual ~PacketLoss() = default;
+  virtual void dropped(Packet* pkt, Picos t) = 0;
+};
 
 struct LinkParams {
   int width = 1;              // lanes: 1, 4, 8, 12
@@ -38,8 +52,14 @@ class Link : public sc_core::sc_module, public LinkEndpoint {
     Picos send_start = 0;
     uint32_t last_length = 0;
     uint32_t num_counters = 0;    // data VLs + 1 (the last counts VLs out of range)
+    Picos fail_at = kNever;       // link fault: nothing reaches the far end from this time on
     uint64_t bytes[16] = {};      // per VL
   };
+  // Cold: where a dropped packet's credits and the packet itself go.
+  LinkEndpoint* sender_ = nullptr;
+  int sender_port_ = 0;
+  PacketLoss* loss_ = nullptr;
+  uint64_t dropped_ = 0;
   Counters c_;
   LinkEndpoint* far_ = nullptr;   // out's interface, fixed after elaboration
   Picos fly_ = 0;
@@ -61,6 +81,16 @@ class Link : public sc_core::sc_module, public LinkEndpoint {
     c_.send_start = head_time;
     c_.last_length = pkt->length;
   }
+  // Link fault at time t: dropped packets' credits return to `sender` on `sender_port`.
+  void fail_at(Picos t, LinkEndpoint* sender, int sender_port, PacketLoss* loss);
+  Picos fails_at() const { return c_.fail_at; }
+  // Whether a packet whose head starts on the wire at head_time is cut by the fault.
+  bool cuts(const Packet* pkt, Picos head_time) const {
+    return c_.fail_at != kNever && head_time + fly_ + static_cast<Picos>(pkt->length) * byte_ps_ > c_.fail_at;
+  }
+  // Drops a cut packet: counts it, returns its credits to the sender, hands it to the sink.
+  void drop(Packet* pkt, Picos head_time);
+  uint64_t dropped() const { return dropped_; }
   // The receiving end, once elaboration has bound `out`.
   LinkEndpoint* receiver() { return out.operator->(); }
 
@@ -94,6 +124,7 @@ class TxLink {
   }
   void packet_arrives(int port, Packet* pkt, Picos head_time) {
     if (link_) {
+      if (__builtin_expect(link_->cuts(pkt, head_time), 0)) return link_->drop(pkt, head_time);
       link_->count(pkt, head_time);
       far_->packet_arrives(rx_port_, pkt, head_time + fly_);
     } else {

@@ -36,6 +36,10 @@ void TransportCounters::add(const TransportCounters& o) {
   held += o.held;
   awaiting_resend += o.awaiting_resend;
   transitions_to_li += o.transitions_to_li;
+  data_dropped += o.data_dropped;
+  nacks_dropped += o.nacks_dropped;
+  acks_dropped += o.acks_dropped;
+  abandoned += o.abandoned;
   last_delivery = std::max(last_delivery, o.last_delivery);
 }
 
@@ -192,7 +196,13 @@ void ReliableTransport::data_arrives(Packet* p, Picos t) {
 void ReliableTransport::ack_arrives(const Packet& a, Picos t) {
   Source& s = source(static_cast<int>(a.src_host));
   uint64_t newly = 0;
+  const bool dead = hca_.path_in_use(static_cast<int>(a.src_host)) < 0;
   while (s.base <= a.seq) {  // an older ACK overtaken by a newer one acknowledges nothing new
+    if (dead && !s.window.empty() && s.window.front().state != Outgoing::State::InFlight) {
+      s.window.pop_front();  // given up already (abandon)
+      ++s.base;
+      continue;
+    }
     if (s.window.empty() || s.window.front().state != Outgoing::State::InFlight)
       fail("ACK " + std::to_string(a.seq) + " from host " + std::to_string(a.src_host) +
            " covers a packet not in flight");
@@ -220,6 +230,84 @@ void ReliableTransport::nack_arrives(const Packet& n) {
   const uint64_t li0 = s.control.transitions_to_li();
   s.control.nacked(n.seq);
   counters_.transitions_to_li += s.control.transitions_to_li() - li0;
+  release(s);
+}
+
+void ReliableTransport::lost(Packet* p) {
+  const int to = static_cast<int>(p->dst_host);
+  const bool moved = hca_.dlid_in_use(to) != p->dlid;  // already migrated: go again now
+  const bool dead = hca_.path_in_use(to) < 0;
+  if (p->kind == PacketKind::Data) {
+    ++counters_.data_dropped;
+    Source& s = source(to);
+    if (p->seq < s.base || p->seq >= s.base + s.window.size() ||
+        s.window[p->seq - s.base].state != Outgoing::State::InFlight)
+      fail("packet " + std::to_string(p->seq) + " to host " + std::to_string(to) + " lost while not in flight");
+    Outgoing& o = s.window[p->seq - s.base];
+    o.state = Outgoing::State::Nacked;
+    s.in_flight_bytes -= o.header.length;
+    if (dead) {
+      abandon(s, p->seq);
+    } else {
+      ++counters_.awaiting_resend;
+      (moved ? s.resend : s.parked).insert(p->seq);
+      if (moved) release(s);
+    }
+  } else {
+    if (p->kind == PacketKind::Nack) ++counters_.nacks_dropped;
+    else ++counters_.acks_dropped;
+    if (dead) {
+      if (p->kind == PacketKind::Nack) ++counters_.abandoned;  // the rejected packet goes nowhere
+    } else if (moved) {
+      control(p->kind, to, p->seq);
+    } else {
+      if (p->kind == PacketKind::Nack) ++counters_.awaiting_resend;  // its packet waits to go again
+      parked_controls_.push_back({p->kind, to, p->seq});
+    }
+  }
+  mon_.pool.put(p);
+}
+
+// Marks a packet given up (its state is already not in flight); the window keeps its place.
+void ReliableTransport::abandon(Source&, uint64_t) { ++counters_.abandoned; }
+
+void ReliableTransport::path_changed(int dst) {
+  const bool dead = hca_.path_in_use(dst) < 0;
+  std::vector<LostControl> again;
+  for (auto it = parked_controls_.begin(); it != parked_controls_.end();) {
+    if (it->to != dst) {
+      ++it;
+      continue;
+    }
+    if (!dead) again.push_back(*it);
+    else if (it->kind == PacketKind::Nack) ++counters_.abandoned;
+    if (it->kind == PacketKind::Nack) --counters_.awaiting_resend;  // the NACKed packet's term
+    it = parked_controls_.erase(it);
+  }
+  for (const LostControl& c : again) control(c.kind, c.to, c.seq);
+  if (!sources_[dst]) return;
+  Source& s = *sources_[dst];
+  if (dead) {
+    // Held packets never go; parked and NACKed ones are given up; in-flight ones end where they end.
+    for (uint64_t q : s.parked) abandon(s, q);
+    for (uint64_t q : s.resend) abandon(s, q);
+    counters_.awaiting_resend -= s.parked.size() + s.resend.size();
+    s.parked.clear();
+    s.resend.clear();
+    for (uint64_t q = s.first_held; q < s.base + s.window.size(); ++q) {
+      Outgoing& o = s.window[q - s.base];
+      o.state = Outgoing::State::Nacked;
+      mon_.pool.put(o.first);
+      o.first = nullptr;
+      --counters_.held;
+      ++counters_.abandoned;
+      ++mon_.abandoned;  // generated, never injected
+    }
+    s.first_held = s.base + s.window.size();
+    return;
+  }
+  s.resend.insert(s.parked.begin(), s.parked.end());
+  s.parked.clear();
   release(s);
 }
 

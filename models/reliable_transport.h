@@ -10,6 +10,12 @@
 // Called from the HCA's own wake-up only (arrivals, generation), so it needs no event of its
 // own: whatever it queues, the HCA's injection picks up in the same visit.
 // Hook: on_ack() tells the source's user (the message layer) how far each ACK acknowledges.
+// Link faults (tb/link_faults.h): a packet a failed link dropped comes back through lost():
+//   data waits (parked) until its connection has migrated to another path (path_changed), then
+//   goes again like a NACKed packet; a lost ACK or NACK is sent again the same way. This stands
+//   for the retransmission timeout of a real RC connection, with the timeout replaced by the
+//   subnet manager's knowledge of what was dropped: nothing is re-sent that arrived. A
+//   connection whose destination no path reaches any more gives up its packets (abandoned).
 // Counters: bytes sent by kind, ACKs, NACKs, out-of-order arrivals and deliveries, duplicates,
 // buffer occupancy; conservation terms for the fabric's check.
 #pragma once
@@ -49,6 +55,10 @@ struct TransportCounters {
   uint64_t held = 0;                     // at sources, not yet queued for their first send
   uint64_t awaiting_resend = 0;          // NACKed, not yet queued again
   uint64_t transitions_to_li = 0;
+  uint64_t data_dropped = 0;             // data packets a link fault dropped (each send counted)
+  uint64_t nacks_dropped = 0;            // NACKs a link fault dropped
+  uint64_t acks_dropped = 0;
+  uint64_t abandoned = 0;                // host packets given up: their destination is unreachable
   Picos last_delivery = 0;               // time of the last delivery to a host
   void add(const TransportCounters& o);
 };
@@ -63,6 +73,10 @@ class ReliableTransport {
   void submit(Packet* p);
   // Destination or source: a packet whose tail has arrived at this NIC, at time t.
   void arrive(Packet* p, Picos t);
+
+  // Link faults: a packet of this NIC that a failed link dropped; the pair's path record changed.
+  void lost(Packet* p);
+  void path_changed(int dst);
 
   size_t held() const { return counters_.held; }  // packets the HCA counts as queued at its source
   const TransportCounters& counters() const { return counters_; }
@@ -92,6 +106,7 @@ class ReliableTransport {
     uint64_t in_flight_bytes = 0;  // sent, neither ACKed nor NACKed
     std::deque<Outgoing> window;   // unACKed, from base
     std::set<uint64_t> resend;     // NACKed, waiting
+    std::set<uint64_t> parked;     // dropped by a link fault, waiting for the path to change
     InjectionControl control;
   };
   struct Destination {
@@ -121,6 +136,13 @@ class ReliableTransport {
   std::vector<std::unique_ptr<Destination>> destinations_;  // per source host, made on first use
   ReorderBuffer::Outcome outcome_;                // reused per arrival
   AckListener on_ack_;
+  struct LostControl {
+    PacketKind kind;
+    int to;
+    uint64_t seq;
+  };
+  std::vector<LostControl> parked_controls_;     // dropped ACK/NACKs, waiting for a path change
+  void abandon(Source& s, uint64_t seq);
 };
 
 }  // namespace ibsc::models

@@ -93,6 +93,16 @@ int run(const RunOptions& o) {
   else
     std::printf("no saturation up to the highest load; best accepted %.4f bytes/ns/switch\n",
                 sat.max_accepted_bytes_per_ns_per_switch);
+  for (const LoadPointResult& p : points)
+    if (p.has_faults)  // link faults: what they cost, and pairs that no path reaches any more
+      std::printf("link faults at load %.3f: %llu of %zu cables failed; %llu packets dropped, %llu re-sent, %llu "
+                  "connections migrated; %llu host pairs unreachable (%llu packets given up)\n",
+                  p.offered_load, static_cast<unsigned long long>(p.faults.applied), p.faults.cables.size(),
+                  static_cast<unsigned long long>(p.faults.packets_dropped),
+                  static_cast<unsigned long long>(p.faults.retransmitted),
+                  static_cast<unsigned long long>(p.faults.migrations),
+                  static_cast<unsigned long long>(p.faults.unreachable_pairs),
+                  static_cast<unsigned long long>(p.faults.packets_abandoned));
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   std::printf("results: %s/results.json, %s/results.csv, %s/latency.svg  (%.1f s)\n", out.c_str(), out.c_str(),
               out.c_str(), secs);

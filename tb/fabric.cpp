@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "routing/cycle.h"
+#include "tb/link_faults.h"
 
 namespace ibsc::tb {
 namespace {
@@ -69,6 +70,9 @@ Fabric::Fabric(const routing::Topology& topo, const routing::TableSet& tables, c
       link_modules_.push_back(std::move(link));
     }
   }
+  if (p_.faults.enabled())
+    link_faults_ = std::make_unique<LinkFaults>(*this, topo, tables, resolve_link_faults(topo, p_.faults),
+                                                static_cast<Picos>(p_.faults.detection_ns * 1000.0 + 0.5), *sched_);
 }
 
 // SystemC removes a destroyed module from its module and top-level object lists by a search
@@ -80,6 +84,7 @@ Fabric::Fabric(const routing::Topology& topo, const routing::TableSet& tables, c
 // the front, its ports at the back, and its place is taken by the next newest. (Destroying
 // the scheduler first would not do: its process would move to the end of the object list.)
 Fabric::~Fabric() {
+  link_faults_.reset();
   for (auto& a : teardown_anchors_) a.reset();
   auto newest_first = [](auto& v) {
     while (!v.empty()) v.pop_back();
@@ -112,10 +117,13 @@ uint64_t Fabric::count_in_fabric() const {
 
 void Fabric::check_conservation() const {
   const uint64_t in_fabric = count_in_fabric(), at_sources = count_at_sources();
-  if (mon_.injected != mon_.delivered + in_fabric || mon_.generated != mon_.injected + at_sources) {
+  // Dropped (link faults) and abandoned (no surviving path) are 0 without faults.
+  if (mon_.injected != mon_.delivered + mon_.dropped + in_fabric ||
+      mon_.generated != mon_.injected + at_sources + mon_.abandoned) {
     std::ostringstream os;
     os << "conservation violated: injected " << mon_.injected << " != delivered " << mon_.delivered << " + in flight "
-       << in_fabric << ", or generated " << mon_.generated << " != injected + queued at sources " << at_sources
+       << in_fabric << " + dropped by link faults " << mon_.dropped << ", or generated " << mon_.generated
+       << " != injected + queued at sources " << at_sources << " + abandoned " << mon_.abandoned
        << " (packets lost or duplicated)";
     throw models::FabricError(os.str());
   }
@@ -123,8 +131,10 @@ void Fabric::check_conservation() const {
   // Every host packet is delivered, in a rearrange buffer, on the wire (data sent and not yet
   // arrived), rejected with its NACK on the way back, waiting to be sent again, or held.
   const models::TransportCounters c = transport_counters();
-  const uint64_t accounted = c.app_delivered + c.stored + (c.data_sent - c.data_arrived) +
-                             (c.nacks - c.nacks_received) + c.awaiting_resend + c.held;
+  // Link faults: dropped packets are off the wire and wait to go again (awaiting_resend) or
+  // were given up (abandoned).
+  const uint64_t accounted = c.app_delivered + c.stored + (c.data_sent - c.data_arrived - c.data_dropped) +
+                             (c.nacks - c.nacks_received - c.nacks_dropped) + c.awaiting_resend + c.held + c.abandoned;
   const bool ordered = p_.transport.mode == models::TransportMode::Reorder;
   if (c.app_generated != accounted || c.duplicates > 0 || (ordered && c.out_of_order_deliveries > 0)) {
     std::ostringstream os;

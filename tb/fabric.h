@@ -13,6 +13,7 @@
 #include "models/switch.h"
 #include "routing/tables.h"
 #include "routing/topology.h"
+#include "tb/link_fault_config.h"
 
 namespace ibsc::tb {
 
@@ -24,6 +25,8 @@ struct FabricParams {
   uint64_t path_seed = 1;
   // The HCAs' reliable transport (seeds/003); off by default.
   models::TransportParams transport;
+  // Link faults during the run and APM at the sources (tb/link_faults.h); none by default.
+  LinkFaultConfig faults;
 };
 
 // Makes the switch arbiter of switch `index` (C++ model or Verilated RTL).
@@ -35,6 +38,8 @@ struct LinkInfo {
   models::Link* link;
   int from_node, from_port, to_node, to_port;
 };
+
+class LinkFaults;
 
 class Fabric {
  public:
@@ -66,6 +71,8 @@ class Fabric {
   // when the waiting heads form no cycle.
   std::string deadlock_cycle() const;
   std::string node_name(int node) const { return topo_.nodes[node].name; }
+  // The link faults and their counters; nullptr when the scenario sets none.
+  const LinkFaults* link_faults() const { return link_faults_.get(); }
 
  private:
   const routing::Topology& topo_;
@@ -79,6 +86,7 @@ class Fabric {
   std::vector<std::unique_ptr<models::Hca>> hcas_;
   std::vector<std::unique_ptr<models::Link>> link_modules_;
   std::vector<LinkInfo> links_;
+  std::unique_ptr<LinkFaults> link_faults_;
 };
 
 }  // namespace ibsc::tb

@@ -96,6 +96,16 @@ nlohmann::ordered_json to_json(const LoadPointResult& r) {
     j["confidence_interval"] = c;
   }
   if (r.has_transport) j["transport"] = to_json(r.transport);  // only with transport.mode set
+  if (r.has_faults) {  // only with faults.* set
+    const auto& f = r.faults;
+    j["faults"] = {{"cables", f.cables},
+                   {"applied", f.applied},
+                   {"packets_dropped", f.packets_dropped},
+                   {"packets_abandoned", f.packets_abandoned},
+                   {"migrations", f.migrations},
+                   {"unreachable_pairs", f.unreachable_pairs},
+                   {"retransmitted", f.retransmitted}};
+  }
   j["sim_time_ns"] = r3(r.sim_time_ns);
   nlohmann::ordered_json links = nlohmann::ordered_json::array();
   for (const auto& l : r.links) {
@@ -149,6 +159,17 @@ LoadPointResult point_from_json(const nlohmann::json& j) {
   if (j.contains("transport")) {
     r.has_transport = true;
     r.transport = transport_from_json(j.at("transport"));
+  }
+  if (j.contains("faults")) {
+    const auto& f = j.at("faults");
+    r.has_faults = true;
+    r.faults.cables = f.at("cables").get<std::vector<std::string>>();
+    r.faults.applied = f.at("applied");
+    r.faults.packets_dropped = f.at("packets_dropped");
+    r.faults.packets_abandoned = f.at("packets_abandoned");
+    r.faults.migrations = f.at("migrations");
+    r.faults.unreachable_pairs = f.at("unreachable_pairs");
+    r.faults.retransmitted = f.at("retransmitted");
   }
   r.sim_time_ns = j.at("sim_time_ns");
   for (const auto& lj : j.at("links")) {

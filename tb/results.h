@@ -56,6 +56,18 @@ struct LoadPointResult {
   // The HCAs' reliable transport; written only when transport.mode is set.
   bool has_transport = false;
   TransportResult transport;
+  // Link faults (faults.* keys); written only when the scenario sets some.
+  struct Faults {
+    std::vector<std::string> cables;  // the failed cables, in the order given
+    uint64_t applied = 0;             // failed and detected by the end of the run
+    uint64_t packets_dropped = 0;     // injected packets the dead cables dropped
+    uint64_t packets_abandoned = 0;   // generated packets given up: no path to their destination left
+    uint64_t migrations = 0;          // connections moved to an alternate path record (APM)
+    uint64_t unreachable_pairs = 0;   // host pairs left without a surviving path record
+    uint64_t retransmitted = 0;       // transport re-sends (dropped and NACKed packets)
+  };
+  bool has_faults = false;
+  Faults faults;
   double sim_time_ns = 0;
   double wall_seconds = 0;  // never written to results.json or results.csv
 };

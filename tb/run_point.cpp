@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "tb/link_faults.h"
 #include "tb/traffic_driver.h"
 
 namespace ibsc::tb {
@@ -250,6 +251,16 @@ LoadPointResult run_load_point(const PointSetup& s, double load, const std::stri
   if (s.fabric.transport.enabled()) {
     r.has_transport = true;
     r.transport = collect_transport(fabric, s.fabric.transport);
+  }
+  if (const LinkFaults* lf = fabric.link_faults()) {
+    r.has_faults = true;
+    for (const CableFault& f : lf->faults()) r.faults.cables.push_back(f.name);
+    r.faults.applied = lf->counters().faults;
+    r.faults.packets_dropped = mon.dropped;
+    r.faults.packets_abandoned = mon.abandoned;
+    r.faults.migrations = lf->counters().migrations;
+    r.faults.unreachable_pairs = lf->counters().unreachable;
+    r.faults.retransmitted = s.fabric.transport.enabled() ? fabric.transport_counters().resent_packets : 0;
   }
   r.sim_time_ns = models::now_ps() / 1000.0;
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();

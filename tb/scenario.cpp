@@ -205,6 +205,17 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
     checked(r, "transport", [&] { tp.validate(); });
   }
 
+  // Link faults (tb/link_fault_config.h): read, and echoed, only when some are given. The
+  // cables themselves are checked against the topology in check_scenario.
+  if (r.has("faults.links") || r.has("faults.random")) {
+    LinkFaultConfig& fc = s.point.fabric.faults;
+    fc.links = r.get<std::vector<std::string>>("faults.links", fc.links);
+    fc.random = r.get_int("faults.random", fc.random, 0, 1 << 20);
+    fc.seed = static_cast<uint64_t>(r.get_int("faults.seed", static_cast<int>(fc.seed), 0, 2147483647));
+    fc.at_ns = r.get<std::vector<double>>("faults.at_ns", fc.at_ns);
+    fc.detection_ns = r.get_double("faults.detection_ns", fc.detection_ns, 0, 1e12);
+  }
+
   RunParams& run = s.point.run;
   run.warmup_ns = r.get_double("run.warmup_ns", run.warmup_ns, 0, 1e12);
   run.window_ns = r.get_double("run.window_ns", run.window_ns, 1, 1e12);

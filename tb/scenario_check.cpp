@@ -10,6 +10,7 @@
 #include "routing/routing.h"
 #include "tb/config_reader.h"
 #include "tb/injection.h"
+#include "tb/link_fault_config.h"
 #include "tb/traffic.h"
 
 namespace ibsc::tb {
@@ -42,6 +43,13 @@ double quiet_ns(const Scenario& s, uint32_t max_len) {
 void check_scenario(const Scenario& s, const routing::Topology& topo, const routing::TableSet& tables) {
   const models::SwitchParams& sw = s.point.fabric.sw;
   if (topo.num_hosts == 0) fail(s, "topology.spec", "the topology has no hosts: there is no traffic to simulate");
+  if (s.point.fabric.faults.enabled()) {
+    try {
+      resolve_link_faults(topo, s.point.fabric.faults);
+    } catch (const std::invalid_argument& e) {
+      throw ConfigError(locate(s, e.what(), "faults.links"));
+    }
+  }
   if (tables.vls_used > sw.num_vls)
     fail(s, "switch.num_vls", "routing '" + tables.algorithm + "' needs " + std::to_string(tables.vls_used) +
                                   " data VLs but the switch has " + std::to_string(sw.num_vls));

@@ -1,0 +1,37 @@
+// Link faults of a scenario (seeds/002 section 5, issue 15): which switch-to-switch cables fail
+// and when, given by name ("S(1,0):2", a cable by one of its ends; a switch index works too:
+// "5:2") or as n cables drawn at random (seeded). Host links never fail (the paper's model).
+// Off by default: no key set, nothing changes. Errors name the key; the scenario reader adds
+// file and line.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/sim_time.h"
+#include "routing/topology.h"
+
+namespace ibsc::tb {
+
+struct LinkFaultConfig {
+  std::vector<std::string> links;  // faults.links: cables by one end, "SWITCH:PORT"
+  std::vector<double> at_ns;       // faults.at_ns: failure time per listed link, or one for all (also the random ones)
+  int random = 0;                  // faults.random: this many more cables, drawn among the healthy ones
+  uint64_t seed = 1;               // faults.seed: the random draw's seed
+  double detection_ns = 1000;      // faults.detection_ns: failure to path migration at the sources
+  bool enabled() const { return !links.empty() || random > 0; }
+};
+
+// One failed cable: both directions stop at `at`.
+struct CableFault {
+  int sw_a = -1, port_a = -1, sw_b = -1, port_b = -1;
+  models::Picos at = 0;
+  std::string name;  // "S(1,0):2-S(2,0):4"
+};
+
+// Resolves the configuration on a topology; throws std::invalid_argument starting with the key
+// ("faults.links: ...") for an unknown switch or port, a host link, a port with no cable, a cable
+// given twice, or more random faults than healthy cables.
+std::vector<CableFault> resolve_link_faults(const routing::Topology& t, const LinkFaultConfig& c);
+
+}  // namespace ibsc::tb
