@@ -4,6 +4,8 @@
 #define BOOST_TEST_MODULE models_flow_sequence
 #include <boost/test/unit_test.hpp>
 
+#include "tests/support/sc_test_main.h"  // links libsystemc (through ibsc_models): it needs sc_main
+
 #include <random>
 #include <vector>
 
