@@ -112,7 +112,8 @@ Study load_study(const std::string& path) {
   if (!std::filesystem::exists(s.base)) r.fail(root["base"], "base", "scenario file '" + s.base + "' does not exist");
   if (root["report"]) {
     s.report = r.as<std::string>(root["report"], "report");
-    if (s.report != "torus-routing" && s.report != "voqsw") r.fail(root["report"], "report", "must be torus-routing or voqsw");
+    if (s.report != "torus-routing" && s.report != "voqsw" && s.report != "in-order-adaptive")
+      r.fail(root["report"], "report", "must be torus-routing, voqsw or in-order-adaptive");
   }
   if (root["explain_above"]) s.explain_above = r.as<double>(root["explain_above"], "explain_above");
   if (root["full"]) s.full_set = r.as<std::vector<std::string>>(root["full"], "full");

@@ -1,6 +1,7 @@
 #include "tb/study_report.h"
 
 #include "tb/study_conclusions.h"
+#include "tb/study_report_inorder.h"
 #include "tb/study_report_voqsw.h"
 
 #include <fnmatch.h>
@@ -175,6 +176,7 @@ void write_experiment_csvs(const std::string& dir, const StudyRun& run) {
 
 std::vector<std::string> write_study_report(const std::string& dir, const StudyRun& run) {
   if (run.study->report == "voqsw") return write_voqsw_report(dir, run);
+  if (run.study->report == "in-order-adaptive") return write_inorder_report(dir, run);
   namespace fs = std::filesystem;
   const Study& s = *run.study;
   fs::create_directories(dir);

@@ -1,0 +1,9 @@
+set terminal svg size 800,560 dynamic font 'sans,12' noenhanced
+set output 'reports/in-order-adaptive/figure-5c.svg'
+set title 'Figure 5c: uniform, 64 switches, 256-byte packets'
+set xlabel 'accepted traffic (bytes/ns/switch)'
+set ylabel 'average latency (ns)'
+set grid
+set key top left
+set logscale y
+plot 'reports/in-order-adaptive/figure-5c.dat' index 0 with linespoints title 'DET', 'reports/in-order-adaptive/figure-5c.dat' index 1 with linespoints title 'ADAP'
