@@ -10,16 +10,20 @@
 //   at each visit         the wait of every routed head since the previous visit, split
 //                         analytically (between visits the output's busy time is fixed and
 //                         credits only come back):
-//       credit stall      (output VL) the head lacked the credits for its whole packet;
+//       credit stall      (output VL) the output was free but the head lacked the credits
+//                         for its whole packet;
 //       output-busy stall (output VL) credits were there but the output (link, or crossbar
 //                         output with output buffers) was still sending another packet;
-//       head wait         (input VL) all of the wait: the rest is arbitration lost to another
-//                         input or VL and the wait for the next core-clock edge;
+//       head wait         (input VL) all of the wait: beyond the two stalls, the time both
+//                         held the head back (output busy and credits short), arbitration
+//                         lost to another input or VL, and the wait for the next clock edge;
 //       HOL-blocked       (input VL) the wait while a packet queued behind the head at the
 //                         visit is bound for another output port (a queue per output would
 //                         not hold it back).
 //   A head's wait runs from max(routed, its input's crossbar free) and is charged to its first
-//   candidate output (the only one under deterministic routing).
+//   candidate output (the only one under deterministic routing). Stall times are summed over
+//   the heads waiting on an output VL: divided by the window, the mean number of heads
+//   stalled on it (two inputs waiting the whole window for one output count 2 x the window).
 // Times are picoseconds; occupancy in bytes (64-byte blocks, as credits count them).
 #pragma once
 #include <algorithm>

@@ -550,7 +550,9 @@ Switch::WaitSplit Switch::split_wait(int i, const Queued& h, Picos a, Picos t) c
   const Vl w = out_vl(i, c, h);
   const Picos busy_end = std::min(t, std::max(a, port_[c->port].out.busy));
   const Picos credits_ok = std::min(t, out_.credits(c->port, w).time_for(need_for(c, static_cast<int>(h.blocks)), a));
-  return {credits_ok - a, busy_end > credits_ok ? busy_end - credits_ok : 0, c->port, w};
+  // Output free and credits short: [busy_end, credits_ok]; output busy with credits there:
+  // [credits_ok, busy_end]; at most one of the two is not empty.
+  return {credits_ok > busy_end ? credits_ok - busy_end : 0, busy_end > credits_ok ? busy_end - credits_ok : 0, c->port, w};
 }
 
 int Switch::head_stall(int in_port, int vl, Picos t) const {
@@ -558,7 +560,10 @@ int Switch::head_stall(int in_port, int vl, Picos t) const {
   const InputVl& iv = in_.at(in_port, vl);
   if (!iv.head.pkt || iv.head.ready > t || xbar_busy(in_port, iv) > t) return 0;
   const WaitSplit ws = split_wait(in_port, iv.head, t, t + 1);
-  return ws.credit > 0 ? 1 : ws.busy > 0 ? 2 : 3;
+  if (ws.credit > 0) return 1;
+  if (ws.busy > 0) return 2;
+  // Neither alone: both (output busy, credits short), or nothing but the arbitration.
+  return port_[ws.out_port].out.busy > t ? 3 : 4;
 }
 
 void Switch::count_grant(int i, int v, int o, Vl w, const Queued& h, const CreditTrain& drain) {

@@ -108,7 +108,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   void account_waits(Picos t);
   // The head of (input port, VL) at t, as the counters classify it (for waves): 0 none waiting
   // (empty, not yet routed, or its input still draining), 1 credit stall, 2 output-busy stall,
-  // 3 waiting for arbitration (lost it, or the next core-clock edge).
+  // 3 both (output busy and credits short), 4 waiting for arbitration (lost it, or the edge).
   int head_stall(int in_port, int vl, Picos t) const;
   // Time of the last arbitration recorded (kNever before any), and per input port (index =
   // port number) its record; inputs that did not request then have in_vl -1.

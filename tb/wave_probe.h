@@ -8,7 +8,7 @@
 //                                switch.output_buffer_bytes_per_vl > 0)
 //   sw_<s>.p<p>.vl<v>.head_stall the head of input p, VL v, as the named counters classify it
 //                                (Switch::head_stall, models/port_counters.h): 0 not waiting,
-//                                1 credit stall, 2 output-busy stall, 3 waiting for arbitration
+//                                1 credit stall, 2 output-busy stall, 3 both, 4 arbitration
 //   sw_<s>.p<p>.request          1 on an edge where input p asked the switch arbiter
 //   sw_<s>.p<p>.request_in_vl    its head's input VL and the output VL asked (0 without request)
 //   sw_<s>.p<p>.request_out_vl

@@ -18,13 +18,14 @@ testing::ScStrict strict;
 
 // One 8-port switch, hosts 0, 1, 2 on ports 3, 4, 5; hosts 0 and 1 send to host 2 at full
 // link rate (host 2 sends to hosts 0 and 1, on other outputs), 512-byte packets on VL 0.
-nlohmann::json run_two_to_one(bool counters) {
+nlohmann::json run_two_to_one(bool counters, int buffer_bytes = 4096) {
   routing::Topology topo = testing::chain(1, 3, 0);
   routing::TableSet tables = testing::chain_tables(topo, 1);
   tb::PointSetup ps;
   ps.topo = &topo;
   ps.tables = &tables;
   ps.fabric.sw.num_vls = 1;
+  ps.fabric.sw.buffer_bytes_per_vl = buffer_bytes;
   ps.traffic.pattern = "hotspot";  // every packet to host 2; host 2 itself sends to 0 and 1
   ps.traffic.hotspot_hosts = {2};
   ps.traffic.hotspot_fraction = 1.0;
@@ -89,4 +90,29 @@ BOOST_AUTO_TEST_CASE(two_to_one_output_busy_and_conservation) {
 
   const nlohmann::json off = run_two_to_one(false);
   BOOST_TEST(!off.contains("switch_counters"));
+}
+
+// The same with buffers of one packet (512 bytes, 8 credits) everywhere: port 5's credits for
+// the next packet are all back only when host 2 has received the last byte and its credit has
+// flown back. Defaults: 1X SDR, 4 ns a byte; fly time 100 ns; routing delay 100 ns; 4 ns clock.
+// Grant at t: the link sends until t + 2048; the last byte reaches host 2 at t + 2148, its
+// credit is back at t + 2248: period 2248 ns. The other input's head (its host could send only
+// once its previous packet left the 512-byte buffer: ready at t - 2248 + 2348 = t + 100) waits
+// with the output busy and credits short until t + 2048, then for credits alone until t + 2248.
+// So per window: credit stall 200 / 2248, no output-busy stall (credits are never there while
+// the output sends), the inputs' head waits 2148 / 2248 together, link busy 2048 / 2248.
+BOOST_AUTO_TEST_CASE(credit_starved_one_packet_buffers) {
+  const nlohmann::json r = run_two_to_one(true, 512);
+  const nlohmann::json& sc = r.at("switch_counters");
+  const double window = sc.at("window_ns");
+  const nlohmann::json* out = find(sc.at("switches").at(0).at("ports"), 5);
+  BOOST_REQUIRE(out);
+  BOOST_TEST_MESSAGE("port 5: " << out->dump());
+  const double period = 2248;
+  BOOST_TEST((*out)["credit_stall_ns"].get<double>() / window == 200 / period, boost::test_tools::tolerance(0.03));
+  BOOST_TEST((*out)["output_busy_stall_ns"].get<double>() == 0.0);
+  const nlohmann::json& ports = sc.at("switches").at(0).at("ports");
+  const double waits = (*find(ports, 3))["head_wait_ns"].get<double>() + (*find(ports, 4))["head_wait_ns"].get<double>();
+  BOOST_TEST(waits / window == 2148 / period, boost::test_tools::tolerance(0.03));
+  BOOST_TEST((*out)["grant_packets"].get<double>() == window / period, boost::test_tools::tolerance(0.02));
 }
