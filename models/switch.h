@@ -37,6 +37,7 @@
 #include "models/link_protocol.h"
 #include "models/output_buffer.h"
 #include "models/output_port.h"
+#include "models/port_counters.h"
 #include "models/scheduler.h"
 #include "models/sl2vl_lookup.h"
 #include "models/switch_arbiter.h"
@@ -98,6 +99,17 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
     std::vector<uint8_t> ports;   // candidate output port numbers offered to the arbiter
   };
   void record_requests(bool on) { recording_ = on; }
+  // Named counters per port and VL (port_counters.h); off (null) until enabled. reset starts
+  // a measuring window at t; account_waits(t) charges the heads' waits up to t (now), so that
+  // the counters read right at t.
+  void enable_counters();
+  const PortCounters* counters() const { return ctr_.get(); }
+  void reset_counters(Picos t) { if (ctr_) ctr_->reset(t); }
+  void account_waits(Picos t);
+  // The head of (input port, VL) at t, as the counters classify it (for waves): 0 none waiting
+  // (empty, not yet routed, or its input still draining), 1 credit stall, 2 output-busy stall,
+  // 3 both (output busy and credits short), 4 waiting for arbitration (lost it, or the edge).
+  int head_stall(int in_port, int vl, Picos t) const;
   // Time of the last arbitration recorded (kNever before any), and per input port (index =
   // port number) its record; inputs that did not request then have in_vl -1.
   Picos requests_time() const { return rec_time_; }
@@ -181,6 +193,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   bool per_vl_lft_ = false;
   bool arbiter_single_;      // arbiter_.has_single(), asked once
   bool recording_ = false;
+  bool counting_ = false;    // ctr_ is set
   FabricMonitor& mon_;
   SwitchArbiter& arbiter_;
   Picos last_arbitration_ = kNever;
@@ -243,6 +256,17 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   std::vector<int> rec_set_;         // ports whose record is set
   void clear_records(Picos t);
   void record(int in, int in_vl, int out_vl, const ArbCandidate* c, size_t n, int granted);
+  std::unique_ptr<PortCounters> ctr_;  // null unless counting_
+  // A wait of head h (on input i) over [a, t], split as port_counters.h says, charged to its
+  // first candidate output port and VL.
+  struct WaitSplit {
+    Picos credit, busy;
+    int out_port;
+    Vl out_vl;
+  };
+  WaitSplit split_wait(int i, const Queued& h, Picos a, Picos t) const;
+  __attribute__((noinline, cold)) void count_grant(int i, int v, int o, Vl w, const Queued& h, const CreditTrain& drain);
+  __attribute__((noinline, cold)) void count_arrival(int port, int vl, Picos head_time);
 
  public:
   sc_core::sc_export<LinkEndpoint> rx;

@@ -7,6 +7,7 @@
 #include "routing/routing.h"
 #include "tb/cli_numbers.h"
 #include "tb/output_files.h"
+#include "tb/port_counters_report.h"
 #include "tb/results.h"
 #include "tb/scenario.h"
 #include "tb/scenario_check.h"
@@ -87,6 +88,7 @@ int run(const RunOptions& o) {
   built["lmc"] = tables.hosts.empty() ? 0 : tables.hosts[0].lmc;
   write_results(out, s.resolved, s.point.seed, points, built);
   print_summary(std::cout, points);
+  if (!o.quiet) print_most_stalled(std::cout, points);
   if (sat.found)
     std::printf("saturation: offered load %.3f of link capacity; throughput %.4f bytes/ns/switch\n", sat.load,
                 sat.max_accepted_bytes_per_ns_per_switch);

@@ -106,6 +106,7 @@ nlohmann::ordered_json to_json(const LoadPointResult& r) {
                    {"unreachable_pairs", f.unreachable_pairs},
                    {"retransmitted", f.retransmitted}};
   }
+  if (!r.switch_counters.is_null()) j["switch_counters"] = r.switch_counters;  // run.port_counters only
   j["sim_time_ns"] = r3(r.sim_time_ns);
   nlohmann::ordered_json links = nlohmann::ordered_json::array();
   for (const auto& l : r.links) {
@@ -143,6 +144,7 @@ LoadPointResult point_from_json(const nlohmann::json& j) {
   r.saturated = j.at("saturated");
   r.max_link_utilisation = j.at("max_link_utilisation");
   r.avg_link_utilisation = j.at("avg_link_utilisation");
+  if (j.contains("switch_counters")) r.switch_counters = nlohmann::ordered_json(j.at("switch_counters"));
   r.hol_samples = j.value("hol_samples", uint64_t{0});
   r.hol_blocked_per_switch = j.value("hol_blocked_per_switch", 0.0);
   r.hol_blocked_share = j.value("hol_blocked_share", 0.0);

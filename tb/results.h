@@ -53,6 +53,9 @@ struct LoadPointResult {
     double batch_ns = 0;
     ConfidenceInterval latency_ns, accepted_bytes_per_ns_per_switch;
   } ci;
+  // Named counters per switch, port and VL over the window (tb/port_counters_report.h); null
+  // (not written) unless run.port_counters.
+  nlohmann::ordered_json switch_counters;
   // The HCAs' reliable transport; written only when transport.mode is set.
   bool has_transport = false;
   TransportResult transport;

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "tb/link_faults.h"
+#include "tb/port_counters_report.h"
 #include "tb/traffic_driver.h"
 
 namespace ibsc::tb {
@@ -99,6 +100,7 @@ LoadPointResult run_load_point(const PointSetup& s, double load, const std::stri
   std::unique_ptr<WaveProbe> probe;
   if (s.run.waves.enabled()) probe = std::make_unique<WaveProbe>("wave_probe", fabric, s.run.waves, s.fabric.sw);
   models::FabricMonitor& mon = fabric.monitor();
+  if (s.run.port_counters) enable_port_counters(fabric);
 
   const Picos warm = ps(s.run.warmup_ns);
   Picos win_end = warm + ps(s.run.window_ns);  // measuring to a confidence interval moves it
@@ -147,6 +149,7 @@ LoadPointResult run_load_point(const PointSetup& s, double load, const std::stri
 
   advance_to(warm);
   const auto bytes0 = link_bytes(fabric);
+  if (s.run.port_counters) reset_port_counters(fabric);
   // Batches: 20 over a fixed window; 16 over window_ns to start with when measuring to a
   // confidence interval, merged and doubled as the run goes on (tb/batch_means.h).
   const bool ci = s.run.measure == "ci";
@@ -179,6 +182,8 @@ LoadPointResult run_load_point(const PointSetup& s, double load, const std::stri
   batches.close_until(win_end);
   driver.set_batches(nullptr);
   const auto bytes1 = link_bytes(fabric);
+  nlohmann::ordered_json counters;
+  if (s.run.port_counters) counters = collect_port_counters(fabric, (win_end - warm) / 1000.0);
   drain_end = win_end + ps(s.run.drain_ns);
   // A finite workload (traffic.packets_per_host) runs until its last packet is delivered.
   const bool finite = s.traffic.packets_per_host > 0;
@@ -248,6 +253,7 @@ LoadPointResult run_load_point(const PointSetup& s, double load, const std::stri
     r.hol_blocked_per_switch = static_cast<double>(hol_blocked) / hol_samples / switches;
     r.hol_blocked_share = hol_queued ? static_cast<double>(hol_blocked) / hol_queued : 0;
   }
+  r.switch_counters = std::move(counters);
   if (s.fabric.transport.enabled()) {
     r.has_transport = true;
     r.transport = collect_transport(fabric, s.fabric.transport);

@@ -24,6 +24,7 @@ struct RunParams {
   double watchdog_ns = 50000;   // packets in flight and no grant or delivery this long: deadlock
   double check_ns = 10000;      // period of the invariant checks and progress reports
   double hol_sample_ns = 0;     // > 0: sample head-of-line blocking this often in the window
+  bool port_counters = false;   // named counters per switch port and VL over the window
   // How long to measure. window: window_ns. ci: at least window_ns, then until the 95%
   // batch-means intervals of average latency and accepted traffic both have a half-width within
   // ci_relative_width of their mean, or ci_max_window_ns has passed (then "converged": false).

@@ -225,6 +225,7 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   // Read (and echoed) only when given, like switch.crossbar_inputs: older results keep their bytes.
   if (r.has("run.hol_sample_ns")) run.hol_sample_ns = r.get_double("run.hol_sample_ns", 0, 0, 1e12);
   // Read (and echoed) only when given, as hol_sample_ns.
+  if (r.has("run.port_counters")) run.port_counters = r.get<bool>("run.port_counters", false);
   if (r.has("run.measure")) run.measure = r.get_choice("run.measure", run.measure, {"window", "ci"});
   for (auto [key, field] : {std::pair{"run.ci_relative_width", &run.ci_relative_width},
                             std::pair{"run.ci_max_window_ns", &run.ci_max_window_ns}}) {

@@ -148,6 +148,7 @@ WaveProbe::WaveProbe(sc_core::sc_module_name name, Fabric& fabric, const WaveOpt
         sc_core::sc_trace(tf_, p.vl[v].occupancy, vn + ".occupancy");
         sc_core::sc_trace(tf_, p.vl[v].credits, vn + ".credits");
         if (output_buffers_) sc_core::sc_trace(tf_, p.vl[v].out_occupancy, vn + ".out_occupancy");
+        sc_core::sc_trace(tf_, p.vl[v].head_stall, vn + ".head_stall");
       }
       sc_core::sc_trace(tf_, p.request, pn + ".request");
       sc_core::sc_trace(tf_, p.request_in_vl, pn + ".request_in_vl");
@@ -213,6 +214,7 @@ void WaveProbe::sample(Picos t) {
         p.vl[v].occupancy = sw.occupancy_blocks(p.port, v, t);
         p.vl[v].credits = sw.credits(p.port, v, t);
         p.vl[v].out_occupancy = sw.output_occupancy_blocks(p.port, v, t);
+        p.vl[v].head_stall = sw.head_stall(p.port, v, t);
       }
       p.grant_out = sw.last_grant_out(p.port);
       const models::Switch::RequestRecord& r = req[p.port];

@@ -6,6 +6,9 @@
 //   sw_<s>.p<p>.vl<v>.credits    credits available toward the peer on output p, VL v
 //   sw_<s>.p<p>.vl<v>.out_occupancy  output buffer blocks held or reserved (only with
 //                                switch.output_buffer_bytes_per_vl > 0)
+//   sw_<s>.p<p>.vl<v>.head_stall the head of input p, VL v, as the named counters classify it
+//                                (Switch::head_stall, models/port_counters.h): 0 not waiting,
+//                                1 credit stall, 2 output-busy stall, 3 both, 4 arbitration
 //   sw_<s>.p<p>.request          1 on an edge where input p asked the switch arbiter
 //   sw_<s>.p<p>.request_in_vl    its head's input VL and the output VL asked (0 without request)
 //   sw_<s>.p<p>.request_out_vl
@@ -86,6 +89,7 @@ class WaveProbe : public sc_core::sc_module {
     int occupancy = 0;
     int credits = 0;
     int out_occupancy = 0;
+    int head_stall = 0;
   };
   struct Port {
     int port = 0;
