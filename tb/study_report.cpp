@@ -350,12 +350,11 @@ std::vector<std::string> write_study_report(const std::string& dir, const StudyR
   }
 
   // Differences.
-  md << "\n## Differences above " << fmt::format("{:.0f}%", 100 * s.explain_above) << " and why\n\n";
-  if (run.quick)
-    md << "Quick mode: coarse load steps without bisection find a throughput only to within a step, which moves "
-          "factors by tens of percent, so this list is longer than a full run's and is not a verdict on the model.\n\n";
-  if (outliers.empty()) md << "None.\n";
-  write_explained_outliers(md, s, outliers);
+  write_differences(md, s, run.quick,
+                    "Quick mode: coarse load steps without bisection find a throughput only to within a step, which "
+                    "moves factors by tens of percent, so this list is longer than a full run's and is not a verdict "
+                    "on the model.",
+                    outliers, false);
 
   // Checks.
   std::vector<std::string> failures = study_failures(run, kBoundTolerance);
@@ -371,12 +370,24 @@ std::vector<std::string> write_study_report(const std::string& dir, const StudyR
                     "shows more than link rate; +{:.0f}% allows for bytes stored in switch buffers when the window "
                     "opens, net of those stored when it closes (zero on average).\n\n",
                     100 * kBoundTolerance);
+  finish_report(md, dir, failures);
+  return failures;
+}
+
+void write_differences(std::ostream& md, const Study& s, bool quick, const std::string& quick_caveat,
+                       const std::vector<ReportOutlier>& outliers, bool with_criteria) {
+  md << "\n## Differences above " << fmt::format("{:.0f}%", 100 * s.explain_above)
+     << (with_criteria ? ", criteria not met," : "") << " and why\n\n";
+  if (quick) md << quick_caveat << "\n\n";
+  if (outliers.empty()) md << "None.\n";
+  write_explained_outliers(md, s, outliers);
+}
+
+void finish_report(std::ostringstream& md, const std::string& dir, const std::vector<std::string>& failures) {
   if (failures.empty()) md << "All hold.\n";
   else
     for (const auto& f : failures) md << "- **FAILED**: " << f << "\n";
-
   std::ofstream(dir + "/README.md") << md.str();
-  return failures;
 }
 
 }  // namespace ibsc::tb

@@ -5,6 +5,7 @@
 #pragma once
 #include <map>
 #include <ostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -70,6 +71,13 @@ struct ReportOutlier {
 };
 // Lists the outliers grouped by the study's explanation (cell patterns), then those without one.
 void write_explained_outliers(std::ostream& md, const Study& s, const std::vector<ReportOutlier>& outliers);
+
+// The section "Differences above X%[, criteria not met,] and why": in quick mode `quick_caveat`
+// first, then the outliers grouped by explanation ("None." when there are none).
+void write_differences(std::ostream& md, const Study& s, bool quick, const std::string& quick_caveat,
+                       const std::vector<ReportOutlier>& outliers, bool with_criteria);
+// The checks' verdict ("All hold." or one line per failure), then md as dir/README.md.
+void finish_report(std::ostringstream& md, const std::string& dir, const std::vector<std::string>& failures);
 
 // Writes dir/README.md, CSVs and plots; returns the failures it lists. A study whose report is
 // "voqsw" gets write_voqsw_report's instead.

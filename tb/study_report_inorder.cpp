@@ -273,10 +273,8 @@ std::vector<std::string> write_inorder_report(const std::string& dir, const Stud
       if (!std::isnan(ooo + dyn + s32 + s2) && !crit[i].holds)
         failures.push_back("Impr. ordering: " + crit[i].text + ": " + crit[i].ours);
 
-  md << "\n## Differences above " << fmt::format("{:.0f}%", 100 * s.explain_above) << ", criteria not met, and why\n\n";
-  if (run.quick) md << "Quick mode: coarse sweeps and a short workload; not a verdict on the model.\n\n";
-  if (outliers.empty()) md << "None.\n";
-  write_explained_outliers(md, s, outliers);
+  write_differences(md, s, run.quick, "Quick mode: coarse sweeps and a short workload; not a verdict on the model.",
+                    outliers, true);
 
   write_experiment_csvs(dir, run);
   md << "\n## Checks (must hold whatever the tuning)\n\n"
@@ -289,10 +287,7 @@ std::vector<std::string> write_inorder_report(const std::string& dir, const Stud
         "of the finite workload delivered; no packet arrives out of order under " << det << ";\n"
      << "- adaptive throughput above " << det << "'s on every network"
      << (first(s, "order.check") == "yes" ? "; the Impr. ordering above.\n\n" : ".\n\n");
-  if (failures.empty()) md << "All hold.\n";
-  else
-    for (const auto& f : failures) md << "- **FAILED**: " << f << "\n";
-  std::ofstream(dir + "/README.md") << md.str();
+  finish_report(md, dir, failures);
   return failures;
 }
 

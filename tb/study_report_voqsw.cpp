@@ -289,10 +289,9 @@ std::vector<std::string> write_voqsw_report(const std::string& dir, const StudyR
     if (!a.holds) outliers.push_back({"Acceptance " + a.criterion, a.ours});
   }
 
-  md << "\n## Differences above " << fmt::format("{:.0f}%", 100 * s.explain_above) << ", criteria not met, and why\n\n";
-  if (run.quick) md << "Quick mode: coarse load steps find a throughput only to within a step; not a verdict on the model.\n\n";
-  if (outliers.empty()) md << "None.\n";
-  write_explained_outliers(md, s, outliers);
+  write_differences(md, s, run.quick,
+                    "Quick mode: coarse load steps find a throughput only to within a step; not a verdict on the model.",
+                    outliers, true);
 
   write_experiment_csvs(dir, run);
   md << "\n## Checks (must hold whatever the tuning)\n\n"
@@ -306,10 +305,7 @@ std::vector<std::string> write_voqsw_report(const std::string& dir, const StudyR
      << "- " << voq << "'s head-of-line-blocked share below " << hol_base << "'s at the same load";
   for (const auto& r : option(s, "hol_below_baseline")) md << "; " << r << "'s below " << base << "'s";
   md << ".\n\n";
-  if (failures.empty()) md << "All hold.\n";
-  else
-    for (const auto& f : failures) md << "- **FAILED**: " << f << "\n";
-  std::ofstream(dir + "/README.md") << md.str();
+  finish_report(md, dir, failures);
   return failures;
 }
 
