@@ -71,6 +71,7 @@ void check_escape_channels(const Topology& t, const TableSet& ts, const CheckLim
   // Entries: one escape candidate each, every candidate cabled.
   bool entries_ok = true;
   std::vector<Lid> dlids;
+  dlids.reserve(flows.size());
   for (const auto& f : flows) dlids.push_back(f.first);
   dlids.erase(std::unique(dlids.begin(), dlids.end()), dlids.end());
   for (int s = 0; s < S; ++s)
@@ -127,7 +128,7 @@ void check_escape_channels(const Topology& t, const TableSet& ts, const CheckLim
             const int ov = tab.num_ports() >= std::max(o, ip) ? tab.get(ip, o, key) & 15 : 0;
             const int ch = (chan_base[n] + o) * kV + ov;
             if (prev >= 0) edges.emplace_back(prev, ch);
-            uint32_t& st = seen[static_cast<size_t>((chan_base[n] + ip) * kV + iv)];
+            uint32_t& st = seen[(static_cast<size_t>(chan_base[n]) + ip) * kV + iv];
             if (st == stamp) break;
             st = stamp;
             if (++steps > S) {

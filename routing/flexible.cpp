@@ -164,7 +164,7 @@ TableSet route_flexible(const Topology& t, const RoutingOptions& opt) {
     anneal_acyclic(g, best, opt.seed,
                    opt.anneal_moves >= 0 ? opt.anneal_moves : std::min(kAnnealMovesPerPair * pairs, kAnnealMaxMoves));
   }
-  return tables_with_fallback(t, g, rules, std::move(best), opt, "flexible", true);
+  return tables_with_fallback(t, g, rules, best, opt, "flexible", true);
 }
 
 }  // namespace ibsc::routing

@@ -189,6 +189,7 @@ std::vector<std::string> write_voqsw_report(const std::string& dir, const StudyR
   const std::vector<std::string> series = option(s, "hotspot_series");
   for (const auto& net : s.tori) {
     std::vector<double> f;
+    f.reserve(series.size());
     for (const auto& p : series)
       f.push_back(throughput(run, net.name, voq, p, length) / throughput(run, net.name, base, p, length));
     if (series.empty() || std::any_of(f.begin(), f.end(), [](double v) { return std::isnan(v); })) continue;

@@ -7,7 +7,9 @@ file(WRITE ${BUILD}/lint/compile_commands.json "${db}")
 execute_process(
   COMMAND ${TIDY} -quiet -p ${BUILD}/lint "${SRC}/(models|routing|tb|bench)/.*\\.cpp$"
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-string(REGEX MATCHALL "[^\n]*(warning|error): [^\n]*" findings "${out}\n${err}")
+string(ASCII 27 esc)
+string(REGEX REPLACE "${esc}\\[[0-9;]*m" "" text "${out}\n${err}")  # run-clang-tidy colours its output
+string(REGEX MATCHALL "[^\n]*: (warning|error): [^\n]*" findings "${text}")
 list(LENGTH findings n)
 if(NOT rc EQUAL 0 OR n GREATER 0)
   string(REPLACE ";" "\n" findings "${findings}")
