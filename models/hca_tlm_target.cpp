@@ -86,9 +86,12 @@ void HcaTlmTarget::peq_cb(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& ph
   auto respond = [this](tlm::tlm_generic_payload& g) {
     tlm::tlm_phase ph = tlm::BEGIN_RESP;
     sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+    // Read before the call: an initiator without a memory manager may free the payload as soon
+    // as it has its response (MpiHost does), so g must not be touched after a completed call.
+    const bool mm = g.has_mm();
     const tlm::tlm_sync_enum s = socket->nb_transport_bw(g, ph, t);
     // Ended now (TLM_COMPLETED, or END_RESP returned); otherwise END_RESP comes on the forward path.
-    if ((s == tlm::TLM_COMPLETED || (s == tlm::TLM_UPDATED && ph == tlm::END_RESP)) && g.has_mm()) g.release();
+    if ((s == tlm::TLM_COMPLETED || (s == tlm::TLM_UPDATED && ph == tlm::END_RESP)) && mm) g.release();
   };
   tlm::tlm_generic_payload* g = &gp;
   const bool posted = start(gp, [g, respond](const Message&) {
