@@ -10,10 +10,10 @@
 #include <sys/resource.h>
 
 #include <chrono>
-#include <ctime>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -63,12 +63,17 @@ Measure measure(const std::vector<int>& dims, double load, double sim_us) {
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
   const auto& mon = fabric.monitor();
-  return {wall, sim_us * 1000.0, static_cast<double>(mon.hops), ru.ru_maxrss / 1024.0, static_cast<double>(mon.delivered),
-          static_cast<double>(mon.switch_wakes + mon.hca_wakes), cpu};
+  return {wall,
+          sim_us * 1000.0,
+          static_cast<double>(mon.hops),
+          ru.ru_maxrss / 1024.0,
+          static_cast<double>(mon.delivered),
+          static_cast<double>(mon.switch_wakes + mon.hca_wakes),
+          cpu};
 }
 
 std::string to_text(const Measure& m) {
-  return nlohmann::json{{"wall_s", m.wall_s}, {"sim_ns", m.sim_ns},       {"hops", m.hops},
+  return nlohmann::json{{"wall_s", m.wall_s},   {"sim_ns", m.sim_ns},       {"hops", m.hops},
                         {"peak_mb", m.peak_mb}, {"delivered", m.delivered}, {"wakes", m.wakes}}
       .dump();
 }
@@ -86,11 +91,15 @@ int sc_main(int argc, char** argv) {
       g_routing = argv[i + 1];
       continue;
     }
-    const bool known = !std::strcmp(argv[i], "--sim-us") || !std::strcmp(argv[i], "--sat") || !std::strcmp(argv[i], "--only");
+    const bool known =
+        !std::strcmp(argv[i], "--sim-us") || !std::strcmp(argv[i], "--sat") || !std::strcmp(argv[i], "--only");
     char* end = nullptr;
     const double v = i + 1 < argc ? std::strtod(argv[i + 1], &end) : 0;
     if (!known || i + 1 >= argc || end == argv[i + 1] || *end) {
-      std::fprintf(stderr, "usage: fabric_bench [--sim-us N] [--only FRACTION [--sat LOAD]] [--routing NAME]  (bad argument '%s')\n", argv[i]);
+      std::fprintf(
+          stderr,
+          "usage: fabric_bench [--sim-us N] [--only FRACTION [--sat LOAD]] [--routing NAME]  (bad argument '%s')\n",
+          argv[i]);
       return 2;
     }
     if (!std::strcmp(argv[i], "--sim-us")) sim_us = v;
@@ -104,8 +113,8 @@ int sc_main(int argc, char** argv) {
   }
   if (only > 0) {
     Measure m = measure({8, 8}, only * given_sat, sim_us);
-    std::printf("8x8 %s at %.0f%%: %.2f Mhops/s, %.0f hops, %.2f wakes/hop, %.2f Mhops per CPU s\n", g_routing.c_str(), only * 100,
-                m.hops / m.wall_s / 1e6, m.hops, m.wakes / m.hops, m.hops / m.cpu_s / 1e6);
+    std::printf("8x8 %s at %.0f%%: %.2f Mhops/s, %.0f hops, %.2f wakes/hop, %.2f Mhops per CPU s\n", g_routing.c_str(),
+                only * 100, m.hops / m.wall_s / 1e6, m.hops, m.wakes / m.hops, m.hops / m.cpu_s / 1e6);
     return 0;
   }
 
@@ -129,8 +138,8 @@ int sc_main(int argc, char** argv) {
   auto pts = tb::run_sweep(ps, sc);
   tb::SaturationPoint sat = tb::find_saturation(pts);
   double sat_load = sat.found ? sat.load : 1.0;
-  std::printf("8x8 torus, %s, uniform, 512 B: saturation at offered load %.3f (%.4f bytes/ns/switch)\n", g_routing.c_str(), sat_load,
-              sat.max_accepted_bytes_per_ns_per_switch);
+  std::printf("8x8 torus, %s, uniform, 512 B: saturation at offered load %.3f (%.4f bytes/ns/switch)\n",
+              g_routing.c_str(), sat_load, sat.max_accepted_bytes_per_ns_per_switch);
 
   std::printf("%-28s %10s %10s %14s %10s %10s %12s\n", "run", "wall s", "Mhops/s", "sim ns/s", "peak MB", "hops",
               "wakes/hop");
@@ -146,8 +155,8 @@ int sc_main(int argc, char** argv) {
   }
   auto r = tb::run_forked(1, 1, [&](int) { return to_text(measure({16, 16}, 0.0, sim_us * 20)); });
   Measure idle = from_text(r[0]);
-  std::printf("%-28s %10.4f %10s %14.3g %10.1f %10.0f %12s\n", "16x16 idle", idle.wall_s, "-", idle.sim_ns / idle.wall_s,
-              idle.peak_mb, idle.hops, "-");
+  std::printf("%-28s %10.4f %10s %14.3g %10.1f %10.0f %12s\n", "16x16 idle", idle.wall_s, "-",
+              idle.sim_ns / idle.wall_s, idle.peak_mb, idle.hops, "-");
   std::printf("idle 16x16 cost per simulated ns / loaded 8x8 (50%%) cost: %.5f%%\n",
               100.0 * (idle.wall_s / idle.sim_ns) / loaded_cost_per_ns);
   return 0;

@@ -27,10 +27,10 @@
 // results): 12 s wall, 7.2 CPU s, 763 MB peak.
 #include <sys/resource.h>
 
-#include <ctime>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <memory>
 #include <string>
 
@@ -80,7 +80,8 @@ nlohmann::json measure(const std::string& spec, double load, double sim_us, cons
   tb::FabricParams fp;
   fp.link = link;
   const double rate = fp.link.bytes_per_ns();
-  auto driver = std::make_unique<tb::TrafficDriver>(*topo, tb::TrafficConfig{}, tb::InjectionConfig{}, load * rate, rate, 1);
+  auto driver =
+      std::make_unique<tb::TrafficDriver>(*topo, tb::TrafficConfig{}, tb::InjectionConfig{}, load * rate, rate, 1);
   auto fabric = std::make_unique<tb::Fabric>(*topo, *tables, fp, *driver, tb::make_arbiter_factory({}));
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
   j["build_s"] = since(t0);
@@ -108,9 +109,9 @@ void print_row(const nlohmann::json& m) {
   const double total = m["route_s"].get<double>() + m["check_s"].get<double>() + m["build_s"].get<double>() +
                        m["sim_s"].get<double>() + m["teardown_s"].get<double>();
   std::printf("%7d %6d %8.2f %8.2f %8.2f %8.2f %9.2f %8.2f %9.0f %9.1f %8.0f\n", m["hosts"].get<int>(),
-              m["switches"].get<int>(), m["route_s"].get<double>(), m["check_s"].get<double>(), m["build_s"].get<double>(),
-              m["sim_s"].get<double>(), m["teardown_s"].get<double>(), total, m["hops"].get<double>(),
-              m["ns_per_hop"].get<double>(), m["peak_mb"].get<double>());
+              m["switches"].get<int>(), m["route_s"].get<double>(), m["check_s"].get<double>(),
+              m["build_s"].get<double>(), m["sim_s"].get<double>(), m["teardown_s"].get<double>(), total,
+              m["hops"].get<double>(), m["ns_per_hop"].get<double>(), m["peak_mb"].get<double>());
 }
 
 }  // namespace
@@ -146,8 +147,10 @@ int sc_main(int argc, char** argv) {
     std::fprintf(stderr, "large_fabric_bench: --sim-us must be > 0 and --load in (0, 1]\n");
     return 2;
   }
-  std::printf("flattened butterflies, 8 hosts/switch, DOR, %dX %.4g Gb/s lanes, uniform, 512 B, load %.2f of link rate, %.0f us\n",
-              link.width, link.lane_gbps, load, sim_us);
+  std::printf(
+      "flattened butterflies, 8 hosts/switch, DOR, %dX %.4g Gb/s lanes, uniform, 512 B, load %.2f of link rate, %.0f "
+      "us\n",
+      link.width, link.lane_gbps, load, sim_us);
   std::printf("%7s %6s %8s %8s %8s %8s %9s %8s %9s %9s %8s\n", "hosts", "sw", "route", "check", "build", "simulate",
               "teardown", "total", "hops", "ns/hop", "peak MB");
   if (!only.empty()) {

@@ -37,13 +37,13 @@ int main(int argc, char** argv) {
     const Topology t = build_topology_spec(c.spec);
     const TopologyFigures f = describe_topology(t, true, seed);
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const std::string deg = f.min_degree == f.max_degree ? std::to_string(f.max_degree)
-                                                         : fmt::format("{}..{}", f.min_degree, f.max_degree);
-    std::cout << fmt::format("| {} | `{}` | {} / {} | {} / {} | {} / {} | {} / {} | {} / {} | {} / {} ({}) | {} | {:.1f} s |\n",
-                             c.name, c.spec, c.switches, f.switches, c.hosts, f.hosts, c.degree, deg, c.diameter,
-                             f.diameter, pct(c.bisection),
-                             f.dimension_cut.cables < 0 ? "-" : pct(f.dimension_cut.relative), pct(c.bisection),
-                             pct(f.estimate.relative), f.estimate.how, f.cables, secs);
+    const std::string deg =
+        f.min_degree == f.max_degree ? std::to_string(f.max_degree) : fmt::format("{}..{}", f.min_degree, f.max_degree);
+    std::cout << fmt::format(
+        "| {} | `{}` | {} / {} | {} / {} | {} / {} | {} / {} | {} / {} | {} / {} ({}) | {} | {:.1f} s |\n", c.name,
+        c.spec, c.switches, f.switches, c.hosts, f.hosts, c.degree, deg, c.diameter, f.diameter, pct(c.bisection),
+        f.dimension_cut.cables < 0 ? "-" : pct(f.dimension_cut.relative), pct(c.bisection), pct(f.estimate.relative),
+        f.estimate.how, f.cables, secs);
     if (!c.note.empty()) notes += "- " + c.name + ": " + c.note + "\n";
   }
   if (!notes.empty()) std::cout << "\nNotes\n\n" << notes;
@@ -61,7 +61,8 @@ int main(int argc, char** argv) {
       {"Hypercube DOR", "hypercube:7:widths=2:hosts=1", "dor"},
       {"Hypercube Mixed DOR", "hypercube:7:widths=2:hosts=1", "mixed-dor"},
       {"FlatFly DOR", "flatfly:4x4x4x4:widths=2,1,1,1:hosts=1", "dor"},
-      {"FlatFly Mixed DOR (slide; its table has only Mixed ADOR)", "flatfly:4x4x4x4:widths=2,1,1,1:hosts=1", "mixed-dor"},
+      {"FlatFly Mixed DOR (slide; its table has only Mixed ADOR)", "flatfly:4x4x4x4:widths=2,1,1,1:hosts=1",
+       "mixed-dor"},
   };
   for (const auto& [row, spec, algo] : routings) {
     const Topology t = build_topology_spec(spec);
@@ -71,8 +72,7 @@ int main(int argc, char** argv) {
     const CheckReport r = check_tables(t, ts);
     const Metrics m = compute_metrics(t, ts);
     std::cout << fmt::format("| {} | `{}` | {} | {} | {} | {:.3f} / {:.3f} | {} |\n", row, spec, algo, r.sls_used,
-                             r.vls_used, m.average_distance, m.average_topological_distance,
-                             r.ok() ? "yes" : "NO");
+                             r.vls_used, m.average_distance, m.average_topological_distance, r.ok() ? "yes" : "NO");
   }
   return 0;
 }

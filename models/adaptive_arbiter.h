@@ -65,8 +65,8 @@ class AdaptiveArbiter : public SwitchArbiter {
   int num_ports_;
   int num_vls_;
   int priority_levels_;
-  int in_ptr_ = 0;           // input served first this cycle
-  int out_ptr_ = 0;          // output that wins a full tie
+  int in_ptr_ = 0;               // input served first this cycle
+  int out_ptr_ = 0;              // output that wins a full tie
   std::vector<uint32_t> taken_;  // per output: the stamp of the call that granted it
   uint32_t stamp_ = 0;           // per call
 };

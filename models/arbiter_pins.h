@@ -83,7 +83,7 @@ struct ArbiterPins {
   PinVector<Ports * kCreditW> req_len;
   PinVector<Ports> out_busy;
   PinVector<Ports * kVls * kCreditW> out_credits;
-  PinVector<Ports> grant_valid;         // output of the RTL
+  PinVector<Ports> grant_valid;          // output of the RTL
   PinVector<Ports * kPortW> grant_port;  // output of the RTL
 
   // All request and status inputs at rest: nothing requests, every output busy with no credits.
@@ -202,7 +202,7 @@ struct ArbiterPins {
   struct TraceView {
     unsigned used = 0, vls = 0;
     std::vector<InView> in;
-    std::vector<uint64_t> out;  // busy
+    std::vector<uint64_t> out;      // busy
     std::vector<uint64_t> credits;  // [o * vls + v]
   };
   std::unique_ptr<TraceView> view_;  // only when traced: the values sc_trace reads

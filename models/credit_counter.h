@@ -123,14 +123,14 @@ class alignas(64) CreditCounter {
 
   // First cache line. Accounting: base_ + (blocks in pending trains) == ceiling_ ==
   // capacity_ - (credits consumed whose train has not been announced yet).
-  Picos all_back_ = 0;     // no pending train has a block coming back after this time
-  int base_ = 0;           // credits not tied to a pending train
-  int ceiling_ = 0;        // credits once every pending train is back
+  Picos all_back_ = 0;  // no pending train has a block coming back after this time
+  int base_ = 0;        // credits not tied to a pending train
+  int ceiling_ = 0;     // credits once every pending train is back
   int capacity_ = 0;
-  bool ordered_ = true;    // block times increase along the pending trains (FIFO buffer)
-  bool has_later_ = false;  // later_ is not empty
+  bool ordered_ = true;             // block times increase along the pending trains (FIFO buffer)
+  bool has_later_ = false;          // later_ is not empty
   mutable bool waited_on_ = false;  // see mark_waited_on()
-  CreditTrain front_{};    // the oldest pending train; length 0: none pending
+  CreditTrain front_{};             // the oldest pending train; length 0: none pending
   // Second line, touched only while several trains are pending.
   RingQueue<CreditTrain> later_;
 };

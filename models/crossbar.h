@@ -28,9 +28,9 @@
 namespace ibsc::models {
 
 struct CrossbarTransfer {
-  Picos send = 0;       // head leaves on the output link
-  Picos out_free = 0;   // output link free again: tail sent
-  CreditTrain drain;    // blocks leaving the input buffer; drain.last_time(): the last one
+  Picos send = 0;      // head leaves on the output link
+  Picos out_free = 0;  // output link free again: tail sent
+  CreditTrain drain;   // blocks leaving the input buffer; drain.last_time(): the last one
 };
 
 class Crossbar {

@@ -30,8 +30,8 @@
 #include <vector>
 
 #include "models/credit_counter.h"
-#include "models/flow_sequence.h"
 #include "models/fabric_monitor.h"
+#include "models/flow_sequence.h"
 #include "models/link.h"
 #include "models/link_protocol.h"
 #include "models/ring_queue.h"
@@ -116,14 +116,14 @@ class Hca : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   WakeUp wake_;
   int lid_end_;
   int host_;
-  VlArbiter vlarb_;                             // round-robin over the VLs ready to send
+  VlArbiter vlarb_;  // round-robin over the VLs ready to send
   Picos byte_ps_;
   HcaTraffic& traffic_;
   FabricMonitor& mon_;
   Picos next_gen_ = kNever;
   Picos link_busy_until_ = 0;
-  size_t queued_ = 0;                           // packets in queues_: none spares the scans of VLs
-  TxLink link_;                                 // tx's interface, fixed after elaboration
+  size_t queued_ = 0;                             // packets in queues_: none spares the scans of VLs
+  TxLink link_;                                   // tx's interface, fixed after elaboration
   std::unique_ptr<RingQueue<Packet*>[]> queues_;  // injection queue per VL
   std::unique_ptr<CreditCounter[]> credits_;      // toward the switch input buffer, per VL
   // What generating a packet reads: the host's path records (shared with the other hosts of
@@ -131,7 +131,7 @@ class Hca : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   // the flows that have sent. Nothing here is per destination host.
   const routing::PathRow& paths_;
   FlowSequence seq_;
-  uint32_t flow_base_;                          // host x hosts: flow of destination d is + d
+  uint32_t flow_base_;                             // host x hosts: flow of destination d is + d
   RingQueue<std::pair<Picos, Packet*>> arriving_;  // (tail time, packet), in arrival order
   // Cold.
   std::unique_ptr<ReliableTransport> rt_;

@@ -48,8 +48,8 @@ const Message& MessageLayer::post(int src, int dst, uint64_t addr, const uint8_t
   if (bytes == 0) throw std::invalid_argument("message of 0 bytes");
   if (addr > p_.memory_bytes || bytes > p_.memory_bytes - addr)
     throw std::invalid_argument("message of " + std::to_string(bytes) + " bytes at address " + std::to_string(addr) +
-                                " does not fit host " + std::to_string(dst) + "'s " +
-                                std::to_string(p_.memory_bytes) + "-byte memory");
+                                " does not fit host " + std::to_string(dst) + "'s " + std::to_string(p_.memory_bytes) +
+                                "-byte memory");
   if (!hcas_[src]) throw std::logic_error("message layer: host " + std::to_string(src) + " has no HCA attached");
   auto m = std::make_unique<Message>();
   m->id = messages_.size();

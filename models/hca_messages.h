@@ -100,13 +100,13 @@ class MessageLayer : public HcaTraffic {
   MessageParams p_;
   std::vector<Hca*> hcas_;
   std::vector<std::vector<uint8_t>> memory_;
-  std::vector<std::deque<Slice>> to_send_;       // per source host, in order
-  std::vector<Slice> making_;                    // per source host: the slice make() handed out
-  std::unordered_map<uint64_t, Slice> in_flight_;  // by slice_key
-  std::vector<bool> acks_;                       // per source host: completes at ACK
+  std::vector<std::deque<Slice>> to_send_;                           // per source host, in order
+  std::vector<Slice> making_;                                        // per source host: the slice make() handed out
+  std::unordered_map<uint64_t, Slice> in_flight_;                    // by slice_key
+  std::vector<bool> acks_;                                           // per source host: completes at ACK
   std::unordered_map<uint64_t, std::deque<Message*>> awaiting_ack_;  // per connection, in sequence order
   std::vector<std::unique_ptr<Message>> messages_;
-  std::vector<uint64_t> arrivals_;               // dst x hosts + src
+  std::vector<uint64_t> arrivals_;  // dst x hosts + src
   std::vector<std::unique_ptr<sc_core::sc_event>> arrival_events_;
   uint64_t completed_ = 0, checked_ = 0;
 };

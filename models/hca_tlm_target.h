@@ -23,10 +23,10 @@
 // Events: done_ (a message of this target completed). The target owns no timing: the message
 // layer (models/hca_messages.h) and the HCA do.
 #pragma once
-#include <systemc>
-#include <tlm>
 #include <tlm_utils/peq_with_cb_and_phase.h>
 #include <tlm_utils/simple_target_socket.h>
+#include <systemc>
+#include <tlm>
 
 #include <cstdint>
 

@@ -43,13 +43,13 @@ namespace ibsc::models {
 // A packet in an input buffer, with what its arrival looked up for the grant.
 struct Queued {
   Packet* pkt = nullptr;
-  Picos ready = 0;                    // head arrival + routing delay
-  uint32_t route = 0;                 // its LFT entry in the switch's table, looked up on arrival
-  uint32_t blocks = 0;                // credits the whole packet needs
-  uint8_t sl2vl_key = 0;              // SL (or input VL with a VL2VL table): selects the output VL
-  Vl first_vl = 0;                    // output VL toward the first candidate, looked up on arrival
-  routing::PortCandidate first;       // the first candidate, copied: deterministic routes never
-  uint16_t count = 0;                 // read the LFT again; count = candidates of the entry
+  Picos ready = 0;               // head arrival + routing delay
+  uint32_t route = 0;            // its LFT entry in the switch's table, looked up on arrival
+  uint32_t blocks = 0;           // credits the whole packet needs
+  uint8_t sl2vl_key = 0;         // SL (or input VL with a VL2VL table): selects the output VL
+  Vl first_vl = 0;               // output VL toward the first candidate, looked up on arrival
+  routing::PortCandidate first;  // the first candidate, copied: deterministic routes never
+  uint16_t count = 0;            // read the LFT again; count = candidates of the entry
 };
 
 struct Draining {  // a granted packet still leaving the buffer, for the overflow check
@@ -73,10 +73,10 @@ static_assert(sizeof(InputVl) == 128, "an input VL's record is two cache lines")
 
 // What the switch's port record holds for the input side of a port.
 struct InputPortState {
-  Picos xbar_busy = 0;   // crossbar input: until its last granted packet has left the buffer
-  uint32_t queued = 0;   // packets in all VLs of this input
-  uint16_t heads = 0;    // VLs with a head, so scans skip the empty VLs' lines
-  int8_t rr_vl = 0;      // VL whose head is offered first to the switch arbiter
+  Picos xbar_busy = 0;  // crossbar input: until its last granted packet has left the buffer
+  uint32_t queued = 0;  // packets in all VLs of this input
+  uint16_t heads = 0;   // VLs with a head, so scans skip the empty VLs' lines
+  int8_t rr_vl = 0;     // VL whose head is offered first to the switch arbiter
 };
 static_assert(sizeof(InputPortState) == 16, "a quarter of the port's cache line");
 
@@ -109,8 +109,7 @@ class InputBuffer {
   }
   // Blocks of one queue holding data at t: queued, and the draining packet's not yet freed.
   static int held_exact(const InputVl& iv, Picos t) {
-    return iv.queued_blocks +
-           (iv.last.done > t ? static_cast<int>(iv.last_blocks - iv.last.drain.freed_by(t)) : 0);
+    return iv.queued_blocks + (iv.last.done > t ? static_cast<int>(iv.last_blocks - iv.last.drain.freed_by(t)) : 0);
   }
   // With escape queues: the queue a packet of `blocks` whose head arrives at head_time joins
   // on VL `vl` of `port` (see Split above), and in `held` what the VL buffer then holds; held

@@ -1,7 +1,7 @@
 #include "models/link.h"
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -22,7 +22,8 @@ void LinkParams::validate() const {
     throw std::invalid_argument("link.width must be 1, 2, 4, 8 or 12 lanes");
   if (!(lane_gbps > 0.0) || lane_gbps > 1000.0) throw std::invalid_argument("link.lane_gbps must be in (0, 1000]");
   if (coding != "8b10b" && coding != "64b66b") throw std::invalid_argument("link.coding must be 8b10b or 64b66b");
-  if (!(cable_m >= 0.0) || !(ns_per_m >= 0.0)) throw std::invalid_argument("link.cable_m and link.ns_per_m must be >= 0");
+  if (!(cable_m >= 0.0) || !(ns_per_m >= 0.0))
+    throw std::invalid_argument("link.cable_m and link.ns_per_m must be >= 0");
   if (byte_ps() == 0) throw std::invalid_argument("link rate too high: a byte must take at least 1 ps");
   // Time is whole picoseconds: refuse a rate whose byte time would be rounded by more than 1%
   // (12X SDR, 333.3 ps, is 0.1% off; 12X at 1000 Gb/s, 0.83 ps, would run 20% slow).
@@ -63,8 +64,10 @@ void Link::fail_at(Picos t, LinkEndpoint* sender, int sender_port, PacketLoss* l
 void Link::drop(Packet* pkt, Picos head_time) {
   ++dropped_;
   // The blocks leave the sender's port at link rate into the dead cable: free at once.
-  if (sender_) sender_->credits_arrive(sender_port_, CreditTrain{head_time, byte_ps_, head_time, byte_ps_, pkt->length, pkt->vl});
-  if (!loss_) throw FabricError(std::string(name()) + ": packet " + std::to_string(pkt->id) + " dropped with no loss sink");
+  if (sender_)
+    sender_->credits_arrive(sender_port_, CreditTrain{head_time, byte_ps_, head_time, byte_ps_, pkt->length, pkt->vl});
+  if (!loss_)
+    throw FabricError(std::string(name()) + ": packet " + std::to_string(pkt->id) + " dropped with no loss sink");
   loss_->dropped(pkt, std::max(head_time, c_.fail_at));
 }
 

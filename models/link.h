@@ -28,11 +28,11 @@ class PacketLoss {
 };
 
 struct LinkParams {
-  int width = 1;              // lanes: 1, 4, 8, 12
-  double lane_gbps = 2.5;     // signalling rate per lane (SDR 2.5, DDR 5, QDR 10)
+  int width = 1;                 // lanes: 1, 4, 8, 12
+  double lane_gbps = 2.5;        // signalling rate per lane (SDR 2.5, DDR 5, QDR 10)
   std::string coding = "8b10b";  // 8b10b | 64b66b
-  double cable_m = 20.0;      // cable length
-  double ns_per_m = 5.0;      // propagation delay of copper
+  double cable_m = 20.0;         // cable length
+  double ns_per_m = 5.0;         // propagation delay of copper
   // Picoseconds to put one byte on the wire (1X SDR 8b/10b: 4000 ps), rounded to the ps.
   Picos byte_ps() const;
   Picos fly_ps() const;
@@ -51,9 +51,9 @@ class Link : public sc_core::sc_module, public LinkEndpoint {
     uint64_t last_id = 0;
     Picos send_start = 0;
     uint32_t last_length = 0;
-    uint32_t num_counters = 0;    // data VLs + 1 (the last counts VLs out of range)
-    Picos fail_at = kNever;       // link fault: nothing reaches the far end from this time on
-    uint64_t bytes[16] = {};      // per VL
+    uint32_t num_counters = 0;  // data VLs + 1 (the last counts VLs out of range)
+    Picos fail_at = kNever;     // link fault: nothing reaches the far end from this time on
+    uint64_t bytes[16] = {};    // per VL
   };
   // Cold: where a dropped packet's credits and the packet itself go.
   LinkEndpoint* sender_ = nullptr;
@@ -61,7 +61,7 @@ class Link : public sc_core::sc_module, public LinkEndpoint {
   PacketLoss* loss_ = nullptr;
   uint64_t dropped_ = 0;
   Counters c_;
-  LinkEndpoint* far_ = nullptr;   // out's interface, fixed after elaboration
+  LinkEndpoint* far_ = nullptr;  // out's interface, fixed after elaboration
   Picos fly_ = 0;
   Picos byte_ps_ = 0;
   int rx_port_ = 0;

@@ -16,10 +16,10 @@
 namespace ibsc::models {
 
 struct CreditTrain {
-  Picos a_in = 0;     // time byte 0 starts to arrive (plus return fly time)
-  Picos in_ps = 0;    // picoseconds per byte arriving
-  Picos a_out = 0;    // time byte 0 starts to leave the buffer (plus return fly time)
-  Picos out_ps = 0;   // picoseconds per byte leaving
+  Picos a_in = 0;    // time byte 0 starts to arrive (plus return fly time)
+  Picos in_ps = 0;   // picoseconds per byte arriving
+  Picos a_out = 0;   // time byte 0 starts to leave the buffer (plus return fly time)
+  Picos out_ps = 0;  // picoseconds per byte leaving
   uint32_t length = 0;
   Vl vl = 0;
 

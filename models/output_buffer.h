@@ -101,8 +101,8 @@ class OutputBuffers {
   // Earliest time >= lower the head of one queue may start (kNever: empty or no credits).
   Picos queue_start(int port, int vl, bool escape, Picos lower) const;
   std::unique_ptr<RingQueue<Buffered>[]> q_;  // [(port * num_vls + vl) * queues + escape]
-  int queues_ = 1;        // per (port, VL): 2 with escape queues
-  int link_reserve_ = 0;  // blocks an adaptive head leaves free downstream
+  int queues_ = 1;                            // per (port, VL): 2 with escape queues
+  int link_reserve_ = 0;                      // blocks an adaptive head leaves free downstream
   std::unique_ptr<CreditCounter[]> credits_;  // link credits, [port * num_vls + vl]
   std::unique_ptr<VlArbiter[]> vlarb_;        // link-side VL arbiter, [port]
   std::unique_ptr<Picos[]> link_busy_;        // [port]: until its last packet's tail is sent

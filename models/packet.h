@@ -27,11 +27,11 @@ struct alignas(64) Packet {
   uint64_t id = 0;
   uint32_t src_host = 0;
   uint32_t dst_host = 0;
-  uint32_t flow = 0;     // src_host x hosts + dst_host: one flow per ordered pair of hosts
-  uint64_t seq = 0;      // per flow, from 0
-  Picos gen_time = 0;    // generation at the source HCA
-  bool measured = false; // generated inside the measurement window
-  uint16_t hops = 0;     // switches crossed
+  uint32_t flow = 0;      // src_host x hosts + dst_host: one flow per ordered pair of hosts
+  uint64_t seq = 0;       // per flow, from 0
+  Picos gen_time = 0;     // generation at the source HCA
+  bool measured = false;  // generated inside the measurement window
+  uint16_t hops = 0;      // switches crossed
   PacketKind kind = PacketKind::Data;
 
   uint32_t blocks() const { return (length + kCreditBytes - 1) / kCreditBytes; }

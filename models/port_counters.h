@@ -49,8 +49,7 @@ struct PortVlCounters {
 
 class PortCounters {
  public:
-  PortCounters(int num_ports, int num_vls)
-      : num_vls_(num_vls), c_(static_cast<size_t>(num_ports + 1) * num_vls) {}
+  PortCounters(int num_ports, int num_vls) : num_vls_(num_vls), c_(static_cast<size_t>(num_ports + 1) * num_vls) {}
   PortVlCounters& at(int port, int vl) { return c_[static_cast<size_t>(port) * num_vls_ + vl]; }
   const PortVlCounters& at(int port, int vl) const { return c_[static_cast<size_t>(port) * num_vls_ + vl]; }
   int num_vls() const { return num_vls_; }

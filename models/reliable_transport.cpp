@@ -14,7 +14,8 @@ void TransportParams::validate() const {
   if (memory == ReorderMemoryKind::Dynamic && pool_bytes == 0)
     throw std::invalid_argument("transport.pool_bytes must be > 0 with transport.memory: dynamic");
   if (injection == InjectionPolicy::LimitedWindow && memory != ReorderMemoryKind::Static)
-    throw std::invalid_argument("transport.injection: lw needs transport.memory: static (it reads the destination's fixed buffer size)");
+    throw std::invalid_argument(
+        "transport.injection: lw needs transport.memory: static (it reads the destination's fixed buffer size)");
 }
 
 void TransportCounters::add(const TransportCounters& o) {
@@ -43,8 +44,8 @@ void TransportCounters::add(const TransportCounters& o) {
   last_delivery = std::max(last_delivery, o.last_delivery);
 }
 
-ReliableTransport::ReliableTransport(Hca& hca, int host, int hosts, const TransportParams& params,
-                                     HcaTraffic& traffic, FabricMonitor& monitor)
+ReliableTransport::ReliableTransport(Hca& hca, int host, int hosts, const TransportParams& params, HcaTraffic& traffic,
+                                     FabricMonitor& monitor)
     : hca_(hca),
       host_(host),
       p_(params),

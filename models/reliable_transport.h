@@ -40,11 +40,11 @@ class Hca;
 class HcaTraffic;
 
 struct TransportCounters {
-  uint64_t app_generated = 0;       // data packets the host generated
-  uint64_t app_delivered = 0;       // data packets handed to the destination host
-  uint64_t data_sent = 0;           // data packets queued for injection (first sends and re-sends)
-  uint64_t data_arrived = 0;        // data packets whose tail reached the destination NIC
-  uint64_t first_bytes = 0;         // bytes of first sends
+  uint64_t app_generated = 0;  // data packets the host generated
+  uint64_t app_delivered = 0;  // data packets handed to the destination host
+  uint64_t data_sent = 0;      // data packets queued for injection (first sends and re-sends)
+  uint64_t data_arrived = 0;   // data packets whose tail reached the destination NIC
+  uint64_t first_bytes = 0;    // bytes of first sends
   uint64_t resent_packets = 0, resent_bytes = 0;
   uint64_t acks = 0, nacks = 0, control_bytes = 0;  // sent
   uint64_t nacks_received = 0;
@@ -55,11 +55,11 @@ struct TransportCounters {
   uint64_t held = 0;                     // at sources, not yet queued for their first send
   uint64_t awaiting_resend = 0;          // NACKed, not yet queued again
   uint64_t transitions_to_li = 0;
-  uint64_t data_dropped = 0;             // data packets a link fault dropped (each send counted)
-  uint64_t nacks_dropped = 0;            // NACKs a link fault dropped
+  uint64_t data_dropped = 0;   // data packets a link fault dropped (each send counted)
+  uint64_t nacks_dropped = 0;  // NACKs a link fault dropped
   uint64_t acks_dropped = 0;
-  uint64_t abandoned = 0;                // host packets given up: their destination is unreachable
-  Picos last_delivery = 0;               // time of the last delivery to a host
+  uint64_t abandoned = 0;   // host packets given up: their destination is unreachable
+  Picos last_delivery = 0;  // time of the last delivery to a host
   void add(const TransportCounters& o);
 };
 
@@ -95,8 +95,8 @@ class ReliableTransport {
 
  private:
   struct Outgoing {
-    Packet header;                 // for re-sends
-    Packet* first = nullptr;       // the packet itself until its first send
+    Packet header;            // for re-sends
+    Packet* first = nullptr;  // the packet itself until its first send
     enum class State : uint8_t { Held, InFlight, Nacked } state = State::Held;
   };
   struct Source {
@@ -116,8 +116,8 @@ class ReliableTransport {
 
   Source& source(int dst);
   Destination& destination(int src);
-  void release(Source& s);          // hands to the HCA what the injection control lets go
-  void send(Packet* p);             // into the HCA's injection queue, counted as generated
+  void release(Source& s);  // hands to the HCA what the injection control lets go
+  void send(Packet* p);     // into the HCA's injection queue, counted as generated
   void control(PacketKind kind, int to, uint64_t seq);
   void data_arrives(Packet* p, Picos t);
   void deliver(Packet* p, Picos t);
@@ -132,16 +132,16 @@ class ReliableTransport {
   FabricMonitor& mon_;
   ReorderMemory memory_;
   TransportCounters counters_;
-  std::vector<std::unique_ptr<Source>> sources_;  // per destination host, made on first use
+  std::vector<std::unique_ptr<Source>> sources_;            // per destination host, made on first use
   std::vector<std::unique_ptr<Destination>> destinations_;  // per source host, made on first use
-  ReorderBuffer::Outcome outcome_;                // reused per arrival
+  ReorderBuffer::Outcome outcome_;                          // reused per arrival
   AckListener on_ack_;
   struct LostControl {
     PacketKind kind;
     int to;
     uint64_t seq;
   };
-  std::vector<LostControl> parked_controls_;     // dropped ACK/NACKs, waiting for a path change
+  std::vector<LostControl> parked_controls_;  // dropped ACK/NACKs, waiting for a path change
   void abandon(Source& s, uint64_t seq);
 };
 

@@ -47,8 +47,8 @@ class ReorderMemory {
 class ReorderBuffer {
  public:
   struct Outcome {
-    std::vector<Packet*> deliver;   // to the host, in sequence order
-    bool ack = false;               // one ACK for ack_seq (the last delivered)
+    std::vector<Packet*> deliver;  // to the host, in sequence order
+    bool ack = false;              // one ACK for ack_seq (the last delivered)
     uint64_t ack_seq = 0;
     std::vector<Packet*> rejected;  // evicted (highest first), or the arrival; one NACK each
     void clear() {
@@ -66,7 +66,7 @@ class ReorderBuffer {
   uint64_t expected() const { return expected_; }
   uint64_t held_bytes() const { return held_; }
   uint64_t max_held_bytes() const { return max_held_; }  // seeds/003's MBS for this connection
-  size_t stored() const { return stored_.size(); }  // packets; they stay pool slots (the pool frees them)
+  size_t stored() const { return stored_.size(); }       // packets; they stay pool slots (the pool frees them)
 
  private:
   uint64_t expected_ = 0;

@@ -18,16 +18,22 @@ void SwitchParams::validate() const {
   if (escape_queue_bytes % 64 != 0)
     throw std::invalid_argument("switch.escape_queue_bytes must be 0 (none) or a multiple of 64 (one credit)");
   if (escape_queue_bytes > 0 && escape_queue_bytes >= buffer_bytes_per_vl)
-    throw std::invalid_argument("switch.escape_queue_bytes must be below switch.buffer_bytes_per_vl (the adaptive queue is the rest)");
+    throw std::invalid_argument(
+        "switch.escape_queue_bytes must be below switch.buffer_bytes_per_vl (the adaptive queue is the rest)");
   if (escape_queue_bytes > 0 && output_buffer_bytes_per_vl > 0 && escape_queue_bytes >= output_buffer_bytes_per_vl)
-    throw std::invalid_argument("switch.escape_queue_bytes must be below switch.output_buffer_bytes_per_vl (output buffers keep escape queues too)");
+    throw std::invalid_argument(
+        "switch.escape_queue_bytes must be below switch.output_buffer_bytes_per_vl (output buffers keep escape queues "
+        "too)");
   if (escape_queue_bytes > 0 && num_vls > 8)
-    throw std::invalid_argument("switch.escape_queue_bytes: escape queues need switch.num_vls <= 8 (two queues per VL, 16 per port)");
-  if (crossbar_speedup < 1 || crossbar_speedup > 16) throw std::invalid_argument("switch.crossbar_speedup must be 1..16");
+    throw std::invalid_argument(
+        "switch.escape_queue_bytes: escape queues need switch.num_vls <= 8 (two queues per VL, 16 per port)");
+  if (crossbar_speedup < 1 || crossbar_speedup > 16)
+    throw std::invalid_argument("switch.crossbar_speedup must be 1..16");
   for (const auto* t : {&vlarb.high, &vlarb.low})
     for (const VlArbEntry& e : *t)
-      if (e.vl >= num_vls) throw std::invalid_argument("switch.vlarb: entry names VL " + std::to_string(e.vl) +
-                                                       " but the switch has " + std::to_string(num_vls) + " data VLs");
+      if (e.vl >= num_vls)
+        throw std::invalid_argument("switch.vlarb: entry names VL " + std::to_string(e.vl) + " but the switch has " +
+                                    std::to_string(num_vls) + " data VLs");
   if (vlarb.limit_of_high_priority < 0 || vlarb.limit_of_high_priority > 255)
     throw std::invalid_argument("switch.vlarb.limit_of_high_priority must be 0..255");
 }
@@ -77,8 +83,7 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
   // Offsets and candidates only when some entry has several (adaptive routing): the entry's
   // inline first candidate serves the rest (16,384 hosts, deterministic: 230 MB less).
   bool several = false;
-  for (int v = 0; v < copies; ++v)
-    several |= !(per_vl_lft_ ? tables.lft_per_input_vl.at(v) : tables.lft).single();
+  for (int v = 0; v < copies; ++v) several |= !(per_vl_lft_ ? tables.lft_per_input_vl.at(v) : tables.lft).single();
   if (several) route_begin_.reserve(lids_ * copies);
   for (int v = 0; v < copies; ++v) {
     const routing::Lft& lft = per_vl_lft_ ? tables.lft_per_input_vl.at(v) : tables.lft;
@@ -89,10 +94,12 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
       // count; refuse_route() reads the tables again for the message.
       if (d < lft.size()) {
         const auto& cands = lft[d].candidates;
-        if (cands.size() > 0xFF) throw std::invalid_argument(std::string(sc_module::name()) + ": LFT entry with over 255 candidates");
-        if (std::all_of(cands.begin(), cands.end(), [&](const routing::PortCandidate& c) {
-              return c.port >= 1 && c.port <= n && connected(c.port);
-            }) && !cands.empty()) {
+        if (cands.size() > 0xFF)
+          throw std::invalid_argument(std::string(sc_module::name()) + ": LFT entry with over 255 candidates");
+        if (std::all_of(
+                cands.begin(), cands.end(),
+                [&](const routing::PortCandidate& c) { return c.port >= 1 && c.port <= n && connected(c.port); }) &&
+            !cands.empty()) {
           if (several) cand_.insert(cand_.end(), cands.begin(), cands.end());
           r.count = static_cast<uint8_t>(cands.size());
           r.first = cands.front();
@@ -163,10 +170,8 @@ void Switch::packet_arrives(int port, Packet* pkt, Picos head_time) {
   if (pkt->vl >= num_vls_) throw FabricError(where(port, pkt->vl) + ": packet on a VL the switch does not have");
   const int blocks = static_cast<int>(pkt->blocks());
   int q_index = pkt->vl, held;
-  if (__builtin_expect(escape_, 0))
-    q_index = in_.admit_queue(port, pkt->vl, blocks, head_time, held);
-  else
-    held = in_.held_with(in_.at(port, pkt->vl), blocks, head_time);
+  if (__builtin_expect(escape_, 0)) q_index = in_.admit_queue(port, pkt->vl, blocks, head_time, held);
+  else held = in_.held_with(in_.at(port, pkt->vl), blocks, head_time);
   InputVl& iv = in_.at(port, q_index);
   if (held > in_.capacity_blocks())
     throw FabricError(where(port, pkt->vl) + ": input buffer overflow (" + std::to_string(held) + " blocks of " +
@@ -454,7 +459,8 @@ void Switch::grant(int i, int v, int o, Vl w, Picos t) {
   if (xbar_busy(i, iv) > t) throw FabricError(where(i, v) + ": arbiter granted an input still draining");
   if (!out_.start(o, w, static_cast<int>(h.blocks), pkt->length, t))
     throw CreditError(where(o, w) + ": credit counter would go negative");
-  const CrossbarTransfer x = xbar_.transfer(t, h.ready - routing_ps_, port_[i].out.byte_ps, out.byte_ps, pkt->length, pkt->vl);
+  const CrossbarTransfer x =
+      xbar_.transfer(t, h.ready - routing_ps_, port_[i].out.byte_ps, out.byte_ps, pkt->length, pkt->vl);
   out.busy = x.out_free;
   if (!xbar_per_vl_) in.xbar_busy = x.drain.last_time();  // else iv's drain, set below
   in.rr_vl = static_cast<int8_t>(v + 1 == queues_ ? 0 : v + 1);
@@ -555,7 +561,8 @@ int Switch::hol_blocked(int in_port, int vl, Picos now) const {
 uint64_t Switch::head_packet_id(int in_port, int vl) const {
   if (!connected(in_port)) return 0;
   const Queued& h = in_.at(in_port, vl).head;
-  if (!h.pkt && escape_) return in_.at(in_port, num_vls_ + vl).head.pkt ? in_.at(in_port, num_vls_ + vl).head.pkt->id : 0;
+  if (!h.pkt && escape_)
+    return in_.at(in_port, num_vls_ + vl).head.pkt ? in_.at(in_port, num_vls_ + vl).head.pkt->id : 0;
   return h.pkt ? h.pkt->id : 0;
 }
 

@@ -64,9 +64,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   // With output buffers the pair names the output buffer, which is FIFO toward the same
   // downstream input buffer: the wait-for graph through it has the same cycles.
   std::vector<std::pair<int, int>> waits_of(int in_port, int vl, Picos now) const;
-  size_t queued(int in_port, int vl) const {
-    return connected(in_port) ? in_.queued(in_port, vl) : 0;
-  }
+  size_t queued(int in_port, int vl) const { return connected(in_port) ? in_.queued(in_port, vl) : 0; }
   uint64_t head_packet_id(int in_port, int vl) const;
   // Head-of-line blocking, for measurement (the testbench samples it; seeds/004): packets queued
   // on (input port, VL) behind a head that is routed and still waiting at `now`, bound for
@@ -93,10 +91,10 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   // What each input asked the switch arbiter at the last arbitration, kept for waves only
   // after record_requests(true) (off by default: one copy per request on the hot path).
   struct RequestRecord {
-    int in_vl = -1;               // input VL of the requesting head; -1: no request
-    int out_vl = -1;              // output VL it asked for
-    int granted = 0;              // output port granted to it then, 0: none
-    std::vector<uint8_t> ports;   // candidate output port numbers offered to the arbiter
+    int in_vl = -1;              // input VL of the requesting head; -1: no request
+    int out_vl = -1;             // output VL it asked for
+    int granted = 0;             // output port granted to it then, 0: none
+    std::vector<uint8_t> ports;  // candidate output port numbers offered to the arbiter
   };
   void record_requests(bool on) { recording_ = on; }
   // Named counters per port and VL (port_counters.h); off (null) until enabled. reset starts
@@ -104,7 +102,9 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   // the counters read right at t.
   void enable_counters();
   const PortCounters* counters() const { return ctr_.get(); }
-  void reset_counters(Picos t) { if (ctr_) ctr_->reset(t); }
+  void reset_counters(Picos t) {
+    if (ctr_) ctr_->reset(t);
+  }
   void account_waits(Picos t);
   // The head of (input port, VL) at t, as the counters classify it (for waves): 0 none waiting
   // (empty, not yet routed, or its input still draining), 1 credit stall, 2 output-busy stall,
@@ -135,9 +135,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   void arbitrate_head(Picos t);  // every eligible pair is one head's (adaptive: several outputs)
   void schedule_next(Picos t_min);
   void wake_for(int in_port, const InputVl& iv);  // wake-up for the head of one input VL only
-  Vl out_vl(int in_port, int out_port, const Queued& h) const {
-    return sl2vl_(in_port, out_port, h.sl2vl_key);
-  }
+  Vl out_vl(int in_port, int out_port, const Queued& h) const { return sl2vl_(in_port, out_port, h.sl2vl_key); }
   // The same for candidate c of h, without the table for the first (usually the only) one.
   // (A port listed twice has one output VL: the table is keyed by ports, not by candidates.)
   Vl out_vl(int in_port, const routing::PortCandidate* c, const Queued& h) const {
@@ -175,8 +173,8 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   // (the parts' arrays too), 8 bytes each here rather than 24 for a vector.
   int num_vls_;
   int num_ports_ = 0;
-  int queues_;        // input queues per port: num_vls_, or 2 x num_vls_ with escape queues
-  int reserve_ = 0;   // escape queue blocks (0: none), see need_for()
+  int queues_;       // input queues per port: num_vls_, or 2 x num_vls_ with escape queues
+  int reserve_ = 0;  // escape queue blocks (0: none), see need_for()
   // The scheduler reads the wake-up's pending time and owner: next to the hot members the
   // wake-up then uses, not in a line of its own.
   WakeUp wake_;
@@ -187,21 +185,21 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   Picos routing_ps_, clock_ps_;
   Crossbar xbar_;
   bool every_edge_;
-  bool xbar_per_vl_;         // a crossbar input per input VL: its busy time is its last drain's end
-  bool obuf_;                // output buffers (ob_): the crossbar feeds them, the link side empties them
-  bool escape_;              // escape queues (switch.escape_queue_bytes > 0): two queues per input VL
+  bool xbar_per_vl_;  // a crossbar input per input VL: its busy time is its last drain's end
+  bool obuf_;         // output buffers (ob_): the crossbar feeds them, the link side empties them
+  bool escape_;       // escape queues (switch.escape_queue_bytes > 0): two queues per input VL
   bool per_vl_lft_ = false;
-  bool arbiter_single_;      // arbiter_.has_single(), asked once
+  bool arbiter_single_;  // arbiter_.has_single(), asked once
   bool recording_ = false;
-  bool counting_ = false;    // ctr_ is set
+  bool counting_ = false;  // ctr_ is set
   FabricMonitor& mon_;
   SwitchArbiter& arbiter_;
   Picos last_arbitration_ = kNever;
   size_t queued_packets_ = 0;
   uint64_t grants_ = 0;
   size_t lids_ = 0;
-  std::unique_ptr<Port[]> port_;            // [port]
-  std::vector<int> active_;                 // input ports with queued packets (any order)
+  std::unique_ptr<Port[]> port_;  // [port]
+  std::vector<int> active_;       // input ports with queued packets (any order)
   InputBuffer in_;
   // Each credit counter also carries the switch's mark "some head's earliest grant waits for my
   // credits": credits returned to a channel nobody waits on cannot move any wake-up earlier, so
@@ -224,7 +222,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
     int in, vl, out;
     Vl out_vl;
   };
-  std::vector<Grant> grants_now_;    // the last arbitration's grants, see last_grant_out()
+  std::vector<Grant> grants_now_;      // the last arbitration's grants, see last_grant_out()
   std::unique_ptr<OutputBuffers> ob_;  // null unless obuf_
 
   uint32_t route_index(const Packet& p) const {
@@ -239,21 +237,21 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   // Cold: construction, the general arbitration path, errors and waves.
   SwitchParams p_;
   const routing::SwitchTables& tables_;
-  std::vector<uint32_t> route_begin_;         // see routes_
+  std::vector<uint32_t> route_begin_;  // see routes_
   std::vector<routing::PortCandidate> cand_;
   // Per-cycle scratch of arbitrate(), shared by all switches (arbitration never nests): it
   // stays in the cache instead of costing lines of every switch.
   static std::vector<Eligible> eligible_;
-  static std::vector<int> touched_;  // outputs some head could use this cycle
+  static std::vector<int> touched_;              // outputs some head could use this cycle
   static std::vector<ArbCandidate> head_cands_;  // arbitrate_head()'s candidates and their credits
   static std::vector<uint16_t> head_credits_;
   std::vector<ArbRequest> req_;
   std::vector<ArbOutputStatus> status_;
   std::vector<int> grant_;
-  std::vector<int> req_vl_;          // per input: the input VL whose head requests
+  std::vector<int> req_vl_;  // per input: the input VL whose head requests
   Picos rec_time_ = kNever;
-  std::vector<RequestRecord> rec_;   // [port], see last_requests()
-  std::vector<int> rec_set_;         // ports whose record is set
+  std::vector<RequestRecord> rec_;  // [port], see last_requests()
+  std::vector<int> rec_set_;        // ports whose record is set
   void clear_records(Picos t);
   void record(int in, int in_vl, int out_vl, const ArbCandidate* c, size_t n, int granted);
   std::unique_ptr<PortCounters> ctr_;  // null unless counting_
@@ -265,7 +263,8 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
     Vl out_vl;
   };
   WaitSplit split_wait(int i, const Queued& h, Picos a, Picos t) const;
-  __attribute__((noinline, cold)) void count_grant(int i, int v, int o, Vl w, const Queued& h, const CreditTrain& drain);
+  __attribute__((noinline, cold)) void count_grant(int i, int v, int o, Vl w, const Queued& h,
+                                                   const CreditTrain& drain);
   __attribute__((noinline, cold)) void count_arrival(int port, int vl, Picos head_time);
 
  public:

@@ -40,8 +40,8 @@ class SwitchArbiter {
  public:
   virtual ~SwitchArbiter() = default;
   // grants.size() == requests.size(); grants[i] is the output index granted to input i or -1.
-  virtual void arbitrate(const std::vector<ArbRequest>& requests,
-                         const std::vector<ArbOutputStatus>& outputs, std::vector<int>& grants) = 0;
+  virtual void arbitrate(const std::vector<ArbRequest>& requests, const std::vector<ArbOutputStatus>& outputs,
+                         std::vector<int>& grants) = 0;
   virtual const char* kind() const = 0;
 
   // Optional shortcut for the most common cycle: one valid request (input `in`, output VL `vl`)

@@ -46,7 +46,8 @@ Switch::WaitSplit Switch::split_wait(int i, const Queued& h, Picos a, Picos t) c
   const Picos credits_ok = std::min(t, out_.credits(c->port, w).time_for(need_for(c, static_cast<int>(h.blocks)), a));
   // Output free and credits short: [busy_end, credits_ok]; output busy with credits there:
   // [credits_ok, busy_end]; at most one of the two is not empty.
-  return {credits_ok > busy_end ? credits_ok - busy_end : 0, busy_end > credits_ok ? busy_end - credits_ok : 0, c->port, w};
+  return {credits_ok > busy_end ? credits_ok - busy_end : 0, busy_end > credits_ok ? busy_end - credits_ok : 0, c->port,
+          w};
 }
 
 int Switch::head_stall(int in_port, int vl, Picos t) const {

@@ -13,11 +13,11 @@ namespace ibsc::models {
 enum class CrossbarInputs { Port, Vl };
 
 struct SwitchParams {
-  int num_vls = 2;                     // data VLs per port (1..15)
-  uint32_t buffer_bytes_per_vl = 2048; // input buffer per port and VL
-  double routing_delay_ns = 100.0;     // LFT look-up, arbitration and crossbar set-up
-  double core_clock_ns = 4.0;          // switch core clock period; arbitration on its edges
-  int crossbar_speedup = 1;            // crossbar rate / output link rate
+  int num_vls = 2;                                        // data VLs per port (1..15)
+  uint32_t buffer_bytes_per_vl = 2048;                    // input buffer per port and VL
+  double routing_delay_ns = 100.0;                        // LFT look-up, arbitration and crossbar set-up
+  double core_clock_ns = 4.0;                             // switch core clock period; arbitration on its edges
+  int crossbar_speedup = 1;                               // crossbar rate / output link rate
   CrossbarInputs crossbar_inputs = CrossbarInputs::Port;  // scenario key switch.crossbar_inputs: port | vl
   // Per output port and VL a buffer between crossbar and link (output_buffer.h); 0: none, the
   // input-buffered switch. A multiple of 64 bytes.
@@ -27,8 +27,9 @@ struct SwitchParams {
   // per VL. A multiple of 64 bytes, below buffer_bytes_per_vl (and output_buffer_bytes_per_vl,
   // whose buffers then keep escape queues too, output_buffer.h); at most 8 data VLs.
   uint32_t escape_queue_bytes = 0;
-  VlArbParams vlarb;                   // output VL arbitration (round-robin unless tables)
-  bool vl2vl = false;                  // expects VL2VL tables (keyed by input VL); the switch follows the tables' key, tb checks they agree
+  VlArbParams vlarb;  // output VL arbitration (round-robin unless tables)
+  bool vl2vl =
+      false;  // expects VL2VL tables (keyed by input VL); the switch follows the tables' key, tb checks they agree
   // Reference mode for tests: arbitrate on every core-clock edge while anything is queued, as a
   // clocked design would. Results must equal the event-driven default exactly.
   bool every_edge = false;

@@ -81,7 +81,7 @@ struct VerilatedArbiter::Core {
   virtual void trace_pins(sc_core::sc_trace_file* tf, const std::string& scope, unsigned vls) = 0;
   virtual bool pins_traced() const = 0;
   virtual void sync_pins() = 0;  // the traced pin values, after decide()
-  virtual void finish() = 0;  // Verilog final blocks, at the end of an arbiter's use
+  virtual void finish() = 0;     // Verilog final blocks, at the end of an arbiter's use
 };
 
 namespace {
@@ -172,7 +172,7 @@ class CoreOf final : public VerilatedArbiter::Core {
   }
   void use() { Verilated::threadContextp(&ctx_); }
   void eval(uint64_t t_ps) {
-    use();  // an RTL $error counts here (fatalOnError off): it throws below, it does not abort
+    use();            // an RTL $error counts here (fatalOnError off): it throws below, it does not abort
     ctx_.time(t_ps);  // the time an RTL $error reports
     top_->eval();
     if (ctx_.gotError()) throw std::logic_error("VerilatedArbiter: RTL assertion failed (see the %Error line above)");

@@ -8,7 +8,8 @@ void VlArbiter::configure(const VlArbParams& p, int num_vls) {
   rr_last_ = -1;
   tables_.reset();
   if (use_tables_)
-    tables_.reset(new Tables{p.limit_of_high_priority, Table{p.high, 0, 0, false}, Table{p.low, 0, 0, false}, false, 0});
+    tables_.reset(
+        new Tables{p.limit_of_high_priority, Table{p.high, 0, 0, false}, Table{p.low, 0, 0, false}, false, 0});
 }
 
 int VlArbiter::pick(Table& t, uint32_t requesting) {

@@ -57,16 +57,16 @@ class WakeQueue {
 
  private:
   // Near slots of about one switch clock: coarser ones would need sorting often on fast links.
-  static constexpr int kNearBits = 12;                  // near slot: 4,096 ps
-  static constexpr int kNearSlots = 1024;               // a far slot is 1024 near slots
-  static constexpr int kFarBits = kNearBits + 10;       // far slot: 4.19 us
-  static constexpr uint64_t kFarSlots = 64;             // far wheel: base + 63 slots
+  static constexpr int kNearBits = 12;             // near slot: 4,096 ps
+  static constexpr int kNearSlots = 1024;          // a far slot is 1024 near slots
+  static constexpr int kFarBits = kNearBits + 10;  // far slot: 4.19 us
+  static constexpr uint64_t kFarSlots = 64;        // far wheel: base + 63 slots
   static_assert(kNearSlots == 1 << (kFarBits - kNearBits) && kNearSlots <= 64 * 64, "near wheel spans one far slot");
 
   struct NearSlot {
     std::vector<Entry> v;  // entries [head, end) still queued
     uint32_t head = 0;
-    bool sorted = true;    // [head, end) in time order; always so for the front slot
+    bool sorted = true;  // [head, end) in time order; always so for the front slot
   };
 
   static size_t far_index(uint64_t far_slot) { return far_slot & (kFarSlots - 1); }
@@ -160,9 +160,9 @@ class WakeQueue {
 
   std::array<NearSlot, kNearSlots> near_;
   std::array<uint64_t, kNearSlots / 64> near_mask_{};  // bit i: near slot i holds entries
-  uint64_t near_summary_ = 0;                           // bit w: near_mask_[w] != 0
-  int front_ = -1;                                      // first non-empty near slot, -1: unknown
-  uint64_t base_ = 0;  // far slot the near wheel covers
+  uint64_t near_summary_ = 0;                          // bit w: near_mask_[w] != 0
+  int front_ = -1;                                     // first non-empty near slot, -1: unknown
+  uint64_t base_ = 0;                                  // far slot the near wheel covers
   std::array<std::vector<Entry>, kFarSlots> far_;
   std::array<Picos, kFarSlots> far_min_ = never();  // earliest time per far slot
   uint64_t far_mask_ = 0;                           // bit j: far_[j] holds entries

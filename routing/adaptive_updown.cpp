@@ -82,8 +82,10 @@ TableSet route_adaptive_updown(const Topology& t, const RoutingOptions& opt, boo
       if (x == d) continue;
       std::vector<PortCandidate> cands;
       for (int c : g.out[x])
-        if (dist[g.channels[c].to] == dist[x] - 1) cands.push_back({static_cast<PortNum>(g.channels[c].port), 0, false});
-      std::sort(cands.begin(), cands.end(), [](const PortCandidate& a, const PortCandidate& b) { return a.port < b.port; });
+        if (dist[g.channels[c].to] == dist[x] - 1)
+          cands.push_back({static_cast<PortNum>(g.channels[c].port), 0, false});
+      std::sort(cands.begin(), cands.end(),
+                [](const PortCandidate& a, const PortCandidate& b) { return a.port < b.port; });
       cands.erase(std::unique(cands.begin(), cands.end(),
                               [](const PortCandidate& a, const PortCandidate& b) { return a.port == b.port; }),
                   cands.end());
@@ -93,10 +95,12 @@ TableSet route_adaptive_updown(const Topology& t, const RoutingOptions& opt, boo
         const bool fits = down[x] != kUnset ? !up(c) && down[y] == down[x] - 1 : up(c) && esc[y] == esc[x] - 1;
         if (fits && (best < 0 || escape_load[c] < escape_load[best])) best = c;
       }
-      if (best < 0) throw RoutingError(name + ": no up*/down* route from " + t.nodes[x].name + " to " + t.nodes[d].name);
+      if (best < 0)
+        throw RoutingError(name + ": no up*/down* route from " + t.nodes[x].name + " to " + t.nodes[d].name);
       ++escape_load[best];
       if (escape_only) cands.clear();
-      cands.push_back({static_cast<PortNum>(g.channels[best].port), static_cast<uint8_t>(escape_only ? 0 : 1), !escape_only});
+      cands.push_back(
+          {static_cast<PortNum>(g.channels[best].port), static_cast<uint8_t>(escape_only ? 0 : 1), !escape_only});
       for (int h : by_switch[d]) ts.switches[x].lft.set(ts.hosts[h].base_lid, cands);
     }
     // At the destination's switch the host port is the only way: an escape candidate, since the

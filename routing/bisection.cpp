@@ -125,7 +125,8 @@ BisectionCut best_dimension_cut(const Topology& t) {
 
 BisectionCut min_bisection_estimate(const Topology& t, uint64_t seed, int random_starts) {
   const int n = t.num_switches;
-  if (n < 2 || n % 2) throw std::invalid_argument("bisection: needs an even number of switches, not " + std::to_string(n));
+  if (n < 2 || n % 2)
+    throw std::invalid_argument("bisection: needs an even number of switches, not " + std::to_string(n));
   std::vector<int> hosts(n, 0);
   for (int h = 0; h < t.num_hosts; ++h) ++hosts[t.host_switch(h)];
   for (int s = 1; s < n; ++s)

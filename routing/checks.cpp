@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <map>
+#include <sstream>
 #include <string>
 #include <tuple>
-#include <sstream>
 
 #include "routing/cycle.h"
 #include "routing/dense_lft.h"
@@ -302,12 +302,9 @@ CheckReport check_tables(const Topology& t, const TableSet& ts, const CheckLimit
         on_path.push_back(code + 1);
       }
     }
-    if (pair_loop)
-      ++rep.looping_pairs;
-    else if (pair_ok)
-      ++rep.routed_pairs;
-    else
-      ++rep.unrouted_pairs;
+    if (pair_loop) ++rep.looping_pairs;
+    else if (pair_ok) ++rep.routed_pairs;
+    else ++rep.unrouted_pairs;
   };
   PairClasses classes = dense.exact ? pair_classes(t, ts) : PairClasses{};
   // All pairs from class c to q at once, when every walk ends well; false leaves them to
@@ -452,7 +449,9 @@ std::string CheckReport::text() const {
   o << "SLs used: " << sls_used << ", VLs used: " << vls_used << ", longest walk: " << max_hops << " links\n";
   o << "connected: " << (connected ? "yes" : "NO") << ", paths end: " << (paths_end ? "yes" : "NO")
     << ", within SL/VL budget: " << (within_budget ? "yes" : "NO") << "\n";
-  o << (escape_channels ? "escape channel dependency graph (Duato, virtual cut-through): " : "channel dependency graph: ") << cdg_nodes << " (channel, VL) nodes, " << cdg_edges << " dependencies, "
+  o << (escape_channels ? "escape channel dependency graph (Duato, virtual cut-through): "
+                        : "channel dependency graph: ")
+    << cdg_nodes << " (channel, VL) nodes, " << cdg_edges << " dependencies, "
     << (deadlock_free ? "acyclic: deadlock-free" : "CYCLIC: deadlock possible") << "\n";
   if (!cycle.empty()) {
     // Each hop is a channel: the switch a packet leaves, by which port, on which VL; each

@@ -33,13 +33,13 @@ struct CheckReport {
   long routed_pairs = 0;    // pairs whose every walk ends at the destination
   long unrouted_pairs = 0;  // no record, missing LFT entry or wrong host
   long looping_pairs = 0;
-  int sls_used = 0;            // distinct SLs in path records
-  int vls_used = 0;            // distinct data VLs met on the walks
-  int max_hops = 0;            // longest walk, in links (host links included)
-  bool connected = false;      // every pair routed
-  bool paths_end = false;      // no walk loops
-  bool within_budget = false;  // SLs, VLs within limits, VL15 never used for data
-  bool deadlock_free = false;  // channel dependency graph acyclic
+  int sls_used = 0;              // distinct SLs in path records
+  int vls_used = 0;              // distinct data VLs met on the walks
+  int max_hops = 0;              // longest walk, in links (host links included)
+  bool connected = false;        // every pair routed
+  bool paths_end = false;        // no walk loops
+  bool within_budget = false;    // SLs, VLs within limits, VL15 never used for data
+  bool deadlock_free = false;    // channel dependency graph acyclic
   bool escape_channels = false;  // the graph is the escape sub-network's (Duato, duato_check.h)
   size_t cdg_nodes = 0, cdg_edges = 0;
   std::vector<CycleHop> cycle;        // when not deadlock-free

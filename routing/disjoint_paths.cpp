@@ -1,9 +1,9 @@
 #include "routing/disjoint_paths.h"
 
 #include <algorithm>
-#include <memory>
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/successive_shortest_path_nonnegative_weights.hpp>
+#include <memory>
 
 namespace ibsc::routing {
 namespace {

@@ -116,7 +116,8 @@ void check_escape_channels(const Topology& t, const TableSet& ts, const CheckLim
     for (int x = 0; x < S; ++x)
       for (int ip0 = 1; ip0 <= t.nodes[x].num_ports; ++ip0) {
         if (!cabled(x, ip0)) continue;
-        const bool by_vl = ts.switches[x].sl2vl.key() == Sl2VlTable::Key::InputVl || !ts.switches[x].lft_per_input_vl.empty();
+        const bool by_vl =
+            ts.switches[x].sl2vl.key() == Sl2VlTable::Key::InputVl || !ts.switches[x].lft_per_input_vl.empty();
         for (int iv0 = 0; iv0 < (by_vl ? vls : 1); ++iv0) {
           int n = x, ip = ip0, iv = iv0, prev = -1, steps = 0;
           while (n < S) {
@@ -132,7 +133,8 @@ void check_escape_channels(const Topology& t, const TableSet& ts, const CheckLim
             if (st == stamp) break;
             st = stamp;
             if (++steps > S) {
-              if (!loops) problem("the escape route of DLID " + std::to_string(dlid) + " loops at switch " + t.nodes[n].name);
+              if (!loops)
+                problem("the escape route of DLID " + std::to_string(dlid) + " loops at switch " + t.nodes[n].name);
               loops = true;
               break;
             }

@@ -58,7 +58,7 @@ TableSet route_ecube(const Topology& t, const RoutingOptions& opt, bool one_vl) 
   ts.algorithm = one_vl ? "dor1vl" : "ecube";
   const bool cube = t.kind == "hypercube";       // ports per dimension instead of + / - pairs
   std::vector<int> width(n, 1), base(n + 1, 1);  // lanes per dimension and first port (torus.cpp)
-  std::vector<int> cube_base(n + 1, 1);           // hypercube: one port per lane (generators.cpp)
+  std::vector<int> cube_base(n + 1, 1);          // hypercube: one port per lane (generators.cpp)
   for (int d = 0; d < n; ++d) {
     if (!t.widths.empty()) width[d] = t.widths.at(d);
     base[d + 1] = base[d] + 2 * width[d];

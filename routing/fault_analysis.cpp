@@ -148,9 +148,9 @@ PathSets record_paths(const Topology& t, const TableSet& ts) {
       pp.dst_host = q;
       pp.host_pairs = 1;
       std::vector<int> cable_use(out.cable_ends.size(), 0), switch_use(S, 0);
-      const Span<PathRecord> recs = h < static_cast<int>(ts.hosts.size()) && q < static_cast<int>(ts.hosts[h].paths.size())
-                                        ? ts.hosts[h].paths[q]
-                                        : Span<PathRecord>{};
+      const Span<PathRecord> recs =
+          h < static_cast<int>(ts.hosts.size()) && q < static_cast<int>(ts.hosts[h].paths.size()) ? ts.hosts[h].paths[q]
+                                                                                                  : Span<PathRecord>{};
       for (const PathRecord& rec : recs) {
         std::vector<int> cables;
         int x = s;
@@ -275,8 +275,8 @@ std::vector<FaultLevel> analyse_faults(const Topology& t, const PathSets& ps, co
         for (size_t w = 0; w < W; ++w) x[w] |= by_cable[c][w];
       const int p = pair_of_full(x);
       if (p < 0) return;
-      lv.examples.push_back({std::move(faults), rel[p]->src_host, rel[p]->dst_host,
-                             static_cast<int>(rel[p]->cables.size())});
+      lv.examples.push_back(
+          {std::move(faults), rel[p]->src_host, rel[p]->dst_host, static_cast<int>(rel[p]->cables.size())});
     };
     const double prefixes = choose(L, m - 1);
     if (m <= opt.exhaustive_up_to && prefixes * (W + Lw + 8) < 4e9) {

@@ -22,18 +22,18 @@
 namespace ibsc::routing {
 
 struct PairPaths {
-  int src_host = -1, dst_host = -1;       // a representative host pair
-  long host_pairs = 0;                    // host pairs with the same switches and cables
-  std::vector<std::vector<int>> cables;   // per path record: cable indices (switch to switch)
-  bool disjoint = true;                   // records share no cable and no intermediate switch
-  bool walked = true;                     // every record reached the destination
+  int src_host = -1, dst_host = -1;      // a representative host pair
+  long host_pairs = 0;                   // host pairs with the same switches and cables
+  std::vector<std::vector<int>> cables;  // per path record: cable indices (switch to switch)
+  bool disjoint = true;                  // records share no cable and no intermediate switch
+  bool walked = true;                    // every record reached the destination
 };
 
 struct PathSets {
-  std::vector<std::string> cable_names;  // "S(0,0):1-S(1,0):2"
+  std::vector<std::string> cable_names;         // "S(0,0):1-S(1,0):2"
   std::vector<std::pair<int, int>> cable_ends;  // switch indices
   std::vector<std::vector<int>> cable_by_port;  // [switch][port] -> cable, -1: none
-  std::vector<PairPaths> pairs;          // host pairs on different switches, grouped
+  std::vector<PairPaths> pairs;                 // host pairs on different switches, grouped
   long host_pairs = 0;
 };
 
@@ -51,17 +51,17 @@ struct PathCensus {
 PathCensus path_census(const PathSets& ps);
 
 struct FaultOptions {
-  int max_faults = 4;          // 1..8
-  int exhaustive_up_to = 4;    // all combinations up to this many faults, sampled above
-  long samples = 100000;       // combinations drawn per level above exhaustive_up_to
+  int max_faults = 4;        // 1..8
+  int exhaustive_up_to = 4;  // all combinations up to this many faults, sampled above
+  long samples = 100000;     // combinations drawn per level above exhaustive_up_to
   uint64_t seed = 1;
-  int max_examples = 3;        // singular cases reported per level
+  int max_examples = 3;  // singular cases reported per level
 };
 
 struct SingularCase {
   std::vector<int> faults;  // cable indices
   int src_host = -1, dst_host = -1;
-  int paths = 0;            // the pair's records, all hit
+  int paths = 0;  // the pair's records, all hit
 };
 
 struct FaultLevel {
@@ -69,10 +69,10 @@ struct FaultLevel {
   double combinations = 0;  // C(cables, faults)
   long examined = 0;
   bool sampled = false;
-  long singular = 0;        // singular cases (disconnecting ones excluded)
-  long disconnecting = 0;   // combinations that separate switches with hosts
-  double percent = 0;       // singular / (examined - disconnecting)
-  double ci95 = 0;          // sampled levels: half-width of the 95 % interval, in percent
+  long singular = 0;       // singular cases (disconnecting ones excluded)
+  long disconnecting = 0;  // combinations that separate switches with hosts
+  double percent = 0;      // singular / (examined - disconnecting)
+  double ci95 = 0;         // sampled levels: half-width of the 95 % interval, in percent
   std::vector<SingularCase> examples;
 };
 

@@ -34,8 +34,8 @@ int free_port(const Topology& t, int s, int from = 1) {
 // moving cables: a switch a short of ports and another one b (or a itself when it lacks two)
 // take a random cable c-d whose ends are not yet their neighbours and become a-c, b-d. The
 // network stays connected (c still reaches d through a ... b) and simple.
-void fill_link_ports(std::vector<std::pair<int, int>>& cables, std::vector<std::vector<int>>& nb,
-                     std::vector<int>& deg, int degree, std::mt19937_64& rng) {
+void fill_link_ports(std::vector<std::pair<int, int>>& cables, std::vector<std::vector<int>>& nb, std::vector<int>& deg,
+                     int degree, std::mt19937_64& rng) {
   auto linked = [&](int a, int b) { return std::find(nb[a].begin(), nb[a].end(), b) != nb[a].end(); };
   auto unlink = [&](int a, int b) {
     nb[a].erase(std::find(nb[a].begin(), nb[a].end(), b));
@@ -80,8 +80,8 @@ Topology make_hypercube(int n, int hosts_per_switch, int switch_ports, const std
   require(hosts_per_switch >= 0, "hypercube: hosts must be >= 0");
   std::vector<int> widths = widths_in.empty() ? std::vector<int>(n, 1) : widths_in;
   if (widths.size() == 1) widths.assign(n, widths[0]);  // widths=2: every dimension
-  require(static_cast<int>(widths.size()) == n, "hypercube: " + std::to_string(widths.size()) +
-                                                    " link widths for " + std::to_string(n) + " dimensions");
+  require(static_cast<int>(widths.size()) == n,
+          "hypercube: " + std::to_string(widths.size()) + " link widths for " + std::to_string(n) + " dimensions");
   // Dimension d, lane l on port base[d] + l; hosts after the last dimension's lanes.
   std::vector<int> base(n + 1, 1);
   for (int d = 0; d < n; ++d) {

@@ -19,7 +19,7 @@ struct TableMemory {
   double sl2vl_bytes = 0;        // per switch: (ports + 1)^2 x 16 SLs
   double working_bytes = 0;      // generic algorithms: switch-pair paths and distances
   double total() const { return lft_bytes + path_record_bytes + sl2vl_bytes + working_bytes; }
-  std::string text() const;      // "about 19.7 GB (LFTs 4.7 GB, path records 15.0 GB, ...)"
+  std::string text() const;  // "about 19.7 GB (LFTs 4.7 GB, path records 15.0 GB, ...)"
 };
 
 TableMemory estimate_table_memory(const Topology& topo, const std::string& algorithm);

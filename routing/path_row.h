@@ -7,8 +7,8 @@
 // A row keeps one record per destination in a flat array until some destination gets a second
 // record; from then on it keeps (offset, count) per destination and the records besides.
 #pragma once
-#include <cstdint>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -60,8 +60,8 @@ class PathRow {
     std::vector<uint8_t> count;   // [dst]: records in `many`
     std::vector<PathRecord> many;
   };
-  Data& own();                    // this row's data, copied first when shared
-  void to_lists(Data& d) const;   // from one record per destination to (offset, count)
+  Data& own();                   // this row's data, copied first when shared
+  void to_lists(Data& d) const;  // from one record per destination to (offset, count)
   std::shared_ptr<Data> d_;
   size_t hidden_ = kNone;  // see hide()
 };

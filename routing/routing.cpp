@@ -8,13 +8,15 @@
 #include "routing/lids.h"
 #include "routing/memory_estimate.h"
 #include "routing/table_io.h"
-#include "routing/voqsw.h"
 #include "routing/tftr.h"
+#include "routing/voqsw.h"
 
 namespace ibsc::routing {
 
 const std::vector<std::string>& routing_algorithms() {
-  static const std::vector<std::string> names{"ecube", "dor1vl", "minhop", "updown-bfs", "updown-dfs", "flexible", "voqsw", "vn", "tftr", "updown-disjoint", "dor", "mixed-dor", "adaptive-updown", "updown-escape"};
+  static const std::vector<std::string> names{
+      "ecube", "dor1vl", "minhop",          "updown-bfs", "updown-dfs", "flexible",        "voqsw",
+      "vn",    "tftr",   "updown-disjoint", "dor",        "mixed-dor",  "adaptive-updown", "updown-escape"};
   return names;
 }
 
@@ -62,9 +64,10 @@ TableSet compute_routing(const Topology& topo, const RoutingOptions& given) {
   if (limit > 0 && need.total() > limit) {
     char lim[64];
     std::snprintf(lim, sizeof lim, "%.1f GB", limit / 1e9);
-    throw RoutingError(std::to_string(topo.num_switches) + " switches and " + std::to_string(topo.num_hosts) +
-                       " hosts: the routing tables would need " + need.text() + ", above the limit of " + lim +
-                       (opt.max_memory_gb > 0 ? " (--max-memory-gb)" : " (half the physical memory; --max-memory-gb sets another)"));
+    throw RoutingError(
+        std::to_string(topo.num_switches) + " switches and " + std::to_string(topo.num_hosts) +
+        " hosts: the routing tables would need " + need.text() + ", above the limit of " + lim +
+        (opt.max_memory_gb > 0 ? " (--max-memory-gb)" : " (half the physical memory; --max-memory-gb sets another)"));
   }
   if (opt.algorithm == "ecube") return route_ecube(topo, opt, false);
   if (opt.algorithm == "dor1vl") return route_ecube(topo, opt, true);

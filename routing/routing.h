@@ -17,7 +17,8 @@ class RoutingError : public std::runtime_error {
 };
 
 struct RoutingOptions {
-  std::string algorithm = "ecube";  // ecube | dor1vl | minhop | updown-bfs | updown-dfs | flexible | voqsw | vn | tftr | updown-disjoint | dor | mixed-dor | adaptive-updown | updown-escape | file
+  std::string algorithm = "ecube";  // ecube | dor1vl | minhop | updown-bfs | updown-dfs | flexible | voqsw | vn | tftr
+                                    // | updown-disjoint | dor | mixed-dor | adaptive-updown | updown-escape | file
   std::string lft_file;             // algorithm "file": an OpenSM LFT dump or export directory (table_io.h)
   int max_sls = 16;                 // SL budget; the algorithm refuses to exceed it
   int sls = 0;                      // SLs asked of voqsw (its VOQ budget) and vn (networks); 0 = max_sls / own choice
@@ -27,14 +28,14 @@ struct RoutingOptions {
   int max_lmc = 7;                  // destination renaming may use up to 2^max_lmc LIDs per host
                                     // (lowered to what the unicast LID range allows)
   // VOQsw options beyond seeds/004 (both off: the paper's algorithm; routing/voqsw.h):
-  bool voq_hca = false;     // tuples at the HCAs too: the HCA's SL2VL picks the first switch's VOQ
-  bool voq_spread = false;  // SLs kept out of considered neighbours' VLs where they can be, and
-                            // paths free of considered tuples spread over the VLs
-  int root = -1;                    // up*/down*/Flexible root switch; -1: the seeds/000 heuristic
-  int search_budget = 500;          // Flexible: candidate routings evaluated at most
-  long anneal_moves = -1;           // Flexible: path-space annealing moves; -1: 60 per switch pair, <= 250000
-  double max_memory_gb = 0;         // refuse tables estimated above this (memory_estimate.h); 0: half
-                                    // the physical memory
+  bool voq_hca = false;      // tuples at the HCAs too: the HCA's SL2VL picks the first switch's VOQ
+  bool voq_spread = false;   // SLs kept out of considered neighbours' VLs where they can be, and
+                             // paths free of considered tuples spread over the VLs
+  int root = -1;             // up*/down*/Flexible root switch; -1: the seeds/000 heuristic
+  int search_budget = 500;   // Flexible: candidate routings evaluated at most
+  long anneal_moves = -1;    // Flexible: path-space annealing moves; -1: 60 per switch pair, <= 250000
+  double max_memory_gb = 0;  // refuse tables estimated above this (memory_estimate.h); 0: half
+                             // the physical memory
 };
 
 // Every algorithm that computes tables ("file", which reads them, is accepted as well).

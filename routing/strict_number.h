@@ -11,7 +11,7 @@ inline bool parse_unsigned(std::string_view text, uint64_t max, uint64_t& out, i
   if (text.empty()) return false;
   uint64_t v = 0;
   for (char c : text) {
-    int d = c >= '0' && c <= '9' ? c - '0'
+    int d = c >= '0' && c <= '9'                 ? c - '0'
             : base == 16 && c >= 'a' && c <= 'f' ? c - 'a' + 10
             : base == 16 && c >= 'A' && c <= 'F' ? c - 'A' + 10
                                                  : -1;

@@ -50,7 +50,7 @@ std::vector<LftBlock> parse_lfts(const Topology& t, std::istream& in, const std:
   std::map<uint64_t, int> by_guid;
   for (int s = 0; s < t.num_switches; ++s) by_guid[switch_guid(t, s)] = s;
   std::vector<LftBlock> blocks;
-  std::map<int, int> seen;  // switch -> header line
+  std::map<int, int> seen;                            // switch -> header line
   std::map<Lid, std::pair<PortNum, int>> block_lids;  // this block's LIDs -> (port, line)
   std::string raw;
   int line = 0;
@@ -64,8 +64,8 @@ std::vector<LftBlock> parse_lfts(const Topology& t, std::istream& in, const std:
           !number_at(raw, g + 7, UINT64_MAX, guid, 16))
         fail(name, line, "switch header without 'Lid N guid 0xGUID': '" + raw + "'");
       if (lid == 0 || lid > kMaxUnicastLid)
-        fail(name, line, "switch Lid " + std::to_string(lid) + " is not a unicast LID (1.." +
-                             std::to_string(kMaxUnicastLid) + ")");
+        fail(name, line,
+             "switch Lid " + std::to_string(lid) + " is not a unicast LID (1.." + std::to_string(kMaxUnicastLid) + ")");
       auto it = by_guid.find(guid);
       if (it == by_guid.end()) {
         char buf[40];
@@ -73,8 +73,8 @@ std::vector<LftBlock> parse_lfts(const Topology& t, std::istream& in, const std:
         fail(name, line, std::string("guid ") + buf + " is not a switch of this topology");
       }
       if (!seen.emplace(it->second, line).second)
-        fail(name, line, "switch " + t.nodes[it->second].name + " already listed on line " +
-                             std::to_string(seen[it->second]));
+        fail(name, line,
+             "switch " + t.nodes[it->second].name + " already listed on line " + std::to_string(seen[it->second]));
       blocks.push_back({it->second, static_cast<Lid>(lid), line, {}, {}});
       block_lids.clear();
       continue;
@@ -93,13 +93,15 @@ std::vector<LftBlock> parse_lfts(const Topology& t, std::istream& in, const std:
       const int sw = blocks.back().sw;
       if (lid == 0) fail(name, line, "LID 0 is reserved (no port has it), so it has no LFT entry");
       if (port > static_cast<unsigned>(t.nodes[sw].num_ports))
-        fail(name, line, "port " + std::to_string(port) + " beyond the " + std::to_string(t.nodes[sw].num_ports) +
-                             " ports of " + t.nodes[sw].name);
+        fail(name, line,
+             "port " + std::to_string(port) + " beyond the " + std::to_string(t.nodes[sw].num_ports) + " ports of " +
+                 t.nodes[sw].name);
       auto [prev, fresh] = block_lids.emplace(static_cast<Lid>(lid), std::pair{static_cast<PortNum>(port), line});
       if (!fresh && prev->second.first != port)
-        fail(name, line, "LID " + std::to_string(lid) + " of switch " + t.nodes[sw].name + " goes to port " +
-                             std::to_string(port) + " here but to port " + std::to_string(prev->second.first) +
-                             " on line " + std::to_string(prev->second.second));
+        fail(name, line,
+             "LID " + std::to_string(lid) + " of switch " + t.nodes[sw].name + " goes to port " + std::to_string(port) +
+                 " here but to port " + std::to_string(prev->second.first) + " on line " +
+                 std::to_string(prev->second.second));
       blocks.back().entries.emplace_back(static_cast<Lid>(lid), static_cast<PortNum>(port));
       blocks.back().entry_lines.push_back(line);
       continue;
@@ -114,8 +116,9 @@ void apply_lfts(const Topology& t, const std::vector<LftBlock>& blocks, TableSet
   for (auto& st : ts.switches) st.lft.assign(ts.max_lid + 1);
   for (const LftBlock& b : blocks) {
     if (b.lid != ts.switches[b.sw].lid)
-      fail(name, b.line, "switch " + t.nodes[b.sw].name + " has Lid " + std::to_string(b.lid) + " here but " +
-                             std::to_string(ts.switches[b.sw].lid) + " in the tables");
+      fail(name, b.line,
+           "switch " + t.nodes[b.sw].name + " has Lid " + std::to_string(b.lid) + " here but " +
+               std::to_string(ts.switches[b.sw].lid) + " in the tables");
     for (size_t i = 0; i < b.entries.size(); ++i) {
       const auto [lid, port] = b.entries[i];
       if (lid > ts.max_lid)
@@ -217,10 +220,11 @@ void read_path_records(const Topology& t, TableSet& ts, std::istream& in, const 
     uint64_t v[4] = {};
     bool ok = tok.size() == 5 && tok[0] == "path";
     for (int i = 0; ok && i < 4; ++i) ok = parse_unsigned(tok[i + 1], 1u << 30, v[i]);
-    if (!ok || v[0] >= static_cast<uint64_t>(t.num_hosts) || v[1] >= static_cast<uint64_t>(t.num_hosts) ||
-        v[2] < 1 || v[2] > ts.max_lid || v[3] >= static_cast<uint64_t>(kNumSls))
-      fail(name, line, "expected 'path SRC_HOST DST_HOST DLID SL' within " + std::to_string(t.num_hosts) +
-                           " hosts, LIDs 1.." + std::to_string(ts.max_lid) + ", SLs 0..15");
+    if (!ok || v[0] >= static_cast<uint64_t>(t.num_hosts) || v[1] >= static_cast<uint64_t>(t.num_hosts) || v[2] < 1 ||
+        v[2] > ts.max_lid || v[3] >= static_cast<uint64_t>(kNumSls))
+      fail(name, line,
+           "expected 'path SRC_HOST DST_HOST DLID SL' within " + std::to_string(t.num_hosts) + " hosts, LIDs 1.." +
+               std::to_string(ts.max_lid) + ", SLs 0..15");
     ts.hosts[v[0]].paths.add(v[1], {static_cast<Lid>(v[2]), static_cast<Sl>(v[3])});
   }
 }

@@ -10,9 +10,7 @@
 
 namespace ibsc::routing {
 
-uint64_t switch_guid(const Topology& t, int sw) {
-  return t.nodes[sw].guid ? t.nodes[sw].guid : kSwitchGuidBase + sw;
-}
+uint64_t switch_guid(const Topology& t, int sw) { return t.nodes[sw].guid ? t.nodes[sw].guid : kSwitchGuidBase + sw; }
 uint64_t host_guid(const Topology& t, int host) {
   const Node& n = t.nodes[t.host_node(host)];
   return n.guid ? n.guid : kHostGuidBase + host;
@@ -37,8 +35,7 @@ void write_opensm_lfts(const Topology& t, const TableSet& ts, std::ostream& out)
       std::snprintf(buf, sizeof buf, "0x%04zx %03u # ", lid, st.lft[lid].primary());
       out << buf;
       int o = owner[lid];
-      if (o < 0)
-        out << "unknown node and type\n";
+      if (o < 0) out << "unknown node and type\n";
       else {
         std::snprintf(buf, sizeof buf, "%s portguid 0x%016" PRIx64 ": '", t.is_switch(o) ? "Switch" : "Channel Adapter",
                       t.is_switch(o) ? switch_guid(t, o) : host_guid(t, t.host_index(o)));

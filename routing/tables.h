@@ -46,9 +46,9 @@ class Sl2VlTable {
 };
 
 struct SwitchTables {
-  Lid lid = 0;                           // the switch's own LID (port 0)
-  Lft lft;                               // DLID -> candidates
-  std::vector<Lft> lft_per_input_vl;     // optional: [input VL] -> LFT; empty means use `lft`
+  Lid lid = 0;                        // the switch's own LID (port 0)
+  Lft lft;                            // DLID -> candidates
+  std::vector<Lft> lft_per_input_vl;  // optional: [input VL] -> LFT; empty means use `lft`
   Sl2VlTable sl2vl;
 
   LftEntry route(Lid dlid, Vl input_vl) const {
@@ -58,10 +58,10 @@ struct SwitchTables {
 };
 
 struct HostTables {
-  Lid base_lid = 0;                                  // LIDs base_lid .. base_lid + 2^lmc - 1
+  Lid base_lid = 0;  // LIDs base_lid .. base_lid + 2^lmc - 1
   uint8_t lmc = 0;
-  Vl sl2vl[kNumSls] = {};                            // the HCA port's SL2VL
-  PathRow paths;                                     // [destination host] -> records
+  Vl sl2vl[kNumSls] = {};  // the HCA port's SL2VL
+  PathRow paths;           // [destination host] -> records
 };
 
 // How an HCA picks among a pair's path records.
@@ -71,8 +71,8 @@ enum class PathChoice { Primary, RandomPerPacket };
 
 struct TableSet {
   std::string algorithm;
-  int sls_used = 1;   // SLs the algorithm needs
-  int vls_used = 1;   // data VLs the algorithm needs
+  int sls_used = 1;                    // SLs the algorithm needs
+  int vls_used = 1;                    // data VLs the algorithm needs
   std::vector<SwitchTables> switches;  // index: switch index of the Topology
   std::vector<HostTables> hosts;       // index: host index of the Topology
   Lid max_lid = 0;

@@ -29,7 +29,6 @@ void set_path(const SwitchGraph& g, const Orientation& o, TftrPath& p, std::vect
   p.transitions = p.vls.empty() ? 0 : p.vls.back();
 }
 
-
 // The paper's own fallback (seeds/002 section 4: "the process will be repeated by using
 // different ports at starting and ending switches"): paths found one after another, each the
 // shortest within the VL budget that avoids the earlier ones, starting from the source's ports

@@ -53,8 +53,8 @@ struct TftrStats {
 };
 
 struct TftrResult {
-  int n = 0;                                 // switches
-  int k = 0;                                 // paths asked per pair (smallest switch degree)
+  int n = 0;  // switches
+  int k = 0;  // paths asked per pair (smallest switch degree)
   int vls = 2;
   Orientation orientation;
   std::vector<std::vector<TftrPath>> pairs;  // [s * n + d], shortest first
@@ -71,8 +71,8 @@ TftrResult tftr_paths(const Topology& t, const SwitchGraph& g, const RoutingOpti
 
 // Stages 4 and 5 (tftr_sls.cpp): SLs with mapping conflicts resolved, then VL balancing, over
 // the pairs in `order`; sets every path's SL and r.sl_transitions.
-void tftr_assign_sls(const SwitchGraph& g, TftrResult& r, const std::vector<std::pair<int, int>>& order,
-                     int max_port, int max_sls);
+void tftr_assign_sls(const SwitchGraph& g, TftrResult& r, const std::vector<std::pair<int, int>>& order, int max_port,
+                     int max_sls);
 
 // Stage 6: the table set (tftr_tables.cpp).
 TableSet tftr_tables(const Topology& t, const SwitchGraph& g, const TftrResult& r, const RoutingOptions& opt);

@@ -33,8 +33,8 @@ std::vector<SlMap::Hop> SlMap::hops(const SwitchGraph& g, const std::vector<int>
   h.reserve(chans.size() + 1);
   h.push_back({index(g.channels[chans[0]].from, host, g.channels[chans[0]].port), vls[0]});
   for (size_t i = 1; i < chans.size(); ++i)
-    h.push_back({index(g.channels[chans[i]].from, g.channels[chans[i - 1]].to_port, g.channels[chans[i]].port),
-                 vls[i]});
+    h.push_back(
+        {index(g.channels[chans[i]].from, g.channels[chans[i - 1]].to_port, g.channels[chans[i]].port), vls[i]});
   const Channel& last = g.channels[chans.back()];
   h.push_back({index(last.to, last.to_port, host), vls.back()});
   return h;

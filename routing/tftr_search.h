@@ -63,8 +63,8 @@ struct PathSearch {
   std::vector<char> blocked_cable;   // by channel index, both directions set
   int max_vl = 0;                    // highest VL reachable: VLs - 1 or the SL's transition count
   int max_hops = 1 << 30;
-  const SlMap* sl = nullptr;         // entries the path must fit; null: none
-  int first = -1;                    // the channel the path must start with; -1: any
+  const SlMap* sl = nullptr;  // entries the path must fit; null: none
+  int first = -1;             // the channel the path must start with; -1: any
 };
 
 // Marks the cables and intermediate switches of `chans` blocked.

@@ -83,8 +83,7 @@ TableSet tftr_tables(const Topology& t, const SwitchGraph& g, const TftrResult& 
           vls_used = std::max(vls_used, p.vls[i] + 1);
           if (i == 0)
             for (int h : by_switch[s]) ts.switches[s].sl2vl.set(t.host_switch_port(h), ch.port, p.sl, vl);
-          else
-            ts.switches[ch.from].sl2vl.set(g.channels[chans[i - 1]].to_port, ch.port, p.sl, vl);
+          else ts.switches[ch.from].sl2vl.set(g.channels[chans[i - 1]].to_port, ch.port, p.sl, vl);
         }
         const Channel& last = g.channels[chans.back()];
         for (int q : by_switch[d])

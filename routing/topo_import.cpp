@@ -77,9 +77,7 @@ std::string trim(const std::string& s) {
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'; }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool isxdigit_char(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
-bool is_word(char c) {
-  return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
+bool is_word(char c) { return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 size_t skip_space(std::string_view& s) {
   size_t n = 0;
   while (n < s.size() && is_space(s[n])) ++n;
@@ -319,8 +317,8 @@ Topology read_ibnetdiscover(const std::string& path) {
     sw.guid = nodes[i].guid;
     sw.lid = nodes[i].lid;
     if (sw.guid && !guid_line.emplace(sw.guid, nodes[i].line).second)
-      fail(path, nodes[i].line, "switch GUID of \"" + nodes[i].id + "\" also on line " +
-                                    std::to_string(guid_line[sw.guid]));
+      fail(path, nodes[i].line,
+           "switch GUID of \"" + nodes[i].id + "\" also on line " + std::to_string(guid_line[sw.guid]));
   }
   for (size_t i = 0; i < nodes.size(); ++i)
     for (const RawPort& rp : nodes[i].links) {

@@ -22,22 +22,22 @@ struct PortPeer {
 struct Node {
   NodeKind kind = NodeKind::Switch;
   std::string name;
-  int num_ports = 0;              // data ports; valid port numbers are 1..num_ports
-  std::vector<PortPeer> ports;    // size num_ports + 1; index 0 (management) stays unconnected
-  std::vector<int> coord;         // position in a k-ary n-cube or mesh, empty otherwise
-  uint64_t guid = 0;              // node (switch) or port (host) GUID from a dump; 0: none given
-  Lid lid = 0;                    // LID the dump reports (switch port 0, host port); 0: none given
+  int num_ports = 0;            // data ports; valid port numbers are 1..num_ports
+  std::vector<PortPeer> ports;  // size num_ports + 1; index 0 (management) stays unconnected
+  std::vector<int> coord;       // position in a k-ary n-cube or mesh, empty otherwise
+  uint64_t guid = 0;            // node (switch) or port (host) GUID from a dump; 0: none given
+  Lid lid = 0;                  // LID the dump reports (switch port 0, host port); 0: none given
   const PortPeer& peer(int port) const { return ports.at(port); }
 };
 
 struct Topology {
-  std::string kind;                   // "torus", "mesh", "hypercube", "irregular", "file", ...
-  std::vector<int> dims;              // per-dimension size for torus/mesh/flatfly, empty otherwise
-  std::vector<int> widths;            // torus/mesh: parallel cables per dimension; empty means 1 each
-  std::vector<Node> nodes;            // switches first (0..num_switches-1), then hosts
+  std::string kind;         // "torus", "mesh", "hypercube", "irregular", "file", ...
+  std::vector<int> dims;    // per-dimension size for torus/mesh/flatfly, empty otherwise
+  std::vector<int> widths;  // torus/mesh: parallel cables per dimension; empty means 1 each
+  std::vector<Node> nodes;  // switches first (0..num_switches-1), then hosts
   int num_switches = 0;
   int num_hosts = 0;
-  std::vector<std::string> notes;     // what an importer skipped or changed, one line each
+  std::vector<std::string> notes;  // what an importer skipped or changed, one line each
 
   int host_node(int host) const { return num_switches + host; }
   int host_index(int node) const { return node - num_switches; }

@@ -22,7 +22,8 @@ LaneFanout input_lane_fanout(const Topology& t, const TableSet& ts) {
         int sw = t.host_switch(h), in = t.host_switch_port(h);
         int vl = ts.hosts[h].sl2vl[rec.sl];
         for (int steps = 0;; ++steps) {
-          if (steps > S) throw RoutingError("input_lane_fanout: the walk for DLID " + std::to_string(rec.dlid) + " loops");
+          if (steps > S)
+            throw RoutingError("input_lane_fanout: the walk for DLID " + std::to_string(rec.dlid) + " loops");
           const int out = ts.switches[sw].route(rec.dlid, static_cast<Vl>(vl)).primary();
           if (out < 1 || out > 63 || out > t.nodes[sw].num_ports || t.nodes[sw].ports[out].node < 0)
             throw RoutingError("input_lane_fanout: switch " + t.nodes[sw].name + " has no route for DLID " +

@@ -12,7 +12,6 @@
 #include <cstdint>
 #include <vector>
 
-
 namespace ibsc::tb {
 
 struct ConfidenceInterval {
@@ -37,10 +36,10 @@ class BatchMeans {
   void close_until(uint64_t t);
 
   // Over the closed batches, per batch then Student t at `confidence`:
-  ConfidenceInterval latency_ns(double confidence) const;              // mean packet latency
-  ConfidenceInterval delivered_bytes_per_ns(double confidence) const;  // accepted traffic, whole fabric
+  ConfidenceInterval latency_ns(double confidence) const;                   // mean packet latency
+  ConfidenceInterval delivered_bytes_per_ns(double confidence) const;       // accepted traffic, whole fabric
   ConfidenceInterval backlog_growth_bytes_per_ns(double confidence) const;  // generated - delivered
-  double generated_bytes_per_ns() const;  // over the closed batches
+  double generated_bytes_per_ns() const;                                    // over the closed batches
 
   int batches() const { return static_cast<int>(closed_.size()); }
   uint64_t batch_ps() const { return batch_ps_; }

@@ -103,8 +103,8 @@ ChannelLoadBound channel_load_bound(const routing::Topology& topo, const routing
                                  std::to_string(d.dst) + " does not reach its destination");
       if (!topo.is_switch(far.node)) {
         if (topo.host_index(far.node) != d.dst)
-          throw std::runtime_error("channel-load bound: the path from host " + std::to_string(d.src) + " ends at host " +
-                                   std::to_string(topo.host_index(far.node)));
+          throw std::runtime_error("channel-load bound: the path from host " + std::to_string(d.src) +
+                                   " ends at host " + std::to_string(topo.host_index(far.node)));
         ++b.paths;
         // hop counts links from the source host; switch-to-switch links are hop - 1.
         if (hop - 1 > dist[topo.host_switch(d.src)][topo.host_switch(d.dst)]) ++b.non_minimal_paths;

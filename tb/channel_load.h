@@ -33,8 +33,8 @@ struct Demand {
 std::vector<Demand> traffic_matrix(const TrafficConfig& cfg, const routing::Topology& topo);
 
 struct ChannelLoadBound {
-  double routed = 0;     // bytes/ns/switch
-  double topology = 0;   // bytes/ns/switch
+  double routed = 0;             // bytes/ns/switch
+  double topology = 0;           // bytes/ns/switch
   double max_channel_share = 0;  // busiest channel: sum of shares (units of one host's rate)
   std::string busiest;           // "switch S port P" or "host H port 1"
   long paths = 0;                // host pairs walked

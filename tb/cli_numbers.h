@@ -2,7 +2,8 @@
 // takes "-1" as 2^64-1 (so `cosim --cycles -1` ran for ever) and "010" as octal 8, and never
 // reports a value out of range. This validator runs on the text before CLI11 converts it:
 // decimal digits only, within [lo, hi], leading zeros dropped so the conversion reads decimal.
-// Attach it with transform() (check() hands validators a copy). CLI11 prefixes the message with the option's name ("--cycles: ...").
+// Attach it with transform() (check() hands validators a copy). CLI11 prefixes the message with the option's name
+// ("--cycles: ...").
 #pragma once
 #include <charconv>
 #include <cstdint>

@@ -32,15 +32,15 @@ int run(MpiOptions& o) {
   if (o.work.kind == "trace") {
     if (o.trace_file.empty()) throw std::invalid_argument("--workload trace needs --trace FILE");
     o.work.trace = read_trace(o.trace_file);
-  } else if (!o.trace_file.empty())
-    throw std::invalid_argument("--trace is for --workload trace");
+  } else if (!o.trace_file.empty()) throw std::invalid_argument("--trace is for --workload trace");
   if (!o.write_trace_file.empty()) check_writable(o.write_trace_file);
   if (!o.json_file.empty()) check_writable(o.json_file);
   std::vector<TraceRecord> trace;
   FabricParams fp = s.point.fabric;
   fp.path_seed = s.point.seed;
-  const MpiRunResult r = run_mpi(topo, tables, fp, o.msg, o.work, o.style == "lt" ? MpiHost::Style::Lt : MpiHost::Style::At,
-                                 o.write_trace_file.empty() ? nullptr : &trace);
+  const MpiRunResult r =
+      run_mpi(topo, tables, fp, o.msg, o.work, o.style == "lt" ? MpiHost::Style::Lt : MpiHost::Style::At,
+              o.write_trace_file.empty() ? nullptr : &trace);
   std::printf("ibsc mpi: %s on %d hosts (%s), %u bytes per message, %s sends, MTU %u\n", o.work.kind.c_str(),
               topo.num_hosts, tables.algorithm.c_str(), o.work.bytes, o.style.c_str(), o.msg.mtu_bytes);
   std::printf("completion: %.3f ns; %llu messages, %llu bytes, %llu packets checked\n", r.completion_ns,
@@ -93,12 +93,14 @@ void add_mpi_command(CLI::App& app) {
   c->add_option("--style", o->style, "lt: blocking b_transport sends; at: nb_transport, many outstanding (default)")
       ->check(CLI::IsMember({"lt", "at"}));
   c->add_option("--mtu", o->msg.mtu_bytes, "Payload bytes per packet (default 1024)")->check(CLI::Range(1u, 4096u));
-  c->add_option("--header-bytes", o->msg.header_bytes, "Wire bytes added per packet (default 0)")->check(CLI::Range(0u, 128u));
+  c->add_option("--header-bytes", o->msg.header_bytes, "Wire bytes added per packet (default 0)")
+      ->check(CLI::Range(0u, 128u));
   c->add_option("--trace", o->trace_file, "trace: message trace file (time_ns src dst bytes per line)")
       ->check(CLI::ExistingFile);
   c->add_option("--compression", o->work.compression, "trace: time-compression factor, > 1 posts sooner (default 1)")
       ->check(CLI::PositiveNumber);
-  c->add_option("--write-trace", o->write_trace_file, "Write every message posted as a trace (the collectives' generator)");
+  c->add_option("--write-trace", o->write_trace_file,
+                "Write every message posted as a trace (the collectives' generator)");
   c->add_option("--json", o->json_file, "Write the result as JSON");
   c->callback([o]() { throw CLI::RuntimeError(run(*o)); });
 }

@@ -208,15 +208,19 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
 void add_reproduce_command(CLI::App& app) {
   auto o = std::make_shared<ReproduceOptions>();
   CLI::App* c = app.add_subcommand("reproduce", "Run every experiment of a study (a paper) and write its report");
-  c->add_option("study", o->study, "Study YAML (scenarios/seeds000/torus-routing.yaml)")->required()->check(CLI::ExistingFile);
+  c->add_option("study", o->study, "Study YAML (scenarios/seeds000/torus-routing.yaml)")
+      ->required()
+      ->check(CLI::ExistingFile);
   c->add_flag("--quick", o->quick, "Short windows and coarse sweeps: checks the invariants, not the paper's numbers");
   c->add_option("--out", o->out, "Report folder (default reports/<study>, or out/<study>-quick with --quick)");
-  c->add_option("--jobs", o->jobs, "Experiments run at once (default: one per core)")->transform(whole_number(0, kMaxJobs));
-  c->add_option("--only", o->only, "Run only these experiments: comma-separated, each a text the name contains (4x4-) or a shell pattern "
-                                 "over the whole name (4x4x4-*-uniform-512)");
+  c->add_option("--jobs", o->jobs, "Experiments run at once (default: one per core)")
+      ->transform(whole_number(0, kMaxJobs));
+  c->add_option("--only", o->only,
+                "Run only these experiments: comma-separated, each a text the name contains (4x4-) or a shell pattern "
+                "over the whole name (4x4x4-*-uniform-512)");
   c->callback([o]() {
-    std::string cmd = "ibsc reproduce " + o->study + (o->quick ? " --quick" : "") +
-                      (o->only.empty() ? "" : " --only " + o->only);
+    std::string cmd =
+        "ibsc reproduce " + o->study + (o->quick ? " --quick" : "") + (o->only.empty() ? "" : " --only " + o->only);
     throw CLI::RuntimeError(reproduce(*o, cmd));
   });
 }

@@ -10,16 +10,16 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
-#include <nlohmann/json.hpp>
 
 #include "routing/checks.h"
-#include "routing/seeds001.h"
 #include "routing/dot.h"
 #include "routing/fault_analysis.h"
 #include "routing/metrics.h"
 #include "routing/routing.h"
+#include "routing/seeds001.h"
 #include "routing/table_io.h"
 #include "routing/topo_spec.h"
 #include "routing/voqsw.h"
@@ -45,12 +45,12 @@ struct RouteCmdOptions {
   int max_vls = 15;
   int sls = 0;  // --sls: voqsw's SL budget, vn's networks; 0: the algorithm's choice
   uint64_t seed = 1;
-  bool paths = false;           // --paths: seeds/002 Tables 1-2, pairs by number of disjoint paths
-  int fault_analysis = 0;       // --fault-analysis MAX: singular cases for 1..MAX link faults
-  int fault_exhaustive = 4;     // all combinations up to this many faults, sampled above
+  bool paths = false;        // --paths: seeds/002 Tables 1-2, pairs by number of disjoint paths
+  int fault_analysis = 0;    // --fault-analysis MAX: singular cases for 1..MAX link faults
+  int fault_exhaustive = 4;  // all combinations up to this many faults, sampled above
   long fault_samples = 100000;
   std::vector<std::string> faults;  // --fault SWITCH:PORT (repeatable): pairs this set cuts
-  double max_memory_gb = 0;  // 0: half the physical memory
+  double max_memory_gb = 0;         // 0: half the physical memory
   bool describe = false;            // --describe: seeds/001's topology figures, no routing
 };
 
@@ -74,9 +74,14 @@ std::string voq_text(const routing::VoqSummary& v) {
 }
 
 nlohmann::json voq_json(const routing::VoqSummary& v) {
-  return {{"sls_full", v.plan.sls_full},   {"sl_budget", v.plan.sl_budget}, {"vls", v.vls},
-          {"tuples", v.plan.x_max},         {"considered", v.plan.x},        {"percent", v.plan.percent()},
-          {"weighted_percent", v.plan.weighted_percent()}, {"sls_used", v.plan.sls_used}};
+  return {{"sls_full", v.plan.sls_full},
+          {"sl_budget", v.plan.sl_budget},
+          {"vls", v.vls},
+          {"tuples", v.plan.x_max},
+          {"considered", v.plan.x},
+          {"percent", v.plan.percent()},
+          {"weighted_percent", v.plan.weighted_percent()},
+          {"sls_used", v.plan.sls_used}};
 }
 
 nlohmann::json outcome_json(const Outcome& o) {
@@ -153,9 +158,10 @@ void print_fault_tolerance(const RouteCmdOptions& opt, const routing::Topology& 
     fo.samples = opt.fault_samples;
     fo.seed = opt.seed;
     const auto levels = routing::analyse_faults(topo, ps, fo);
-    std::cout << fmt::format("fault analysis ({}): {} cables between switches; a singular case leaves a pair "
-                             "without a path while the network stays connected\n",
-                             o.algorithm, ps.cable_ends.size());
+    std::cout << fmt::format(
+        "fault analysis ({}): {} cables between switches; a singular case leaves a pair "
+        "without a path while the network stays connected\n",
+        o.algorithm, ps.cable_ends.size());
     std::cout << fmt::format("{:>6} {:>14} {:>16} {:>10} {:>13} {:>11}\n", "faults", "combinations", "examined",
                              "singular", "disconnecting", "% singular");
     for (const auto& lv : levels) {
@@ -177,8 +183,7 @@ void print_fault_tolerance(const RouteCmdOptions& opt, const routing::Topology& 
     std::vector<int> cables;
     for (const auto& f : opt.faults) {
       const int c = routing::find_cable(topo, ps, f);
-      if (c < 0)
-        throw std::invalid_argument("--fault " + f + ": no cable between switches at that SWITCH:PORT");
+      if (c < 0) throw std::invalid_argument("--fault " + f + ": no cable between switches at that SWITCH:PORT");
       cables.push_back(c);
     }
     std::string names;
@@ -190,11 +195,10 @@ void print_fault_tolerance(const RouteCmdOptions& opt, const routing::Topology& 
                              cut.disconnects ? "the network is disconnected" : "the network stays connected",
                              host_pairs);
     for (const auto* p : cut.cut)
-      std::cout << fmt::format("  {} -> {} loses all {} paths{}\n", host(p->src_host), host(p->dst_host),
-                               p->cables.size(),
-                               p->host_pairs > 1 ? fmt::format(" (and {} more host pairs on the same switches)",
-                                                               p->host_pairs - 1)
-                                                 : std::string());
+      std::cout << fmt::format(
+          "  {} -> {} loses all {} paths{}\n", host(p->src_host), host(p->dst_host), p->cables.size(),
+          p->host_pairs > 1 ? fmt::format(" (and {} more host pairs on the same switches)", p->host_pairs - 1)
+                            : std::string());
   }
 }
 
@@ -220,11 +224,10 @@ int route(const RouteCmdOptions& opt) {
   }
   if (opt.describe) {  // the figures of seeds/001's configuration tables
     const routing::TopologyFigures f = routing::describe_topology(topo, false);
-    std::cout << fmt::format("switches: {}, hosts: {}, ports used: {}, diameter: {}, switch cables: {}\n", f.switches,
-                             f.hosts,
-                             f.min_degree == f.max_degree ? std::to_string(f.max_degree)
-                                                          : fmt::format("{}..{}", f.min_degree, f.max_degree),
-                             f.diameter, f.cables);
+    std::cout << fmt::format(
+        "switches: {}, hosts: {}, ports used: {}, diameter: {}, switch cables: {}\n", f.switches, f.hosts,
+        f.min_degree == f.max_degree ? std::to_string(f.max_degree) : fmt::format("{}..{}", f.min_degree, f.max_degree),
+        f.diameter, f.cables);
     try {
       const routing::BisectionCut dim = routing::best_dimension_cut(topo);
       const routing::BisectionCut est = routing::min_bisection_estimate(topo, opt.seed);
@@ -244,14 +247,12 @@ int route(const RouteCmdOptions& opt) {
       throw std::invalid_argument("--import-opensm reads the tables; it cannot be combined with --routing " +
                                   opt.routing);
     algorithms.push_back("file");
-  } else if (!opt.routing.empty())
-    algorithms.push_back(opt.routing);
+  } else if (!opt.routing.empty()) algorithms.push_back(opt.routing);
   else if (opt.metrics)
     for (const auto& a : routing::routing_algorithms()) {
       if (routing::algorithm_applies(a, topo)) algorithms.push_back(a);
     }
-  else
-    algorithms.push_back(routing::algorithm_applies("ecube", topo) ? "ecube" : "updown-dfs");
+  else algorithms.push_back(routing::algorithm_applies("ecube", topo) ? "ecube" : "updown-dfs");
   const bool single = algorithms.size() == 1;
   // --sls is voqsw's VOQ budget and vn's network count; for every other algorithm (TFTR fits
   // its paths to it) it is the SL budget, --max-sls.
@@ -259,8 +260,9 @@ int route(const RouteCmdOptions& opt) {
   if (opt.sls > 0)
     for (const auto& a : algorithms)
       if ((a == "voqsw" || a == "vn") == sls_is_budget)
-        throw std::invalid_argument("--sls means the VOQ budget for voqsw and vn and the SL budget for the others: "
-                                    "give one kind of algorithm with it");
+        throw std::invalid_argument(
+            "--sls means the VOQ budget for voqsw and vn and the SL budget for the others: "
+            "give one kind of algorithm with it");
   if (sls_is_budget && opt.sls > kNumSls)
     throw std::invalid_argument("--sls " + std::to_string(opt.sls) + ": the SL budget is at most 16");
   // Above the 16 SLs of the IBA, voqsw only reports its plan (seeds/004 Table 1 asks how many
@@ -415,14 +417,15 @@ void add_route_command(CLI::App& app) {
                 "dragonfly:a=4,h=2,p=2, slimfly:q=5, product:A*B, file:PATH; :hosts=N per switch")
       ->required();
   c->add_option("--routing", opt->routing,
-                "ecube, dor1vl, minhop, updown-bfs, updown-dfs, flexible, voqsw, vn, tftr, updown-disjoint, adaptive-updown, updown-escape");
+                "ecube, dor1vl, minhop, updown-bfs, updown-dfs, flexible, voqsw, vn, tftr, updown-disjoint, "
+                "adaptive-updown, updown-escape");
   c->add_flag("--check", opt->check, "check connectivity, loops, SL/VL budget, deadlock freedom (exit 2 on failure)");
   c->add_flag("--metrics", opt->metrics, "seeds/000 Table 2 metrics; all applicable algorithms without --routing");
   c->add_flag("--json", opt->json, "one JSON object on stdout");
   c->add_flag("--describe", opt->describe,
               "switches, hosts, ports used, diameter, relative bisection (seeds/001 tables); no routing");
   c->add_option("--export-opensm", opt->export_dir,
-                 "write opensm-lfts.dump, sl2vl.txt, path-records.txt here (one subfolder per algorithm if several)");
+                "write opensm-lfts.dump, sl2vl.txt, path-records.txt here (one subfolder per algorithm if several)");
   c->add_option("--import-opensm", opt->import_dir,
                 "check tables computed elsewhere: an OpenSM LFT dump, or a directory as --export-opensm writes it");
   c->add_option("--max-lmc", opt->max_lmc, "largest LMC destination renaming may use")->check(CLI::Range(0, 7));

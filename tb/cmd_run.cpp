@@ -20,16 +20,16 @@ struct RunOptions {
   std::string scenario;
   std::vector<std::string> sets;
   std::string out;
-  std::string seed;             // as text: the scenario reader checks it as a 64-bit unsigned number
+  std::string seed;  // as text: the scenario reader checks it as a 64-bit unsigned number
   int jobs = -1;
   bool quiet = false;
-  std::string waves;            // VCD file; set: one load point only, with waves
+  std::string waves;  // VCD file; set: one load point only, with waves
   std::string wave_switches = "0";
-  std::string wave_ports;       // empty: every connected port
+  std::string wave_ports;  // empty: every connected port
   double wave_start = 0;
-  double wave_end = -1;         // < 0: start + 20 us
+  double wave_end = -1;  // < 0: start + 20 us
   double wave_load = 0.3;
-  double max_memory_gb = 0;     // routing tables above this estimate are refused; 0: half the RAM
+  double max_memory_gb = 0;  // routing tables above this estimate are refused; 0: half the RAM
 };
 
 // --waves: one load point in a child process (SystemC elaborates once per process), with the
@@ -97,14 +97,14 @@ int run(const RunOptions& o) {
                 sat.max_accepted_bytes_per_ns_per_switch);
   for (const LoadPointResult& p : points)
     if (p.has_faults)  // link faults: what they cost, and pairs that no path reaches any more
-      std::printf("link faults at load %.3f: %llu of %zu cables failed; %llu packets dropped, %llu re-sent, %llu "
-                  "connections migrated; %llu host pairs unreachable (%llu packets given up)\n",
-                  p.offered_load, static_cast<unsigned long long>(p.faults.applied), p.faults.cables.size(),
-                  static_cast<unsigned long long>(p.faults.packets_dropped),
-                  static_cast<unsigned long long>(p.faults.retransmitted),
-                  static_cast<unsigned long long>(p.faults.migrations),
-                  static_cast<unsigned long long>(p.faults.unreachable_pairs),
-                  static_cast<unsigned long long>(p.faults.packets_abandoned));
+      std::printf(
+          "link faults at load %.3f: %llu of %zu cables failed; %llu packets dropped, %llu re-sent, %llu "
+          "connections migrated; %llu host pairs unreachable (%llu packets given up)\n",
+          p.offered_load, static_cast<unsigned long long>(p.faults.applied), p.faults.cables.size(),
+          static_cast<unsigned long long>(p.faults.packets_dropped),
+          static_cast<unsigned long long>(p.faults.retransmitted), static_cast<unsigned long long>(p.faults.migrations),
+          static_cast<unsigned long long>(p.faults.unreachable_pairs),
+          static_cast<unsigned long long>(p.faults.packets_abandoned));
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   std::printf("results: %s/results.json, %s/results.csv, %s/latency.svg  (%.1f s)\n", out.c_str(), out.c_str(),
               out.c_str(), secs);
@@ -128,13 +128,15 @@ void add_run_command(CLI::App& app) {
   add_set_option(*c, o->sets);
   c->add_option("--out", o->out, "Output folder (default out/<scenario name>)");
   c->add_option("--seed", o->seed, "Random seed (overrides the scenario's)")->transform(whole_number(0, UINT64_MAX));
-  c->add_option("--jobs", o->jobs, "Load points simulated at once (default: one per core)")->transform(whole_number(0, kMaxJobs));
+  c->add_option("--jobs", o->jobs, "Load points simulated at once (default: one per core)")
+      ->transform(whole_number(0, kMaxJobs));
   c->add_flag("--quiet", o->quiet, "No progress lines on stderr");
   c->add_option("--max-memory-gb", o->max_memory_gb,
                 "Refuse routing tables estimated to need more memory, GB (default: half the physical memory)")
       ->check(CLI::Range(0.001, 1e6));
   c->add_option("--waves", o->waves,
-                "Write a VCD (.vcd added if missing) of the selected switches (GTKWave: waves/switch_ports.gtkw, waves/link.gtkw). "
+                "Write a VCD (.vcd added if missing) of the selected switches (GTKWave: waves/switch_ports.gtkw, "
+                "waves/link.gtkw). "
                 "Runs ONE load point (--wave-load) instead of the sweep; with switch.arbiter: rtl the RTL "
                 "arbiters also write <FILE stem>.sw_<i>.rtl.vcd");
   auto* ws = c->add_option("--wave-switches", o->wave_switches, "Switches to trace, comma-separated (default 0)");
@@ -142,9 +144,11 @@ void add_run_command(CLI::App& app) {
                            "Ports of each traced switch, comma-separated (default: every connected port)");
   auto* wb = c->add_option("--wave-start", o->wave_start, "Waves: first time sampled, ns (default 0)")
                  ->check(CLI::NonNegativeNumber);
-  auto* we = c->add_option("--wave-end", o->wave_end,
-                           "Waves: sampling stops at this time, ns (default start + 20000; the dump grows with the window)");
-  auto* wl = c->add_option("--wave-load", o->wave_load, "Waves: offered load of the single point, fraction of link capacity (default 0.3)")
+  auto* we =
+      c->add_option("--wave-end", o->wave_end,
+                    "Waves: sampling stops at this time, ns (default start + 20000; the dump grows with the window)");
+  auto* wl = c->add_option("--wave-load", o->wave_load,
+                           "Waves: offered load of the single point, fraction of link capacity (default 0.3)")
                  ->check(CLI::PositiveNumber);
   for (auto* opt : {ws, wp, wb, we, wl}) opt->needs("--waves");
   c->callback([o]() { throw CLI::RuntimeError(run(*o)); });

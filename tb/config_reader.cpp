@@ -21,22 +21,14 @@ std::vector<std::string> split(const std::string& key) {
 
 template <class T>
 const char* type_name() {
-  if constexpr (std::is_same_v<T, bool>)
-    return "true or false";
-  else if constexpr (std::is_same_v<T, uint64_t>)
-    return "a non-negative integer";
-  else if constexpr (std::is_integral_v<T>)
-    return "an integer";
-  else if constexpr (std::is_floating_point_v<T>)
-    return "a number";
-  else if constexpr (std::is_same_v<T, std::string>)
-    return "a string";
-  else if constexpr (std::is_same_v<T, std::vector<std::string>>)
-    return "a list of strings";
-  else if constexpr (std::is_same_v<T, std::vector<int>>)
-    return "a list of integers";
-  else
-    return "a list of numbers";
+  if constexpr (std::is_same_v<T, bool>) return "true or false";
+  else if constexpr (std::is_same_v<T, uint64_t>) return "a non-negative integer";
+  else if constexpr (std::is_integral_v<T>) return "an integer";
+  else if constexpr (std::is_floating_point_v<T>) return "a number";
+  else if constexpr (std::is_same_v<T, std::string>) return "a string";
+  else if constexpr (std::is_same_v<T, std::vector<std::string>>) return "a list of strings";
+  else if constexpr (std::is_same_v<T, std::vector<int>>) return "a list of integers";
+  else return "a list of numbers";
 }
 
 // %g keeps "0.001" and "1e+12" short, unlike std::to_string.
@@ -96,7 +88,8 @@ ConfigReader ConfigReader::from_string(const std::string& text, const std::strin
   }
   // An empty file would silently run the default experiment (a full sweep of a 4x4 torus).
   if (r.s_->root.IsNull() || (r.s_->root.IsMap() && r.s_->root.size() == 0))
-    throw ConfigError(name + ":1: the scenario sets no key (empty or only comments); it would run the default "
+    throw ConfigError(name +
+                      ":1: the scenario sets no key (empty or only comments); it would run the default "
                       "experiment, so give at least its name");
   if (!r.s_->root.IsMap()) throw ConfigError(name + ":1: a scenario is a YAML mapping of keys to values");
   check_duplicates(r.s_->root, name, "");
@@ -167,7 +160,8 @@ ConfigReader::Found ConfigReader::find(const std::string& full_key, bool strict)
     bool hit = false;
     for (const auto& kv : cur) {  // iterate rather than index: we want the key's own line
       if (kv.first.IsScalar() && kv.first.Scalar() == p) {
-        if (!kv.first.Mark().is_null()) f.line = kv.first.Mark().line;  // a key made by a shorthand keeps its parent's line
+        if (!kv.first.Mark().is_null())
+          f.line = kv.first.Mark().line;  // a key made by a shorthand keeps its parent's line
         YAML::Node next = kv.second;
         cur.reset(next);
         hit = true;
@@ -215,10 +209,8 @@ T ConfigReader::get(const std::string& key, const T& def) {
   T v = def;
   if (f.found && !f.value.IsNull()) {
     bool ok = true;
-    if constexpr (std::is_same_v<T, std::string>)
-      ok = f.value.IsScalar();
-    else if constexpr (std::is_same_v<T, uint64_t>)
-      ok = f.value.IsScalar() && f.value.Scalar().rfind('-', 0) != 0;
+    if constexpr (std::is_same_v<T, std::string>) ok = f.value.IsScalar();
+    else if constexpr (std::is_same_v<T, uint64_t>) ok = f.value.IsScalar() && f.value.Scalar().rfind('-', 0) != 0;
     if (ok) {
       try {
         v = f.value.as<T>();

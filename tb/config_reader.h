@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
+#include <nlohmann/json.hpp>
 
 namespace ibsc::tb {
 

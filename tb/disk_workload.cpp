@@ -23,8 +23,7 @@ void DiskWorkloadConfig::validate(int hosts) const {
   if (mtu < 1 || mtu > 4096) throw std::invalid_argument("traffic.disk.mtu must be 1..4096 (IBA MTU)");
 }
 
-DiskWorkload::DiskWorkload(const DiskWorkloadConfig& cfg, int hosts, uint64_t seed)
-    : cfg_(cfg), disk_(hosts, false) {
+DiskWorkload::DiskWorkload(const DiskWorkloadConfig& cfg, int hosts, uint64_t seed) : cfg_(cfg), disk_(hosts, false) {
   cfg_.validate(hosts);
   std::mt19937_64 pick(seed ^ 0x5DEECE66Dull);
   std::vector<int> order(hosts);

@@ -22,7 +22,8 @@ Fabric::Fabric(const routing::Topology& topo, const routing::TableSet& tables, c
     : topo_(topo), tables_(tables), p_(params) {
   p_.sw.validate();
   p_.link.validate();
-  if (static_cast<int>(tables.switches.size()) != topo.num_switches || static_cast<int>(tables.hosts.size()) != topo.num_hosts)
+  if (static_cast<int>(tables.switches.size()) != topo.num_switches ||
+      static_cast<int>(tables.hosts.size()) != topo.num_hosts)
     throw std::invalid_argument("table set does not match the topology (switch or host count differs)");
   if (tables.vls_used > p_.sw.num_vls)
     throw std::invalid_argument("routing '" + tables.algorithm + "' needs " + std::to_string(tables.vls_used) +
@@ -59,8 +60,8 @@ Fabric::Fabric(const routing::Topology& topo, const routing::TableSet& tables, c
     for (int pa = 1; pa <= n.num_ports; ++pa) {
       const routing::PortPeer& peer = n.ports[pa];
       if (peer.node < 0) continue;
-      std::string nm = short_name(a) + "_p" + std::to_string(pa) + "_to_" + short_name(peer.node) + "_p" +
-                       std::to_string(peer.port);
+      std::string nm =
+          short_name(a) + "_p" + std::to_string(pa) + "_to_" + short_name(peer.node) + "_p" + std::to_string(peer.port);
       auto link = std::make_unique<models::Link>(nm.c_str(), p_.link, peer.port, p_.sw.num_vls);
       if (topo.is_switch(a)) switches_[a]->tx[pa]->bind(link->in);
       else hcas_[topo.host_index(a)]->tx.bind(link->in);
@@ -139,9 +140,9 @@ void Fabric::check_conservation() const {
   if (c.app_generated != accounted || c.duplicates > 0 || (ordered && c.out_of_order_deliveries > 0)) {
     std::ostringstream os;
     os << "in-order delivery violated: host packets generated " << c.app_generated << ", accounted for " << accounted
-       << " (delivered " << c.app_delivered << ", stored " << c.stored << ", on the wire " << c.data_sent - c.data_arrived
-       << ", NACKed " << c.nacks - c.nacks_received + c.awaiting_resend << ", held " << c.held << "); delivered twice "
-       << c.duplicates << ", delivered out of order " << c.out_of_order_deliveries;
+       << " (delivered " << c.app_delivered << ", stored " << c.stored << ", on the wire "
+       << c.data_sent - c.data_arrived << ", NACKed " << c.nacks - c.nacks_received + c.awaiting_resend << ", held "
+       << c.held << "); delivered twice " << c.duplicates << ", delivered out of order " << c.out_of_order_deliveries;
     throw models::FabricError(os.str());
   }
 }

@@ -30,8 +30,7 @@ struct FabricParams {
 };
 
 // Makes the switch arbiter of switch `index` (C++ model or Verilated RTL).
-using ArbiterFactory =
-    std::function<std::unique_ptr<models::SwitchArbiter>(int index, int num_ports, int num_vls)>;
+using ArbiterFactory = std::function<std::unique_ptr<models::SwitchArbiter>(int index, int num_ports, int num_vls)>;
 
 struct LinkInfo {
   std::string name;  // "sw_3.p2->sw_7.p1"

@@ -8,7 +8,12 @@ namespace ibsc::tb {
 
 LinkFaults::LinkFaults(Fabric& fabric, const routing::Topology& topo, const routing::TableSet& tables,
                        std::vector<CableFault> faults, models::Picos detection, models::Scheduler& sched)
-    : fabric_(fabric), topo_(topo), tables_(tables), faults_(std::move(faults)), detection_(detection), wake_(sched, *this) {
+    : fabric_(fabric),
+      topo_(topo),
+      tables_(tables),
+      faults_(std::move(faults)),
+      detection_(detection),
+      wake_(sched, *this) {
   failed_.resize(topo.num_switches);
   for (int s = 0; s < topo.num_switches; ++s) failed_[s].assign(topo.nodes[s].num_ports + 1, 0);
   for (const CableFault& f : faults_) {
@@ -26,7 +31,9 @@ LinkFaults::LinkFaults(Fabric& fabric, const routing::Topology& topo, const rout
   if (!times_.empty()) wake_.at(times_.front());
 }
 
-void LinkFaults::dropped(models::Packet* pkt, models::Picos) { fabric_.hca(static_cast<int>(pkt->src_host)).packet_lost(pkt); }
+void LinkFaults::dropped(models::Packet* pkt, models::Picos) {
+  fabric_.hca(static_cast<int>(pkt->src_host)).packet_lost(pkt);
+}
 
 bool LinkFaults::crosses_failed(const routing::PathRecord& rec, int h, int q) const {
   int x = topo_.host_switch(h);

@@ -23,9 +23,9 @@ namespace ibsc::tb {
 class Fabric;
 
 struct FaultCounters {
-  uint64_t faults = 0;          // cables failed so far
-  uint64_t migrations = 0;      // connections moved to an alternate record
-  uint64_t unreachable = 0;     // host pairs left without a surviving record
+  uint64_t faults = 0;       // cables failed so far
+  uint64_t migrations = 0;   // connections moved to an alternate record
+  uint64_t unreachable = 0;  // host pairs left without a surviving record
 };
 
 class LinkFaults : public models::Wakeable, public models::PacketLoss {

@@ -10,9 +10,9 @@
 //            event: the completion queue a real HCA would signal).
 // One SC_THREAD runs the workload body; finished() and end_ps() tell when it ended.
 #pragma once
+#include <tlm_utils/simple_initiator_socket.h>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
 
 #include <cstdint>
 #include <functional>
@@ -42,8 +42,8 @@ class MpiHost : public sc_core::sc_module {
 
   // The workload's primitives (call from the body only).
   void send(int dst, uint64_t addr, const std::vector<uint8_t>& data);
-  void wait_sends();                        // every send of this host complete
-  void wait_from(int src, uint64_t count);  // `count` messages from src delivered here in all
+  void wait_sends();                                         // every send of this host complete
+  void wait_from(int src, uint64_t count);                   // `count` messages from src delivered here in all
   std::vector<uint8_t> read(uint64_t addr, uint32_t bytes);  // own memory, through the socket
   void wait_until_ns(double t_ns);
 

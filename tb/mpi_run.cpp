@@ -31,8 +31,8 @@ MpiRunResult run_mpi(const routing::Topology& topo, const routing::TableSet& tab
   for (int h = 0; h < hosts; ++h) {
     layer.attach(h, &fabric.hca(h));
     targets.push_back(std::make_unique<models::HcaTlmTarget>(("tlm_" + std::to_string(h)).c_str(), h, layer));
-    ranks.push_back(std::make_unique<MpiHost>(("rank_" + std::to_string(h)).c_str(), h, hosts, style, layer, body,
-                                              trace_out));
+    ranks.push_back(
+        std::make_unique<MpiHost>(("rank_" + std::to_string(h)).c_str(), h, hosts, style, layer, body, trace_out));
     ranks.back()->socket.bind(targets.back()->socket);
   }
   sc_core::sc_start();  // returns when nothing is left to happen
@@ -41,8 +41,9 @@ MpiRunResult run_mpi(const routing::Topology& topo, const routing::TableSet& tab
     if (!rk->finished()) {
       const std::string cycle = fabric.deadlock_cycle();
       throw std::runtime_error("workload " + work.kind + ": rank " + std::to_string(rk->rank()) +
-                               " did not finish: the fabric went still with " + std::to_string(fabric.count_in_fabric()) +
-                               " packets in it" + (cycle.empty() ? "" : "; cycle of waiting channels: " + cycle));
+                               " did not finish: the fabric went still with " +
+                               std::to_string(fabric.count_in_fabric()) + " packets in it" +
+                               (cycle.empty() ? "" : "; cycle of waiting channels: " + cycle));
     }
     r.host_end_ns.push_back(rk->end_ps() / 1000.0);
     r.completion_ns = std::max(r.completion_ns, rk->end_ps() / 1000.0);

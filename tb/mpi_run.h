@@ -16,12 +16,12 @@
 namespace ibsc::tb {
 
 struct MpiRunResult {
-  double completion_ns = 0;           // the last host's end (all its messages complete)
-  std::vector<double> host_end_ns;    // per host
-  uint64_t messages = 0, bytes = 0;   // posted (all delivered when the run returns)
-  uint64_t packets_checked = 0;       // payload checksums verified at the destinations
-  std::vector<std::string> errors;    // data integrity problems found by the workload's checks
-  bool ack_completion = false;        // sends completed at ACK (transport.mode: reorder)
+  double completion_ns = 0;             // the last host's end (all its messages complete)
+  std::vector<double> host_end_ns;      // per host
+  uint64_t messages = 0, bytes = 0;     // posted (all delivered when the run returns)
+  uint64_t packets_checked = 0;         // payload checksums verified at the destinations
+  std::vector<std::string> errors;      // data integrity problems found by the workload's checks
+  bool ack_completion = false;          // sends completed at ACK (transport.mode: reorder)
   models::TransportCounters transport;  // summed over the HCAs; zero with the transport off
 };
 

@@ -84,7 +84,8 @@ void check_output_folder(const std::string& dir, const std::string& what) {
   std::vector<char> name(tmpl.begin(), tmpl.end());
   name.push_back('\0');
   const int fd = mkstemp(name.data());
-  if (fd < 0) throw std::runtime_error(what + " " + dir + ": cannot write in the output folder (" + std::strerror(errno) + ")");
+  if (fd < 0)
+    throw std::runtime_error(what + " " + dir + ": cannot write in the output folder (" + std::strerror(errno) + ")");
   close(fd);
   unlink(name.data());
 }

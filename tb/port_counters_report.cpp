@@ -71,7 +71,8 @@ void print_most_stalled(std::ostream& os, const std::vector<LoadPointResult>& po
         rows.emplace_back(credit + busy, credit, busy, sw.at("switch").get<std::string>(), c.at("port").get<int>(),
                           c.at("vl").get<int>());
     }
-  std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return std::get<0>(a) > std::get<0>(b); });
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const auto& a, const auto& b) { return std::get<0>(a) > std::get<0>(b); });
   char line[200];
   std::snprintf(line, sizeof line,
                 "most stalled output VLs at offered load %.3f (heads waiting on them, mean over the %.0f ns window):\n",
@@ -80,8 +81,8 @@ void print_most_stalled(std::ostream& os, const std::vector<LoadPointResult>& po
   if (rows.empty()) os << "  none stalled\n";
   for (size_t k = 0; k < rows.size() && k < n; ++k) {
     const auto& [stall, credit, busy, name, port, vl] = rows[k];
-    std::snprintf(line, sizeof line, "  %-12s port %3d VL %2d  for credits %6.3f  for the busy output %6.3f\n", name.c_str(),
-                  port, vl, credit / window, busy / window);
+    std::snprintf(line, sizeof line, "  %-12s port %3d VL %2d  for credits %6.3f  for the busy output %6.3f\n",
+                  name.c_str(), port, vl, credit / window, busy / window);
     os << line;
   }
 }

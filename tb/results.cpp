@@ -38,7 +38,8 @@ double latency_of(const nlohmann::json& v) { return v.is_null() ? 0.0 : v.get<do
 nlohmann::ordered_json interval(const ConfidenceInterval& ci, double (*round)(double)) {
   nlohmann::ordered_json j;
   j["mean"] = round(ci.mean);
-  j["half_width"] = std::isfinite(ci.half_width) ? nlohmann::ordered_json(round(ci.half_width)) : nlohmann::ordered_json(nullptr);
+  j["half_width"] =
+      std::isfinite(ci.half_width) ? nlohmann::ordered_json(round(ci.half_width)) : nlohmann::ordered_json(nullptr);
   j["batches"] = ci.batches;
   return j;
 }
@@ -96,7 +97,7 @@ nlohmann::ordered_json to_json(const LoadPointResult& r) {
     j["confidence_interval"] = c;
   }
   if (r.has_transport) j["transport"] = to_json(r.transport);  // only with transport.mode set
-  if (r.has_faults) {  // only with faults.* set
+  if (r.has_faults) {                                          // only with faults.* set
     const auto& f = r.faults;
     j["faults"] = {{"cables", f.cables},
                    {"applied", f.applied},
@@ -190,7 +191,8 @@ SaturationPoint find_saturation(const std::vector<LoadPointResult>& points) {
   // knee does not count.
   SaturationPoint s;
   for (const auto& p : points) {
-    s.max_accepted_bytes_per_ns_per_switch = std::max(s.max_accepted_bytes_per_ns_per_switch, p.accepted_bytes_per_ns_per_switch);
+    s.max_accepted_bytes_per_ns_per_switch =
+        std::max(s.max_accepted_bytes_per_ns_per_switch, p.accepted_bytes_per_ns_per_switch);
     if (!p.saturated) s.found = false;
     else if (!s.found) {
       s.found = true;
@@ -199,7 +201,6 @@ SaturationPoint find_saturation(const std::vector<LoadPointResult>& points) {
   }
   return s;
 }
-
 
 void write_results(const std::string& dir, const nlohmann::ordered_json& scenario, uint64_t seed,
                    const std::vector<LoadPointResult>& points, const nlohmann::ordered_json& fabric) {
@@ -222,13 +223,15 @@ void write_results(const std::string& dir, const nlohmann::ordered_json& scenari
   std::ostringstream csv;
   csv << "offered_load,offered_bytes_per_ns_per_host,accepted_bytes_per_ns_per_switch,accepted_fraction,"
          "avg_latency_ns,p50_latency_ns,p99_latency_ns,max_latency_ns,packets_generated,packets_injected,"
-         "packets_delivered,packets_in_flight,packets_queued_at_source,measured_packets,max_link_utilisation,avg_link_utilisation,saturated\n";
+         "packets_delivered,packets_in_flight,packets_queued_at_source,measured_packets,max_link_utilisation,avg_link_"
+         "utilisation,saturated\n";
   for (const auto& p : points) {
     auto pj = to_json(p);
-    for (const char* k : {"offered_load", "offered_bytes_per_ns_per_host", "accepted_bytes_per_ns_per_switch",
-                          "accepted_fraction", "avg_latency_ns", "p50_latency_ns", "p99_latency_ns", "max_latency_ns",
-                          "packets_generated", "packets_injected", "packets_delivered", "packets_in_flight", "packets_queued_at_source",
-                          "measured_packets", "max_link_utilisation", "avg_link_utilisation"})
+    for (const char* k :
+         {"offered_load", "offered_bytes_per_ns_per_host", "accepted_bytes_per_ns_per_switch", "accepted_fraction",
+          "avg_latency_ns", "p50_latency_ns", "p99_latency_ns", "max_latency_ns", "packets_generated",
+          "packets_injected", "packets_delivered", "packets_in_flight", "packets_queued_at_source", "measured_packets",
+          "max_link_utilisation", "avg_link_utilisation"})
       csv << (pj[k].is_null() ? "" : pj[k].dump()) << ",";  // no latency measured: an empty cell
     csv << (p.saturated ? "true" : "false") << "\n";
   }
@@ -248,10 +251,8 @@ void print_summary(std::ostream& os, const std::vector<LoadPointResult>& points)
     std::snprintf(load, sizeof load, p.offered_load == 0 || p.offered_load >= 1e-3 ? "%8.3f" : "%8.1e", p.offered_load);
     const double l[3] = {p.avg_latency_ns, p.p50_latency_ns, p.p99_latency_ns};
     for (int i = 0; i < 3; ++i)
-      if (p.measured_packets > 0)
-        std::snprintf(lat[i], sizeof lat[i], "%10.0f", l[i]);
-      else
-        std::snprintf(lat[i], sizeof lat[i], "%10s", "-");  // nothing measured: no latency
+      if (p.measured_packets > 0) std::snprintf(lat[i], sizeof lat[i], "%10.0f", l[i]);
+      else std::snprintf(lat[i], sizeof lat[i], "%10s", "-");  // nothing measured: no latency
     std::snprintf(line, sizeof line, "%s %12.4f %8.1f%% %s %s %s %10llu %10llu %9llu  %s\n", load,
                   p.accepted_bytes_per_ns_per_switch, 100 * p.accepted_fraction, lat[0], lat[1], lat[2],
                   static_cast<unsigned long long>(p.packets_injected),

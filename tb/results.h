@@ -83,7 +83,7 @@ LoadPointResult point_from_json(const nlohmann::json& j);
 
 struct SaturationPoint {
   bool found = false;
-  double load = 0;                 // lowest offered load that saturates
+  double load = 0;                                  // lowest offered load that saturates
   double max_accepted_bytes_per_ns_per_switch = 0;  // throughput: best accepted traffic seen
 };
 

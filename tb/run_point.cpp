@@ -132,8 +132,10 @@ LoadPointResult run_load_point(const PointSetup& s, double load, const std::stri
         // In flight: in buffers and on wires, as results.json counts them (mon.in_flight() also
         // holds the packets still queued at their sources).
         throw DeadlockError("deadlock watchdog: " + std::to_string(fabric.count_in_fabric()) + " packets in flight (" +
-                            std::to_string(fabric.count_at_sources()) + " more queued at sources) and no progress for " +
-                            std::to_string(static_cast<uint64_t>(s.run.watchdog_ns)) + " ns at t = " + std::to_string(now / 1000) + " ns; " +
+                            std::to_string(fabric.count_at_sources()) +
+                            " more queued at sources) and no progress for " +
+                            std::to_string(static_cast<uint64_t>(s.run.watchdog_ns)) +
+                            " ns at t = " + std::to_string(now / 1000) + " ns; " +
                             (cyc.empty() ? std::string("no cycle of waiting channels found (starvation?)")
                                          : "cycle of waiting channels: " + cyc));
       }
@@ -238,7 +240,8 @@ LoadPointResult run_load_point(const PointSetup& s, double load, const std::stri
   // of capacity 0.5 was flagged only from 0.675 on).
   const ConfidenceInterval acc = batches.delivered_bytes_per_ns(kConfidence);
   const double gen_rate = batches.generated_bytes_per_ns();
-  r.saturated = driver.measured_outstanding() > 0 || (gen_rate - acc.mean > acc.half_width && gen_rate - acc.mean > 0.05 * gen_rate);
+  r.saturated = driver.measured_outstanding() > 0 ||
+                (gen_rate - acc.mean > acc.half_width && gen_rate - acc.mean > 0.05 * gen_rate);
   if (ci) {
     r.ci.on = true;
     r.ci.converged = converged;

@@ -18,22 +18,22 @@
 namespace ibsc::tb {
 
 struct RunParams {
-  double warmup_ns = 20000;     // traffic runs, nothing is measured
-  double window_ns = 100000;    // packets generated here are measured; accepted traffic is taken here
-  double drain_ns = 400000;     // at most this long after the window for measured packets to arrive
-  double watchdog_ns = 50000;   // packets in flight and no grant or delivery this long: deadlock
-  double check_ns = 10000;      // period of the invariant checks and progress reports
-  double hol_sample_ns = 0;     // > 0: sample head-of-line blocking this often in the window
-  bool port_counters = false;   // named counters per switch port and VL over the window
+  double warmup_ns = 20000;    // traffic runs, nothing is measured
+  double window_ns = 100000;   // packets generated here are measured; accepted traffic is taken here
+  double drain_ns = 400000;    // at most this long after the window for measured packets to arrive
+  double watchdog_ns = 50000;  // packets in flight and no grant or delivery this long: deadlock
+  double check_ns = 10000;     // period of the invariant checks and progress reports
+  double hol_sample_ns = 0;    // > 0: sample head-of-line blocking this often in the window
+  bool port_counters = false;  // named counters per switch port and VL over the window
   // How long to measure. window: window_ns. ci: at least window_ns, then until the 95%
   // batch-means intervals of average latency and accepted traffic both have a half-width within
   // ci_relative_width of their mean, or ci_max_window_ns has passed (then "converged": false).
   std::string measure = "window";
   double ci_relative_width = 0.02;  // ci: half-width / mean to stop at
   double ci_max_window_ns = 0;      // ci: longest measuring time; 0: 10 x window_ns
-  bool progress = true;         // progress lines on stderr
-  WaveOptions waves;            // VCD of selected switches over a time window; file empty: off
-  void validate() const;        // throws std::invalid_argument naming the field
+  bool progress = true;             // progress lines on stderr
+  WaveOptions waves;                // VCD of selected switches over a time window; file empty: off
+  void validate() const;            // throws std::invalid_argument naming the field
   double max_window_ns() const { return ci_max_window_ns > 0 ? ci_max_window_ns : 10 * window_ns; }
 };
 

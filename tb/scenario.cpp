@@ -82,7 +82,8 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   ro.max_vls = r.get_int("routing.max_vls", ro.max_vls, 1, 15);
   // VOQsw's options are read (and echoed in the resolved scenario) only when given, as
   // switch.crossbar_inputs: results of scenarios written before the keys existed keep their bytes.
-  for (auto [key, field] : {std::pair{"routing.voq_hca", &ro.voq_hca}, std::pair{"routing.voq_spread", &ro.voq_spread}}) {
+  for (auto [key, field] :
+       {std::pair{"routing.voq_hca", &ro.voq_hca}, std::pair{"routing.voq_spread", &ro.voq_spread}}) {
     if (!r.has(key)) continue;
     if (ro.algorithm != "voqsw")
       throw ConfigError(r.where(key) + ": key '" + key + "': only routing voqsw reads it (routing.algorithm is '" +
@@ -93,7 +94,8 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
 
   models::SwitchParams& sw = s.point.fabric.sw;
   sw.num_vls = r.get_int("switch.num_vls", sw.num_vls, 1, 15);
-  sw.buffer_bytes_per_vl = static_cast<uint32_t>(r.get_int("switch.buffer_bytes_per_vl", sw.buffer_bytes_per_vl, 64, 1 << 20));
+  sw.buffer_bytes_per_vl =
+      static_cast<uint32_t>(r.get_int("switch.buffer_bytes_per_vl", sw.buffer_bytes_per_vl, 64, 1 << 20));
   sw.routing_delay_ns = r.get_double("switch.routing_delay_ns", sw.routing_delay_ns, 0, 1e6);
   sw.core_clock_ns = r.get_double("switch.core_clock_ns", sw.core_clock_ns, 0.001, 1e3);
   sw.crossbar_speedup = r.get_int("switch.crossbar_speedup", sw.crossbar_speedup, 1, 16);
@@ -125,7 +127,8 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   va.limit_of_high_priority = r.get_int("switch.vlarb.limit_of_high_priority", va.limit_of_high_priority, 0, 255);
   for (auto [key, table] : {std::pair{"switch.vlarb.high", &va.high}, std::pair{"switch.vlarb.low", &va.low}}) {
     std::vector<int> flat = r.get<std::vector<int>>(key, {});
-    if (flat.size() % 2) throw ConfigError(r.where(key) + ": key '" + key + "': list VL, weight pairs: [vl, w, vl, w, ...]");
+    if (flat.size() % 2)
+      throw ConfigError(r.where(key) + ": key '" + key + "': list VL, weight pairs: [vl, w, vl, w, ...]");
     if (flat.size() / 2 > kMaxVlArbEntries)
       throw ConfigError(r.where(key) + ": key '" + key + "': " + std::to_string(flat.size() / 2) +
                         " entries; an IBA VLArb table holds at most " + std::to_string(kMaxVlArbEntries));
@@ -143,8 +146,8 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
 
   TrafficConfig& tr = s.point.traffic;
   tr.pattern = r.get_choice("traffic.pattern", tr.pattern,
-                            {"uniform", "bit-reversal", "transpose", "bit-complement", "bit-rotation", "shuffle", "hotspot",
-                             "all-to-all", "neighbour", "permutation"});
+                            {"uniform", "bit-reversal", "transpose", "bit-complement", "bit-rotation", "shuffle",
+                             "hotspot", "all-to-all", "neighbour", "permutation"});
   tr.hotspot_hosts = r.get<std::vector<int>>("traffic.hotspot_hosts", tr.hotspot_hosts);
   tr.hotspot_fraction = r.get_double("traffic.hotspot_fraction", tr.hotspot_fraction, 0, 1);
   tr.permutation_file = r.get<std::string>("traffic.permutation_file", tr.permutation_file);
@@ -160,25 +163,28 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
     dc.mtu = static_cast<uint32_t>(r.get_int("traffic.disk.mtu", static_cast<int>(dc.mtu), 1, 4096));
     if (tr.disk) checked(r, "traffic.disk", [&] { dc.validate(num_hosts); });
     if (tr.disk && r.has("traffic.pattern"))
-      throw ConfigError(r.where("traffic.pattern") +
-                        ": key 'traffic.pattern': traffic.workload: disk chooses its own destinations; drop one of them");
+      throw ConfigError(
+          r.where("traffic.pattern") +
+          ": key 'traffic.pattern': traffic.workload: disk chooses its own destinations; drop one of them");
   }
   InjectionConfig& in = s.point.injection;
   in.process = r.get_choice("traffic.injection", in.process, {"bernoulli", "poisson"});
   if (r.has("traffic.lengths")) {
     std::vector<double> flat = r.get<std::vector<double>>("traffic.lengths", {});
     if (flat.empty() || flat.size() % 2)
-      throw ConfigError(r.where("traffic.lengths") + ": key 'traffic.lengths': list length, weight pairs: [512, 0.5, 32, 0.5]");
+      throw ConfigError(r.where("traffic.lengths") +
+                        ": key 'traffic.lengths': list length, weight pairs: [512, 0.5, 32, 0.5]");
     in.length_mix.clear();
     for (size_t i = 0; i < flat.size(); i += 2) {
       if (!(flat[i] >= 1 && flat[i] <= 4096) || flat[i] != static_cast<double>(static_cast<uint32_t>(flat[i])))
-        throw ConfigError(r.where("traffic.lengths") + ": key 'traffic.lengths': packet length " + std::to_string(flat[i]) +
-                          " is not a whole number of bytes in 1..4096 (IBA MTU)");
+        throw ConfigError(r.where("traffic.lengths") + ": key 'traffic.lengths': packet length " +
+                          std::to_string(flat[i]) + " is not a whole number of bytes in 1..4096 (IBA MTU)");
       in.length_mix.push_back({static_cast<uint32_t>(flat[i]), flat[i + 1]});
     }
     s.lengths_key = "traffic.lengths";
     if (r.has("traffic.length"))
-      throw ConfigError(r.where("traffic.length") + ": key 'traffic.length': give either traffic.length or traffic.lengths, not both");
+      throw ConfigError(r.where("traffic.length") +
+                        ": key 'traffic.length': give either traffic.length or traffic.lengths, not both");
   } else {
     int len = r.get_int("traffic.length", 512, 1, 4096);
     in.length_mix = {{static_cast<uint32_t>(len), 1.0}};
@@ -200,8 +206,10 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
     constexpr int kMaxBytes = 2147483647;
     tp.connection_bytes = static_cast<uint64_t>(
         r.get_int("transport.connection_bytes", static_cast<int>(tp.connection_bytes), 1, kMaxBytes));
-    tp.pool_bytes = static_cast<uint64_t>(r.get_int("transport.pool_bytes", static_cast<int>(tp.pool_bytes), 1, kMaxBytes));
-    tp.control_bytes = static_cast<uint32_t>(r.get_int("transport.control_bytes", static_cast<int>(tp.control_bytes), 1, 4096));
+    tp.pool_bytes =
+        static_cast<uint64_t>(r.get_int("transport.pool_bytes", static_cast<int>(tp.pool_bytes), 1, kMaxBytes));
+    tp.control_bytes =
+        static_cast<uint32_t>(r.get_int("transport.control_bytes", static_cast<int>(tp.control_bytes), 1, 4096));
     checked(r, "transport", [&] { tp.validate(); });
   }
 
@@ -229,10 +237,8 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   if (r.has("run.measure")) run.measure = r.get_choice("run.measure", run.measure, {"window", "ci"});
   for (auto [key, field] : {std::pair{"run.ci_relative_width", &run.ci_relative_width},
                             std::pair{"run.ci_max_window_ns", &run.ci_max_window_ns}}) {
-    if (run.measure == "ci")
-      *field = r.get_double(key, *field, 0, 1e12);  // echoed with its default
-    else if (r.has(key))
-      throw ConfigError(r.where(key) + ": key '" + key + "' applies only with run.measure: ci");
+    if (run.measure == "ci") *field = r.get_double(key, *field, 0, 1e12);  // echoed with its default
+    else if (r.has(key)) throw ConfigError(r.where(key) + ": key '" + key + "' applies only with run.measure: ci");
   }
   checked(r, "run", [&] { run.validate(); });
 
@@ -268,7 +274,8 @@ routing::Topology build_topology(const TopologyChoice& t) {
     if (spec.rfind("file:", 0) == 0)
       throw std::invalid_argument(std::string(name) + " does not apply to a file: topology (the file has them)");
     if (spec.find(std::string(key) + "=") != std::string::npos)
-      throw std::invalid_argument(std::string(name) + " given twice (also as " + key + "= in the spec '" + t.spec + "')");
+      throw std::invalid_argument(std::string(name) + " given twice (also as " + key + "= in the spec '" + t.spec +
+                                  "')");
     spec += std::string(":") + key + "=" + std::to_string(value);
   };
   add("hosts", "topology.hosts_per_switch", t.hosts_per_switch);

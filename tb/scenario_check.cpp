@@ -51,12 +51,13 @@ void check_scenario(const Scenario& s, const routing::Topology& topo, const rout
     }
   }
   if (tables.vls_used > sw.num_vls)
-    fail(s, "switch.num_vls", "routing '" + tables.algorithm + "' needs " + std::to_string(tables.vls_used) +
-                                  " data VLs but the switch has " + std::to_string(sw.num_vls));
+    fail(s, "switch.num_vls",
+         "routing '" + tables.algorithm + "' needs " + std::to_string(tables.vls_used) +
+             " data VLs but the switch has " + std::to_string(sw.num_vls));
   if (s.routing.vls > 0 && tables.vls_used != s.routing.vls)
-    fail(s, "routing.vls", "routing '" + tables.algorithm + "' uses " + std::to_string(tables.vls_used) +
-                               " VLs whatever routing.vls says; remove the key or set it to " +
-                               std::to_string(tables.vls_used));
+    fail(s, "routing.vls",
+         "routing '" + tables.algorithm + "' uses " + std::to_string(tables.vls_used) +
+             " VLs whatever routing.vls says; remove the key or set it to " + std::to_string(tables.vls_used));
   // SL2VL: the key the tables were made for, and VLs the switch has, for every SL a path uses.
   std::set<int> sls;
   {
@@ -72,25 +73,27 @@ void check_scenario(const Scenario& s, const routing::Topology& topo, const rout
   for (const auto& h : tables.hosts)
     for (int sl : sls)
       if (h.sl2vl[sl] >= sw.num_vls)
-        fail(s, "switch.num_vls", "an HCA's SL2VL maps SL " + std::to_string(sl) + " to VL " +
-                                      std::to_string(h.sl2vl[sl]) + ", which the switch does not have");
+        fail(s, "switch.num_vls",
+             "an HCA's SL2VL maps SL " + std::to_string(sl) + " to VL " + std::to_string(h.sl2vl[sl]) +
+                 ", which the switch does not have");
   for (size_t i = 0; i < tables.switches.size(); ++i) {
     const routing::Sl2VlTable& t = tables.switches[i].sl2vl;
     const bool by_vl = t.key() == routing::Sl2VlTable::Key::InputVl;
     if (by_vl != sw.vl2vl)
-      fail(s, "switch.vl2vl", std::string("routing '") + tables.algorithm + "' programs " +
-                                  (by_vl ? "VL2VL tables (keyed by input VL)" : "SL2VL tables (keyed by SL)") +
-                                  "; set switch.vl2vl: " + (by_vl ? "true" : "false"));
+      fail(s, "switch.vl2vl",
+           std::string("routing '") + tables.algorithm + "' programs " +
+               (by_vl ? "VL2VL tables (keyed by input VL)" : "SL2VL tables (keyed by SL)") +
+               "; set switch.vl2vl: " + (by_vl ? "true" : "false"));
     const routing::Node& n = topo.nodes[i];
     for (int in = 1; in <= n.num_ports; ++in)
       for (int out = 1; out <= n.num_ports; ++out) {
         if (n.ports[in].node < 0 || n.ports[out].node < 0) continue;
         for (int k = 0; k < (by_vl ? sw.num_vls : kNumSls); ++k)
           if ((by_vl || sls.count(k)) && t.get(in, out, k) >= sw.num_vls)
-            fail(s, "switch.num_vls", "switch " + n.name + " maps " + (by_vl ? "VL " : "SL ") + std::to_string(k) +
-                                          " from port " + std::to_string(in) + " to port " + std::to_string(out) +
-                                          " onto VL " + std::to_string(t.get(in, out, k)) +
-                                          ", which the switch does not have");
+            fail(s, "switch.num_vls",
+                 "switch " + n.name + " maps " + (by_vl ? "VL " : "SL ") + std::to_string(k) + " from port " +
+                     std::to_string(in) + " to port " + std::to_string(out) + " onto VL " +
+                     std::to_string(t.get(in, out, k)) + ", which the switch does not have");
       }
   }
 
@@ -101,9 +104,10 @@ void check_scenario(const Scenario& s, const routing::Topology& topo, const rout
         return std::any_of(t.begin(), t.end(), [&](auto& e) { return e.vl == v && e.weight > 0; });
       };
       if (!serves(sw.vlarb.high) && !serves(sw.vlarb.low))
-        fail(s, "switch.vlarb.use_tables", "data VL " + std::to_string(v) + " (used by routing '" + tables.algorithm +
-                                               "') has no entry with weight > 0 in switch.vlarb.high or .low, so "
-                                               "it would never be sent");
+        fail(s, "switch.vlarb.use_tables",
+             "data VL " + std::to_string(v) + " (used by routing '" + tables.algorithm +
+                 "') has no entry with weight > 0 in switch.vlarb.high or .low, so "
+                 "it would never be sent");
     }
 
   // Packets: each must fit a VL buffer (virtual cut-through reserves the whole packet).
@@ -111,28 +115,33 @@ void check_scenario(const Scenario& s, const routing::Topology& topo, const rout
   uint32_t max_len = 0;
   for (auto [len, w] : s.point.injection.length_mix) max_len = std::max(max_len, len);
   if (max_len > sw.buffer_bytes_per_vl)
-    fail(s, len_key, "a " + std::to_string(max_len) + "-byte packet does not fit a " +
-                         std::to_string(sw.buffer_bytes_per_vl) +
-                         "-byte VL buffer (switch.buffer_bytes_per_vl): virtual cut-through could never forward it");
+    fail(s, len_key,
+         "a " + std::to_string(max_len) + "-byte packet does not fit a " + std::to_string(sw.buffer_bytes_per_vl) +
+             "-byte VL buffer (switch.buffer_bytes_per_vl): virtual cut-through could never forward it");
   if (sw.output_buffer_bytes_per_vl > 0 && max_len > sw.output_buffer_bytes_per_vl)
-    fail(s, len_key, "a " + std::to_string(max_len) + "-byte packet does not fit a " +
-                         std::to_string(sw.output_buffer_bytes_per_vl) +
-                         "-byte output VL buffer (switch.output_buffer_bytes_per_vl): the crossbar could never move it");
+    fail(s, len_key,
+         "a " + std::to_string(max_len) + "-byte packet does not fit a " +
+             std::to_string(sw.output_buffer_bytes_per_vl) +
+             "-byte output VL buffer (switch.output_buffer_bytes_per_vl): the crossbar could never move it");
 
   // Escape queues and escape candidates go together: adaptive candidates without an escape
   // queue to fall back on could deadlock, and escape queues under a routing without escape
   // candidates would only shrink every buffer. The escape queue holds one packet whole.
   const bool escape_cands = routing::has_escape_candidates(tables);
   if (escape_cands && sw.escape_queue_bytes == 0)
-    fail(s, "routing.algorithm", "routing '" + tables.algorithm + "' has escape candidates: it needs escape queues "
-                                 "(switch.escape_queue_bytes, one MTU: at least the longest packet)");
+    fail(s, "routing.algorithm",
+         "routing '" + tables.algorithm +
+             "' has escape candidates: it needs escape queues "
+             "(switch.escape_queue_bytes, one MTU: at least the longest packet)");
   if (!escape_cands && sw.escape_queue_bytes > 0)
-    fail(s, "switch.escape_queue_bytes", "routing '" + tables.algorithm + "' has no escape candidates "
-                                         "(adaptive-updown has): escape queues would never be used");
+    fail(s, "switch.escape_queue_bytes",
+         "routing '" + tables.algorithm +
+             "' has no escape candidates "
+             "(adaptive-updown has): escape queues would never be used");
   if (sw.escape_queue_bytes > 0 && max_len > sw.escape_queue_bytes)
-    fail(s, len_key, "a " + std::to_string(max_len) + "-byte packet does not fit the " +
-                         std::to_string(sw.escape_queue_bytes) +
-                         "-byte escape queue (switch.escape_queue_bytes): the escape channel could not always take it");
+    fail(s, len_key,
+         "a " + std::to_string(max_len) + "-byte packet does not fit the " + std::to_string(sw.escape_queue_bytes) +
+             "-byte escape queue (switch.escape_queue_bytes): the escape channel could not always take it");
 
   // Traffic and injection, as each load point will build them.
   try {
@@ -144,17 +153,18 @@ void check_scenario(const Scenario& s, const routing::Topology& topo, const rout
   if (s.sweep.load_unit == "bytes_per_ns")
     for (double l : s.sweep.loads)
       if (l > s.point.fabric.link.bytes_per_ns() * (1 + 1e-9))
-        fail(s, "sweep.loads", std::to_string(l) + " bytes/ns per host exceeds the link rate of " +
-                                   std::to_string(s.point.fabric.link.bytes_per_ns()) + " bytes/ns");
+        fail(s, "sweep.loads",
+             std::to_string(l) + " bytes/ns per host exceeds the link rate of " +
+                 std::to_string(s.point.fabric.link.bytes_per_ns()) + " bytes/ns");
 
   // The RTL arbiter's switches are checked when the scenario is read (ArbiterChoice::validate).
 
   // The watchdog must outlast the longest quiet time of a fabric that is merely lightly loaded.
   const double quiet = quiet_ns(s, max_len);
   if (s.point.run.watchdog_ns < 4 * quiet)
-    fail(s, "run.watchdog_ns", std::to_string(s.point.run.watchdog_ns) + " ns is too short: a healthy fabric can be " +
-                                   "quiet for " + std::to_string(quiet) +
-                                   " ns (fly time + routing delay + clock + longest packet); use at least 4x that");
+    fail(s, "run.watchdog_ns",
+         std::to_string(s.point.run.watchdog_ns) + " ns is too short: a healthy fabric can be " + "quiet for " +
+             std::to_string(quiet) + " ns (fly time + routing delay + clock + longest packet); use at least 4x that");
 }
 
 void prepare_scenario(const Scenario& s, routing::Topology& topo, routing::TableSet& tables) {

@@ -93,14 +93,15 @@ Study load_study(const std::string& path) {
     std::stringstream text;
     text << in.rdbuf();
     const YamlShape shape = check_yaml_shape(text.str());
-    if (!shape.problem.empty()) throw std::runtime_error(path + ":" + std::to_string(shape.line) + ": " + shape.problem);
+    if (!shape.problem.empty())
+      throw std::runtime_error(path + ":" + std::to_string(shape.line) + ": " + shape.problem);
     root = YAML::Load(text.str());
   } catch (const YAML::ParserException& e) {
     throw std::runtime_error(path + ":" + std::to_string(e.mark.line + 1) + ": YAML syntax: " + e.msg);
   }
-  r.only(root, {"study", "title", "base", "report", "explain_above", "full", "quick", "tori", "networks", "routings",
-                "patterns", "lengths", "figures", "factors", "table2", "notes", "explanations", "experiments",
-                "quick_experiments", "panels", "report_options"},
+  r.only(root, {"study",  "title",    "base",         "report",      "explain_above",     "full",    "quick",
+                "tori",   "networks", "routings",     "patterns",    "lengths",           "figures", "factors",
+                "table2", "notes",    "explanations", "experiments", "quick_experiments", "panels",  "report_options"},
          "");
   Study s;
   s.file = path;
@@ -156,8 +157,9 @@ Study load_study(const std::string& path) {
         std::vector<double> values;
         for (const auto& v : kv.second) values.push_back(v.IsNull() ? 0.0 : r.as<double>(v, tp));
         if (values.size() != s.patterns.size() * s.factor_routings.size())
-          r.fail(kv.second, tp, "needs " + std::to_string(s.patterns.size() * s.factor_routings.size()) +
-                                    " values: for each pattern, each of factors.routings");
+          r.fail(kv.second, tp,
+                 "needs " + std::to_string(s.patterns.size() * s.factor_routings.size()) +
+                     " values: for each pattern, each of factors.routings");
         size_t k = 0;
         for (const auto& pat : s.patterns)
           for (const auto& rt : s.factor_routings) {
@@ -262,7 +264,8 @@ std::vector<Experiment> Study::experiments(bool quick) const {
                  const std::string& length) {
     Experiment e{torus + "-" + routing + "-" + pattern + "-" + length, torus, routing, pattern, length, {}};
     if (!seen.insert(e.name).second) return;
-    for (const auto* v : {&axis(tori, torus), &axis(routings, routing), &axis(patterns, pattern), &axis(lengths, length)})
+    for (const auto* v :
+         {&axis(tori, torus), &axis(routings, routing), &axis(patterns, pattern), &axis(lengths, length)})
       e.set.insert(e.set.end(), v->set.begin(), v->set.end());
     const auto& mode = quick ? quick_set : full_set;
     e.set.insert(e.set.end(), mode.begin(), mode.end());

@@ -12,10 +12,10 @@
 namespace ibsc::tb {
 
 struct StudyAxisValue {
-  std::string name;               // "4x4", "FX_1VL", "uniform", "512"
-  std::vector<std::string> set;   // scenario overrides "key=value"
-  std::string figure;             // tori: the paper's figure panel ("6a")
-  std::string paper_name;         // routings: the paper's row label in Table 2 ("UD_DFS"); empty: not in it
+  std::string name;              // "4x4", "FX_1VL", "uniform", "512"
+  std::vector<std::string> set;  // scenario overrides "key=value"
+  std::string figure;            // tori: the paper's figure panel ("6a")
+  std::string paper_name;        // routings: the paper's row label in Table 2 ("UD_DFS"); empty: not in it
 };
 
 struct FactorTable {
@@ -26,7 +26,8 @@ struct FactorTable {
 };
 
 struct Explanation {
-  std::vector<std::string> cells;  // shell patterns over "Table 3 6x6 bit-reversal FX_1VL", "Table 2 8x8 UD_DFS crossing_path", ...
+  std::vector<std::string>
+      cells;  // shell patterns over "Table 3 6x6 bit-reversal FX_1VL", "Table 2 8x8 UD_DFS crossing_path", ...
   std::string why;
 };
 
@@ -71,7 +72,7 @@ struct Study {
   // Table 2: paper[torus][paper routing name] = {average distance, crossing path, deviation}.
   std::map<std::string, std::map<std::string, std::vector<double>>> metrics_paper;
   std::map<std::string, double> topological_distance_paper;  // per torus
-  std::vector<std::string> notes;  // modelling choices where the paper leaves details open
+  std::vector<std::string> notes;                            // modelling choices where the paper leaves details open
   std::vector<Explanation> explanations;
   double explain_above = 0.15;  // differences above this fraction must be explained
 

@@ -32,16 +32,16 @@ std::vector<Conclusion> study_conclusions(const StudyRun& run) {
   auto has_torus = [&](const std::string& t) {
     return std::any_of(s.tori.begin(), s.tori.end(), [&](auto& x) { return x.name == t; });
   };
-  const std::string within = fmt::format("same sign, and within {:.0f}% of the paper's value or explained below",
-                                         100 * s.explain_above);
+  const std::string within =
+      fmt::format("same sign, and within {:.0f}% of the paper's value or explained below", 100 * s.explain_above);
 
   // Which routing is best: qualitative.
   const std::vector<std::string> fx = {"FX_1VL", "FX_2VL"}, others = {"e-cube", "DFS_1VL", "DFS_2VL"};
   auto best_line = [&](const std::string& cell, const std::string& claim, const std::vector<std::string>& tori,
                        bool flexible_wins) {
     Conclusion c{cell, claim, flexible_wins ? "FX best" : "e-cube best", "", "", true};
-    c.criterion = flexible_wins ? "best FX >= best other routing, on each torus"
-                                : "e-cube >= every other routing, on each torus";
+    c.criterion =
+        flexible_wins ? "best FX >= best other routing, on each torus" : "e-cube >= every other routing, on each torus";
     bool any = false;
     for (const auto& t : tori) {
       double f = best_of(t, fx), o = best_of(t, others), e = thr(t, "e-cube");
@@ -108,8 +108,10 @@ std::vector<Conclusion> study_conclusions(const StudyRun& run) {
     const std::string SL = s.factor_tables[1].length;
     Conclusion c{"Conclusion short packets favour e-cube on large 2D tori",
                  "Short packets favour e-cube more on 6x6 and 8x8 (Table 4 vs Table 3, " + P + ")",
-                 "FX_2VL factor lower with " + SL + "-byte packets", "",
-                 "FX_2VL factor over e-cube lower with short packets, on each torus", true};
+                 "FX_2VL factor lower with " + SL + "-byte packets",
+                 "",
+                 "FX_2VL factor over e-cube lower with short packets, on each torus",
+                 true};
     bool any = false;
     for (const std::string t : {"6x6", "8x8"}) {
       if (!has_torus(t)) continue;
@@ -124,7 +126,10 @@ std::vector<Conclusion> study_conclusions(const StudyRun& run) {
   {
     Conclusion c{"Conclusion SL and VL budgets",
                  "Flexible needs one SL and one VL; e-cube needs 2 VLs and 4 (2D) or 8 (3D) SLs",
-                 "FX 1 SL/1 VL; e-cube 2 VLs, 4 or 8 SLs", "", "FX_1VL tables use 1 SL and 1 VL", true};
+                 "FX 1 SL/1 VL; e-cube 2 VLs, 4 or 8 SLs",
+                 "",
+                 "FX_1VL tables use 1 SL and 1 VL",
+                 true};
     for (const auto& [key, rt] : run.routed) {
       if (rt.routing != "e-cube" && rt.routing != "FX_1VL") continue;
       c.ours += fmt::format("{} {} SLs/{} VLs; ", key, rt.sls, rt.vls);

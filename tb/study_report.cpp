@@ -8,9 +8,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <cstdlib>
 #include <functional>
 #include <numeric>
 #include <sstream>
@@ -46,7 +46,9 @@ std::string diff_text(double ours, double paper) {
 }
 
 // Explanation cells are shell-style patterns: "Table 2 * UD_DFS *".
-bool matches(const std::string& pattern, const std::string& cell) { return fnmatch(pattern.c_str(), cell.c_str(), 0) == 0; }
+bool matches(const std::string& pattern, const std::string& cell) {
+  return fnmatch(pattern.c_str(), cell.c_str(), 0) == 0;
+}
 
 using Outlier = ReportOutlier;
 
@@ -67,7 +69,9 @@ std::string measurement_note_text(const Study& s, bool quick) {
       if (kv.compare(0, key.size() + 1, key + "=") == 0) return std::strtod(kv.c_str() + key.size() + 1, nullptr);
     return double(NAN);
   };
-  auto us = [](double ns) { return std::isnan(ns) ? std::string("the base scenario's") : fmt::format("{:g} us", ns / 1000); };
+  auto us = [](double ns) {
+    return std::isnan(ns) ? std::string("the base scenario's") : fmt::format("{:g} us", ns / 1000);
+  };
   auto pc = [](double f) { return std::isnan(f) ? std::string("the base scenario's") : fmt::format("{:g}%", 100 * f); };
   double refine = get("sweep.refine");
   std::string beyond;
@@ -79,7 +83,9 @@ std::string measurement_note_text(const Study& s, bool quick) {
       "warms up for {}, measures over a {} window and waits up to {} for the window's packets. Latency: from "
       "generation at the source to delivery, averaged over the packets generated in the window.",
       quick ? "quick" : "full", pc(get("sweep.start")), pc(get("sweep.step")),
-      (std::isnan(refine) ? "" : refine > 0 ? fmt::format(", then {:g} bisections around saturation", refine) : ", no bisection") +
+      (std::isnan(refine) ? ""
+       : refine > 0       ? fmt::format(", then {:g} bisections around saturation", refine)
+                          : ", no bisection") +
           beyond,
       us(get("run.warmup_ns")), us(get("run.window_ns")), us(get("run.drain_ns")));
 }
@@ -139,13 +145,15 @@ std::vector<std::string> study_failures(const StudyRun& run, double tolerance) {
         f.push_back(fmt::format("{} at load {:.3f}: generated {} != delivered {} + in flight {}", n, p.offered_load,
                                 p.packets_generated, p.packets_delivered, p.packets_in_flight));
       if (p.accepted_prorated_bytes_per_ns_per_switch > r.bound.topology * (1 + tolerance))
-        f.push_back(fmt::format("{} at load {:.3f}: accepted {:.4f} bytes/ns/switch (pro-rated) above the channel-load "
-                                "bound {:.4f}",
-                                n, p.offered_load, p.accepted_prorated_bytes_per_ns_per_switch, r.bound.topology));
+        f.push_back(
+            fmt::format("{} at load {:.3f}: accepted {:.4f} bytes/ns/switch (pro-rated) above the channel-load "
+                        "bound {:.4f}",
+                        n, p.offered_load, p.accepted_prorated_bytes_per_ns_per_switch, r.bound.topology));
     }
     if (run.study->report == "torus-routing" && r.exp.routing == run.study->factor_baseline &&
         r.bound.non_minimal_paths > 0)
-      f.push_back(fmt::format("{}: {} of {} e-cube paths are not minimal", n, r.bound.non_minimal_paths, r.bound.paths));
+      f.push_back(
+          fmt::format("{}: {} of {} e-cube paths are not minimal", n, r.bound.non_minimal_paths, r.bound.paths));
   }
   return f;
 }
@@ -157,21 +165,21 @@ void write_experiment_csvs(const std::string& dir, const StudyRun& run) {
   for (const auto& r : run.results)
     all << r.exp.name << "," << r.exp.torus << "," << r.exp.routing << "," << r.exp.pattern << "," << r.exp.length
         << "," << num(r.throughput, 4) << "," << num(r.bound.routed, 4) << "," << num(r.bound.topology, 4) << ","
-        << num(r.low_load_latency, 1) << "," << r.points.size() << "," << r.bound.non_minimal_paths << ",\""
-        << r.error << "\"\n";
+        << num(r.low_load_latency, 1) << "," << r.points.size() << "," << r.bound.non_minimal_paths << ",\"" << r.error
+        << "\"\n";
 
   std::ofstream pts(dir + "/points.csv");
-  pts << "experiment,offered_load,accepted_bytes_per_ns_per_switch,accepted_prorated_bytes_per_ns_per_switch,avg_latency_ns,p99_latency_ns,packets_generated,"
+  pts << "experiment,offered_load,accepted_bytes_per_ns_per_switch,accepted_prorated_bytes_per_ns_per_switch,avg_"
+         "latency_ns,p99_latency_ns,packets_generated,"
          "packets_delivered,packets_in_flight,saturated\n";
   for (const auto& r : run.results)
     for (const auto& p : r.points)
       pts << r.exp.name << "," << num(p.offered_load, 6) << "," << num(p.accepted_bytes_per_ns_per_switch, 6) << ","
-          << num(p.accepted_prorated_bytes_per_ns_per_switch, 6) << ","
-          << num(p.avg_latency_ns, 1) << "," << num(p.p99_latency_ns, 1) << "," << p.packets_generated << ","
-          << p.packets_delivered << "," << p.packets_in_flight << "," << (p.saturated ? "true" : "false") << "\n";
+          << num(p.accepted_prorated_bytes_per_ns_per_switch, 6) << "," << num(p.avg_latency_ns, 1) << ","
+          << num(p.p99_latency_ns, 1) << "," << p.packets_generated << "," << p.packets_delivered << ","
+          << p.packets_in_flight << "," << (p.saturated ? "true" : "false") << "\n";
   // runs/ holds every point's full results.json (per-link utilisation): tens of MB, not kept in git.
   std::ofstream(dir + "/.gitignore") << "runs/\n";
-
 }
 
 std::vector<std::string> write_study_report(const std::string& dir, const StudyRun& run) {
@@ -190,8 +198,10 @@ std::vector<std::string> write_study_report(const std::string& dir, const StudyR
   };
 
   md << "# " << (s.title.empty() ? s.name : s.title) << "\n\n";
-  md << "Made by `" << run.command << "`" << (run.quick ? " (**quick mode**: short windows, coarse sweeps; "
-                                                            "checks only, not for comparison with the paper)" : "")
+  md << "Made by `" << run.command << "`"
+     << (run.quick ? " (**quick mode**: short windows, coarse sweeps; "
+                     "checks only, not for comparison with the paper)"
+                   : "")
      << fmt::format(" in {:.0f} s on {} processes; {} experiments, {} load points.", run.wall_seconds, run.jobs,
                     run.results.size(),
                     std::accumulate(run.results.begin(), run.results.end(), size_t{0},
@@ -199,8 +209,10 @@ std::vector<std::string> write_study_report(const std::string& dir, const StudyR
      << " Every experiment is an ordinary scenario: `scenarios/` here holds each one as `ibsc run` reads it; "
         "`points.csv` has every load point of every experiment, and a local run also leaves each experiment's full "
         "`runs/NAME/results.json` (not kept in git).\n\n";
-  md << "Study file: `" << s.file << "`; base model: `" << s.base << "`. Throughput is the highest accepted traffic "
-        "of the load sweep, in bytes/ns/switch; a factor is a routing's throughput over " << s.factor_baseline
+  md << "Study file: `" << s.file << "`; base model: `" << s.base
+     << "`. Throughput is the highest accepted traffic "
+        "of the load sweep, in bytes/ns/switch; a factor is a routing's throughput over "
+     << s.factor_baseline
      << "'s on the same torus, traffic and packet length. Differences are ours minus the paper's, relative "
         "(absolute where the paper's value is 0); the CSVs' `difference` column is the same, as a fraction.\n\n";
 
@@ -260,13 +272,15 @@ std::vector<std::string> write_study_report(const std::string& dir, const StudyR
   // Throughput at the figure configuration, with bounds.
   md << "## Saturation throughput (" << s.figure_pattern << ", " << s.figure_length << " bytes)\n\n"
      << "Throughput in bytes/ns/switch; in brackets the share of the routed channel-load bound (the busiest "
-        "channel of these tables at the offered mix). Topology bound: what any routing could carry.\n\n| torus | topology bound |";
+        "channel of these tables at the offered mix). Topology bound: what any routing could carry.\n\n| torus | "
+        "topology bound |";
   for (const auto& rt : s.routings) md << " " << rt.name << " |";
   md << "\n|---|---|";
   for (size_t i = 0; i < s.routings.size(); ++i) md << "---|";
   md << "\n";
   for (const auto& torus : s.tori) {
-    const ExperimentResult* any = find_experiment(run, torus.name, s.factor_baseline, s.figure_pattern, s.figure_length);
+    const ExperimentResult* any =
+        find_experiment(run, torus.name, s.factor_baseline, s.figure_pattern, s.figure_length);
     md << "| " << torus.name << " | " << (any ? num(any->bound.topology, 3) : "-") << " |";
     for (const auto& rt : s.routings) {
       const ExperimentResult* r = find_experiment(run, torus.name, rt.name, s.figure_pattern, s.figure_length);
@@ -359,17 +373,20 @@ std::vector<std::string> write_study_report(const std::string& dir, const StudyR
   // Checks.
   std::vector<std::string> failures = study_failures(run, kBoundTolerance);
   md << "\n## Checks (must hold whatever the tuning)\n\n"
-     << "- every run deadlock-free and conserving packets (injected = delivered + in flight and generated = injected + queued at the sources at the end of every load point, each counted in the buffers, wires and source queues themselves; "
+     << "- every run deadlock-free and conserving packets (injected = delivered + in flight and generated = injected + "
+        "queued at the sources at the end of every load point, each counted in the buffers, wires and source queues "
+        "themselves; "
         "the runs also check credits and buffers continuously);\n"
      << "- every routing's tables pass the table checks (connected, loop-free, within SL/VL budgets, acyclic "
         "channel dependency graph);\n"
      << "- e-cube on minimal paths for every host pair;\n"
-     << fmt::format("- no accepted traffic above the topology's channel-load bound. For this check accepted traffic "
-                    "counts each packet's bytes as they cross the destination host link (pro-rated at the window's "
-                    "edges; the tables count whole packets at delivery, the paper's definition), so no host link "
-                    "shows more than link rate; +{:.0f}% allows for bytes stored in switch buffers when the window "
-                    "opens, net of those stored when it closes (zero on average).\n\n",
-                    100 * kBoundTolerance);
+     << fmt::format(
+            "- no accepted traffic above the topology's channel-load bound. For this check accepted traffic "
+            "counts each packet's bytes as they cross the destination host link (pro-rated at the window's "
+            "edges; the tables count whole packets at delivery, the paper's definition), so no host link "
+            "shows more than link rate; +{:.0f}% allows for bytes stored in switch buffers when the window "
+            "opens, net of those stored when it closes (zero on average).\n\n",
+            100 * kBoundTolerance);
   finish_report(md, dir, failures);
   return failures;
 }

@@ -32,15 +32,15 @@ struct ExperimentResult {
   std::vector<LoadPointResult> points;  // by offered load
   std::string error;                    // the run failed (deadlock, invariant): why
   ChannelLoadBound bound;
-  double throughput = 0;                // best accepted traffic, bytes/ns/switch
-  double low_load_latency = 0;          // average latency at the lowest load, ns
+  double throughput = 0;        // best accepted traffic, bytes/ns/switch
+  double low_load_latency = 0;  // average latency at the lowest load, ns
   double wall_seconds = 0;
 };
 
 struct StudyRun {
   const Study* study = nullptr;
   bool quick = false;
-  std::string command;     // how the report was made
+  std::string command;  // how the report was made
   double wall_seconds = 0;
   int jobs = 1;
   std::map<std::string, RoutedTorus> routed;  // key: torus + "/" + routing

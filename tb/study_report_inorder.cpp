@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <map>
 #include <fstream>
+#include <map>
 #include <numeric>
 #include <sstream>
 
@@ -56,7 +56,8 @@ std::vector<std::string> write_inorder_report(const std::string& dir, const Stud
   md << "# " << (s.title.empty() ? s.name : s.title) << "\n\n";
   md << "Made by `" << run.command << "`"
      << (run.quick ? " (**quick mode**: short windows, coarse sweeps, a short workload; checks only, not for "
-                     "comparison with the paper)" : "")
+                     "comparison with the paper)"
+                   : "")
      << fmt::format(" in {:.0f} s on {} processes; {} experiments, {} load points.", run.wall_seconds, run.jobs,
                     run.results.size(),
                     std::accumulate(run.results.begin(), run.results.end(), size_t{0},
@@ -65,7 +66,8 @@ std::vector<std::string> write_inorder_report(const std::string& dir, const Stud
         "every load point, `factors.csv` Figure 5's factors, `table1.csv` the finite-workload runs.\n\n"
      << "Study file: `" << s.file << "`; base model: `" << s.base << "`.\n\n## Modelling choices\n\n";
   for (const auto& n : s.notes) md << "- " << n << "\n";
-  md << "- " << measurement_note(s, run.quick) << "\n\n## Routing tables\n\n| network | routing | tables |\n|---|---|---|\n";
+  md << "- " << measurement_note(s, run.quick)
+     << "\n\n## Routing tables\n\n| network | routing | tables |\n|---|---|---|\n";
   for (const auto& [key, rt] : run.routed)
     md << "| " << rt.torus << " | " << rt.routing << " | "
        << (rt.check.ok() ? "connected, deadlock-free" : "**" + rt.check.text() + "**") << " |\n";
@@ -75,11 +77,13 @@ std::vector<std::string> write_inorder_report(const std::string& dir, const Stud
         "traffic of the load sweep (bytes/ns/switch). Out-of-order arrivals: at the destination NICs over the whole "
         "sweep, of the packets delivered (both routings deliver on arrival here, `transport.mode: ooo`). Routed bound: "
         "the busiest channel under uniform traffic at link rate when every pair takes its primary path "
-        "(`tb/channel_load.h`; for " << adap << " the first minimal candidate at each switch, a single-path reference "
+        "(`tb/channel_load.h`; for "
+     << adap
+     << " the first minimal candidate at each switch, a single-path reference "
         "that adaptive routing may exceed).\n\n"
-        "| network | " << det << " | " << adap << " | factor | paper | difference | " << adap
-     << " out-of-order arrivals | routed bounds " << det << ", " << adap
-     << " (ratio) |\n|---|---|---|---|---|---|---|---|\n";
+        "| network | "
+     << det << " | " << adap << " | factor | paper | difference | " << adap << " out-of-order arrivals | routed bounds "
+     << det << ", " << adap << " (ratio) |\n|---|---|---|---|---|---|---|---|\n";
   std::ofstream fcsv(dir + "/factors.csv");
   fcsv << "network,det,adaptive,factor,paper,ooo_arrivals,delivered\n";
   std::map<std::string, std::vector<double>> sizes;  // factors per network size
@@ -119,11 +123,9 @@ std::vector<std::string> write_inorder_report(const std::string& dir, const Stud
     md << fmt::format("| **{}, mean of {}** | | | **x{:.2f}** | x{} | {} | | |\n", size, fs.size(), mean, num(paper, 0),
                       std::isnan(paper) ? "-" : fmt::format("{:+.0f}%", 100 * (mean - paper) / paper));
     if (!std::isnan(paper) && std::abs(mean - paper) / paper > s.explain_above)
-      outliers.push_back({"Figure 5 " + size,
-                          fmt::format("paper x{:.0f}, ours x{:.2f} (mean of {}), {:+.0f}%", paper, mean, fs.size(),
-                                      100 * (mean - paper) / paper)});
-    if (!std::isnan(paper))
-      crit_sizes.push_back({size, mean, paper});
+      outliers.push_back({"Figure 5 " + size, fmt::format("paper x{:.0f}, ours x{:.2f} (mean of {}), {:+.0f}%", paper,
+                                                          mean, fs.size(), 100 * (mean - paper) / paper)});
+    if (!std::isnan(paper)) crit_sizes.push_back({size, mean, paper});
   }
 
   md << "\n### Latency against accepted traffic\n\n";
@@ -151,11 +153,14 @@ std::vector<std::string> write_inorder_report(const std::string& dir, const Stud
   };
   md << "## Table 1: execution time of the disk-like workload (qualitative)\n\nOne run per routing and workload "
         "(the same packets for every routing), until every packet is delivered. Time, waste, MBS, MMS, NACKs and "
-        "out-of-order arrivals: workload `" << main_pattern << "`. Time: last delivery to a host, ours in "
+        "out-of-order arrivals: workload `"
+     << main_pattern
+     << "`. Time: last delivery to a host, ours in "
         "microseconds, the paper's in millions of its time unit (its traces are not ours: compare Impr. %, not times). "
         "Waste: ACK/NACK and re-sent bytes over all bytes the HCAs injected. MBS: largest rearrange-buffer occupancy "
         "of one connection (bytes); MMS: of one NIC. Impr.: execution time saved against "
-     << det << ", per workload and their mean.\n\n| routing | time (us) | paper time | waste % | paper | MBS | paper | "
+     << det
+     << ", per workload and their mean.\n\n| routing | time (us) | paper time | waste % | paper | MBS | paper | "
         "MMS | paper | Impr. % per workload | Impr. % mean | paper | NACKs | out-of-order arrivals |\n"
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   std::ofstream tcsv(dir + "/table1.csv");
@@ -193,8 +198,9 @@ std::vector<std::string> write_inorder_report(const std::string& dir, const Stud
     md << fmt::format("| {} | {} | {} | {:.1f} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", rt,
                       num(exec_time_us(r), 1), pv(0), 100 * t.waste, pv(1),
                       reorder ? std::to_string(t.max_connection_bytes) : "-", pv(2),
-                      reorder ? std::to_string(t.max_nic_bytes) : "-", pv(3), rt == det ? "-" : fmt::format("{}", fmt::join(each, ", ")),
-                      rt == det ? "-" : num(mean, 1), pv(4), t.nacks, t.out_of_order_arrivals);
+                      reorder ? std::to_string(t.max_nic_bytes) : "-", pv(3),
+                      rt == det ? "-" : fmt::format("{}", fmt::join(each, ", ")), rt == det ? "-" : num(mean, 1), pv(4),
+                      t.nacks, t.out_of_order_arrivals);
     const double pim = paper_value(pv(4));
     if (rt != det && !std::isnan(pim) && std::abs(mean - pim) > 100 * s.explain_above)
       outliers.push_back({"Table 1 " + rt + " Impr", fmt::format("paper {:.1f}%, ours {:.1f}%", pim, mean)});
@@ -232,8 +238,8 @@ std::vector<std::string> write_inorder_report(const std::string& dir, const Stud
       const TransportResult& t = p.transport;
       if (t.duplicates > 0) failures.push_back(fmt::format("{}: {} duplicates delivered", r.exp.name, t.duplicates));
       if (t.mode == "reorder" && t.out_of_order_deliveries > 0)
-        failures.push_back(fmt::format("{}: {} packets delivered to the host out of order", r.exp.name,
-                                       t.out_of_order_deliveries));
+        failures.push_back(
+            fmt::format("{}: {} packets delivered to the host out of order", r.exp.name, t.out_of_order_deliveries));
       if (r.exp.pattern != s.figure_pattern && !t.all_delivered())
         failures.push_back(fmt::format("{}: finite workload not finished: {} of {} host packets delivered", r.exp.name,
                                        t.host_packets_delivered, t.host_packets_generated));
@@ -254,7 +260,8 @@ std::vector<std::string> write_inorder_report(const std::string& dir, const Stud
   std::vector<Criterion> crit;
   if (!std::isnan(ooo + dyn + s32 + s2)) {
     // "~": within 5 points of Impr.; ">=": OOO may trail dynamic memory by 2 points (one run each).
-    crit.push_back({"Impr. OOO >= dynamic (2 points slack)", fmt::format("{:.1f}% vs {:.1f}%", ooo, dyn), ooo >= dyn - 2});
+    crit.push_back(
+        {"Impr. OOO >= dynamic (2 points slack)", fmt::format("{:.1f}% vs {:.1f}%", ooo, dyn), ooo >= dyn - 2});
     crit.push_back({"Impr. dynamic ~ static 32 KB (within 5 points)", fmt::format("{:.1f}% vs {:.1f}%", dyn, s32),
                     std::abs(dyn - s32) <= 5});
     crit.push_back({"Impr. static 32 KB > 0", fmt::format("{:.1f}%", s32), s32 > 0});
@@ -283,8 +290,10 @@ std::vector<std::string> write_inorder_report(const std::string& dir, const Stud
      << "- every routing's tables pass the table checks (adaptive: Duato's condition on the escape sub-network);\n"
      << "- no accepted traffic above the topology's channel-load bound (+1%);\n"
      << "- with rearrange buffers (`transport.mode: reorder`) no packet delivered to the host out of order, none "
-        "duplicated (the delivery checker fails the run otherwise; the counts are checked again here), and every packet "
-        "of the finite workload delivered; no packet arrives out of order under " << det << ";\n"
+        "duplicated (the delivery checker fails the run otherwise; the counts are checked again here), and every "
+        "packet "
+        "of the finite workload delivered; no packet arrives out of order under "
+     << det << ";\n"
      << "- adaptive throughput above " << det << "'s on every network"
      << (first(s, "order.check") == "yes" ? "; the Impr. ordering above.\n\n" : ".\n\n");
   finish_report(md, dir, failures);

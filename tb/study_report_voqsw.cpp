@@ -1,6 +1,5 @@
 #include "tb/study_report_voqsw.h"
 
-
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -92,15 +91,18 @@ std::vector<std::string> write_voqsw_report(const std::string& dir, const StudyR
 
   md << "# " << (s.title.empty() ? s.name : s.title) << "\n\n";
   md << "Made by `" << run.command << "`"
-     << (run.quick ? " (**quick mode**: short windows, coarse sweeps; checks only, not for comparison with the paper)" : "")
+     << (run.quick ? " (**quick mode**: short windows, coarse sweeps; checks only, not for comparison with the paper)"
+                   : "")
      << fmt::format(" in {:.0f} s on {} processes; {} experiments, {} load points.", run.wall_seconds, run.jobs,
                     run.results.size(),
                     std::accumulate(run.results.begin(), run.results.end(), size_t{0},
                                     [](size_t a, const ExperimentResult& r) { return a + r.points.size(); }))
      << " Every experiment is an ordinary scenario (`scenarios/` here, as `ibsc run` reads it); `points.csv` has "
         "every load point, `factors.csv` the factors, `hol.csv` the head-of-line blocking.\n\n";
-  md << "Study file: `" << s.file << "`; base model: `" << s.base << "`. Throughput is the highest accepted traffic of "
-        "the load sweep, in bytes/ns/switch; a factor is a routing's throughput over " << base
+  md << "Study file: `" << s.file << "`; base model: `" << s.base
+     << "`. Throughput is the highest accepted traffic of "
+        "the load sweep, in bytes/ns/switch; a factor is a routing's throughput over "
+     << base
      << "'s on the same network, traffic and packet length. The routing side of Table 1 (SLs for full VOQ, % VOQ over "
         "20 networks per size) is in `table1.md` beside this file.\n\n";
 
@@ -118,7 +120,8 @@ std::vector<std::string> write_voqsw_report(const std::string& dir, const StudyR
     md << "| " << rt.torus << " | " << rt.routing << " | " << rt.sls << " | " << rt.vls << " | "
        << (rt.check.ok() ? "connected, deadlock-free" : "**" + rt.check.text() + "**") << " | "
        << fmt::format("{:.0f}% | {:.0f}% | {} | {:.0f}%", 100 * rt.lanes.switch_fed_share(),
-                      100 * rt.lanes.host_fed_share(), rt.lanes.max_switch_fed_fanout, 100 * rt.lanes.switch_fed_purity())
+                      100 * rt.lanes.host_fed_share(), rt.lanes.max_switch_fed_fanout,
+                      100 * rt.lanes.switch_fed_purity())
        << " |\n";
   write_saturation_table(md, run, base, length);
 
@@ -152,13 +155,16 @@ std::vector<std::string> write_voqsw_report(const std::string& dir, const StudyR
           any = true;
           const double d = (ours - paper) / paper;
           row << " " << num(ours, 2);
-          if (has_paper) row << " (paper " << num(paper, 2) << ", " << (std::isnan(ours) ? "n/a" : fmt::format("{:+.0f}%", 100 * d)) << ")";
+          if (has_paper)
+            row << " (paper " << num(paper, 2) << ", " << (std::isnan(ours) ? "n/a" : fmt::format("{:+.0f}%", 100 * d))
+                << ")";
           row << " |";
-          csv << net.name << "," << p.name << "," << rt << "," << (has_paper ? num(paper, 2) : "") << "," << num(ours, 4)
-              << "," << (has_paper ? num(d, 4) : "") << "," << num(b, 4) << "," << num(t, 4) << "\n";
+          csv << net.name << "," << p.name << "," << rt << "," << (has_paper ? num(paper, 2) : "") << ","
+              << num(ours, 4) << "," << (has_paper ? num(d, 4) : "") << "," << num(b, 4) << "," << num(t, 4) << "\n";
           if (has_paper && !std::isnan(ours) && std::abs(d) > s.explain_above)
-            outliers.push_back({table.name + " " + net.name + " " + p.name + " " + rt,
-                                "paper " + num(paper, 2) + ", ours " + num(ours, 2) + fmt::format(", {:+.0f}%", 100 * d)});
+            outliers.push_back(
+                {table.name + " " + net.name + " " + p.name + " " + rt,
+                 "paper " + num(paper, 2) + ", ours " + num(ours, 2) + fmt::format(", {:+.0f}%", 100 * d)});
         }
         if (any) md << row.str() << "\n";
       }
@@ -181,7 +187,8 @@ std::vector<std::string> write_voqsw_report(const std::string& dir, const StudyR
       ours += (ours.empty() ? "" : ", ") + net.name + " " + num(f, 2);
       holds &= f >= 1.4;
     }
-    acceptance.push_back({voq + " over " + base + ", " + uniform + ": factor >= 1.4 at every size", any ? ours : "not run", any && holds});
+    acceptance.push_back({voq + " over " + base + ", " + uniform + ": factor >= 1.4 at every size",
+                          any ? ours : "not run", any && holds});
     const std::string& largest = s.tori.back().name;
     double f = throughput(run, largest, voq, uniform, length) / throughput(run, largest, base, uniform, length);
     acceptance.push_back({"factor >= 2.5 on " + largest + " (paper 3.29)", num(f, 2), !std::isnan(f) && f >= 2.5});
@@ -224,12 +231,14 @@ std::vector<std::string> write_voqsw_report(const std::string& dir, const StudyR
   // Head-of-line blocking.
   std::vector<std::string> failures = study_failures(run, 0.01);
   std::ofstream hol(dir + "/hol.csv");
-  hol << "network,pattern,routing,offered_load,hol_blocked_per_switch,hol_blocked_share,baseline,baseline_hol_blocked_per_switch,baseline_hol_blocked_share\n";
+  hol << "network,pattern,routing,offered_load,hol_blocked_per_switch,hol_blocked_share,baseline,baseline_hol_blocked_"
+         "per_switch,baseline_hol_blocked_share\n";
   md << "## Head-of-line blocking\n\nSampled every `run.hol_sample_ns` over the window in every switch: packets queued "
         "in an input VL behind a routed head that still waits, bound for another output port than that head (a queue "
         "per output would not hold them back). Share: of all packets in switch input buffers. Compared at the highest "
-        "offered load both runs have and the reference carries unsaturated.\n\n| network | pattern | load | routing | blocked per switch | share | " << hol_base
-     << " blocked per switch | " << hol_base << " share |\n|---|---|---|---|---|---|---|---|\n";
+        "offered load both runs have and the reference carries unsaturated.\n\n| network | pattern | load | routing | "
+        "blocked per switch | share | "
+     << hol_base << " blocked per switch | " << hol_base << " share |\n|---|---|---|---|---|---|---|---|\n";
   for (const auto& r : run.results) {
     if (r.exp.routing == hol_base || !r.error.empty()) continue;
     const ExperimentResult* b = find_experiment(run, r.exp.torus, hol_base, r.exp.pattern, r.exp.length);
@@ -245,20 +254,21 @@ std::vector<std::string> write_voqsw_report(const std::string& dir, const StudyR
         << num(q->hol_blocked_per_switch, 4) << "," << num(q->hol_blocked_share, 4) << "\n";
     if (r.exp.routing == voq && !(p->hol_blocked_share < q->hol_blocked_share))
       failures.push_back(fmt::format("{}: HOL-blocked share {:.1f}% not below {}'s {:.1f}% at load {:.3f}", r.exp.name,
-                                     100 * p->hol_blocked_share, hol_base, 100 * q->hol_blocked_share, p->offered_load));
+                                     100 * p->hol_blocked_share, hol_base, 100 * q->hol_blocked_share,
+                                     p->offered_load));
     // Full VOQ (every switch-fed input VL a virtual output queue) must block fewer than the
     // baseline's virtual networks at the same load (or, at a load where neither blocks, none).
     const std::vector<std::string> below = option(s, "hol_below_baseline");
     if (std::find(below.begin(), below.end(), r.exp.routing) != below.end()) {
       const ExperimentResult* v = find_experiment(run, r.exp.torus, base, r.exp.pattern, r.exp.length);
       const LoadPointResult* w = v && v->error.empty() ? at_load(*v, p->offered_load) : nullptr;
-      const bool fewer = w && w->hol_samples > 0 &&
-                         (p->hol_blocked_share < w->hol_blocked_share || (w->hol_blocked_share == 0 && p->hol_blocked_share == 0));
+      const bool fewer =
+          w && w->hol_samples > 0 &&
+          (p->hol_blocked_share < w->hol_blocked_share || (w->hol_blocked_share == 0 && p->hol_blocked_share == 0));
       if (!fewer)
-        failures.push_back(fmt::format("{}: HOL-blocked share {:.1f}% not below {}'s {} at load {:.3f}", r.exp.name,
-                                       100 * p->hol_blocked_share, base,
-                                       w ? fmt::format("{:.1f}%", 100 * w->hol_blocked_share) : "(not run)",
-                                       p->offered_load));
+        failures.push_back(fmt::format(
+            "{}: HOL-blocked share {:.1f}% not below {}'s {} at load {:.3f}", r.exp.name, 100 * p->hol_blocked_share,
+            base, w ? fmt::format("{:.1f}%", 100 * w->hol_blocked_share) : "(not run)", p->offered_load));
     }
   }
 
@@ -280,8 +290,10 @@ std::vector<std::string> write_voqsw_report(const std::string& dir, const StudyR
                                 fmt::format(" (within one load step, {:.3f} B/ns/switch)", resolution),
                             fmt::format("{:.3f} vs {:.3f}", v, b), holds});
       if (!holds && run.quick)
-        failures.push_back(fmt::format("{} {}: {} throughput {:.4f} below {}'s {:.4f} by more than one load step "
-                                       "({:.4f})", net.name, p, voq, v, base, b, resolution));
+        failures.push_back(
+            fmt::format("{} {}: {} throughput {:.4f} below {}'s {:.4f} by more than one load step "
+                        "({:.4f})",
+                        net.name, p, voq, v, base, b, resolution));
     }
 
   md << "\n## Acceptance (issue 14)\n\n| criterion | ours | holds |\n|---|---|---|\n";
@@ -290,9 +302,10 @@ std::vector<std::string> write_voqsw_report(const std::string& dir, const StudyR
     if (!a.holds) outliers.push_back({"Acceptance " + a.criterion, a.ours});
   }
 
-  write_differences(md, s, run.quick,
-                    "Quick mode: coarse load steps find a throughput only to within a step; not a verdict on the model.",
-                    outliers, true);
+  write_differences(
+      md, s, run.quick,
+      "Quick mode: coarse load steps find a throughput only to within a step; not a verdict on the model.", outliers,
+      true);
 
   write_experiment_csvs(dir, run);
   md << "\n## Checks (must hold whatever the tuning)\n\n"

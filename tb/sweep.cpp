@@ -34,7 +34,8 @@ void SweepConfig::validate() const {
   if (jobs < 0) throw std::invalid_argument("sweep.jobs must be >= 0");
   for (double m : beyond)
     if (!(m > 1.0 && m <= 1000.0)) throw std::invalid_argument("sweep.beyond: every multiple must be in (1, 1000]");
-  if (!beyond.empty() && !loads.empty()) throw std::invalid_argument("sweep.beyond needs the automatic sweep (no sweep.loads)");
+  if (!beyond.empty() && !loads.empty())
+    throw std::invalid_argument("sweep.beyond needs the automatic sweep (no sweep.loads)");
 }
 
 namespace {
@@ -151,8 +152,8 @@ std::vector<std::string> run_forked(int n, int jobs, const std::function<std::st
 namespace {
 // `kind` names the count in progress lines: "load point 3/10", "load point 3 of up to 10"
 // (a sweep that stops at saturation), "refinement 1/2".
-std::vector<LoadPointResult> run_points(const PointSetup& s, const std::vector<double>& loads, int jobs, int first_index,
-                                        int total, const char* kind = "load point %d/%d") {
+std::vector<LoadPointResult> run_points(const PointSetup& s, const std::vector<double>& loads, int jobs,
+                                        int first_index, int total, const char* kind = "load point %d/%d") {
   auto texts = run_forked(static_cast<int>(loads.size()), jobs, [&](int i) {
     char count[64], label[128];
     std::snprintf(count, sizeof count, kind, first_index + i + 1, total);
@@ -187,8 +188,8 @@ std::vector<LoadPointResult> run_sweep(const PointSetup& s, const SweepConfig& c
       for (double& l : loads) {
         l /= link;
         if (l > 1.0 + 1e-9)
-          throw std::invalid_argument("sweep.loads: " + std::to_string(l * link) + " bytes/ns exceeds the link rate of " +
-                                      std::to_string(link) + " bytes/ns");
+          throw std::invalid_argument("sweep.loads: " + std::to_string(l * link) +
+                                      " bytes/ns exceeds the link rate of " + std::to_string(link) + " bytes/ns");
       }
     }
     pts = run_points(s, loads, cfg.jobs, 0, static_cast<int>(loads.size()));
@@ -207,7 +208,8 @@ std::vector<LoadPointResult> run_sweep(const PointSetup& s, const SweepConfig& c
     bool stop = false;
     while (done < all.size() && !stop) {
       std::vector<double> batch(all.begin() + done, all.begin() + std::min(all.size(), done + jobs));
-      auto r = run_points(s, batch, jobs, static_cast<int>(done), static_cast<int>(all.size()), "load point %d of up to %d");
+      auto r =
+          run_points(s, batch, jobs, static_cast<int>(done), static_cast<int>(all.size()), "load point %d of up to %d");
       for (auto& p : r) {
         if (stop) break;
         pts.push_back(std::move(p));
@@ -220,7 +222,8 @@ std::vector<LoadPointResult> run_sweep(const PointSetup& s, const SweepConfig& c
   for (int k = 0; k < cfg.refine; ++k) {
     std::sort(pts.begin(), pts.end(), [](auto& a, auto& b) { return a.offered_load < b.offered_load; });
     const SaturationPoint knee = find_saturation(pts);
-    auto first_sat = std::find_if(pts.begin(), pts.end(), [&](auto& p) { return knee.found && p.offered_load == knee.load; });
+    auto first_sat =
+        std::find_if(pts.begin(), pts.end(), [&](auto& p) { return knee.found && p.offered_load == knee.load; });
     if (first_sat == pts.end() || first_sat == pts.begin()) break;
     double mid = std::round((first_sat->offered_load + std::prev(first_sat)->offered_load) / 2 * 1e6) / 1e6;
     auto r = run_points(s, {mid}, 1, k, cfg.refine, "refinement %d/%d");

@@ -11,18 +11,18 @@
 namespace ibsc::tb {
 
 struct SweepConfig {
-  std::vector<double> loads;  // offered loads in load_unit; empty: automatic
+  std::vector<double> loads;           // offered loads in load_unit; empty: automatic
   std::string load_unit = "fraction";  // fraction (of link capacity) | bytes_per_ns (per host)
-  double start = 0.1;         // automatic: first load
-  double step = 0.1;          // automatic: increment
-  double max = 1.0;           // automatic: last load tried
-  int refine = 2;             // bisection steps between the last unsaturated and first saturated load
+  double start = 0.1;                  // automatic: first load
+  double step = 0.1;                   // automatic: increment
+  double max = 1.0;                    // automatic: last load tried
+  int refine = 2;                      // bisection steps between the last unsaturated and first saturated load
   // automatic: after the bisection, loads at these multiples (> 1) of the first saturated load,
   // up to max: accepted traffic past saturation (seeds/004 takes the highest of its curve, where
   // traffic to uncongested parts keeps growing). Empty: none.
   std::vector<double> beyond;
-  int jobs = 0;               // concurrent processes; 0: one per core
-  void validate() const;      // throws std::invalid_argument naming the field
+  int jobs = 0;           // concurrent processes; 0: one per core
+  void validate() const;  // throws std::invalid_argument naming the field
 };
 
 // Runs the sweep; points come back sorted by offered load. Throws on the first failing point

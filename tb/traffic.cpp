@@ -137,16 +137,11 @@ std::vector<int> digit_map(const std::string& pattern, int n) {
   std::vector<int> map(n);
   for (int s = 0; s < n; ++s) {
     int d = s;
-    if (pattern == "bit-reversal")
-      d = reverse_digits(s, r);
-    else if (pattern == "bit-complement")
-      d = n - 1 - s;
-    else if (pattern == "transpose")
-      d = swap_split(s, n, product(r, 0, m / 2));
-    else if (pattern == "bit-rotation")
-      d = m ? swap_split(s, n, r.front()) : s;
-    else if (pattern == "shuffle")
-      d = m ? swap_split(s, n, n / r.back()) : s;
+    if (pattern == "bit-reversal") d = reverse_digits(s, r);
+    else if (pattern == "bit-complement") d = n - 1 - s;
+    else if (pattern == "transpose") d = swap_split(s, n, product(r, 0, m / 2));
+    else if (pattern == "bit-rotation") d = m ? swap_split(s, n, r.front()) : s;
+    else if (pattern == "shuffle") d = m ? swap_split(s, n, n / r.back()) : s;
     map[s] = d == s ? -1 : d;
   }
   return map;

@@ -34,8 +34,8 @@
 #include <vector>
 
 #include "models/uniform_draw.h"
-#include "tb/disk_workload.h"
 #include "routing/topology.h"
+#include "tb/disk_workload.h"
 
 namespace ibsc::tb {
 

@@ -36,7 +36,7 @@ class TrafficDriver : public models::HcaTraffic {
   // traffic.packets_per_host: every host has generated its last packet (false without a limit).
   bool exhausted() const { return limit_ > 0 && exhausted_ == left_.size(); }
 
-  LatencyHistogram latency;             // ns, measured packets
+  LatencyHistogram latency;  // ns, measured packets
   uint64_t measured_generated_ = 0;
   uint64_t measured_delivered_ = 0;
   uint64_t window_delivered_bytes = 0;  // delivered inside the window (any packet)

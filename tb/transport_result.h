@@ -12,21 +12,21 @@
 namespace ibsc::tb {
 
 struct TransportResult {
-  std::string mode;                     // reorder | ooo
+  std::string mode;  // reorder | ooo
   uint64_t host_packets_generated = 0, host_packets_delivered = 0;
-  uint64_t out_of_order_arrivals = 0;   // at the destination NIC
-  uint64_t out_of_order_deliveries = 0; // to the host (0 unless ooo)
-  uint64_t duplicates = 0;              // to the host (always 0)
+  uint64_t out_of_order_arrivals = 0;    // at the destination NIC
+  uint64_t out_of_order_deliveries = 0;  // to the host (0 unless ooo)
+  uint64_t duplicates = 0;               // to the host (always 0)
   uint64_t acks = 0, nacks = 0, resent_packets = 0;
   uint64_t first_bytes = 0, resent_bytes = 0, control_bytes = 0;
-  double waste = 0;                     // (control + re-sent bytes) / all bytes the HCAs injected
+  double waste = 0;  // (control + re-sent bytes) / all bytes the HCAs injected
   uint64_t transitions_to_li = 0;
-  uint64_t max_connection_bytes = 0;    // largest rearrange-buffer occupancy of any connection (MBS)
-  uint64_t max_nic_bytes = 0;           // largest total occupancy of any destination NIC (MMS)
+  uint64_t max_connection_bytes = 0;  // largest rearrange-buffer occupancy of any connection (MBS)
+  uint64_t max_nic_bytes = 0;         // largest total occupancy of any destination NIC (MMS)
   // Connections (that received data) by their largest occupancy: count i holds those above
   // bucket i-1's bound and at most bucket i's; the last count holds those above every bound.
   std::vector<uint64_t> connections_per_bucket;
-  double execution_time_ns = 0;         // last delivery to a host
+  double execution_time_ns = 0;  // last delivery to a host
   // Every host packet generated was delivered by the end of the point: execution_time_ns is then
   // the finite workload's execution time; otherwise the drain ended first.
   bool all_delivered() const { return host_packets_delivered == host_packets_generated; }

@@ -38,12 +38,13 @@ void WaveOptions::validate(const routing::Topology& topo) const {
     std::string list;
     for (int p : ports) {
       if (p < 1 || p > n.num_ports)
-        throw std::invalid_argument("waves: port " + std::to_string(p) + " does not exist on switch " + std::to_string(s) +
-                                    " (ports 1.." + std::to_string(n.num_ports) + ")");
+        throw std::invalid_argument("waves: port " + std::to_string(p) + " does not exist on switch " +
+                                    std::to_string(s) + " (ports 1.." + std::to_string(n.num_ports) + ")");
       any = any || n.ports[p].node >= 0;
       list += (list.empty() ? "" : ",") + std::to_string(p);
     }
-    if (!any) throw std::invalid_argument("waves: none of ports " + list + " is connected on switch " + std::to_string(s));
+    if (!any)
+      throw std::invalid_argument("waves: none of ports " + list + " is connected on switch " + std::to_string(s));
   }
 }
 
@@ -88,8 +89,14 @@ std::string rtl_wave_path(const std::string& vcd_path, int s) {
 
 WaveProbe::WaveProbe(sc_core::sc_module_name name, Fabric& fabric, const WaveOptions& opt,
                      const models::SwitchParams& sw)
-    : sc_module(name), fabric_(fabric), opt_(opt), num_vls_(sw.num_vls), output_buffers_(sw.output_buffer_bytes_per_vl > 0), clock_ps_(sw.clock_ps()),
-      start_ps_(ps(opt.start_ns)), end_ps_(ps(opt.end_ns)) {
+    : sc_module(name),
+      fabric_(fabric),
+      opt_(opt),
+      num_vls_(sw.num_vls),
+      output_buffers_(sw.output_buffer_bytes_per_vl > 0),
+      clock_ps_(sw.clock_ps()),
+      start_ps_(ps(opt.start_ns)),
+      end_ps_(ps(opt.end_ns)) {
   const routing::Topology& topo = fabric.topology();
   opt_.validate(topo);
 
@@ -161,7 +168,8 @@ WaveProbe::WaveProbe(sc_core::sc_module_name name, Fabric& fabric, const WaveOpt
   }
   for (HcaProbe& h : hcas_) {
     const std::string hn = "hca_" + std::to_string(h.host);
-    for (int v = 0; v < num_vls_; ++v) sc_core::sc_trace(tf_, h.credits[v], hn + ".vl" + std::to_string(v) + ".credits");
+    for (int v = 0; v < num_vls_; ++v)
+      sc_core::sc_trace(tf_, h.credits[v], hn + ".vl" + std::to_string(v) + ".credits");
     sc_core::sc_trace(tf_, h.tx_packet, hn + ".tx_packet");
   }
 

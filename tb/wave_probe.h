@@ -18,8 +18,8 @@
 //   sw_<s>.p<p>.tx_packet        packet id + 1 on the outgoing link of port p (0: idle)
 //   hca_<h>.vl<v>.credits        for each HCA attached to a selected switch
 //   hca_<h>.tx_packet            packet id + 1 on the HCA's outgoing link
-// Only connected ports are traced, and of those only WaveOptions::ports when given. The cost is bounded by the selection and the window: no
-// process runs outside the window and nothing is traced for other switches.
+// Only connected ports are traced, and of those only WaveOptions::ports when given. The cost is bounded by the
+// selection and the window: no process runs outside the window and nothing is traced for other switches.
 //
 // Sampling order: all model activity at time t happens in one run of the Scheduler's method;
 // the probe wakes at t and waits one delta before sampling, so it sees the state after that
@@ -50,11 +50,11 @@ class VerilatedArbiter;
 namespace ibsc::tb {
 
 struct WaveOptions {
-  std::string file;                // VCD path; empty: no waves
-  std::vector<int> switches{0};    // switch indices to trace
-  std::vector<int> ports;          // port numbers traced on each of them; empty: every connected port
-  double start_ns = 0;             // first sampled edge at or after this time
-  double end_ns = 20000;           // no sample at or after this time (bounded by default)
+  std::string file;              // VCD path; empty: no waves
+  std::vector<int> switches{0};  // switch indices to trace
+  std::vector<int> ports;        // port numbers traced on each of them; empty: every connected port
+  double start_ns = 0;           // first sampled edge at or after this time
+  double end_ns = 20000;         // no sample at or after this time (bounded by default)
   bool enabled() const { return !file.empty(); }
   void validate(int num_switches) const;  // throws std::invalid_argument naming the field
   // Also checks every port against every chosen switch of the topology.

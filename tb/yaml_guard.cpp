@@ -16,8 +16,7 @@ class ShapeCheck : public YAML::EventHandler {
   explicit ShapeCheck(YamlShape& out, int max_depth) : out_(out), max_depth_(max_depth) {}
 
   void OnDocumentStart(const YAML::Mark& m) override {
-    if (++out_.documents > 1)
-      stop(m, "a second YAML document ('---' or '...' then more): a scenario is one document");
+    if (++out_.documents > 1) stop(m, "a second YAML document ('---' or '...' then more): a scenario is one document");
   }
   void OnDocumentEnd() override {}
   void OnNull(const YAML::Mark& m, YAML::anchor_t a) override { anchor(m, a); }

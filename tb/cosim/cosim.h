@@ -37,8 +37,8 @@ struct CosimMismatch {
 };
 
 struct CosimResult {
-  uint64_t cycles = 0;  // cycles compared (up to and including a mismatch)
-  double seconds = 0;   // wall time of the compare loop
+  uint64_t cycles = 0;       // cycles compared (up to and including a mismatch)
+  double seconds = 0;        // wall time of the compare loop
   double rtl_seconds = 0;    // of which inside VerilatedArbiter::arbitrate
   double model_seconds = 0;  // of which inside AdaptiveArbiter::arbitrate
   std::optional<CosimMismatch> mismatch;

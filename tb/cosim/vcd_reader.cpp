@@ -129,10 +129,8 @@ std::optional<std::string> VcdReader::value_at(const std::string& name, uint64_t
   size_t lo = 0, hi = ch.size();
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
-    if (ch[mid].first <= t)
-      lo = mid + 1;
-    else
-      hi = mid;
+    if (ch[mid].first <= t) lo = mid + 1;
+    else hi = mid;
   }
   if (lo == 0) return std::nullopt;
   return ch[lo - 1].second;

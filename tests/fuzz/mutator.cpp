@@ -6,11 +6,27 @@ namespace ibsc::fuzz {
 namespace {
 
 // Bytes and numbers that parsers tend to get wrong.
-const char kBytes[] = {'\0', '\n', '\r', '\t', ' ', '"', '\'', '[', ']', '(', ')', '{', '}', ':', ',', '-', '#',
-                       '&', '*', '!', '|', '>', '0', '9', 'x', '=', '.', '/', '\\', '\x7f', '\xff'};
-const char* const kNumbers[] = {"0", "1", "-1", "+3", "8junk", "254", "255", "256", "65535", "65536", "0x10000",
-                                "2147483648", "4294967296", "18446744073709551616", "99999999999999999999", "1e308",
-                                "-0", "007", ""};
+const char kBytes[] = {'\0', '\n', '\r', '\t', ' ', '"', '\'', '[', ']', '(', ')', '{', '}',  ':',    ',',   '-',
+                       '#',  '&',  '*',  '!',  '|', '>', '0',  '9', 'x', '=', '.', '/', '\\', '\x7f', '\xff'};
+const char* const kNumbers[] = {"0",
+                                "1",
+                                "-1",
+                                "+3",
+                                "8junk",
+                                "254",
+                                "255",
+                                "256",
+                                "65535",
+                                "65536",
+                                "0x10000",
+                                "2147483648",
+                                "4294967296",
+                                "18446744073709551616",
+                                "99999999999999999999",
+                                "1e308",
+                                "-0",
+                                "007",
+                                ""};
 
 std::vector<std::string> lines_of(const std::string& s) {
   std::vector<std::string> out;
@@ -51,10 +67,8 @@ std::string Mutator::mutate_once(std::string s, const std::vector<std::string>& 
       if (!s.empty()) s[at % s.size()] ^= static_cast<char>(1u << below(8));
       break;
     case 1:  // a byte parsers care about, in place or inserted
-      if (!s.empty() && below(2))
-        s[at % s.size()] = kBytes[below(sizeof kBytes)];
-      else
-        s.insert(at, 1, kBytes[below(sizeof kBytes)]);
+      if (!s.empty() && below(2)) s[at % s.size()] = kBytes[below(sizeof kBytes)];
+      else s.insert(at, 1, kBytes[below(sizeof kBytes)]);
       break;
     case 2:  // a token of the format
       if (!tokens_.empty()) s.insert(at, tokens_[below(tokens_.size())]);
@@ -81,10 +95,8 @@ std::string Mutator::mutate_once(std::string s, const std::vector<std::string>& 
       std::vector<std::string> l = lines_of(s);
       if (l.empty()) break;
       const size_t i = below(l.size());
-      if (below(2))
-        l.insert(l.begin() + static_cast<long>(i), l[i]);
-      else
-        l.erase(l.begin() + static_cast<long>(i));
+      if (below(2)) l.insert(l.begin() + static_cast<long>(i), l[i]);
+      else l.erase(l.begin() + static_cast<long>(i));
       s = join(l);
       break;
     }
@@ -123,7 +135,8 @@ std::string Mutator::deep_nesting(std::string s) {
   if (below(2)) {
     nest = "k: " + std::string(depth, below(2) ? '[' : '{') + "\n";
   } else {
-    for (size_t i = 0; i < std::min<size_t>(depth, 400); ++i) nest += std::string(i, ' ') + "k" + std::to_string(i) + ":\n";
+    for (size_t i = 0; i < std::min<size_t>(depth, 400); ++i)
+      nest += std::string(i, ' ') + "k" + std::to_string(i) + ":\n";
   }
   size_t nl = s.find('\n', below(s.size() + 1));
   return s.insert(nl == std::string::npos ? s.size() : nl + 1, nest);

@@ -111,9 +111,9 @@ struct Outcome {
 
 // Runs the seeds, then mutants up to `execs`; `parse` throws Refusal when it refuses an input.
 template <class Refusal>
-Outcome run_fuzz(const std::string& target, const std::vector<std::string>& seeds, const std::vector<std::string>& tokens,
-             uint64_t default_execs, const std::function<void(const std::string&)>& parse,
-             double bound_s = kBoundSeconds) {
+Outcome run_fuzz(const std::string& target, const std::vector<std::string>& seeds,
+                 const std::vector<std::string>& tokens, uint64_t default_execs,
+                 const std::function<void(const std::string&)>& parse, double bound_s = kBoundSeconds) {
   fs::create_directories(kWork);
   const uint64_t execs = env_or("IBSC_FUZZ_EXECS", default_execs / kExecDivisor);
   fuzz::Mutator m(env_or("IBSC_FUZZ_SEED", 19) * 1000003 + std::hash<std::string>{}(target) % 1000, tokens);
@@ -181,10 +181,11 @@ void check_topology(const routing::Topology& t) {
 
 void topology_file(const std::string& path) { check_topology(routing::read_topology_file(path)); }
 
-const std::vector<std::string> kDumpTokens = {"Switch ", "Ca ", "Hca ", "[1]", "[0]", "[255]", "\"S-0008f10500200b50\"",
-                                              "(2c9)", "(0x)", "# lid ", "lid 0", "lid 65536", "4xQDR", "12xEDR",
-                                              "0xSDR", "3xFDR10", "w=0", "w=99999999", "w=12", "switchguid=0x",
-                                              "vendid=0x2c9\n", "\"", "\"\"", "\n\n"};
+const std::vector<std::string> kDumpTokens = {
+    "Switch ", "Ca ",     "Hca ",   "[1]",        "[0]",       "[255]",         "\"S-0008f10500200b50\"",
+    "(2c9)",   "(0x)",    "# lid ", "lid 0",      "lid 65536", "4xQDR",         "12xEDR",
+    "0xSDR",   "3xFDR10", "w=0",    "w=99999999", "w=12",      "switchguid=0x", "vendid=0x2c9\n",
+    "\"",      "\"\"",    "\n\n"};
 
 std::string fabric(const char* name) { return kFabrics + "/" + name; }
 
@@ -194,20 +195,46 @@ BOOST_AUTO_TEST_CASE(scenario_yaml) {
   const std::vector<std::string> seeds =
       corpus("scenario", {kSource + "/scenarios/quickstart.yaml", kSource + "/tests/golden/updown-vlarb.yaml",
                           kSource + "/tests/golden/hotspot-speedup.yaml", kSource + "/tests/tb/data/small.yaml"});
-  const std::vector<std::string> tokens = {
-      "&a ", "*a", "!!str ", "!foo ", "---\n", "...\n", "? ", "<<: ", "- ", "{", "}", "[", "]", ": ", "\n  ",
-      "name: ../x\n", "seed: -1\n", "switch:\n  num_vls: 99\n", "spec: torus:4x4\n", "loads: [0.1, 1e-300]\n",
-      "high: [0, 1, 1, 1]\n", "~", "null", "true", "'", "\"", "#", "\t"};
+  const std::vector<std::string> tokens = {"&a ",
+                                           "*a",
+                                           "!!str ",
+                                           "!foo ",
+                                           "---\n",
+                                           "...\n",
+                                           "? ",
+                                           "<<: ",
+                                           "- ",
+                                           "{",
+                                           "}",
+                                           "[",
+                                           "]",
+                                           ": ",
+                                           "\n  ",
+                                           "name: ../x\n",
+                                           "seed: -1\n",
+                                           "switch:\n  num_vls: 99\n",
+                                           "spec: torus:4x4\n",
+                                           "loads: [0.1, 1e-300]\n",
+                                           "high: [0, 1, 1, 1]\n",
+                                           "~",
+                                           "null",
+                                           "true",
+                                           "'",
+                                           "\"",
+                                           "#",
+                                           "\t"};
   Outcome o = run_fuzz<tb::ConfigError>(
-      "scenario_yaml", seeds, tokens, 3000, [](const std::string& p) { tb::load_scenario(p, {}); }, kScenarioBoundSeconds);
+      "scenario_yaml", seeds, tokens, 3000, [](const std::string& p) { tb::load_scenario(p, {}); },
+      kScenarioBoundSeconds);
   BOOST_TEST(o.parsed > 0u);
   BOOST_TEST(o.refused > 0u);
 }
 
 BOOST_AUTO_TEST_CASE(ibnetdiscover) {
   const std::vector<std::string> seeds =
-      corpus("ibnetdiscover", {fabric("ibnetdiscover_jabl_ibtopotool_1.topo"), fabric("ibnetdiscover_jabl_ibtopotool_2.topo"),
-                               fabric("ibnetdiscover_jabl_ibtopotool_3.topo"), fabric("ibnetdiscover_jabl_ibtopotool_4.topo")});
+      corpus("ibnetdiscover",
+             {fabric("ibnetdiscover_jabl_ibtopotool_1.topo"), fabric("ibnetdiscover_jabl_ibtopotool_2.topo"),
+              fabric("ibnetdiscover_jabl_ibtopotool_3.topo"), fabric("ibnetdiscover_jabl_ibtopotool_4.topo")});
   Outcome o = run_fuzz<std::invalid_argument>("ibnetdiscover", seeds, kDumpTokens, 8000, topology_file);
   BOOST_TEST(o.parsed > 0u);
   BOOST_TEST(o.refused > 0u);
@@ -223,8 +250,8 @@ BOOST_AUTO_TEST_CASE(ibsim) {
 }
 
 BOOST_AUTO_TEST_CASE(edge_list) {
-  const std::vector<std::string> tokens = {"switch ", "host ", "link ", ":1", ":0", ":255", " 4", " 12", " 3",
-                                           " 8junk", "#", "\n", " ", ":", "A", "B"};
+  const std::vector<std::string> tokens = {"switch ", "host ",  "link ", ":1", ":0", ":255", " 4", " 12",
+                                           " 3",      " 8junk", "#",     "\n", " ",  ":",    "A",  "B"};
   Outcome o = run_fuzz<std::invalid_argument>("edge_list", corpus("edges"), tokens, 8000, topology_file);
   BOOST_TEST(o.parsed > 0u);
   BOOST_TEST(o.refused > 0u);
@@ -236,8 +263,17 @@ BOOST_AUTO_TEST_CASE(opensm_lft) {
   const routing::Topology torus = routing::build_topology_spec("torus:3x3:hosts=1");
   const routing::Topology dump = routing::read_topology_file(kCorpus + "/ibnetdiscover/two_switches.topo");
   const std::vector<std::string> tokens = {"Unicast lids [0-0x20] of switch Lid 1 guid 0x0002c90300000000 ('x'):\n",
-                                           "0x0000 001\n", "0x0001 000\n", "0xbfff 1\n", "0x10000 1\n", "0x0001 3junk\n",
-                                           "Lid ", "guid 0x", "lids dumped\n", "# ", " : (Channel Adapter)", "\r"};
+                                           "0x0000 001\n",
+                                           "0x0001 000\n",
+                                           "0xbfff 1\n",
+                                           "0x10000 1\n",
+                                           "0x0001 3junk\n",
+                                           "Lid ",
+                                           "guid 0x",
+                                           "lids dumped\n",
+                                           "# ",
+                                           " : (Channel Adapter)",
+                                           "\r"};
   std::vector<std::string> seeds = corpus("lft");
   Outcome o = run_fuzz<std::invalid_argument>("opensm_lft", seeds, tokens, 8000, [&](const std::string& p) {
     // Seeds (and their mutants) name the topology they belong to in their first line.

@@ -187,8 +187,8 @@ BOOST_AUTO_TEST_CASE(escape_queues_with_output_buffers) {
   const tb::LoadPointResult d = run_point(pd, 0.9);
   conserved(a);
   conserved(d);
-  BOOST_TEST_MESSAGE("with output buffers, accepted B/ns/switch: adaptive " << a.accepted_bytes_per_ns_per_switch
-                                                                            << ", up*/down* " << d.accepted_bytes_per_ns_per_switch);
+  BOOST_TEST_MESSAGE("with output buffers, accepted B/ns/switch: adaptive "
+                     << a.accepted_bytes_per_ns_per_switch << ", up*/down* " << d.accepted_bytes_per_ns_per_switch);
   BOOST_TEST(a.accepted_bytes_per_ns_per_switch > 1.3 * d.accepted_bytes_per_ns_per_switch);  // 1.50x here
   // Small buffers, where escape queues fill often: event-driven equals every edge.
   ps.fabric.sw.buffer_bytes_per_vl = ps.fabric.sw.output_buffer_bytes_per_vl = 1024;
@@ -223,7 +223,8 @@ BOOST_AUTO_TEST_CASE(escape_queue_scenario_key) {
   BOOST_TEST(error_of(q, {}) == "");
   BOOST_TEST(error_of(q, {"switch.output_buffer_bytes_per_vl=8192"}) == "");
   BOOST_TEST(error_of(q, {"switch.escape_queue_bytes=100"}).find("multiple of 64") != std::string::npos);
-  BOOST_TEST(error_of(q, {"switch.escape_queue_bytes=8192"}).find("below switch.buffer_bytes_per_vl") != std::string::npos);
+  BOOST_TEST(error_of(q, {"switch.escape_queue_bytes=8192"}).find("below switch.buffer_bytes_per_vl") !=
+             std::string::npos);
   BOOST_TEST(error_of(q, {"switch.escape_queue_bytes=0"}).find("needs escape queues") != std::string::npos);
   BOOST_TEST(error_of(q, {"routing.algorithm=updown-bfs"}).find("has no escape candidates") != std::string::npos);
   BOOST_TEST(error_of(q, {"traffic.length=512"}).find("does not fit the 256-byte escape queue") != std::string::npos);

@@ -50,6 +50,6 @@ BOOST_AUTO_TEST_CASE(speedup_drains_the_input_faster_than_the_link) {
   BOOST_TEST(t.drain.last_time() == 4024 * kNs);
   // Granted while still arriving (at 200 ns), the drain follows the arrival instead.
   const auto e = x.transfer(200 * kNs, 0, 4000, 4000, 512, 0);
-  BOOST_TEST(e.drain.block_time(0) == 328 * kNs);   // max(256, 200 + 128)
-  BOOST_TEST(e.drain.last_time() == 2048 * kNs);     // max(2048, 200 + 1024)
+  BOOST_TEST(e.drain.block_time(0) == 328 * kNs);  // max(256, 200 + 128)
+  BOOST_TEST(e.drain.last_time() == 2048 * kNs);   // max(2048, 200 + 1024)
 }

@@ -7,9 +7,9 @@
 #include "models/credit_counter.h"
 #include "tb/arbiter_factory.h"
 #include "tb/fabric.h"
+#include "tests/support/error_of.h"
 #include "tests/support/manual_fabric.h"
 #include "tests/support/sc_test_main.h"
-#include "tests/support/error_of.h"
 
 using namespace ibsc;
 using models::Picos;

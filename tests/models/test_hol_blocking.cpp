@@ -33,7 +33,8 @@ BOOST_AUTO_TEST_CASE(packet_behind_a_waiting_head_for_another_output) {
   tb::Fabric fabric(topo, tables, p, traffic, tb::make_arbiter_factory({}));
   const models::Switch& sw = fabric.sw(0);
   auto at = [&](Picos ns) {
-    sc_core::sc_start(sc_core::sc_time(static_cast<double>(ns) - sc_core::sc_time_stamp().to_seconds() * 1e9, sc_core::SC_NS));
+    sc_core::sc_start(
+        sc_core::sc_time(static_cast<double>(ns) - sc_core::sc_time_stamp().to_seconds() * 1e9, sc_core::SC_NS));
     return sw.hol_blocked(3, 0, models::now_ps());
   };
   BOOST_TEST(at(1000) == 0);  // A waits alone

@@ -106,14 +106,14 @@ BOOST_AUTO_TEST_CASE(without_transport_drops_are_counted) {
 BOOST_AUTO_TEST_CASE(disconnecting_faults_are_reported_not_hung) {
   routing::Topology topo;
   routing::TableSet tables;
-  const tb::LoadPointResult r =
-      run({R"(faults.links=["S(1,1):1", "S(1,1):2", "S(1,1):3", "S(1,1):4"])"}, topo, tables);
+  const tb::LoadPointResult r = run({R"(faults.links=["S(1,1):1", "S(1,1):2", "S(1,1):3", "S(1,1):4"])"}, topo, tables);
   BOOST_REQUIRE(r.has_faults);
   BOOST_TEST(r.faults.applied == 4u);
   BOOST_TEST(r.faults.unreachable_pairs == 4u * 60u * 2u);
   BOOST_TEST(r.faults.packets_abandoned > 0u);
   // The rest arrived: generated = delivered + given up (the fabric checks the finer terms).
-  BOOST_TEST(r.transport.host_packets_delivered + r.faults.packets_abandoned >= r.transport.host_packets_generated - 200u * 4u);
+  BOOST_TEST(r.transport.host_packets_delivered + r.faults.packets_abandoned >=
+             r.transport.host_packets_generated - 200u * 4u);
   BOOST_TEST(r.transport.duplicates == 0u);
   BOOST_TEST(r.transport.out_of_order_deliveries == 0u);
 }
@@ -142,7 +142,8 @@ BOOST_AUTO_TEST_CASE(bad_fault_keys_name_file_line_and_key) {
     std::ifstream in(kScenario);
     std::ofstream out(path);
     std::string line;
-    while (std::getline(in, line)) out << (line.find("links:") != std::string::npos ? "  links: [\"S(1,1):7\"]" : line) << "\n";
+    while (std::getline(in, line))
+      out << (line.find("links:") != std::string::npos ? "  links: [\"S(1,1):7\"]" : line) << "\n";
   }
   const std::string file = error_of(path, {});
   std::remove(path.c_str());

@@ -25,7 +25,7 @@ BOOST_AUTO_TEST_CASE(credits_start_full_and_never_go_negative) {
   BOOST_TEST(out.credits(2, 0).available(0) == 0);  // port 2 has no cable
   BOOST_TEST(out.start(1, 0, 3, 192, 0));
   BOOST_TEST(out.credits(1, 0).available(0) == 1);
-  BOOST_TEST(!out.start(1, 0, 2, 128, 0));          // would go negative: nothing taken
+  BOOST_TEST(!out.start(1, 0, 2, 128, 0));  // would go negative: nothing taken
   BOOST_TEST(out.credits(1, 0).available(0) == 1);
   BOOST_TEST(out.credits(1, 1).available(0) == 4);  // VLs count apart
   // The downstream buffer frees the 3 blocks at 4 ns a byte from 100 ns: at 356, 612, 868 ns.

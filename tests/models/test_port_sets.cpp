@@ -43,8 +43,7 @@ std::string scripted(const std::string& kind) {
       for (uint64_t b : l.link->bytes_per_vl()) bytes += b;
       j["bytes"][std::to_string(l.from_port)] = bytes;
     }
-    for (const auto& d : traffic.deliveries)
-      j["deliveries"].push_back({d.id, d.src, d.dst, d.gen, d.done, d.hops});
+    for (const auto& d : traffic.deliveries) j["deliveries"].push_back({d.id, d.src, d.dst, d.gen, d.done, d.hops});
     return j.dump();
   })[0];
 }

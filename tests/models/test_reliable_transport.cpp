@@ -148,7 +148,8 @@ BOOST_AUTO_TEST_CASE(in_order_with_tiny_static_memory) {
 
 // ADAP-LI with the same tiny buffers: connections go limited and come back.
 BOOST_AUTO_TEST_CASE(in_order_with_limited_injection) {
-  Outcome r = contention("vn", reorder(models::InjectionPolicy::LimitedInjection, models::ReorderMemoryKind::Static, 256));
+  Outcome r =
+      contention("vn", reorder(models::InjectionPolicy::LimitedInjection, models::ReorderMemoryKind::Static, 256));
   BOOST_TEST(r.c.nacks > 0u);
   BOOST_TEST(r.c.transitions_to_li > 0u);
   BOOST_TEST(r.c.out_of_order_deliveries == 0u);
@@ -156,14 +157,15 @@ BOOST_AUTO_TEST_CASE(in_order_with_limited_injection) {
 
 // ADAP-LW: in LI only what fits in the destination buffer goes.
 BOOST_AUTO_TEST_CASE(in_order_with_limited_window) {
-  Outcome lw = contention("vn", reorder(models::InjectionPolicy::LimitedWindow, models::ReorderMemoryKind::Static, 256));
+  Outcome lw =
+      contention("vn", reorder(models::InjectionPolicy::LimitedWindow, models::ReorderMemoryKind::Static, 256));
   BOOST_TEST(lw.c.out_of_order_deliveries == 0u);
 }
 
 // The dynamic pool, small: 1 KB per NIC, at most 512 bytes per connection.
 BOOST_AUTO_TEST_CASE(in_order_with_dynamic_memory) {
-  Outcome r =
-      contention("vn", reorder(models::InjectionPolicy::LimitedInjection, models::ReorderMemoryKind::Dynamic, 512, 1024));
+  Outcome r = contention(
+      "vn", reorder(models::InjectionPolicy::LimitedInjection, models::ReorderMemoryKind::Dynamic, 512, 1024));
   BOOST_TEST(r.c.nacks > 0u);
   BOOST_TEST(r.c.out_of_order_deliveries == 0u);
 }

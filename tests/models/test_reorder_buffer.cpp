@@ -115,7 +115,7 @@ BOOST_AUTO_TEST_CASE(dynamic_pool_and_cap) {
   BOOST_TEST((a.arrive(pk.make(1), mem, out) == V::Stored));
   BOOST_TEST((a.arrive(pk.make(2), mem, out) == V::Stored));
   out.clear();
-  BOOST_TEST((a.arrive(pk.make(3), mem, out) == V::Rejected));  // the cap: 300 > 200
+  BOOST_TEST((a.arrive(pk.make(3), mem, out) == V::Rejected));    // the cap: 300 > 200
   BOOST_TEST((b.arrive(pk.make(1, 50), mem, out) == V::Stored));  // the pool: 250 <= 250
   out.clear();
   BOOST_TEST((b.arrive(pk.make(2, 1), mem, out) == V::Rejected));  // the pool: 251 > 250

@@ -142,8 +142,9 @@ BOOST_AUTO_TEST_CASE(input_buffered_with_speedup_reference) {
 BOOST_AUTO_TEST_CASE(output_buffer_scenario_key) {
   const std::string q = IBSC_SOURCE_DIR "/scenarios/quickstart.yaml";
   BOOST_TEST(tb::load_scenario(q, {}).point.fabric.sw.output_buffer_bytes_per_vl == 0u);
-  BOOST_TEST(tb::load_scenario(q, {"switch.output_buffer_bytes_per_vl=1024"}).point.fabric.sw.output_buffer_bytes_per_vl ==
-             1024u);
+  BOOST_TEST(
+      tb::load_scenario(q, {"switch.output_buffer_bytes_per_vl=1024"}).point.fabric.sw.output_buffer_bytes_per_vl ==
+      1024u);
   auto error_of = [&](const std::string& set) {
     try {
       tb::Scenario s = tb::load_scenario(q, {set});
@@ -155,8 +156,9 @@ BOOST_AUTO_TEST_CASE(output_buffer_scenario_key) {
     }
     return std::string();
   };
-  BOOST_TEST(error_of("switch.output_buffer_bytes_per_vl=100").find("switch.output_buffer_bytes_per_vl must be 0 (none) or a multiple of 64") !=
-             std::string::npos);
-  BOOST_TEST(error_of("switch.output_buffer_bytes_per_vl=256").find("does not fit a 256-byte output VL buffer (switch.output_buffer_bytes_per_vl)") !=
+  BOOST_TEST(error_of("switch.output_buffer_bytes_per_vl=100")
+                 .find("switch.output_buffer_bytes_per_vl must be 0 (none) or a multiple of 64") != std::string::npos);
+  BOOST_TEST(error_of("switch.output_buffer_bytes_per_vl=256")
+                 .find("does not fit a 256-byte output VL buffer (switch.output_buffer_bytes_per_vl)") !=
              std::string::npos);
 }

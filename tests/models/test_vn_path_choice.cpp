@@ -129,9 +129,9 @@ BOOST_AUTO_TEST_CASE(random_sl_per_packet_spread_and_kept_end_to_end) {
 // A scenario with routing vn is accepted now (it was refused while the HCA sent on the first
 // record only), and its tables ask for the per-packet choice.
 BOOST_AUTO_TEST_CASE(scenario_with_vn_is_accepted) {
-  tb::Scenario s = tb::load_scenario(IBSC_SOURCE_DIR "/scenarios/quickstart.yaml",
-                                     {"topology.spec=irregular:8:seed=1:regular=1", "routing.algorithm=vn",
-                                      "routing.vls=8", "switch.num_vls=8"});
+  tb::Scenario s = tb::load_scenario(
+      IBSC_SOURCE_DIR "/scenarios/quickstart.yaml",
+      {"topology.spec=irregular:8:seed=1:regular=1", "routing.algorithm=vn", "routing.vls=8", "switch.num_vls=8"});
   routing::Topology topo;
   routing::TableSet tables;
   tb::prepare_scenario(s, topo, tables);

@@ -70,9 +70,12 @@ BOOST_AUTO_TEST_CASE(equal_times_in_push_order) {
 BOOST_AUTO_TEST_CASE(far_and_overflow_times) {
   check_against_reference(3, 50000, [](std::mt19937_64& r) {
     switch (r() % 3) {
-      case 0: return static_cast<Picos>(r() % 10000);
-      case 1: return static_cast<Picos>(r() % 50'000'000);
-      default: return static_cast<Picos>(r() % 2'000'000'000);
+      case 0:
+        return static_cast<Picos>(r() % 10000);
+      case 1:
+        return static_cast<Picos>(r() % 50'000'000);
+      default:
+        return static_cast<Picos>(r() % 2'000'000'000);
     }
   });
 }

@@ -153,7 +153,7 @@ BOOST_AUTO_TEST_CASE(ecube_on_hypercubes_and_2_rings) {
   for (size_t lid = 0; lid < tc.switches[0].lft.size(); ++lid)
     for (const PortCandidate& c : tc.switches[0].lft[lid].candidates) lanes_used.insert(c.port);
   BOOST_TEST(lanes_used.count(1) == 1);
-  BOOST_TEST(lanes_used.count(2) == 1);  // dimension 0, lane 1
+  BOOST_TEST(lanes_used.count(2) == 1);       // dimension 0, lane 1
   Topology mixed = make_torus({2, 5, 4}, 1);  // the 2-ring needs no SL bit: 4 SLs
   TableSet tm = route(mixed, "ecube");
   BOOST_TEST(tm.sls_used == 4);

@@ -193,7 +193,8 @@ BOOST_AUTO_TEST_CASE(lid_budget_is_settled_before_routing) {
   } catch (const RoutingError& e) {
     err = e.what();
   }
-  BOOST_TEST(err == "40000 hosts and 40000 switches need LIDs up to 80000 even with LMC 0; the unicast range ends at 49151");
+  BOOST_TEST(err ==
+             "40000 hosts and 40000 switches need LIDs up to 80000 even with LMC 0; the unicast range ends at 49151");
   Topology ff = make_flatfly({4, 8, 8, 8}, {2, 1, 1, 1}, 8);
   BOOST_TEST(largest_fitting_lmc(ff, 7) == 1);
   BOOST_TEST(largest_fitting_lmc(ff, 0) == 0);
@@ -212,13 +213,14 @@ BOOST_AUTO_TEST_CASE(lid_budget_is_settled_before_routing) {
 // instead of over channel turns; the paths chosen must be exactly those of the channel BFS,
 // in both the free and the consistent (destination-only LFT) mode.
 BOOST_AUTO_TEST_CASE(switch_level_distances_give_the_channel_bfs_paths) {
-  for (const Topology& t : {make_torus({4, 4}, 4, true, 8), make_torus({6, 6}, 4, true, 8),
-                            make_torus({3, 3, 3}, 4, true, 10), make_irregular(32, 8, 4, 7),
-                            make_irregular(64, 8, 4, 11)}) {
+  for (const Topology& t :
+       {make_torus({4, 4}, 4, true, 8), make_torus({6, 6}, 4, true, 8), make_torus({3, 3, 3}, 4, true, 10),
+        make_irregular(32, 8, 4, 7), make_irregular(64, 8, 4, 11)}) {
     SwitchGraph g(t);
     for (int kind = 0; kind < 3; ++kind) {
-      TurnRules fast = kind == 0 ? TurnRules::all_but_u_turns(g)
-                                 : updown_rules(g, updown_labels(g, kind == 1 ? TreeKind::Bfs : TreeKind::Dfs, updown_root(g)));
+      TurnRules fast =
+          kind == 0 ? TurnRules::all_but_u_turns(g)
+                    : updown_rules(g, updown_labels(g, kind == 1 ? TreeKind::Bfs : TreeKind::Dfs, updown_root(g)));
       BOOST_TEST((fast.kind != TurnRules::Kind::General));
       TurnRules general = fast;
       general.kind = TurnRules::Kind::General;

@@ -86,8 +86,7 @@ BOOST_AUTO_TEST_CASE(dor_rows_are_one_per_switch) {
   for (const HostTables& h : mh.hosts) rows.insert(h.paths.identity());
   BOOST_TEST(rows.size() == static_cast<size_t>(t.num_switches));
   for (int h : {0, 517, 1023})
-    for (int q : {3, 800})
-      BOOST_TEST(mh.path(h, q).dlid >= mh.hosts[q].base_lid);
+    for (int q : {3, 800}) BOOST_TEST(mh.path(h, q).dlid >= mh.hosts[q].base_lid);
 }
 
 BOOST_AUTO_TEST_CASE(lft_entries_hold_one_or_several_candidates) {

@@ -81,8 +81,8 @@ BOOST_AUTO_TEST_CASE(bad_input_is_named) {
 
 BOOST_AUTO_TEST_CASE(hosts_and_ports_options) {
   std::string out;
-  BOOST_TEST(run({"--topology", "torus:4x4", "--hosts", "1", "--ports", "8", "--routing", "updown-dfs", "--json"},
-                 out) == 0);
+  BOOST_TEST(
+      run({"--topology", "torus:4x4", "--hosts", "1", "--ports", "8", "--routing", "updown-dfs", "--json"}, out) == 0);
   auto j = nlohmann::json::parse(out);
   BOOST_TEST(j["switches"] == 16);
   BOOST_TEST(j["hosts"] == 16);
@@ -136,7 +136,8 @@ BOOST_AUTO_TEST_CASE(metrics_export_and_json_with_a_refused_first_algorithm) {
 BOOST_AUTO_TEST_CASE(max_lmc_option) {
   std::string out;
   BOOST_TEST(run({"--topology", "irregular:32:seed=7:hosts=2", "--routing", "updown-dfs", "--max-lmc", "0", "--check",
-                  "--json"}, out) == 0);
+                  "--json"},
+                 out) == 0);
   auto j = nlohmann::json::parse(out);
   BOOST_TEST(j["lmc"] == 0);
   BOOST_TEST(j["deadlock_free"] == true);
@@ -147,8 +148,8 @@ BOOST_AUTO_TEST_CASE(max_lmc_option) {
 // none up to 3 faults), --fault names the pairs a cable set cuts; a bad cable is an error.
 BOOST_AUTO_TEST_CASE(tftr_paths_and_fault_analysis) {
   std::string out;
-  BOOST_TEST(run({"--topology", "torus:4x4:hosts=1", "--routing", "tftr", "--paths", "--check", "--fault-analysis",
-                  "4", "--fault", "S(0,0):1", "--fault", "S(0,0):2", "--fault", "S(1,0):3", "--fault", "S(1,0):4"},
+  BOOST_TEST(run({"--topology", "torus:4x4:hosts=1", "--routing", "tftr", "--paths", "--check", "--fault-analysis", "4",
+                  "--fault", "S(0,0):1", "--fault", "S(0,0):2", "--fault", "S(1,0):3", "--fault", "S(1,0):4"},
                  out) == 0);
   BOOST_TEST(out.find("n=4   100.00 %") != std::string::npos);
   BOOST_TEST(out.find("acyclic: deadlock-free") != std::string::npos);

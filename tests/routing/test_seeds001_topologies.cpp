@@ -89,8 +89,9 @@ BOOST_AUTO_TEST_CASE(bisection_finds_a_planted_cut) {
 
 BOOST_AUTO_TEST_CASE(bisection_and_hypercube_refusals) {
   using ibsc::testing::error_of;
-  BOOST_TEST(error_of([] { min_bisection_estimate(build_topology_spec("torus:3x3:hosts=1")); })
-                 .find("even number of switches, not 9") != std::string::npos);
+  BOOST_TEST(error_of([] {
+               min_bisection_estimate(build_topology_spec("torus:3x3:hosts=1"));
+             }).find("even number of switches, not 9") != std::string::npos);
   BOOST_TEST(error_of([] { build_topology_spec("hypercube:3:widths=1,2"); }).find("2 link widths for 3") !=
              std::string::npos);
   BOOST_TEST(error_of([] { build_topology_spec("hypercube:3:widths=0"); }).find("widths must be 1..16") !=

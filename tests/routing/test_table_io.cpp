@@ -106,8 +106,8 @@ BOOST_AUTO_TEST_CASE(real_guid_dump_of_an_ibnetdiscover_fabric_imports) {
   std::string dump;
   char buf[200];
   for (int s = 0; s < t.num_switches; ++s) {
-    std::snprintf(buf, sizeof buf, "Unicast lids [0x0-0x%x] of switch Lid %u guid 0x%016" PRIx64 " ('%s'):\n",
-                  max_real, t.nodes[s].lid, t.nodes[s].guid, t.nodes[s].name.c_str());
+    std::snprintf(buf, sizeof buf, "Unicast lids [0x0-0x%x] of switch Lid %u guid 0x%016" PRIx64 " ('%s'):\n", max_real,
+                  t.nodes[s].lid, t.nodes[s].guid, t.nodes[s].name.c_str());
     dump += buf;
     for (auto [a, b] : real) {
       if (ours.switches[s].lft[a].primary() == kNoPort) continue;
@@ -144,8 +144,10 @@ BOOST_AUTO_TEST_CASE(bad_dumps_name_file_and_line) {
              dir + "/d:2: cannot read '0x0001 zz' (expected 0xLID PORT)");
   BOOST_TEST(err("0x0001 001\n") == dir + "/d:1: LFT entry before any switch header");
   BOOST_TEST(err("Unicast lids [0-20] of switch Lid 77 guid 0x0002c90300000000 ('x'):\n") ==
-             dir + "/d:1: switch S(0,0) has Lid 77, neither its LID in the topology file (0) nor the LID ibsc "
-                   "assigns with LMC 0 (" + lid + ")");
+             dir +
+                 "/d:1: switch S(0,0) has Lid 77, neither its LID in the topology file (0) nor the LID ibsc "
+                 "assigns with LMC 0 (" +
+                 lid + ")");
   BOOST_TEST(err("Unicast lids [0-20] of switch Lid " + lid + " guid 0x0002c90300000000 ('x'):\n0x0100 001\n") ==
              dir + "/d:2: LID 256 above the largest LID of the fabric, 18");
   BOOST_TEST(err("hello\n") == dir + "/d:1: unexpected line 'hello'");
@@ -160,8 +162,8 @@ BOOST_AUTO_TEST_CASE(bad_dumps_name_file_and_line) {
   BOOST_TEST(err(hdr + "0x0001 3junk\n") == dir + "/d:2: cannot read '0x0001 3junk' (expected 0xLID PORT)");
   BOOST_TEST(err(hdr + "0x1g 3\n") == dir + "/d:2: LID '0x1g' is not a 16-bit hexadecimal LID");
   BOOST_TEST(err(hdr + "0x10000 3\n") == dir + "/d:2: LID '0x10000' is not a 16-bit hexadecimal LID");
-  BOOST_TEST(err("Unicast lids [0-20] of switch Lid 5x guid 0x0002c90300000000 ('x'):\n").find(
-                 "d:1: switch header without 'Lid N guid 0xGUID'") != std::string::npos);
+  BOOST_TEST(err("Unicast lids [0-20] of switch Lid 5x guid 0x0002c90300000000 ('x'):\n")
+                 .find("d:1: switch header without 'Lid N guid 0xGUID'") != std::string::npos);
   BOOST_TEST(err("Unicast lids [0-20] of switch Lid 0 guid 0x0002c90300000000 ('x'):\n") ==
              dir + "/d:1: switch Lid 0 is not a unicast LID (1..49151)");
   // SL2VL and path-record files beside a dump: whole tokens, nothing after the last field.

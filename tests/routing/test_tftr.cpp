@@ -115,7 +115,7 @@ BOOST_AUTO_TEST_CASE(paper_tori_are_deadlock_free_with_table1_sls) {
     std::vector<int> dims;
     int sls, paper_sls, paths;
   };
-  const std::vector<Row> rows{{{4, 4}, 3, 3, 4}, {{5, 5}, 4, 3, 4}, {{6, 6}, 4, 4, 4}, {{7, 7}, 5, 4, 4},
+  const std::vector<Row> rows{{{4, 4}, 3, 3, 4}, {{5, 5}, 4, 3, 4}, {{6, 6}, 4, 4, 4},   {{7, 7}, 5, 4, 4},
                               {{8, 8}, 6, 5, 4}, {{9, 9}, 7, 6, 4}, {{10, 10}, 7, 7, 4}, {{4, 4, 4}, 4, 3, 6}};
   for (const Row& row : rows) {
     Topology t = make_torus(row.dims, 1);
@@ -194,10 +194,8 @@ BOOST_AUTO_TEST_CASE(fault_analysis_reports_the_pairs_cut) {
   std::vector<long> singular(4, 0), disconnecting(4, 0);
   auto count = [&](const std::vector<int>& f) {
     CutReport r = pairs_cut(t, ud, f);
-    if (r.disconnects)
-      ++disconnecting[f.size()];
-    else if (!r.cut.empty())
-      ++singular[f.size()];
+    if (r.disconnects) ++disconnecting[f.size()];
+    else if (!r.cut.empty()) ++singular[f.size()];
   };
   for (int a = 0; a < L; ++a) {
     count({a});

@@ -294,7 +294,8 @@ BOOST_AUTO_TEST_CASE(bad_files_name_file_and_line) {
   BOOST_TEST(error_of([&] { read_topology_file(p); }).find(p + ":2: number '99999999999'") == 0);
   for (const char* w : {"0", "-3", "4x", "99999999999"}) {
     p = write_temp("bad9.edges", std::string("switch A 4\nswitch B 4\nlink A B ") + w + "\n");
-    BOOST_TEST(error_of([&] { read_topology_file(p); }) == p + ":3: bad width '" + w + "' (IBA link widths: 1, 2, 4, 8 or 12 lanes)");
+    BOOST_TEST(error_of([&] { read_topology_file(p); }) ==
+               p + ":3: bad width '" + w + "' (IBA link widths: 1, 2, 4, 8 or 12 lanes)");
   }
   p = write_temp("notes.edges", "switch A 6\nswitch B 4\nhost x\nhost y\nlink A:3 A:4\nlink A B\nlink x B\n");
   Topology n = read_topology_file(p);
@@ -319,8 +320,11 @@ BOOST_AUTO_TEST_CASE(bad_files_name_file_and_line) {
 // time or refused at its line.
 BOOST_AUTO_TEST_CASE(hostile_files_are_read_or_refused_at_their_line) {
   const std::string big(100000, 'n');
-  std::string p = write_temp("long.topo", "Switch 4 \"" + big + "\" # lid 7\n[1] \"" + big + "x\"[1] # lid 9 4xQDR\n"
-                                          "Ca 1 \"" + big + "x\"\n[1](2c9) \"" + big + "\"[1] # lid 9 lmc 0 \"d\" lid 7 4xQDR\n");
+  std::string p =
+      write_temp("long.topo", "Switch 4 \"" + big + "\" # lid 7\n[1] \"" + big +
+                                  "x\"[1] # lid 9 4xQDR\n"
+                                  "Ca 1 \"" +
+                                  big + "x\"\n[1](2c9) \"" + big + "\"[1] # lid 9 lmc 0 \"d\" lid 7 4xQDR\n");
   Topology t = read_topology_file(p);
   BOOST_TEST(t.num_switches == 1);
   BOOST_TEST(t.num_hosts == 1);
@@ -328,8 +332,9 @@ BOOST_AUTO_TEST_CASE(hostile_files_are_read_or_refused_at_their_line) {
   BOOST_TEST(t.nodes[1].lid == 9);
   BOOST_TEST(t.nodes[0].ports[1].width == 4);
   // Only the widths and LIDs outside "descriptions" count, and the last width wins.
-  p = write_temp("desc.topo", "Switch 4 \"A\" # \"lid 5 12xQDR\" lid 3\n[1] \"B\"[1] # \"8xEDR\" lid 4 1xSDR\n"
-                              "Ca 1 \"B\"\n");
+  p = write_temp("desc.topo",
+                 "Switch 4 \"A\" # \"lid 5 12xQDR\" lid 3\n[1] \"B\"[1] # \"8xEDR\" lid 4 1xSDR\n"
+                 "Ca 1 \"B\"\n");
   t = read_topology_file(p);
   BOOST_TEST(t.nodes[0].lid == 3);
   BOOST_TEST(t.nodes[0].ports[1].width == 1);

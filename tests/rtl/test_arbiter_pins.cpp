@@ -74,8 +74,8 @@ BOOST_AUTO_TEST_CASE(pack_places_every_field) {
   BOOST_TEST(p.req_cand.words[1] == (1u << 4 | 1u << 5));  // bits 2*16+4, 2*16+5
   BOOST_TEST(p.req_prio.get((2 * 16 + 4) * 3, 3) == 1u);
   BOOST_TEST(p.req_prio.get((2 * 16 + 5) * 3, 3) == 7u);
-  BOOST_TEST(p.req_vl.words[0] == 3u << 8);             // [2*4 +: 4]
-  BOOST_TEST(p.req_len.words[1] == 5u);                 // [2*16 +: 16] = word 1, low half
+  BOOST_TEST(p.req_vl.words[0] == 3u << 8);  // [2*4 +: 4]
+  BOOST_TEST(p.req_len.words[1] == 5u);      // [2*16 +: 16] = word 1, low half
   BOOST_TEST(p.req_len.words[0] == 0u);
   // Out 1: VL 0 at bit (1*16+0)*16 = 256, VL 1 at 272: both in word 8; VLs 2..15 zero.
   BOOST_TEST(p.out_credits.words[8] == (300u << 16 | 7u));
@@ -95,9 +95,9 @@ BOOST_AUTO_TEST_CASE(pack_places_every_field) {
 
 BOOST_AUTO_TEST_CASE(unpack_grants) {
   Pins p;
-  p.grant_valid.words[0] = 0b1001;     // inputs 0 and 3
+  p.grant_valid.words[0] = 0b1001;  // inputs 0 and 3
   p.grant_port.put(0 * 4, 4, 5);
-  p.grant_port.put(1 * 4, 4, 9);       // not valid: ignored
+  p.grant_port.put(1 * 4, 4, 9);  // not valid: ignored
   p.grant_port.put(3 * 4, 4, 15);
   std::vector<int> g(5, 42);
   p.unpack(g, 4);

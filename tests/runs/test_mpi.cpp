@@ -185,18 +185,22 @@ Allreduce adaptive_allreduce(models::TransportMode mode, uint64_t connection_byt
     w.kind = "allreduce";
     w.bytes = 4096;
     const tb::MpiRunResult r = tb::run_mpi(topo, tables, fp, mp, w, tb::MpiHost::Style::At);
-    return nlohmann::json{r.completion_ns, r.errors.size(), r.messages, r.packets_checked,
-                          r.transport.out_of_order_arrivals, r.transport.nacks, r.transport.resent_packets,
+    return nlohmann::json{r.completion_ns,
+                          r.errors.size(),
+                          r.messages,
+                          r.packets_checked,
+                          r.transport.out_of_order_arrivals,
+                          r.transport.nacks,
+                          r.transport.resent_packets,
                           r.ack_completion}
         .dump();
   })[0];
   const nlohmann::json v = nlohmann::json::parse(j);
-  Allreduce a{v[0].get<double>(), v[1].get<size_t>(), v[2].get<uint64_t>(), v[3].get<uint64_t>(),
+  Allreduce a{v[0].get<double>(),   v[1].get<size_t>(),   v[2].get<uint64_t>(), v[3].get<uint64_t>(),
               v[4].get<uint64_t>(), v[5].get<uint64_t>(), v[6].get<uint64_t>(), v[7].get<bool>()};
-  BOOST_TEST_MESSAGE("adaptive allreduce, transport " << static_cast<int>(mode) << ", " << connection_bytes
-                                                      << " B/connection: " << a.ns << " ns, out of order "
-                                                      << a.out_of_order << ", NACKs " << a.nacks << ", re-sent "
-                                                      << a.resent);
+  BOOST_TEST_MESSAGE("adaptive allreduce, transport "
+                     << static_cast<int>(mode) << ", " << connection_bytes << " B/connection: " << a.ns
+                     << " ns, out of order " << a.out_of_order << ", NACKs " << a.nacks << ", re-sent " << a.resent);
   BOOST_TEST(a.errors == 0u);
   BOOST_TEST(a.messages == 64u);
   BOOST_TEST(a.packets == 64u * 16u);

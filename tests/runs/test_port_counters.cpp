@@ -112,7 +112,8 @@ BOOST_AUTO_TEST_CASE(credit_starved_one_packet_buffers) {
   BOOST_TEST((*out)["credit_stall_ns"].get<double>() / window == 200 / period, boost::test_tools::tolerance(0.03));
   BOOST_TEST((*out)["output_busy_stall_ns"].get<double>() == 0.0);
   const nlohmann::json& ports = sc.at("switches").at(0).at("ports");
-  const double waits = (*find(ports, 3))["head_wait_ns"].get<double>() + (*find(ports, 4))["head_wait_ns"].get<double>();
+  const double waits =
+      (*find(ports, 3))["head_wait_ns"].get<double>() + (*find(ports, 4))["head_wait_ns"].get<double>();
   BOOST_TEST(waits / window == 2148 / period, boost::test_tools::tolerance(0.03));
   BOOST_TEST((*out)["grant_packets"].get<double>() == window / period, boost::test_tools::tolerance(0.02));
 }

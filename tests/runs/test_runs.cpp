@@ -188,8 +188,9 @@ BOOST_AUTO_TEST_CASE(output_buffers_conserve_and_match_every_edge) {
   const nlohmann::json r = nlohmann::json::parse(
       tb::run_forked(1, 1, [&](int) { return tb::to_json(tb::run_load_point(s.ps, 1.0, "test")).dump(); })[0]);
   BOOST_TEST(r["saturated"].get<bool>());
-  const uint64_t generated = r["packets_generated"], injected = r["packets_injected"], delivered = r["packets_delivered"],
-                 in_flight = r["packets_in_flight"], at_source = r["packets_queued_at_source"];
+  const uint64_t generated = r["packets_generated"], injected = r["packets_injected"],
+                 delivered = r["packets_delivered"], in_flight = r["packets_in_flight"],
+                 at_source = r["packets_queued_at_source"];
   BOOST_TEST(injected == delivered + in_flight);
   BOOST_TEST(generated == injected + at_source);
   BOOST_TEST(in_flight > 100u);

@@ -73,10 +73,8 @@ routing::TableSet parallel_pair_tables(const routing::Topology& t) {
     const PortNum first = s == 0 ? 1 : 2;
     for (int h = 0; h < t.num_hosts; ++h) {
       routing::Lft& lft = ts.switches[s].lft;
-      if (t.host_switch(h) == s)
-        lft.set(h + 1, static_cast<PortNum>(t.host_switch_port(h)));
-      else
-        lft.set(h + 1, {{first, 0}, {static_cast<PortNum>(first + 2), 1}});
+      if (t.host_switch(h) == s) lft.set(h + 1, static_cast<PortNum>(t.host_switch_port(h)));
+      else lft.set(h + 1, {{first, 0}, {static_cast<PortNum>(first + 2), 1}});
     }
   }
   return ts;
@@ -106,7 +104,8 @@ bool ScriptedTraffic::make(int host, models::Packet& p) {
 void ScriptedTraffic::generated(models::Packet& p, models::Picos) { p.measured = true; }
 
 void ScriptedTraffic::delivered(const models::Packet& p, models::Picos t) {
-  deliveries.push_back({p.id, static_cast<int>(p.src_host), static_cast<int>(p.dst_host), p.gen_time, t, p.length, p.hops});
+  deliveries.push_back(
+      {p.id, static_cast<int>(p.src_host), static_cast<int>(p.dst_host), p.gen_time, t, p.length, p.hops});
 }
 
 }  // namespace ibsc::testing

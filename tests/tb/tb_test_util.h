@@ -1,10 +1,10 @@
 // Helpers shared by the tb_core suites.
 #pragma once
+#include <unistd.h>
 #include <cmath>
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <unistd.h>
 
 namespace ibsc::tb::test {
 

@@ -145,8 +145,9 @@ BOOST_AUTO_TEST_CASE(hostile_yaml_is_refused_at_its_line) {
              "s.yaml:2: a second YAML document ('---' or '...' then more): a scenario is one document");
   BOOST_TEST(starts(config_error("name: a\n...\nname: b\n"), "s.yaml:3: a second YAML document"));
   BOOST_TEST(config_error("---\nname: a\n...\n") == "");  // one document, with its markers
-  const std::string empty = "s.yaml:1: the scenario sets no key (empty or only comments); it would run the default "
-                            "experiment, so give at least its name";
+  const std::string empty =
+      "s.yaml:1: the scenario sets no key (empty or only comments); it would run the default "
+      "experiment, so give at least its name";
   for (const char* text : {"", "# only a comment\n\n", "---\n", "{}\n", "~\n"}) BOOST_TEST(config_error(text) == empty);
   BOOST_TEST(starts(config_error(std::string(40, '[') + std::string(40, ']')), "s.yaml:1: nested deeper than 32"));
   BOOST_TEST(config_error("name: a\n", {"sweep.loads=&l [0.1]"}) ==

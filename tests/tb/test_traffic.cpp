@@ -143,15 +143,15 @@ BOOST_AUTO_TEST_CASE(bit_patterns_on_the_16384_host_flattened_butterfly) {
   const auto comp = map_of("bit-complement", t), tr = map_of("transpose", t), rev = map_of("bit-reversal", t);
   const auto rot = map_of("bit-rotation", t), shuf = map_of("shuffle", t);
   BOOST_TEST(comp[8 * 5 + 2] == 8 * 2042 + 5);
-  BOOST_TEST(tr[1] == 128);                   // 0000000 0000001 -> 0000001 0000000
-  BOOST_TEST(tr[8 * 3 + 1] == 3200);          // 25 = 0000000 0011001 -> 0011001 0000000
+  BOOST_TEST(tr[1] == 128);           // 0000000 0000001 -> 0000001 0000000
+  BOOST_TEST(tr[8 * 3 + 1] == 3200);  // 25 = 0000000 0011001 -> 0011001 0000000
   BOOST_TEST(rev[1] == 8192);
-  BOOST_TEST(rev[8] == 1024);                 // bit 3 -> bit 10
+  BOOST_TEST(rev[8] == 1024);  // bit 3 -> bit 10
   BOOST_TEST(rot[1] == 8192);
   BOOST_TEST(rot[6] == 3);
   BOOST_TEST(shuf[8192] == 1);
   BOOST_TEST(shuf[3] == 6);
-  BOOST_TEST(tr[129] == -1);                  // equal halves: a fixed point sends nothing
+  BOOST_TEST(tr[129] == -1);  // equal halves: a fixed point sends nothing
 }
 
 BOOST_AUTO_TEST_CASE(prime_host_counts_are_refused_where_nothing_would_move) {

@@ -24,17 +24,17 @@
 #include <regex>
 
 #include "models/verilated_arbiter.h"
+#include "routing/routing.h"
 #include "tb/arbiter_factory.h"
 #include "tb/cosim/vcd_reader.h"
-#include "routing/routing.h"
 #include "tb/fabric.h"
 #include "tb/run_point.h"
 #include "tb/wave_probe.h"
 #include "tests/support/manual_fabric.h"
 #include "tests/support/sc_test_main.h"
 
-using ibsc::tb::VcdReader;
 using ibsc::models::Picos;
+using ibsc::tb::VcdReader;
 
 namespace {
 constexpr Picos kNs = 1000;
@@ -53,8 +53,8 @@ struct Run {
   std::unique_ptr<ibsc::tb::Fabric> fabric;
   std::unique_ptr<ibsc::tb::WaveProbe> probe;
   std::string file;
-  Run(const std::string& vcd, std::vector<int> switches, double start_ns, double end_ns, const std::string& arb = "model",
-      std::vector<int> ports = {})
+  Run(const std::string& vcd, std::vector<int> switches, double start_ns, double end_ns,
+      const std::string& arb = "model", std::vector<int> ports = {})
       : file(vcd) {
     params.sw.num_vls = 1;
     ibsc::tb::ArbiterChoice ac;
@@ -130,10 +130,12 @@ BOOST_AUTO_TEST_CASE(credits_grant_and_wire_times) {
   BOOST_TEST(text(changes_ns(v, "sw_1.p2.grant_out")) == text(Changes{{0, 0}, {grant1 / kNs, 3}}));
   // The arbiter request shows on the grant's edge only, with its one candidate and its VLs.
   BOOST_TEST(text(changes_ns(v, "sw_0.p3.request")) == text(Changes{{0, 0}, {grant0 / kNs, 1}, {grant0 / kNs + 4, 0}}));
-  BOOST_TEST(text(changes_ns(v, "sw_0.p3.request_ports")) == text(Changes{{0, 0}, {grant0 / kNs, 1u << 1}, {grant0 / kNs + 4, 0}}));
+  BOOST_TEST(text(changes_ns(v, "sw_0.p3.request_ports")) ==
+             text(Changes{{0, 0}, {grant0 / kNs, 1u << 1}, {grant0 / kNs + 4, 0}}));
   BOOST_TEST(v.width(sig(v, "sw_0.p3.request_ports")) == 9);  // bit o for port o of 8
   BOOST_TEST(text(changes_ns(v, "sw_1.p2.request")) == text(Changes{{0, 0}, {grant1 / kNs, 1}, {grant1 / kNs + 4, 0}}));
-  BOOST_TEST(text(changes_ns(v, "sw_1.p2.request_ports")) == text(Changes{{0, 0}, {grant1 / kNs, 1u << 3}, {grant1 / kNs + 4, 0}}));
+  BOOST_TEST(text(changes_ns(v, "sw_1.p2.request_ports")) ==
+             text(Changes{{0, 0}, {grant1 / kNs, 1u << 3}, {grant1 / kNs + 4, 0}}));
   BOOST_TEST(text(changes_ns(v, "sw_1.p2.request_out_vl")) == text(Changes{{0, 0}}));
   BOOST_TEST(text(changes_ns(v, "sw_0.p1.request")) == text(Changes{{0, 0}}));  // nothing comes in on p1
 
@@ -146,8 +148,10 @@ BOOST_AUTO_TEST_CASE(credits_grant_and_wire_times) {
   BOOST_TEST(text(changes_ns(v, "sw_0.p1.vl0.credits")) == text(credits));
 
   // The packet is on each wire for exactly length x byte time from its grant.
-  BOOST_TEST(text(changes_ns(v, "sw_0.p1.tx_packet")) == text(Changes{{0, 0}, {grant0 / kNs, 1}, {(grant0 + kLen * kByte) / kNs, 0}}));
-  BOOST_TEST(text(changes_ns(v, "sw_1.p3.tx_packet")) == text(Changes{{0, 0}, {grant1 / kNs, 1}, {(grant1 + kLen * kByte) / kNs, 0}}));
+  BOOST_TEST(text(changes_ns(v, "sw_0.p1.tx_packet")) ==
+             text(Changes{{0, 0}, {grant0 / kNs, 1}, {(grant0 + kLen * kByte) / kNs, 0}}));
+  BOOST_TEST(text(changes_ns(v, "sw_1.p3.tx_packet")) ==
+             text(Changes{{0, 0}, {grant1 / kNs, 1}, {(grant1 + kLen * kByte) / kNs, 0}}));
   BOOST_TEST(text(changes_ns(v, "hca_0.tx_packet")) == text(Changes{{0, 1}, {kLen * kByte / kNs, 0}}));
   // Nothing goes back toward host 0 or toward switch 0.
   BOOST_TEST(text(changes_ns(v, "sw_0.p3.tx_packet")) == text(Changes{{0, 0}}));
@@ -178,7 +182,7 @@ BOOST_AUTO_TEST_CASE(nothing_outside_the_window) {
   const Picos start = 1000 * kNs, end = 2000 * kNs;
   Run r("waves_window.vcd", {0, 1}, 1000, 2000);
   const VcdReader v = r.finish();
-    size_t inside = 0;
+  size_t inside = 0;
   for (const std::string& s : v.signals())
     for (const auto& [t, val] : v.changes(s)) {
       // The initial values at time 0 are the dump's header, not samples.
@@ -208,7 +212,8 @@ BOOST_AUTO_TEST_CASE(gtkwave_save_files_match_dump) {
   BOOST_TEST_MESSAGE(cmd);
   std::filesystem::remove("waves_readme.vcd");
   BOOST_TEST_REQUIRE(std::system((cmd + " --set run.window_ns=10000 --set run.drain_ns=20000 --quiet"
-                                        " --out waves_readme_out > waves_readme.txt 2>&1").c_str()) == 0);
+                                        " --out waves_readme_out > waves_readme.txt 2>&1")
+                                     .c_str()) == 0);
   const VcdReader v = load_vcd("waves_readme.vcd");
   const std::regex line(R"(^(\+\{[^}]*\} )?(\S+?)(\[(\d+):0\])?$)");
   for (const char* name : {"switch_ports.gtkw", "link.gtkw"}) {
@@ -230,7 +235,8 @@ BOOST_AUTO_TEST_CASE(gtkwave_save_files_match_dump) {
   // Every port of sw_0 is in the save file, and the traffic shows in it.
   std::ifstream f(IBSC_SOURCE_DIR "/waves/switch_ports.gtkw");
   const std::string gtkw((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-  for (int p = 1; p <= 8; ++p) BOOST_TEST(gtkw.find("SystemC.sw_0.p" + std::to_string(p) + ".grant") != std::string::npos, p);
+  for (int p = 1; p <= 8; ++p)
+    BOOST_TEST(gtkw.find("SystemC.sw_0.p" + std::to_string(p) + ".grant") != std::string::npos, p);
   // On every edge with a grant, that input requested, offering the output it got.
   int grants = 0;
   for (int p = 1; p <= 8; ++p) {
@@ -342,11 +348,12 @@ BOOST_AUTO_TEST_CASE(chosen_ports_only) {
 // switches over the chosen window; the wave options need --waves.
 BOOST_AUTO_TEST_CASE(command_line) {
   const std::string base = std::string(IBSC_BINARY) + " run " IBSC_SOURCE_DIR "/scenarios/quickstart.yaml" +
-                            " --set run.warmup_ns=2000 --set run.window_ns=4000 --set run.drain_ns=20000" +
-                            " --out waves_cli_out --quiet";
+                           " --set run.warmup_ns=2000 --set run.window_ns=4000 --set run.drain_ns=20000" +
+                           " --out waves_cli_out --quiet";
   std::filesystem::remove("waves_cli.vcd");
   const int rc = std::system((base + " --waves waves_cli.vcd --wave-switches 0,5 --wave-ports 1,5 --wave-start 1000"
-                              " --wave-end 3000 --wave-load 0.4 > waves_cli.txt 2>&1").c_str());
+                                     " --wave-end 3000 --wave-load 0.4 > waves_cli.txt 2>&1")
+                                 .c_str());
   BOOST_TEST_REQUIRE(rc == 0);
   const VcdReader v = load_vcd("waves_cli.vcd");
   BOOST_TEST(!v.find("sw_0.p1.vl1.credits").empty());
@@ -362,7 +369,8 @@ BOOST_AUTO_TEST_CASE(command_line) {
     BOOST_TEST(chosen, s);
   }
   for (const std::string& s : v.signals())
-    for (const auto& [t, val] : v.changes(s)) BOOST_TEST((t == 0 || (t >= 1000 * kNs && t < 3000 * kNs)), s << " at " << t);
+    for (const auto& [t, val] : v.changes(s))
+      BOOST_TEST((t == 0 || (t >= 1000 * kNs && t < 3000 * kNs)), s << " at " << t);
   std::ifstream out("waves_cli.txt");
   const std::string text((std::istreambuf_iterator<char>(out)), std::istreambuf_iterator<char>());
   BOOST_TEST(text.find("0.400") != std::string::npos, text);  // the single point, at --wave-load
