@@ -6,6 +6,7 @@
 #include <string>
 
 #include "models/fabric_monitor.h"
+#include "models/param_error.h"
 
 namespace ibsc::models {
 
@@ -19,18 +20,20 @@ Picos LinkParams::fly_ps() const { return static_cast<Picos>(std::llround(cable_
 
 void LinkParams::validate() const {
   if (width != 1 && width != 2 && width != 4 && width != 8 && width != 12)
-    throw std::invalid_argument("link.width must be 1, 2, 4, 8 or 12 lanes");
-  if (!(lane_gbps > 0.0) || lane_gbps > 1000.0) throw std::invalid_argument("link.lane_gbps must be in (0, 1000]");
-  if (coding != "8b10b" && coding != "64b66b") throw std::invalid_argument("link.coding must be 8b10b or 64b66b");
+    throw ParamError("link.width", "link.width must be 1, 2, 4, 8 or 12 lanes");
+  if (!(lane_gbps > 0.0) || lane_gbps > 1000.0)
+    throw ParamError("link.lane_gbps", "link.lane_gbps must be in (0, 1000]");
+  if (coding != "8b10b" && coding != "64b66b") throw ParamError("link.coding", "link.coding must be 8b10b or 64b66b");
   if (!(cable_m >= 0.0) || !(ns_per_m >= 0.0))
-    throw std::invalid_argument("link.cable_m and link.ns_per_m must be >= 0");
+    throw ParamError("link.cable_m", "link.cable_m and link.ns_per_m must be >= 0");
   if (byte_ps() == 0) throw std::invalid_argument("link rate too high: a byte must take at least 1 ps");
   // Time is whole picoseconds: refuse a rate whose byte time would be rounded by more than 1%
   // (12X SDR, 333.3 ps, is 0.1% off; 12X at 1000 Gb/s, 0.83 ps, would run 20% slow).
   const double exact = (coding == "64b66b" ? 66.0 / 8.0 : 10.0) * 1000.0 / (width * lane_gbps);
   if (std::abs(static_cast<double>(byte_ps()) - exact) > 0.01 * exact)
-    throw std::invalid_argument("link.lane_gbps: a byte takes " + std::to_string(exact) +
-                                " ps, which whole picoseconds (SystemC's resolution) cannot represent within 1%");
+    throw ParamError("link.lane_gbps",
+                     "link.lane_gbps: a byte takes " + std::to_string(exact) +
+                         " ps, which whole picoseconds (SystemC's resolution) cannot represent within 1%");
   if (fly_ps() == 0) throw std::invalid_argument("link fly time must be at least 1 ps (cable_m * ns_per_m > 0)");
 }
 

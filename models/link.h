@@ -37,7 +37,7 @@ struct LinkParams {
   Picos byte_ps() const;
   Picos fly_ps() const;
   double bytes_per_ns() const { return 1000.0 / static_cast<double>(byte_ps()); }
-  void validate() const;  // throws std::invalid_argument naming the bad field
+  void validate() const;  // throws ParamError (models/param_error.h) naming the key
 };
 
 class TxLink;

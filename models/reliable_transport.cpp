@@ -4,17 +4,20 @@
 #include <stdexcept>
 
 #include "models/hca.h"
+#include "models/param_error.h"
 
 namespace ibsc::models {
 
 void TransportParams::validate() const {
   if (control_bytes == 0 || control_bytes > 4096)
-    throw std::invalid_argument("transport.control_bytes must be 1..4096 (got " + std::to_string(control_bytes) + ")");
-  if (connection_bytes == 0) throw std::invalid_argument("transport.connection_bytes must be > 0");
+    throw ParamError("transport.control_bytes",
+                     "transport.control_bytes must be 1..4096 (got " + std::to_string(control_bytes) + ")");
+  if (connection_bytes == 0) throw ParamError("transport.connection_bytes", "transport.connection_bytes must be > 0");
   if (memory == ReorderMemoryKind::Dynamic && pool_bytes == 0)
-    throw std::invalid_argument("transport.pool_bytes must be > 0 with transport.memory: dynamic");
+    throw ParamError("transport.pool_bytes", "transport.pool_bytes must be > 0 with transport.memory: dynamic");
   if (injection == InjectionPolicy::LimitedWindow && memory != ReorderMemoryKind::Static)
-    throw std::invalid_argument(
+    throw ParamError(
+        "transport.injection",
         "transport.injection: lw needs transport.memory: static (it reads the destination's fixed buffer size)");
 }
 

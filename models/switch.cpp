@@ -5,37 +5,46 @@
 #include <map>
 #include <stdexcept>
 
+#include "models/param_error.h"
+
 namespace ibsc::models {
 
 void SwitchParams::validate() const {
-  if (num_vls < 1 || num_vls > 15) throw std::invalid_argument("switch.num_vls must be 1..15");
+  if (num_vls < 1 || num_vls > 15) throw ParamError("switch.num_vls", "switch.num_vls must be 1..15");
   if (buffer_bytes_per_vl < 64 || buffer_bytes_per_vl % 64 != 0)
-    throw std::invalid_argument("switch.buffer_bytes_per_vl must be a positive multiple of 64 (one credit)");
-  if (!(routing_delay_ns >= 0.0)) throw std::invalid_argument("switch.routing_delay_ns must be >= 0");
-  if (!(core_clock_ns > 0.0) || clock_ps() == 0) throw std::invalid_argument("switch.core_clock_ns must be > 0");
+    throw ParamError("switch.buffer_bytes_per_vl",
+                     "switch.buffer_bytes_per_vl must be a positive multiple of 64 (one credit)");
+  if (!(routing_delay_ns >= 0.0)) throw ParamError("switch.routing_delay_ns", "switch.routing_delay_ns must be >= 0");
+  if (!(core_clock_ns > 0.0) || clock_ps() == 0)
+    throw ParamError("switch.core_clock_ns", "switch.core_clock_ns must be > 0");
   if (output_buffer_bytes_per_vl % 64 != 0)
-    throw std::invalid_argument("switch.output_buffer_bytes_per_vl must be 0 (none) or a multiple of 64 (one credit)");
+    throw ParamError("switch.output_buffer_bytes_per_vl",
+                     "switch.output_buffer_bytes_per_vl must be 0 (none) or a multiple of 64 (one credit)");
   if (escape_queue_bytes % 64 != 0)
-    throw std::invalid_argument("switch.escape_queue_bytes must be 0 (none) or a multiple of 64 (one credit)");
+    throw ParamError("switch.escape_queue_bytes",
+                     "switch.escape_queue_bytes must be 0 (none) or a multiple of 64 (one credit)");
   if (escape_queue_bytes > 0 && escape_queue_bytes >= buffer_bytes_per_vl)
-    throw std::invalid_argument(
+    throw ParamError(
+        "switch.escape_queue_bytes",
         "switch.escape_queue_bytes must be below switch.buffer_bytes_per_vl (the adaptive queue is the rest)");
   if (escape_queue_bytes > 0 && output_buffer_bytes_per_vl > 0 && escape_queue_bytes >= output_buffer_bytes_per_vl)
-    throw std::invalid_argument(
+    throw ParamError(
+        "switch.escape_queue_bytes",
         "switch.escape_queue_bytes must be below switch.output_buffer_bytes_per_vl (output buffers keep escape queues "
         "too)");
   if (escape_queue_bytes > 0 && num_vls > 8)
-    throw std::invalid_argument(
+    throw ParamError(
+        "switch.escape_queue_bytes",
         "switch.escape_queue_bytes: escape queues need switch.num_vls <= 8 (two queues per VL, 16 per port)");
   if (crossbar_speedup < 1 || crossbar_speedup > 16)
-    throw std::invalid_argument("switch.crossbar_speedup must be 1..16");
+    throw ParamError("switch.crossbar_speedup", "switch.crossbar_speedup must be 1..16");
   for (const auto* t : {&vlarb.high, &vlarb.low})
     for (const VlArbEntry& e : *t)
       if (e.vl >= num_vls)
-        throw std::invalid_argument("switch.vlarb: entry names VL " + std::to_string(e.vl) + " but the switch has " +
-                                    std::to_string(num_vls) + " data VLs");
+        throw ParamError("switch.vlarb", "switch.vlarb: entry names VL " + std::to_string(e.vl) +
+                                             " but the switch has " + std::to_string(num_vls) + " data VLs");
   if (vlarb.limit_of_high_priority < 0 || vlarb.limit_of_high_priority > 255)
-    throw std::invalid_argument("switch.vlarb.limit_of_high_priority must be 0..255");
+    throw ParamError("switch.vlarb.limit_of_high_priority", "switch.vlarb.limit_of_high_priority must be 0..255");
 }
 
 std::vector<Switch::Eligible> Switch::eligible_;

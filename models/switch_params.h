@@ -39,7 +39,7 @@ struct SwitchParams {
   int buffer_blocks() const { return static_cast<int>(buffer_bytes_per_vl / 64); }
   int output_buffer_blocks() const { return static_cast<int>(output_buffer_bytes_per_vl / 64); }
   int escape_blocks() const { return static_cast<int>(escape_queue_bytes / 64); }
-  void validate() const;  // throws std::invalid_argument naming the field
+  void validate() const;  // throws ParamError (models/param_error.h) naming the key
 };
 
 }  // namespace ibsc::models

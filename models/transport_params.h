@@ -29,7 +29,7 @@ struct TransportParams {
   uint32_t control_bytes = 32;       // transport.control_bytes: ACK/NACK length on the wire (LRH+BTH+AETH+CRCs = 30)
 
   bool enabled() const { return mode != TransportMode::Off; }
-  void validate() const;  // throws std::invalid_argument naming the key
+  void validate() const;  // throws ParamError (models/param_error.h) naming the key
 };
 
 }  // namespace ibsc::models

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "models/param_error.h"
 #include "tb/injection.h"
 #include "tb/traffic.h"
 
@@ -17,10 +18,10 @@ constexpr std::pair<uint32_t, int> kSizes[] = {{512, 20}, {4096, 30}, {8192, 40}
 
 void DiskWorkloadConfig::validate(int hosts) const {
   if (disks < 1 || disks >= hosts)
-    throw std::invalid_argument("traffic.disk.disks must be 1.." + std::to_string(hosts - 1) + " (hosts - 1), got " +
-                                std::to_string(disks));
-  if (!(compression > 0)) throw std::invalid_argument("traffic.disk.compression must be > 0");
-  if (mtu < 1 || mtu > 4096) throw std::invalid_argument("traffic.disk.mtu must be 1..4096 (IBA MTU)");
+    throw ParamError("traffic.disk.disks", "traffic.disk.disks must be 1.." + std::to_string(hosts - 1) +
+                                               " (hosts - 1), got " + std::to_string(disks));
+  if (!(compression > 0)) throw ParamError("traffic.disk.compression", "traffic.disk.compression must be > 0");
+  if (mtu < 1 || mtu > 4096) throw ParamError("traffic.disk.mtu", "traffic.disk.mtu must be 1..4096 (IBA MTU)");
 }
 
 DiskWorkload::DiskWorkload(const DiskWorkloadConfig& cfg, int hosts, uint64_t seed) : cfg_(cfg), disk_(hosts, false) {

@@ -22,7 +22,7 @@ struct DiskWorkloadConfig {
   int disks = 23;                  // traffic.disk.disks: hosts that are disks (seeds/003: 23)
   double compression = 1.0;        // traffic.disk.compression: every gap divided by this
   uint32_t mtu = 512;              // traffic.disk.mtu: packet payload limit; longer messages are split
-  void validate(int hosts) const;  // throws std::invalid_argument naming the key
+  void validate(int hosts) const;  // throws ParamError (models/param_error.h) naming the key
 };
 
 class DiskWorkload {

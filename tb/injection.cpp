@@ -4,6 +4,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "models/param_error.h"
 #include "tb/traffic.h"
 
 namespace ibsc::tb {
@@ -70,14 +71,14 @@ double portable_log1m(double p) {
 InjectionProcess::InjectionProcess(const InjectionConfig& cfg, double load, double link, uint64_t seed)
     : poisson_(cfg.process == "poisson"), rng_(seed) {
   if (cfg.process != "bernoulli" && cfg.process != "poisson")
-    throw std::invalid_argument("traffic.injection: '" + cfg.process + "' is not bernoulli or poisson");
-  if (cfg.length_mix.empty()) throw std::invalid_argument("traffic.lengths: empty length mix");
+    throw ParamError("traffic.injection", "traffic.injection: '" + cfg.process + "' is not bernoulli or poisson");
+  if (cfg.length_mix.empty()) throw ParamError("traffic.lengths", "traffic.lengths: empty length mix");
   double total = 0, sum = 0;
   for (auto [len, w] : cfg.length_mix) {
     if (len < 1 || len > 4096)
-      throw std::invalid_argument("traffic.lengths: packet length " + std::to_string(len) +
-                                  " outside 1..4096 bytes (IBA MTU 4096)");
-    if (!(w > 0) || !std::isfinite(w)) throw std::invalid_argument("traffic.lengths: weights must be > 0");
+      throw ParamError("traffic.lengths", "traffic.lengths: packet length " + std::to_string(len) +
+                                              " outside 1..4096 bytes (IBA MTU 4096)");
+    if (!(w > 0) || !std::isfinite(w)) throw ParamError("traffic.lengths", "traffic.lengths: weights must be > 0");
     total += w;
     sum += w * len;
   }

@@ -22,7 +22,7 @@ struct InjectionConfig {
 
 class InjectionProcess {
  public:
-  // Throws std::invalid_argument for a load above link rate (bernoulli), lengths outside
+  // Throws std::invalid_argument for a load above link rate (bernoulli); ParamError for lengths outside
   // 1..4096 bytes or non-positive weights.
   InjectionProcess(const InjectionConfig& cfg, double load_bytes_per_ns, double link_bytes_per_ns, uint64_t seed);
   // Picoseconds from the previous generation (first call: from time 0) to the next one;

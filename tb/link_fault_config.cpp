@@ -6,6 +6,8 @@
 #include <set>
 #include <stdexcept>
 
+#include "models/param_error.h"
+
 namespace ibsc::tb {
 namespace {
 
@@ -38,23 +40,23 @@ CableFault cable_at(const routing::Topology& t, int s, int p, models::Picos at) 
 std::vector<CableFault> resolve_link_faults(const routing::Topology& t, const LinkFaultConfig& c) {
   std::vector<CableFault> out;
   if (!c.enabled()) return out;
-  if (!(c.detection_ns >= 0)) throw std::invalid_argument("faults.detection_ns must be >= 0");
-  if (c.random < 0) throw std::invalid_argument("faults.random must be >= 0");
-  if (c.at_ns.empty()) throw std::invalid_argument("faults.at_ns: give the failure time (one, or one per link)");
+  if (!(c.detection_ns >= 0)) throw ParamError("faults.detection_ns", "faults.detection_ns must be >= 0");
+  if (c.random < 0) throw ParamError("faults.random", "faults.random must be >= 0");
+  if (c.at_ns.empty()) throw ParamError("faults.at_ns", "faults.at_ns: give the failure time (one, or one per link)");
   if (c.at_ns.size() != 1 && c.at_ns.size() != c.links.size())
-    throw std::invalid_argument("faults.at_ns: give one time for all faults or one per entry of faults.links (" +
-                                std::to_string(c.links.size()) + ")");
+    throw ParamError("faults.at_ns", "faults.at_ns: give one time for all faults or one per entry of faults.links (" +
+                                         std::to_string(c.links.size()) + ")");
   if (c.random > 0 && c.at_ns.size() != 1)
-    throw std::invalid_argument("faults.at_ns: with faults.random give one time for all faults");
+    throw ParamError("faults.at_ns", "faults.at_ns: with faults.random give one time for all faults");
   for (double a : c.at_ns)
-    if (!(a >= 0) || a > 1e12) throw std::invalid_argument("faults.at_ns: times must be in [0, 1e12] ns");
+    if (!(a >= 0) || a > 1e12) throw ParamError("faults.at_ns", "faults.at_ns: times must be in [0, 1e12] ns");
   auto ps = [](double ns) { return static_cast<models::Picos>(std::llround(ns * 1000.0)); };
   std::set<std::pair<int, int>> used;  // cables by their lower end
   for (size_t i = 0; i < c.links.size(); ++i) {
     const std::string& e = c.links[i];
     const size_t colon = e.rfind(':');
     const int s = colon == std::string::npos ? -1 : find_switch(t, e.substr(0, colon));
-    if (s < 0) throw std::invalid_argument("faults.links: '" + e + "': no switch of that name (SWITCH:PORT)");
+    if (s < 0) throw ParamError("faults.links", "faults.links: '" + e + "': no switch of that name (SWITCH:PORT)");
     int p = -1;
     try {
       size_t n = 0;
@@ -64,15 +66,15 @@ std::vector<CableFault> resolve_link_faults(const routing::Topology& t, const Li
       p = -1;
     }
     if (p < 1 || p > t.nodes[s].num_ports)
-      throw std::invalid_argument("faults.links: '" + e + "': switch " + t.nodes[s].name + " has ports 1.." +
-                                  std::to_string(t.nodes[s].num_ports));
+      throw ParamError("faults.links", "faults.links: '" + e + "': switch " + t.nodes[s].name + " has ports 1.." +
+                                           std::to_string(t.nodes[s].num_ports));
     const routing::PortPeer& peer = t.nodes[s].ports[p];
-    if (peer.node < 0) throw std::invalid_argument("faults.links: '" + e + "': no cable on that port");
+    if (peer.node < 0) throw ParamError("faults.links", "faults.links: '" + e + "': no cable on that port");
     if (!t.is_switch(peer.node))
-      throw std::invalid_argument("faults.links: '" + e + "': a host link; only switch-to-switch cables fail");
+      throw ParamError("faults.links", "faults.links: '" + e + "': a host link; only switch-to-switch cables fail");
     CableFault f = cable_at(t, s, p, ps(c.at_ns.size() == 1 ? c.at_ns[0] : c.at_ns[i]));
     if (!used.insert({f.sw_a, f.port_a}).second)
-      throw std::invalid_argument("faults.links: '" + e + "': cable " + f.name + " given twice");
+      throw ParamError("faults.links", "faults.links: '" + e + "': cable " + f.name + " given twice");
     out.push_back(f);
   }
   if (c.random > 0) {
@@ -85,8 +87,8 @@ std::vector<CableFault> resolve_link_faults(const routing::Topology& t, const Li
           healthy.emplace_back(s, p);
       }
     if (c.random > static_cast<int>(healthy.size()))
-      throw std::invalid_argument("faults.random: " + std::to_string(c.random) + " faults but only " +
-                                  std::to_string(healthy.size()) + " healthy switch-to-switch cables");
+      throw ParamError("faults.random", "faults.random: " + std::to_string(c.random) + " faults but only " +
+                                            std::to_string(healthy.size()) + " healthy switch-to-switch cables");
     std::mt19937_64 rng(c.seed);
     for (int k = 0; k < c.random; ++k) {  // partial Fisher-Yates: the first k are the draw
       const size_t j = k + static_cast<size_t>(rng() % (healthy.size() - k));

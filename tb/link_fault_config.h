@@ -29,7 +29,7 @@ struct CableFault {
   std::string name;  // "S(1,0):2-S(2,0):4"
 };
 
-// Resolves the configuration on a topology; throws std::invalid_argument starting with the key
+// Resolves the configuration on a topology; throws ParamError (models/param_error.h) naming the key
 // ("faults.links: ...") for an unknown switch or port, a host link, a port with no cable, a cable
 // given twice, or more random faults than healthy cables.
 std::vector<CableFault> resolve_link_faults(const routing::Topology& t, const LinkFaultConfig& c);

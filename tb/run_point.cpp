@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "models/param_error.h"
 #include "tb/link_faults.h"
 #include "tb/port_counters_report.h"
 #include "tb/traffic_driver.h"
@@ -15,17 +16,17 @@ namespace ibsc::tb {
 using models::Picos;
 
 void RunParams::validate() const {
-  if (!(warmup_ns >= 0)) throw std::invalid_argument("run.warmup_ns must be >= 0");
-  if (!(window_ns > 0)) throw std::invalid_argument("run.window_ns must be > 0");
-  if (!(drain_ns >= 0)) throw std::invalid_argument("run.drain_ns must be >= 0");
-  if (!(watchdog_ns > 0)) throw std::invalid_argument("run.watchdog_ns must be > 0");
-  if (!(check_ns > 0)) throw std::invalid_argument("run.check_ns must be > 0");
-  if (!(hol_sample_ns >= 0)) throw std::invalid_argument("run.hol_sample_ns must be >= 0");
-  if (measure != "window" && measure != "ci") throw std::invalid_argument("run.measure must be window or ci");
+  if (!(warmup_ns >= 0)) throw ParamError("run.warmup_ns", "run.warmup_ns must be >= 0");
+  if (!(window_ns > 0)) throw ParamError("run.window_ns", "run.window_ns must be > 0");
+  if (!(drain_ns >= 0)) throw ParamError("run.drain_ns", "run.drain_ns must be >= 0");
+  if (!(watchdog_ns > 0)) throw ParamError("run.watchdog_ns", "run.watchdog_ns must be > 0");
+  if (!(check_ns > 0)) throw ParamError("run.check_ns", "run.check_ns must be > 0");
+  if (!(hol_sample_ns >= 0)) throw ParamError("run.hol_sample_ns", "run.hol_sample_ns must be >= 0");
+  if (measure != "window" && measure != "ci") throw ParamError("run.measure", "run.measure must be window or ci");
   if (!(ci_relative_width > 0 && ci_relative_width < 1))
-    throw std::invalid_argument("run.ci_relative_width must be in (0, 1)");
+    throw ParamError("run.ci_relative_width", "run.ci_relative_width must be in (0, 1)");
   if (!(ci_max_window_ns == 0 || ci_max_window_ns >= window_ns))
-    throw std::invalid_argument("run.ci_max_window_ns must be 0 (10 x run.window_ns) or >= run.window_ns");
+    throw ParamError("run.ci_max_window_ns", "run.ci_max_window_ns must be 0 (10 x run.window_ns) or >= run.window_ns");
 }
 
 namespace {

@@ -33,7 +33,7 @@ struct RunParams {
   double ci_max_window_ns = 0;      // ci: longest measuring time; 0: 10 x window_ns
   bool progress = true;             // progress lines on stderr
   WaveOptions waves;                // VCD of selected switches over a time window; file empty: off
-  void validate() const;            // throws std::invalid_argument naming the field
+  void validate() const;            // throws ParamError (models/param_error.h) naming the key
   double max_window_ns() const { return ci_max_window_ns > 0 ? ci_max_window_ns : 10 * window_ns; }
 };
 

@@ -5,6 +5,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "models/param_error.h"
 #include "routing/checks.h"
 #include "routing/duato_check.h"
 #include "routing/routing.h"
@@ -15,14 +16,10 @@
 
 namespace ibsc::tb {
 
-std::string locate(const Scenario& s, const std::string& message, const std::string& fallback_key) {
-  // Messages of the parameter structs start with their key: "switch.num_vls must be ...".
-  size_t end = message.find_first_of(" :");
-  std::string key = message.substr(0, end);
-  bool is_key = key.find('.') != std::string::npos && key.rfind(fallback_key.substr(0, fallback_key.find('.')), 0) == 0;
-  if (!is_key) key = fallback_key;
-  const std::string at = s.where ? s.where(key) : s.file;
-  return at + ": " + (is_key ? "" : "key '" + key + "': ") + message;
+std::string locate(const Scenario& s, const std::exception& e, const std::string& fallback_key) {
+  auto where = [&](const std::string& key) { return s.where ? s.where(key) : s.file; };
+  if (const auto* p = dynamic_cast<const ParamError*>(&e)) return where(p->key()) + ": " + e.what();
+  return where(fallback_key) + ": key '" + fallback_key + "': " + e.what();
 }
 
 namespace {
@@ -47,7 +44,7 @@ void check_scenario(const Scenario& s, const routing::Topology& topo, const rout
     try {
       resolve_link_faults(topo, s.point.fabric.faults);
     } catch (const std::invalid_argument& e) {
-      throw ConfigError(locate(s, e.what(), "faults.links"));
+      throw ConfigError(locate(s, e, "faults.links"));
     }
   }
   if (tables.vls_used > sw.num_vls)
@@ -148,7 +145,7 @@ void check_scenario(const Scenario& s, const routing::Topology& topo, const rout
     make_destination_pattern(s.point.traffic, topo);
     InjectionProcess(s.point.injection, 0.0, s.point.fabric.link.bytes_per_ns(), 1);
   } catch (const std::invalid_argument& e) {
-    throw ConfigError(locate(s, e.what(), "traffic.pattern"));
+    throw ConfigError(locate(s, e, "traffic.pattern"));
   }
   if (s.sweep.load_unit == "bytes_per_ns")
     for (double l : s.sweep.loads)
@@ -173,14 +170,14 @@ void prepare_scenario(const Scenario& s, routing::Topology& topo, routing::Table
   } catch (const ConfigError&) {
     throw;
   } catch (const std::exception& e) {
-    throw ConfigError(locate(s, e.what(), "topology.spec"));
+    throw ConfigError(locate(s, e, "topology.spec"));
   }
   // What the importer skipped or does not model (a dump's own link widths and speeds).
   for (const auto& n : topo.notes) std::fprintf(stderr, "ibsc: note: %s\n", n.c_str());
   try {
     tables = routing::compute_routing(topo, s.routing);
   } catch (const std::exception& e) {
-    throw ConfigError(locate(s, e.what(), "routing.algorithm"));
+    throw ConfigError(locate(s, e, "routing.algorithm"));
   }
   check_routing(s, topo, tables);
   check_scenario(s, topo, tables);

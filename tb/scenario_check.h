@@ -4,6 +4,9 @@
 // packet could ever move (a packet longer than a VL buffer, a VL the VLArb tables never serve),
 // which would otherwise end in a misleading deadlock report.
 #pragma once
+#include <exception>
+#include <string>
+
 #include "routing/tables.h"
 #include "routing/topology.h"
 #include "tb/scenario.h"
@@ -22,8 +25,7 @@ void check_routing(const Scenario& s, const routing::Topology& topo, const routi
 // The checks alone, for a topology and tables already built.
 void check_scenario(const Scenario& s, const routing::Topology& topo, const routing::TableSet& tables);
 
-// "FILE:LINE: message" for an error whose message starts with a scenario key ("traffic.lengths:
-// ..."), else located at `fallback_key`.
-std::string locate(const Scenario& s, const std::string& message, const std::string& fallback_key);
+// "FILE:LINE: message" at the key of a ParamError, else "FILE:LINE: key 'fallback_key': message".
+std::string locate(const Scenario& s, const std::exception& e, const std::string& fallback_key);
 
 }  // namespace ibsc::tb

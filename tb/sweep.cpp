@@ -19,23 +19,26 @@
 
 #include <nlohmann/json.hpp>
 
+#include "models/param_error.h"
+
 namespace ibsc::tb {
 
 void SweepConfig::validate() const {
   if (load_unit != "fraction" && load_unit != "bytes_per_ns")
-    throw std::invalid_argument("sweep.load_unit must be fraction or bytes_per_ns");
+    throw ParamError("sweep.load_unit", "sweep.load_unit must be fraction or bytes_per_ns");
   for (double l : loads)
     if (!(l > 0.0 && (l <= 1.0 || load_unit == "bytes_per_ns")))
-      throw std::invalid_argument("sweep.loads: every load must be in (0, 1] of link capacity");
-  if (!(start > 0.0 && start <= 1.0)) throw std::invalid_argument("sweep.start must be in (0, 1]");
-  if (!(step > 0.0)) throw std::invalid_argument("sweep.step must be > 0");
-  if (!(max >= start && max <= 1.0)) throw std::invalid_argument("sweep.max must be in [start, 1]");
-  if (refine < 0 || refine > 8) throw std::invalid_argument("sweep.refine must be 0..8");
-  if (jobs < 0) throw std::invalid_argument("sweep.jobs must be >= 0");
+      throw ParamError("sweep.loads", "sweep.loads: every load must be in (0, 1] of link capacity");
+  if (!(start > 0.0 && start <= 1.0)) throw ParamError("sweep.start", "sweep.start must be in (0, 1]");
+  if (!(step > 0.0)) throw ParamError("sweep.step", "sweep.step must be > 0");
+  if (!(max >= start && max <= 1.0)) throw ParamError("sweep.max", "sweep.max must be in [start, 1]");
+  if (refine < 0 || refine > 8) throw ParamError("sweep.refine", "sweep.refine must be 0..8");
+  if (jobs < 0) throw ParamError("sweep.jobs", "sweep.jobs must be >= 0");
   for (double m : beyond)
-    if (!(m > 1.0 && m <= 1000.0)) throw std::invalid_argument("sweep.beyond: every multiple must be in (1, 1000]");
+    if (!(m > 1.0 && m <= 1000.0))
+      throw ParamError("sweep.beyond", "sweep.beyond: every multiple must be in (1, 1000]");
   if (!beyond.empty() && !loads.empty())
-    throw std::invalid_argument("sweep.beyond needs the automatic sweep (no sweep.loads)");
+    throw ParamError("sweep.beyond", "sweep.beyond needs the automatic sweep (no sweep.loads)");
 }
 
 namespace {
@@ -188,8 +191,9 @@ std::vector<LoadPointResult> run_sweep(const PointSetup& s, const SweepConfig& c
       for (double& l : loads) {
         l /= link;
         if (l > 1.0 + 1e-9)
-          throw std::invalid_argument("sweep.loads: " + std::to_string(l * link) +
-                                      " bytes/ns exceeds the link rate of " + std::to_string(link) + " bytes/ns");
+          throw ParamError("sweep.loads", "sweep.loads: " + std::to_string(l * link) +
+                                              " bytes/ns exceeds the link rate of " + std::to_string(link) +
+                                              " bytes/ns");
       }
     }
     pts = run_points(s, loads, cfg.jobs, 0, static_cast<int>(loads.size()));

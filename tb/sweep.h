@@ -22,7 +22,7 @@ struct SweepConfig {
   // traffic to uncongested parts keeps growing). Empty: none.
   std::vector<double> beyond;
   int jobs = 0;           // concurrent processes; 0: one per core
-  void validate() const;  // throws std::invalid_argument naming the field
+  void validate() const;  // throws ParamError (models/param_error.h) naming the key
 };
 
 // Runs the sweep; points come back sorted by offered load. Throws on the first failing point

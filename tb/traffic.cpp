@@ -4,6 +4,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "models/param_error.h"
+
 namespace ibsc::tb {
 namespace {
 
@@ -148,9 +150,11 @@ std::vector<int> digit_map(const std::string& pattern, int n) {
 }
 
 std::vector<int> read_permutation(const std::string& file, int n) {
-  if (file.empty()) throw std::invalid_argument("traffic.permutation_file: name a file of 'src dst' lines");
+  if (file.empty())
+    throw ParamError("traffic.permutation_file", "traffic.permutation_file: name a file of 'src dst' lines");
   std::ifstream in(file);
-  if (!in) throw std::invalid_argument(file + ": cannot open permutation file (traffic.permutation_file)");
+  if (!in)
+    throw ParamError("traffic.permutation_file", file + ": cannot open permutation file (traffic.permutation_file)");
   std::vector<int> map(n, -1);
   std::vector<bool> src_seen(n, false), dst_seen(n, false);
   std::string line;
@@ -163,15 +167,18 @@ std::vector<int> read_permutation(const std::string& file, int n) {
     std::string extra;
     if (!(is >> s)) {
       is.clear();
-      if (is >> extra) throw std::invalid_argument(at + "expected two host numbers 'src dst', got '" + extra + "'");
+      if (is >> extra)
+        throw ParamError("traffic.permutation_file", at + "expected two host numbers 'src dst', got '" + extra + "'");
       continue;  // blank or comment
     }
-    if (!(is >> d) || (is >> extra)) throw std::invalid_argument(at + "expected two host numbers 'src dst'");
+    if (!(is >> d) || (is >> extra))
+      throw ParamError("traffic.permutation_file", at + "expected two host numbers 'src dst'");
     if (s < 0 || s >= n || d < 0 || d >= n)
-      throw std::invalid_argument(at + "host out of range 0.." + std::to_string(n - 1));
-    if (src_seen[s]) throw std::invalid_argument(at + "source " + std::to_string(s) + " listed twice");
+      throw ParamError("traffic.permutation_file", at + "host out of range 0.." + std::to_string(n - 1));
+    if (src_seen[s]) throw ParamError("traffic.permutation_file", at + "source " + std::to_string(s) + " listed twice");
     if (dst_seen[d])
-      throw std::invalid_argument(at + "destination " + std::to_string(d) + " listed twice (not a permutation)");
+      throw ParamError("traffic.permutation_file",
+                       at + "destination " + std::to_string(d) + " listed twice (not a permutation)");
     src_seen[s] = dst_seen[d] = true;
     map[s] = d == s ? -1 : static_cast<int>(d);
   }
@@ -189,29 +196,33 @@ std::unique_ptr<DestinationPattern> make_destination_pattern(const TrafficConfig
     bool any = false;
     for (int d : map) any |= d >= 0;
     if (!any && n >= 2)
-      throw std::invalid_argument("traffic.pattern: " + p + " maps each of the " + std::to_string(n) +
-                                  " hosts to itself (a prime host count has a single digit), so nothing would be sent");
+      throw ParamError("traffic.pattern",
+                       "traffic.pattern: " + p + " maps each of the " + std::to_string(n) +
+                           " hosts to itself (a prime host count has a single digit), so nothing would be sent");
     return std::make_unique<Fixed>(p, std::move(map));
   }
   if (p == "hotspot") {
-    if (c.hotspot_hosts.empty()) throw std::invalid_argument("traffic.hotspot_hosts: list at least one host");
+    if (c.hotspot_hosts.empty())
+      throw ParamError("traffic.hotspot_hosts", "traffic.hotspot_hosts: list at least one host");
     for (int h : c.hotspot_hosts)
       if (h < 0 || h >= n)
-        throw std::invalid_argument("traffic.hotspot_hosts: host " + std::to_string(h) + " out of range 0.." +
-                                    std::to_string(n - 1));
+        throw ParamError("traffic.hotspot_hosts", "traffic.hotspot_hosts: host " + std::to_string(h) +
+                                                      " out of range 0.." + std::to_string(n - 1));
     if (!(c.hotspot_fraction >= 0 && c.hotspot_fraction <= 1))
-      throw std::invalid_argument("traffic.hotspot_fraction must be in [0, 1]");
+      throw ParamError("traffic.hotspot_fraction", "traffic.hotspot_fraction must be in [0, 1]");
     return std::make_unique<Hotspot>(n, c.hotspot_hosts, c.hotspot_fraction);
   }
   if (p == "all-to-all") return std::make_unique<AllToAll>(n);
   if (p == "neighbour") {
-    if (t.num_switches == 0) throw std::invalid_argument("traffic.pattern: neighbour needs a switched topology");
+    if (t.num_switches == 0)
+      throw ParamError("traffic.pattern", "traffic.pattern: neighbour needs a switched topology");
     return std::make_unique<Neighbour>(t);
   }
   if (p == "permutation") return std::make_unique<Fixed>(p, read_permutation(c.permutation_file, n));
-  throw std::invalid_argument("traffic.pattern: unknown pattern '" + p +
-                              "' (uniform, bit-reversal, transpose, bit-complement, bit-rotation, shuffle, hotspot, "
-                              "all-to-all, neighbour, permutation)");
+  throw ParamError("traffic.pattern",
+                   "traffic.pattern: unknown pattern '" + p +
+                       "' (uniform, bit-reversal, transpose, bit-complement, bit-rotation, shuffle, hotspot, "
+                       "all-to-all, neighbour, permutation)");
 }
 
 }  // namespace ibsc::tb

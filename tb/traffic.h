@@ -62,8 +62,8 @@ class DestinationPattern {
   virtual std::string name() const = 0;
 };
 
-// Throws std::invalid_argument with a clear message (unknown pattern, bad hotspot host,
-// permutation file errors as "FILE:LINE: problem", a pattern under which nobody sends).
+// Throws ParamError (the traffic.* key, a clear message) for an unknown pattern, bad hotspot host,
+// permutation file errors as "FILE:LINE: problem", a pattern under which nobody sends.
 std::unique_ptr<DestinationPattern> make_destination_pattern(const TrafficConfig& cfg, const routing::Topology& topo);
 
 // Uniform integer in [0, n) from raw 64-bit draws (models/uniform_draw.h).
