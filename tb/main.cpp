@@ -1,6 +1,6 @@
 // ibsc: the command-line front end. Subcommands: run (simulate a scenario), route (tables,
 // checks, metrics, export), cosim (RTL arbiter against its model), reproduce (a paper's study), mpi (an MPI-like
-// workload through the HCAs' TLM-2.0 sockets).
+// workload through the HCAs' TLM-2.0 sockets), keys (the scenario keys, the README's table).
 #include <systemc>
 
 #include <cstdlib>
@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "tb/cmd_cosim.h"
+#include "tb/cmd_keys.h"
 #include "tb/cmd_mpi.h"
 #include "tb/cmd_reproduce.h"
 #include "tb/cmd_route.h"
@@ -23,6 +24,7 @@ int sc_main(int argc, char** argv) {
   ibsc::tb::add_cosim_command(app);
   ibsc::tb::add_reproduce_command(app);
   ibsc::tb::add_mpi_command(app);
+  ibsc::tb::add_keys_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::RuntimeError& e) {

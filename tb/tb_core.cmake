@@ -10,6 +10,7 @@ add_library(ibsc_tb_core STATIC
   ${CMAKE_CURRENT_LIST_DIR}/transport_result.cpp
   ${CMAKE_CURRENT_LIST_DIR}/output_files.cpp
   ${CMAKE_CURRENT_LIST_DIR}/config_reader.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/param_key.cpp
   ${CMAKE_CURRENT_LIST_DIR}/yaml_guard.cpp
 )
 target_include_directories(ibsc_tb_core PUBLIC ${CMAKE_CURRENT_LIST_DIR}/..)  # includes read "tb/x.h"

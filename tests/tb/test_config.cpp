@@ -4,9 +4,12 @@
 #include <boost/test/unit_test.hpp>
 
 #include "tb/config_reader.h"
+#include "tb/param_key.h"
 #include "tb_test_util.h"
+#include "tests/support/error_of.h"
 
 using namespace ibsc;
+using ibsc::testing::error_of;
 
 namespace {
 
@@ -218,6 +221,79 @@ BOOST_AUTO_TEST_CASE(routing_shorthand) {
     msg = e.what();
   }
   BOOST_TEST(starts(msg, "s.yaml:2: key 'routing.algorithm'"), msg);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// Declared keys (tb/param_key.h): the declaration gives type, default and range; reading an
+// undeclared key or reading one as another type is a programming error; WhenSet keys are
+// echoed only when set; validate() errors are placed at their key without parsing the text.
+BOOST_AUTO_TEST_SUITE(declared_keys)
+
+namespace {
+const std::vector<tb::Key>& table() {
+  static const std::vector<tb::Key> keys = {
+      tb::int_key("a.count", 3, 1, 9, "", "a count"),
+      tb::real_key("a.delay_ns", 2.5, 0, 10, "ns", "a delay"),
+      tb::choice_key("a.mode", "slow", {"slow", "fast"}, "a mode"),
+      tb::flag_key("a.extra", false, "read only when set").when_set(),
+      tb::int_key("b.jobs", 0, 0, 8, "", "not part of the experiment").never_echoed(),
+  };
+  return keys;
+}
+
+enum class Mode { Slow, Fast };
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(reads_through_the_declaration) {
+  auto cfg = tb::ConfigReader::from_string("a:\n  count: 5\n  mode: fast\nb:\n  jobs: 2\n", "s.yaml");
+  tb::KeyReader r(cfg, table());
+  BOOST_TEST(r.get<int>("a.count") == 5);
+  BOOST_TEST(r.get<double>("a.delay_ns") == 2.5);  // the declared default
+  BOOST_TEST((r.get<Mode>("a.mode") == Mode::Fast));
+  BOOST_TEST(r.get<bool>("a.extra") == false);  // absent WhenSet: the default, not echoed
+  BOOST_TEST(r.get<int>("b.jobs") == 2);
+  BOOST_CHECK_NO_THROW(cfg.check_all_consumed());
+  BOOST_TEST(r.echoed().dump() == R"({"a":{"count":5,"delay_ns":2.5,"mode":"fast"},"b":{}})");
+}
+
+BOOST_AUTO_TEST_CASE(range_and_choices_come_from_the_declaration) {
+  auto cfg = tb::ConfigReader::from_string("a:\n  count: 10\n  mode: medium\n  extra: true\n", "s.yaml");
+  tb::KeyReader r(cfg, table());
+  BOOST_TEST(error_of([&] { r.get<int>("a.count"); }) == "s.yaml:2: key 'a.count': value 10 out of range [1, 9]");
+  BOOST_TEST(error_of([&] { r.get<std::string>("a.mode"); }) ==
+             "s.yaml:3: key 'a.mode': 'medium' is not one of: slow, fast");
+  BOOST_TEST(r.get<bool>("a.extra") == true);  // set: read, and echoed
+  BOOST_TEST(cfg.resolved()["a"]["extra"] == true);
+}
+
+BOOST_AUTO_TEST_CASE(undeclared_or_mistyped_reads_are_programming_errors) {
+  auto cfg = tb::ConfigReader::from_string("a:\n  count: 5\n", "s.yaml");
+  tb::KeyReader r(cfg, table());
+  BOOST_CHECK_THROW(r.get<int>("a.counts"), std::logic_error);
+  BOOST_CHECK_THROW(r.has("a.counts"), std::logic_error);
+  BOOST_CHECK_THROW(r.get<double>("a.count"), std::logic_error);
+  BOOST_CHECK_THROW(r.get<bool>("a.mode"), std::logic_error);
+  BOOST_CHECK_THROW(r.get<Mode>("a.count"), std::logic_error);
+  std::vector<tb::Key> twice = table();
+  twice.push_back(table().front());
+  BOOST_CHECK_THROW(tb::KeyReader(cfg, twice), std::logic_error);
+}
+
+BOOST_AUTO_TEST_CASE(param_errors_are_placed_at_their_key) {
+  auto cfg = tb::ConfigReader::from_string("name: x\na:\n  count: 5\n", "s.yaml");
+  cfg.apply_override("a.delay_ns=4");
+  tb::KeyReader r(cfg, table());
+  auto raise = [&](const std::string& key, const std::string& fallback) {
+    return error_of([&] { r.checked(fallback, [&] { throw ParamError(key, "the message"); }); });
+  };
+  BOOST_TEST(raise("a.count", "a") == "s.yaml:3: the message");
+  BOOST_TEST(raise("a.delay_ns", "a") == "--set a.delay_ns: the message");
+  BOOST_TEST(raise("a.mode", "a") == "s.yaml:2: the message");  // absent: its section's line
+  BOOST_TEST(raise("c.other", "a") == "s.yaml: the message");   // nothing of it set: the file
+  // A parser that knows no keys: placed at the fallback key, which is named.
+  BOOST_TEST(error_of([&] { r.checked("a.count", [] { throw std::invalid_argument("bad spec"); }); }) ==
+             "s.yaml:3: key 'a.count': bad spec");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

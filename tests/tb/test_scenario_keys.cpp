@@ -1,0 +1,108 @@
+// The scenario key declarations (tb/scenario_keys.cpp): each is complete and consistent (help,
+// a default of its own type within its range or among its choices), and load_scenario reads
+// every declared key, each through its declaration (a read of the wrong type would throw).
+#define BOOST_TEST_MODULE scenario_keys
+#include <boost/test/unit_test.hpp>
+
+#include <algorithm>
+#include <set>
+
+#include "tb/scenario.h"
+#include "tb/scenario_keys.h"
+#include "tb_test_util.h"
+#include "tests/support/sc_test_main.h"
+
+using namespace ibsc;
+
+namespace {
+
+// Dotted paths of the leaves of a resolved scenario.
+void leaves(const nlohmann::ordered_json& j, const std::string& path, std::set<std::string>& out) {
+  if (!j.is_object()) {
+    out.insert(path);
+    return;
+  }
+  for (const auto& [k, v] : j.items()) leaves(v, path.empty() ? k : path + "." + k, out);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(declarations_are_complete) {
+  std::set<std::string> names;
+  for (const tb::Key& k : tb::scenario_keys()) {
+    BOOST_TEST_CONTEXT(k.name) {
+      BOOST_TEST(names.insert(k.name).second);
+      BOOST_TEST(!k.help.empty());
+      switch (k.type) {
+        case tb::KeyType::Int:
+        case tb::KeyType::Double: {
+          BOOST_TEST(k.min <= k.max);
+          BOOST_TEST(k.def.is_number());
+          // A default outside the range only for keys read when set (it then means "off").
+          if (k.echo != tb::Echo::WhenSet) BOOST_TEST((k.def.get<double>() >= k.min && k.def.get<double>() <= k.max));
+          break;
+        }
+        case tb::KeyType::Choice:
+          BOOST_TEST(k.choices.size() >= 2u);
+          BOOST_TEST((std::find(k.choices.begin(), k.choices.end(), k.def.get<std::string>()) != k.choices.end()));
+          break;
+        case tb::KeyType::Bool:
+          BOOST_TEST(k.def.is_boolean());
+          break;
+        case tb::KeyType::Uint:
+          BOOST_TEST(k.def.is_number_unsigned());
+          break;
+        case tb::KeyType::String:
+          BOOST_TEST(k.def.is_string());
+          break;
+        default:
+          BOOST_TEST(k.def.is_array());
+      }
+    }
+  }
+}
+
+// Two scenarios that open every gate (voqsw, transport, faults, ci, the disk keys) between them
+// read every declared key: none is declared and never read.
+BOOST_AUTO_TEST_CASE(every_declared_key_is_read) {
+  const std::string file = tb::test::write_file("keys.yaml", "name: keys\n");
+  const std::vector<std::string> gates = {"routing.algorithm=voqsw",
+                                          "routing.voq_hca=true",
+                                          "routing.voq_spread=true",
+                                          "switch.crossbar_inputs=vl",
+                                          "switch.output_buffer_bytes_per_vl=4096",
+                                          "switch.escape_queue_bytes=0",
+                                          "traffic.packets_per_host=10",
+                                          "traffic.workload=pattern",
+                                          "transport.mode=reorder",
+                                          "faults.random=0",
+                                          "run.hol_sample_ns=100",
+                                          "run.port_counters=true",
+                                          "run.measure=ci",
+                                          "sweep.beyond=[1.5]"};
+  std::set<std::string> read;
+  for (const bool mix : {false, true}) {
+    std::vector<std::string> sets = gates;
+    if (mix) sets.push_back("traffic.lengths=[512,1]");
+    const tb::Scenario s = tb::load_scenario(file, sets);
+    leaves(s.resolved, "", read);
+  }
+  for (const tb::Key& k : tb::scenario_keys())
+    if (k.echo != tb::Echo::Never) BOOST_TEST(read.count(k.name) == 1u, k.name << " declared but not read");
+  for (const std::string& name : read) {
+    BOOST_TEST_CONTEXT(name) {
+      const auto& keys = tb::scenario_keys();
+      BOOST_TEST(
+          (std::find_if(keys.begin(), keys.end(), [&](const tb::Key& k) { return k.name == name; }) != keys.end()));
+    }
+  }
+}
+
+// Without the gates, the keys echoed only when set stay out of the resolved scenario.
+BOOST_AUTO_TEST_CASE(keys_echoed_when_set_stay_out_by_default) {
+  const std::string file = tb::test::write_file("plain.yaml", "name: plain\n");
+  std::set<std::string> read;
+  leaves(tb::load_scenario(file, {}).resolved, "", read);
+  for (const tb::Key& k : tb::scenario_keys())
+    if (k.echo != tb::Echo::Always || !k.gate.empty()) BOOST_TEST(read.count(k.name) == 0u, k.name);
+}
