@@ -102,15 +102,10 @@ ConfigReader ConfigReader::from_string(const std::string& text, const std::strin
   return r;
 }
 
-std::string ConfigReader::full(const std::string& key) const {
-  if (prefix_.empty()) return key;
-  return key.empty() ? prefix_ : prefix_ + "." + key;
-}
-
 void ConfigReader::apply_override(const std::string& a) {
   auto eq = a.find('=');
   if (eq == std::string::npos || eq == 0) throw ConfigError("--set " + a + ": expected key.path=value");
-  const std::string key = full(a.substr(0, eq)), value = a.substr(eq + 1);
+  const std::string key = a.substr(0, eq), value = a.substr(eq + 1);
   const std::string at = "--set " + key + ": key '" + key + "': ";
   auto parts = split(key);
   for (const auto& p : parts)
@@ -175,7 +170,7 @@ ConfigReader::Found ConfigReader::find(const std::string& full_key, bool strict)
 }
 
 bool ConfigReader::has(const std::string& key) const {
-  Found f = find(full(key), false);
+  Found f = find(key, false);
   return f.found && !f.value.IsNull();
 }
 
@@ -188,10 +183,7 @@ std::string ConfigReader::where_full(const std::string& full_key, int line) cons
   return line >= 0 ? s_->file + ":" + std::to_string(line + 1) : s_->file;
 }
 
-std::string ConfigReader::where(const std::string& key) const {
-  const std::string k = full(key);
-  return where_full(k, find(k, false).line);
-}
+std::string ConfigReader::where(const std::string& key) const { return where_full(key, find(key, false).line); }
 
 void ConfigReader::fail(const std::string& full_key, const std::string& what) const {
   throw ConfigError(where_full(full_key, find(full_key, false).line) + ": key '" + full_key + "': " + what);
@@ -202,8 +194,7 @@ void ConfigReader::record(const std::string& full_key, const nlohmann::ordered_j
 }
 
 template <class T>
-T ConfigReader::get(const std::string& key, const T& def) {
-  const std::string k = full(key);
+T ConfigReader::get(const std::string& k, const T& def) {
   s_->consumed.insert(k);
   Found f = find(k, true);
   T v = def;
@@ -240,15 +231,14 @@ template std::vector<std::string> ConfigReader::get<std::vector<std::string>>(co
 
 double ConfigReader::get_double(const std::string& key, double def, double min, double max) {
   double v = get<double>(key, def);
-  if (!(v >= min && v <= max))
-    fail(full(key), "value " + num(v) + " out of range [" + num(min) + ", " + num(max) + "]");
+  if (!(v >= min && v <= max)) fail(key, "value " + num(v) + " out of range [" + num(min) + ", " + num(max) + "]");
   return v;
 }
 
 int ConfigReader::get_int(const std::string& key, int def, int min, int max) {
   int v = get<int>(key, def);
   if (v < min || v > max)
-    fail(full(key),
+    fail(key,
          "value " + std::to_string(v) + " out of range [" + std::to_string(min) + ", " + std::to_string(max) + "]");
   return v;
 }
@@ -260,24 +250,10 @@ std::string ConfigReader::get_choice(const std::string& key, const std::string& 
     if (a == v) return v;
   std::string list;
   for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-  fail(full(key), "'" + v + "' is not one of: " + list);
+  fail(key, "'" + v + "' is not one of: " + list);
 }
 
-ConfigReader ConfigReader::sub(const std::string& key) {
-  ConfigReader v;
-  v.s_ = s_;
-  v.prefix_ = full(key);
-  Found f = find(v.prefix_, true);
-  if (f.found && !f.value.IsNull() && !f.value.IsMap()) fail(v.prefix_, "expected a section of keys, found a value");
-  return v;
-}
-
-const nlohmann::ordered_json& ConfigReader::resolved() const {
-  if (prefix_.empty()) return s_->resolved;
-  static const nlohmann::ordered_json empty = nlohmann::ordered_json::object();
-  nlohmann::ordered_json::json_pointer ptr(pointer(prefix_));
-  return s_->resolved.contains(ptr) ? s_->resolved.at(ptr) : empty;
-}
+const nlohmann::ordered_json& ConfigReader::resolved() const { return s_->resolved; }
 
 void ConfigReader::walk(const YAML::Node& n, const std::string& path, int line) const {
   if (!path.empty() && s_->consumed.count(path)) return;
@@ -297,9 +273,6 @@ void ConfigReader::walk(const YAML::Node& n, const std::string& path, int line) 
                     "': unknown key (a typo? see the README's scenario keys)");
 }
 
-void ConfigReader::check_all_consumed() const {
-  Found f = find(prefix_, false);
-  if (f.found) walk(f.value, prefix_, f.line);
-}
+void ConfigReader::check_all_consumed() const { walk(s_->root, "", -1); }
 
 }  // namespace ibsc::tb

@@ -1,10 +1,9 @@
-// YAML scenario reading with precise errors. Keys are dotted paths ("switch.num_vls"); each
-// getter names its default at the call site; a wrong type or range names FILE:LINE and the key
-// ("s.yaml:12: key 'switch.num_vls': value 16 out of range [1, 15]"); keys that nobody read are
-// typos and become errors too. "--set a.b=value" overrides apply on top of the file and are
-// named as such in errors ("--set a.b: key 'a.b': ..."). A sub() view reads a section with
-// shorter keys but shares the file, the overrides, the read-key tracking and the resolved
-// values with the reader it came from.
+// YAML scenario reading with precise errors. Keys are dotted paths ("switch.num_vls"); a wrong
+// type or range names FILE:LINE and the key ("s.yaml:12: key 'switch.num_vls': value 16 out of
+// range [1, 15]"); keys that nobody read are typos and become errors too. "--set a.b=value"
+// overrides apply on top of the file and are named as such in errors ("--set a.b: key 'a.b':
+// ..."). Scenario keys are read through their declarations (tb/param_key.h, KeyReader), which
+// pass the default and range to the getters here.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -43,14 +42,10 @@ class ConfigReader {
   std::string get_choice(const std::string& key, const std::string& def, const std::vector<std::string>& allowed);
   bool has(const std::string& key) const;  // present and not null
 
-  // A view of section `key` (which may be absent: then every get gives its default).
-  ConfigReader sub(const std::string& key);
-
-  // Every key read so far with its value (defaults included), in reading order; for a sub()
-  // view, that section of it.
+  // Every key read so far with its value (defaults included), in reading order.
   const nlohmann::ordered_json& resolved() const;
   // Throws ConfigError naming FILE:LINE and key for the first key (in file order) present in
-  // the YAML (under this view's section) that nobody read.
+  // the YAML that nobody read.
   void check_all_consumed() const;
   // "FILE:LINE" of a key (its line in the file), "--set KEY" when an override set it (or a
   // section above it), or "FILE" when absent; for errors raised by callers.
@@ -70,7 +65,6 @@ class ConfigReader {
     int line = -1;     // 0-based line of the key in the file, -1 when unknown
   };
 
-  std::string full(const std::string& key) const;
   Found find(const std::string& full_key, bool strict) const;
   [[noreturn]] void fail(const std::string& full_key, const std::string& what) const;
   std::string where_full(const std::string& full_key, int line) const;
@@ -78,7 +72,6 @@ class ConfigReader {
   void walk(const YAML::Node& n, const std::string& path, int line) const;
 
   std::shared_ptr<State> s_ = std::make_shared<State>();
-  std::string prefix_;  // "" for the whole file, "a.b" for a sub() view
 };
 
 }  // namespace ibsc::tb

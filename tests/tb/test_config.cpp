@@ -1,6 +1,6 @@
 // Scenario reading: every error names FILE:LINE (or "--set KEY") and the dotted key: unknown
 // keys, wrong types, out-of-range values, bad overrides, YAML syntax; resolved values come out
-// in reading order with defaults included; sub() views share the read-key tracking.
+// in reading order with defaults included.
 #include <boost/test/unit_test.hpp>
 
 #include "tb/config_reader.h"
@@ -177,35 +177,6 @@ BOOST_AUTO_TEST_CASE(resolved_values_include_defaults_in_reading_order) {
   BOOST_TEST(r.where("link.width") == "--set link.width");
   BOOST_TEST(r.where("absent.key") == "s.yaml");
   BOOST_CHECK_NO_THROW(r.check_all_consumed());
-}
-
-BOOST_AUTO_TEST_CASE(section_views_share_tracking) {
-  auto r = tb::ConfigReader::from_string("name: a\nlink:\n  width: 4\n  cabel_m: 3\nrun:\n  window_ns: 5\n", "s.yaml");
-  r.get<std::string>("name", "");
-  auto link = r.sub("link");
-  BOOST_TEST(link.get_int("width", 1, 1, 12) == 4);
-  BOOST_TEST(link.get_double("cable_m", 20, 0, 1e5) == 20.0);
-  BOOST_TEST(link.where("width") == "s.yaml:3");
-  BOOST_TEST(link.resolved().dump() == R"({"width":4,"cable_m":20.0})");
-  BOOST_TEST(r.resolved().dump() == R"({"name":"a","link":{"width":4,"cable_m":20.0}})");
-  try {
-    link.check_all_consumed();  // only the link section: run.window_ns is not its business
-    BOOST_FAIL("typo missed");
-  } catch (const tb::ConfigError& e) {
-    BOOST_TEST(std::string(e.what()) ==
-               "s.yaml:4: key 'link.cabel_m': unknown key (a typo? see the README's scenario keys)");
-  }
-  auto run = r.sub("run");
-  run.get_double("window_ns", 1, 1, 1e12);
-  auto absent = r.sub("nothing");
-  BOOST_TEST(absent.get_int("x", 3, 0, 5) == 3);
-  BOOST_CHECK_NO_THROW(absent.check_all_consumed());
-  BOOST_CHECK_THROW(r.sub("name"), tb::ConfigError);  // a value, not a section
-  try {
-    link.get_int("width", 1, 1, 2);
-  } catch (const tb::ConfigError& e) {
-    BOOST_TEST(std::string(e.what()) == "s.yaml:3: key 'link.width': value 4 out of range [1, 2]");
-  }
 }
 
 // "routing: NAME" is short for "routing: {algorithm: NAME}"; errors keep the line it is on.
