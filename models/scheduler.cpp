@@ -23,7 +23,6 @@ void Scheduler::run() {
     WakeUp* w = e.item;
     if (w->pending_ != e.t) continue;  // superseded by an earlier wake-up that already ran
     w->pending_ = kNever;
-    ++dispatched_;
     w->owner_.wake();
   }
   running_ = false;

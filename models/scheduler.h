@@ -41,14 +41,12 @@ class Scheduler : public sc_core::sc_module {
     queue_.push(t, w);
     if (!running_ && t < scheduled_) notify(t);  // from outside run(): the kernel must know
   }
-  uint64_t dispatched() const { return dispatched_; }
 
  private:
   void run();
   void notify(Picos t);
   WakeQueue<WakeUp*> queue_;
   sc_core::sc_event ev_;
-  uint64_t dispatched_ = 0;
   Picos scheduled_ = kNever;  // time ev_ is notified for
   bool running_ = false;
 };

@@ -19,7 +19,7 @@
 //
 // Waves: open_trace() writes a VCD of every RTL signal with Verilator's writer: the ports under
 // TOP, the module's signals (ports included) under TOP.switch_arbiter. A dump time is the
-// arbitration edge time: by default cycles() * clock_period_ps(); use_systemc_time() takes
+// arbitration edge time: by default cycles() times the period of set_clock_period_ps(); use_systemc_time() takes
 // sc_time_stamp() instead, so waves line up with the fabric. At time t the inputs and the
 // combinational decision are visible with clk low; at t + period/2 clk rises and grant_*_q,
 // in_ptr_q and out_ptr_q take the new values. trace_pins() puts the pin bundle's per-port view
@@ -78,13 +78,10 @@ class VerilatedArbiter : public SwitchArbiter {
   // cannot be opened.
   void open_trace(const std::string& vcd_path);
   void close_trace();  // also done by the destructor
-  bool trace_open() const { return trace_open_; }
   void set_trace_enabled(bool on) { trace_enabled_ = on; }
   // Dump only edges with begin_ps <= time < end_ps (default: everything).
   void set_trace_window(uint64_t begin_ps, uint64_t end_ps);
   void set_clock_period_ps(uint64_t period_ps);
-  uint64_t clock_period_ps() const { return period_ps_; }
-  void set_time_source(std::function<uint64_t()> now_ps) { now_ps_ = std::move(now_ps); }
   void use_systemc_time();
   // The pins of the used ports, as values of a SystemC trace file under `scope` (see
   // ArbiterPins::trace); before the simulation starts. They follow the arbitrations inside the

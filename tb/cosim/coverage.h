@@ -36,10 +36,6 @@ class ArbCoverage {
     uint64_t full_match = 0;           // every input granted
   };
   const Situations& situations() const { return sit_; }
-  const std::vector<uint64_t>& input_grants() const { return in_; }
-  const std::vector<uint64_t>& output_grants() const { return out_; }
-  const std::vector<uint64_t>& vl_grants() const { return vl_; }
-  const std::vector<uint64_t>& level_grants() const { return level_; }
   uint64_t cycles() const { return cycles_; }
 
  private:
