@@ -9,9 +9,9 @@
 namespace ibsc::models {
 
 void TransportParams::validate() const {
-  if (control_bytes == 0 || control_bytes > 4096)
-    throw ParamError("transport.control_bytes",
-                     "transport.control_bytes must be 1..4096 (got " + std::to_string(control_bytes) + ")");
+  if (control_bytes == 0 || control_bytes > kMaxMtuBytes)
+    throw ParamError("transport.control_bytes", "transport.control_bytes must be 1.." + std::to_string(kMaxMtuBytes) +
+                                                    " (got " + std::to_string(control_bytes) + ")");
   if (connection_bytes == 0) throw ParamError("transport.connection_bytes", "transport.connection_bytes must be > 0");
   if (memory == ReorderMemoryKind::Dynamic && pool_bytes == 0)
     throw ParamError("transport.pool_bytes", "transport.pool_bytes must be > 0 with transport.memory: dynamic");

@@ -10,7 +10,8 @@
 namespace ibsc::models {
 
 void SwitchParams::validate() const {
-  if (num_vls < 1 || num_vls > 15) throw ParamError("switch.num_vls", "switch.num_vls must be 1..15");
+  if (num_vls < 1 || num_vls > kMaxDataVls)
+    throw ParamError("switch.num_vls", "switch.num_vls must be 1.." + std::to_string(kMaxDataVls));
   if (buffer_bytes_per_vl < 64 || buffer_bytes_per_vl % 64 != 0)
     throw ParamError("switch.buffer_bytes_per_vl",
                      "switch.buffer_bytes_per_vl must be a positive multiple of 64 (one credit)");
@@ -36,15 +37,17 @@ void SwitchParams::validate() const {
     throw ParamError(
         "switch.escape_queue_bytes",
         "switch.escape_queue_bytes: escape queues need switch.num_vls <= 8 (two queues per VL, 16 per port)");
-  if (crossbar_speedup < 1 || crossbar_speedup > 16)
-    throw ParamError("switch.crossbar_speedup", "switch.crossbar_speedup must be 1..16");
+  if (crossbar_speedup < 1 || crossbar_speedup > kMaxCrossbarSpeedup)
+    throw ParamError("switch.crossbar_speedup",
+                     "switch.crossbar_speedup must be 1.." + std::to_string(kMaxCrossbarSpeedup));
   for (const auto* t : {&vlarb.high, &vlarb.low})
     for (const VlArbEntry& e : *t)
       if (e.vl >= num_vls)
         throw ParamError("switch.vlarb", "switch.vlarb: entry names VL " + std::to_string(e.vl) +
                                              " but the switch has " + std::to_string(num_vls) + " data VLs");
-  if (vlarb.limit_of_high_priority < 0 || vlarb.limit_of_high_priority > 255)
-    throw ParamError("switch.vlarb.limit_of_high_priority", "switch.vlarb.limit_of_high_priority must be 0..255");
+  if (vlarb.limit_of_high_priority < 0 || vlarb.limit_of_high_priority > VlArbParams::kMaxLimitOfHighPriority)
+    throw ParamError("switch.vlarb.limit_of_high_priority", "switch.vlarb.limit_of_high_priority must be 0.." +
+                                                                std::to_string(VlArbParams::kMaxLimitOfHighPriority));
 }
 
 std::vector<Switch::Eligible> Switch::eligible_;

@@ -13,6 +13,10 @@ namespace ibsc::models {
 enum class CrossbarInputs { Port, Vl };
 
 struct SwitchParams {
+  // Limits shared by validate() and the scenario key declarations (tb/scenario_keys.cpp); the
+  // VL limit is kMaxDataVls (routing/types.h).
+  static constexpr int kMaxCrossbarSpeedup = 16;
+
   int num_vls = 2;                                        // data VLs per port (1..15)
   uint32_t buffer_bytes_per_vl = 2048;                    // input buffer per port and VL
   double routing_delay_ns = 100.0;                        // LFT look-up, arbitration and crossbar set-up

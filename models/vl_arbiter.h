@@ -27,6 +27,7 @@ struct VlArbEntry {
 };
 
 struct VlArbParams {
+  static constexpr int kMaxLimitOfHighPriority = 255;  // the IBA field's largest value: unlimited
   bool use_tables = false;
   std::vector<VlArbEntry> high;
   std::vector<VlArbEntry> low;

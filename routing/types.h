@@ -11,6 +11,7 @@ using Vl = uint8_t;       // virtual lane, 0..14 data, 15 management
 
 constexpr int kNumSls = 16;
 constexpr int kMaxDataVls = 15;
+constexpr uint32_t kMaxMtuBytes = 4096;  // the largest IBA MTU: the longest packet here
 constexpr Vl kManagementVl = 15;
 constexpr PortNum kNoPort = 0xFF;
 

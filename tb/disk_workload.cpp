@@ -6,6 +6,7 @@
 #include <string>
 
 #include "models/param_error.h"
+#include "routing/types.h"
 #include "tb/injection.h"
 #include "tb/traffic.h"
 
@@ -21,7 +22,8 @@ void DiskWorkloadConfig::validate(int hosts) const {
     throw ParamError("traffic.disk.disks", "traffic.disk.disks must be 1.." + std::to_string(hosts - 1) +
                                                " (hosts - 1), got " + std::to_string(disks));
   if (!(compression > 0)) throw ParamError("traffic.disk.compression", "traffic.disk.compression must be > 0");
-  if (mtu < 1 || mtu > 4096) throw ParamError("traffic.disk.mtu", "traffic.disk.mtu must be 1..4096 (IBA MTU)");
+  if (mtu < 1 || mtu > kMaxMtuBytes)
+    throw ParamError("traffic.disk.mtu", "traffic.disk.mtu must be 1.." + std::to_string(kMaxMtuBytes) + " (IBA MTU)");
 }
 
 DiskWorkload::DiskWorkload(const DiskWorkloadConfig& cfg, int hosts, uint64_t seed) : cfg_(cfg), disk_(hosts, false) {

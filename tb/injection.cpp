@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "models/param_error.h"
+#include "routing/types.h"
 #include "tb/traffic.h"
 
 namespace ibsc::tb {
@@ -75,9 +76,10 @@ InjectionProcess::InjectionProcess(const InjectionConfig& cfg, double load, doub
   if (cfg.length_mix.empty()) throw ParamError("traffic.lengths", "traffic.lengths: empty length mix");
   double total = 0, sum = 0;
   for (auto [len, w] : cfg.length_mix) {
-    if (len < 1 || len > 4096)
-      throw ParamError("traffic.lengths", "traffic.lengths: packet length " + std::to_string(len) +
-                                              " outside 1..4096 bytes (IBA MTU 4096)");
+    if (len < 1 || len > kMaxMtuBytes)
+      throw ParamError("traffic.lengths", "traffic.lengths: packet length " + std::to_string(len) + " outside 1.." +
+                                              std::to_string(kMaxMtuBytes) + " bytes (IBA MTU " +
+                                              std::to_string(kMaxMtuBytes) + ")");
     if (!(w > 0) || !std::isfinite(w)) throw ParamError("traffic.lengths", "traffic.lengths: weights must be > 0");
     total += w;
     sum += w * len;

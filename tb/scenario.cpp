@@ -5,6 +5,7 @@
 
 #include "models/param_error.h"
 #include "routing/topo_spec.h"
+#include "routing/types.h"
 #include "tb/config_reader.h"
 #include "tb/scenario_keys.h"
 
@@ -141,9 +142,10 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
     if (flat.empty() || flat.size() % 2) r.fail("traffic.lengths", "list length, weight pairs: [512, 0.5, 32, 0.5]");
     in.length_mix.clear();
     for (size_t i = 0; i < flat.size(); i += 2) {
-      if (!(flat[i] >= 1 && flat[i] <= 4096) || flat[i] != static_cast<double>(static_cast<uint32_t>(flat[i])))
-        r.fail("traffic.lengths",
-               "packet length " + std::to_string(flat[i]) + " is not a whole number of bytes in 1..4096 (IBA MTU)");
+      if (!(flat[i] >= 1 && flat[i] <= kMaxMtuBytes) || flat[i] != static_cast<double>(static_cast<uint32_t>(flat[i])))
+        r.fail("traffic.lengths", "packet length " + std::to_string(flat[i]) +
+                                      " is not a whole number of bytes in 1.." + std::to_string(kMaxMtuBytes) +
+                                      " (IBA MTU)");
       in.length_mix.push_back({static_cast<uint32_t>(flat[i]), flat[i + 1]});
     }
     s.lengths_key = "traffic.lengths";

@@ -3,7 +3,9 @@
 #include "models/link.h"
 #include "models/switch_params.h"
 #include "models/transport_params.h"
+#include "routing/lids.h"
 #include "routing/routing.h"
+#include "routing/types.h"
 #include "tb/scenario.h"
 
 namespace ibsc::tb {
@@ -23,6 +25,7 @@ std::vector<Key> declare() {
   const RunParams& run = s.point.run;
   const SweepConfig& sp = s.sweep;
   constexpr int kMaxBytes = 2147483647;
+  constexpr int kMtu = static_cast<int>(kMaxMtuBytes);
   const std::string bytes = "bytes", ns = "ns";
   using J = nlohmann::ordered_json;
   return {
@@ -44,10 +47,11 @@ std::vector<Key> declare() {
                  "port plus an up*/down* escape; needs `switch.escape_queue_bytes`), `updown-escape` (that escape "
                  "sub-network alone), `file` (tables read from `routing.lft_file`)"),
       text_key("routing.lft_file", ro.lft_file, "`routing.algorithm: file`: an OpenSM LFT dump or export directory"),
-      int_key("routing.max_lmc", ro.max_lmc, 0, 7, "", "destination renaming may use up to 2^max_lmc LIDs per host"),
-      int_key("routing.vls", ro.vls, 0, 15, "VLs", "VLs for generic algorithms; 0: the algorithm's own"),
-      int_key("routing.max_sls", ro.max_sls, 1, 16, "SLs", "SL budget"),
-      int_key("routing.max_vls", ro.max_vls, 1, 15, "VLs", "data VL budget"),
+      int_key("routing.max_lmc", ro.max_lmc, 0, routing::kMaxLmc, "",
+              "destination renaming may use up to 2^max_lmc LIDs per host"),
+      int_key("routing.vls", ro.vls, 0, ibsc::kMaxDataVls, "VLs", "VLs for generic algorithms; 0: the algorithm's own"),
+      int_key("routing.max_sls", ro.max_sls, 1, ibsc::kNumSls, "SLs", "SL budget"),
+      int_key("routing.max_vls", ro.max_vls, 1, ibsc::kMaxDataVls, "VLs", "data VL budget"),
       flag_key("routing.voq_hca", ro.voq_hca,
                "`voqsw` only, beyond seeds/004: tuples at the HCAs too, so the first switch's input VL is a "
                "virtual output queue (routing/voqsw.h)")
@@ -56,13 +60,14 @@ std::vector<Key> declare() {
                "`voqsw` only: SLs kept out of considered neighbours' VLs where they can be, and paths with no "
                "considered tuple spread over the VLs instead of SL 0")
           .when_set(),
-      int_key("switch.num_vls", sw.num_vls, 1, 15, "VLs", "data VLs per port"),
+      int_key("switch.num_vls", sw.num_vls, 1, ibsc::kMaxDataVls, "VLs", "data VLs per port"),
       int_key("switch.buffer_bytes_per_vl", static_cast<int>(sw.buffer_bytes_per_vl), 64, 1 << 20, bytes,
               "input buffer per port and VL, a multiple of 64"),
       real_key("switch.routing_delay_ns", sw.routing_delay_ns, 0, 1e6, ns,
                "LFT look-up + arbitration + crossbar set-up"),
       real_key("switch.core_clock_ns", sw.core_clock_ns, 0.001, 1e3, ns, "switch core clock; arbitration on its edges"),
-      int_key("switch.crossbar_speedup", sw.crossbar_speedup, 1, 16, "", "crossbar rate / link rate"),
+      int_key("switch.crossbar_speedup", sw.crossbar_speedup, 1, models::SwitchParams::kMaxCrossbarSpeedup, "",
+              "crossbar rate / link rate"),
       choice_key("switch.crossbar_inputs", sw.crossbar_inputs, {"port", "vl"},
                  "`port`: one crossbar input per input port; `vl`: one per input VL, so a port may feed several "
                  "outputs at once from different VLs")
@@ -81,8 +86,8 @@ std::vector<Key> declare() {
       list_key("switch.rtl_switches", KeyType::IntList, J(s.point.arbiter.rtl_switches), "",
                "`switch.arbiter: rtl`: switch indices that get the RTL; empty: all"),
       flag_key("switch.vlarb.use_tables", sw.vlarb.use_tables, "IBA VLArb tables instead of round-robin"),
-      int_key("switch.vlarb.limit_of_high_priority", sw.vlarb.limit_of_high_priority, 0, 255, "x 4096 bytes",
-              "255: unlimited"),
+      int_key("switch.vlarb.limit_of_high_priority", sw.vlarb.limit_of_high_priority, 0,
+              models::VlArbParams::kMaxLimitOfHighPriority, "x 4096 bytes", "255: unlimited"),
       list_key("switch.vlarb.high", KeyType::IntList, J::array(), "",
                "flat list `[vl, weight, vl, weight, ...]`, weight in 64-byte units, at most 64 entries"),
       list_key("switch.vlarb.low", KeyType::IntList, J::array(), "", "as `switch.vlarb.high`"),
@@ -113,14 +118,14 @@ std::vector<Key> declare() {
           .only_with("`traffic.workload`"),
       real_key("traffic.disk.compression", dc.compression, 1e-6, 1e6, "", "every gap divided by this")
           .only_with("`traffic.workload`"),
-      int_key("traffic.disk.mtu", static_cast<int>(dc.mtu), 1, 4096, bytes, "longer messages are split")
+      int_key("traffic.disk.mtu", static_cast<int>(dc.mtu), 1, kMtu, bytes, "longer messages are split")
           .only_with("`traffic.workload`"),
       choice_key("traffic.injection", s.point.injection.process, {"bernoulli", "poisson"}, "injection process"),
       list_key("traffic.lengths", KeyType::DoubleList, J::array(), bytes,
                "a length mix `[len, weight, len, weight, ...]` instead of `traffic.length`")
           .when_set()
           .shown("(none)"),
-      int_key("traffic.length", static_cast<int>(s.point.injection.length_mix.front().first), 1, 4096, bytes,
+      int_key("traffic.length", static_cast<int>(s.point.injection.length_mix.front().first), 1, kMtu, bytes,
               "fixed packet length"),
       choice_key("transport.mode", tp.mode, {"off", "reorder", "ooo"},
                  "the HCAs' reliable transport (seeds/003): `reorder`: one connection per host pair, ACK/NACK "
@@ -141,7 +146,7 @@ std::vector<Key> declare() {
       int_key("transport.pool_bytes", static_cast<int>(tp.pool_bytes), 1, kMaxBytes, bytes,
               "`dynamic`: pool per destination NIC")
           .only_with("`transport.mode`"),
-      int_key("transport.control_bytes", static_cast<int>(tp.control_bytes), 1, 4096, bytes,
+      int_key("transport.control_bytes", static_cast<int>(tp.control_bytes), 1, kMtu, bytes,
               "ACK/NACK packet length on the wire")
           .only_with("`transport.mode`"),
       list_key("faults.links", KeyType::StringList, J(fc.links), "",
@@ -189,7 +194,7 @@ std::vector<Key> declare() {
       real_key("sweep.start", sp.start, 0.001, 1, "", "automatic sweep: first load"),
       real_key("sweep.step", sp.step, 0.001, 1, "", "automatic sweep: increment, until two saturated points"),
       real_key("sweep.max", sp.max, 0.001, 1, "", "automatic sweep: last load tried"),
-      int_key("sweep.refine", sp.refine, 0, 8, "steps",
+      int_key("sweep.refine", sp.refine, 0, SweepConfig::kMaxRefine, "steps",
               "bisection steps between the last unsaturated and first saturated load"),
       list_key("sweep.beyond", KeyType::DoubleList, J(sp.beyond), "",
                "automatic sweep: after the bisection, loads at these multiples (> 1) of the saturation load, up to "

@@ -32,7 +32,8 @@ void SweepConfig::validate() const {
   if (!(start > 0.0 && start <= 1.0)) throw ParamError("sweep.start", "sweep.start must be in (0, 1]");
   if (!(step > 0.0)) throw ParamError("sweep.step", "sweep.step must be > 0");
   if (!(max >= start && max <= 1.0)) throw ParamError("sweep.max", "sweep.max must be in [start, 1]");
-  if (refine < 0 || refine > 8) throw ParamError("sweep.refine", "sweep.refine must be 0..8");
+  if (refine < 0 || refine > kMaxRefine)
+    throw ParamError("sweep.refine", "sweep.refine must be 0.." + std::to_string(kMaxRefine));
   if (jobs < 0) throw ParamError("sweep.jobs", "sweep.jobs must be >= 0");
   for (double m : beyond)
     if (!(m > 1.0 && m <= 1000.0))

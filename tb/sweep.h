@@ -11,6 +11,8 @@
 namespace ibsc::tb {
 
 struct SweepConfig {
+  static constexpr int kMaxRefine = 8;  // sweep.refine's limit, in validate() and its declaration
+
   std::vector<double> loads;           // offered loads in load_unit; empty: automatic
   std::string load_unit = "fraction";  // fraction (of link capacity) | bytes_per_ns (per host)
   double start = 0.1;                  // automatic: first load
