@@ -222,6 +222,7 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
     fc.seed = static_cast<uint64_t>(r.get_int("faults.seed", static_cast<int>(fc.seed), 0, 2147483647));
     fc.at_ns = r.get<std::vector<double>>("faults.at_ns", fc.at_ns);
     fc.detection_ns = r.get_double("faults.detection_ns", fc.detection_ns, 0, 1e12);
+    if (r.has("faults.routable")) fc.routable = r.get<bool>("faults.routable", false);  // echoed only when given
   }
 
   RunParams& run = s.point.run;
