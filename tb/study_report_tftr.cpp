@@ -1,6 +1,7 @@
 #include "tb/study_report_tftr.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -69,11 +70,22 @@ double saturation_throughput(const std::vector<LoadPointResult>& points) {
 
 std::string pct(double v) { return std::isnan(v) ? "-" : fmt::format("{:+.1f}%", v); }
 
-// Throughput against faults, a line per network and fault model with the draws' spread.
+// Throughput against faults, a line per network and fault model with the draws' spread, and the
+// paper's changes as points scaled to our fault-free throughput.
+using PaperPoints = std::map<std::string, std::vector<std::pair<int, double>>>;  // network -> (faults, value)
 void write_figure5_plot(const std::string& dir,
-                        const std::map<std::pair<std::string, std::string>, std::map<int, Level>>& lv) {
+                        const std::map<std::pair<std::string, std::string>, std::map<int, Level>>& lv,
+                        const PaperPoints& paper) {
   std::ostringstream dat, plot;
   int index = 0;
+  for (const auto& [net, points] : paper) {
+    dat << "# paper " << net << ": faults, our fault-free throughput times (1 + the paper's change)\n";
+    for (const auto& [f, v] : points) dat << f << " " << v << "\n";
+    dat << "\n\n";
+    plot << (index ? ", " : "") << "'figure-5.dat' index " << index
+         << " using 1:2 with points pt 7 ps 1.5 title 'paper " << net << " (text: 6 faults)'";
+    ++index;
+  }
   for (const auto& [key, levels] : lv) {
     dat << "# " << key.first << " " << key.second << ": faults, mean, min, max (bytes/ns/switch)\n";
     for (const auto& [f, l] : levels)
@@ -113,7 +125,8 @@ std::vector<std::string> write_tftr_report(const std::string& dir, const StudyRu
      << (run.quick ? " (**quick mode**: short windows, coarse sweeps, few tori and draws; checks only, not for "
                      "comparison with the paper)"
                    : "")
-     << fmt::format(" in {:.0f} s on {} processes; {} simulations.", run.wall_seconds, run.jobs, run.results.size())
+     << fmt::format(" in {:.0f} s on {} processes (the simulations); {} simulations.", run.wall_seconds, run.jobs,
+                    run.results.size())
      << " Tables 1-2 and Figure 4 come from the routing library alone (`tables.csv`, `figure4.csv`); Figure 5 from "
         "the simulations (`figure5.csv`, every experiment an ordinary scenario in `scenarios/` that `ibsc run` "
         "reads, every load point in `points.csv`).\n\nStudy file: `"
@@ -121,7 +134,12 @@ std::vector<std::string> write_tftr_report(const std::string& dir, const StudyRu
      << "`. How TFTR's stages were reconstructed: routing/README.md (seeds/002 section) and the header comments of "
         "routing/tftr*.{h,cpp}, routing/disjoint_paths.h.\n\n";
 
-  write_tftr_tables(md, dir, s, run.quick, failures, outliers);
+  const auto t0 = std::chrono::steady_clock::now();
+  std::ostringstream tables;
+  write_tftr_tables(tables, dir, s, run.quick, failures, outliers);
+  md << fmt::format("Tables 1-2 and Figure 4 took {:.0f} s more, in this process.\n\n",
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count())
+     << tables.str();
 
   // Figure 5.
   std::map<std::pair<std::string, std::string>, std::map<int, Level>> lv;  // (network, fault model) -> faults -> level
@@ -174,6 +192,7 @@ std::vector<std::string> write_tftr_report(const std::string& dir, const StudyRu
   csv << "network,fault_model,faults,draws,throughput,min,max,sem,change_percent,paper_percent,peak_accepted,"
          "routed_bound,"
          "bound_change_percent,unreachable_pairs,dropped,resent,abandoned\n";
+  PaperPoints paper_points;
   for (auto& [key, levels] : lv) {
     const auto& [net, model] = key;
     const std::vector<std::string> paper_text = option(s, "figure5." + net);
@@ -200,6 +219,10 @@ std::vector<std::string> write_tftr_report(const std::string& dir, const StudyRu
                          *std::max_element(l.throughput.begin(), l.throughput.end()), l.sem(), change,
                          std::isnan(paper) ? "" : fmt::format("{}", paper), peak, l.bound_mean(), bchange,
                          Level::mean_of(l.unreachable), l.dropped, l.resent, l.abandoned);
+      if (f > 0 && !std::isnan(paper) && model == judged) {
+        paper_points[net].push_back({0, base});
+        paper_points[net].push_back({f, base * (1 + paper / 100)});
+      }
       if (f > 0 && !std::isnan(paper)) {
         if (std::abs(change - paper) > s.explain_above * std::abs(paper))
           outliers.push_back({fmt::format("Figure 5 {} {} {} faults", net, model, f),
@@ -229,7 +252,7 @@ std::vector<std::string> write_tftr_report(const std::string& dir, const StudyRu
                                        first.faults, last.faults, first.mean(), last.mean()));
     }
   }
-  write_figure5_plot(dir, lv);
+  write_figure5_plot(dir, lv, paper_points);
   md << "\n![Figure 5](figure-5.svg)\n";
 
   md << "\n## Modelling choices\n\n";

@@ -190,7 +190,28 @@ BOOST_AUTO_TEST_CASE(routable_draws_leave_every_pair_a_path) {
       for (size_t i = 0; i < kept.size(); ++i) BOOST_TEST(kept[i].name == plain[i].name);
   }
   BOOST_TEST(cut_draws >= 3);  // 96 % of 6-fault draws cut a pair: the redraw was exercised
-  const std::string refused = error_of(
-      kScenario, {R"(faults.links=["S(1,1):1", "S(1,1):2", "S(1,1):3", "S(1,1):4"])", "faults.routable=true"});
+  const std::string refused =
+      error_of(kScenario, {R"(faults.links=["S(1,1):1", "S(1,1):2", "S(1,1):3", "S(1,1):4"])", "faults.routable=true"});
   BOOST_TEST(refused.find("faults.routable") != std::string::npos, refused);
+}
+
+// ADAP-LI (transport.injection: li) with a rearrange pool large enough that no packet is ever
+// rejected (dynamic, 4 MB per NIC): the only way into limited injection is a drop, which must
+// count as a NACK does (models/injection_control.h). The mid-run fault drops packets, so some
+// connections enter LI; every packet still arrives once and in order (liveness of LI: the
+// oldest unACKed packet may always go).
+BOOST_AUTO_TEST_CASE(a_dropped_packet_limits_injection_as_a_nack_does) {
+  routing::Topology topo;
+  routing::TableSet tables;
+  const tb::LoadPointResult r = run({"transport.injection=li", "transport.memory=dynamic",
+                                     "transport.pool_bytes=4194304", "transport.connection_bytes=1048576"},
+                                    topo, tables);
+  BOOST_REQUIRE(r.has_transport);
+  BOOST_TEST(r.transport.nacks == 0u);
+  BOOST_TEST(r.faults.packets_dropped > 0u);
+  BOOST_TEST(r.transport.transitions_to_li > 0u);
+  BOOST_TEST(r.transport.transitions_to_li <= r.faults.packets_dropped);
+  BOOST_TEST(r.transport.host_packets_delivered == 200u * static_cast<uint64_t>(topo.num_hosts));
+  BOOST_TEST(r.transport.duplicates == 0u);
+  BOOST_TEST(r.transport.out_of_order_deliveries == 0u);
 }
