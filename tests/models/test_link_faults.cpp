@@ -10,6 +10,8 @@
 //   host: 4 x 60 pairs each way = 480 unreachable pairs, reported; the run still ends.
 //   Without the transport: the drops are lost and counted (delivered + dropped = injected).
 //   Bad keys: file, line (or --set) and key for each.
+//   Below the first four: faults.routable draws, a drop entering ADAP-LI, and vn's per-packet
+//   record draw under a fault (each with its own comment).
 #define BOOST_TEST_MODULE link_faults
 #include <boost/test/unit_test.hpp>
 
@@ -214,4 +216,39 @@ BOOST_AUTO_TEST_CASE(a_dropped_packet_limits_injection_as_a_nack_does) {
   BOOST_TEST(r.transport.host_packets_delivered == 200u * static_cast<uint64_t>(topo.num_hosts));
   BOOST_TEST(r.transport.duplicates == 0u);
   BOOST_TEST(r.transport.out_of_order_deliveries == 0u);
+}
+
+// Virtual networks (routing.algorithm: vn, 2 VLs), whose HCAs draw one of a pair's records per
+// packet: every record of a pair has the same DLID (they differ in SL only), so APM has nothing
+// to migrate to, and the fault at 20 us leaves exactly the pairs whose path crosses the cable
+// without a path; routing's own record walk (fault_analysis.h) counts them. The per-packet
+// draw still runs (packets of a pair arrive out of order on different VLs) and the rearrange
+// buffer still delivers in order; every packet is generated for the transport or given up at
+// the source, none twice, and the run ends.
+BOOST_AUTO_TEST_CASE(vn_random_records_share_one_path_so_a_fault_cuts_pairs) {
+  routing::Topology topo;
+  routing::TableSet tables;
+  const tb::LoadPointResult r = run({"routing.algorithm=vn", "routing.vls=2"}, topo, tables);
+  for (int h = 0; h < topo.num_hosts; ++h)
+    for (int q = 0; q < topo.num_hosts; ++q) {
+      const auto recs = tables.hosts[h].paths[q];
+      for (size_t i = 1; i < recs.size(); ++i) BOOST_TEST(recs[i].dlid == recs[0].dlid);
+    }
+  const routing::PathSets ps = routing::record_paths(topo, tables);
+  const int cable = routing::find_cable(topo, ps, "S(1,1):1");
+  BOOST_REQUIRE(cable >= 0);
+  long cut = 0;
+  for (const auto* p : routing::pairs_cut(topo, ps, {cable}).cut) cut += p->host_pairs;
+  BOOST_REQUIRE(r.has_faults);
+  BOOST_TEST(r.faults.applied == 1u);
+  BOOST_TEST(r.faults.migrations == 0u);
+  BOOST_TEST(cut > 0);
+  BOOST_TEST(r.faults.unreachable_pairs == static_cast<uint64_t>(cut));
+  BOOST_TEST(r.faults.packets_abandoned > 0u);
+  BOOST_TEST(r.transport.out_of_order_arrivals > 0u);
+  BOOST_TEST(r.transport.out_of_order_deliveries == 0u);
+  BOOST_TEST(r.transport.duplicates == 0u);
+  BOOST_TEST(r.transport.host_packets_generated + r.faults.packets_abandoned ==
+             200u * static_cast<uint64_t>(topo.num_hosts));
+  BOOST_TEST(r.transport.host_packets_delivered <= r.transport.host_packets_generated);
 }
