@@ -231,9 +231,7 @@ void ReliableTransport::nack_arrives(const Packet& n) {
   s.in_flight_bytes -= o.header.length;
   s.resend.insert(n.seq);
   ++counters_.awaiting_resend;
-  const uint64_t li0 = s.control.transitions_to_li();
-  s.control.nacked(n.seq);
-  counters_.transitions_to_li += s.control.transitions_to_li() - li0;
+  limit_injection(s, n.seq);
   release(s);
 }
 
@@ -254,6 +252,9 @@ void ReliableTransport::lost(Packet* p) {
       abandon(s, p->seq);
     } else {
       ++counters_.awaiting_resend;
+      // A drop is a rejection the source learns of another way: LI / LW limit injection as
+      // for a NACK (a timeout in a real RC connection would too), until it is ACKed.
+      limit_injection(s, p->seq);
       (moved ? s.resend : s.parked).insert(p->seq);
       if (moved) release(s);
     }
@@ -270,6 +271,12 @@ void ReliableTransport::lost(Packet* p) {
     }
   }
   mon_.pool.put(p);
+}
+
+void ReliableTransport::limit_injection(Source& s, uint64_t seq) {
+  const uint64_t li0 = s.control.transitions_to_li();
+  s.control.nacked(seq);
+  counters_.transitions_to_li += s.control.transitions_to_li() - li0;
 }
 
 // Marks a packet given up (its state is already not in flight); the window keeps its place.

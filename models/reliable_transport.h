@@ -12,7 +12,8 @@
 // Hook: on_ack() tells the source's user (the message layer) how far each ACK acknowledges.
 // Link faults (tb/link_faults.h): a packet a failed link dropped comes back through lost():
 //   data waits (parked) until its connection has migrated to another path (path_changed), then
-//   goes again like a NACKed packet; a lost ACK or NACK is sent again the same way. This stands
+//   goes again like a NACKed packet (and, under li / lw, puts the connection in LI as a NACK
+//   does); a lost ACK or NACK is sent again the same way. This stands
 //   for the retransmission timeout of a real RC connection, with the timeout replaced by the
 //   subnet manager's knowledge of what was dropped: nothing is re-sent that arrived. A
 //   connection whose destination no path reaches any more gives up its packets (abandoned).
@@ -143,6 +144,8 @@ class ReliableTransport {
   };
   std::vector<LostControl> parked_controls_;  // dropped ACK/NACKs, waiting for a path change
   void abandon(Source& s, uint64_t seq);
+  // Packet `seq` was rejected (NACK) or dropped: the injection control enters LI (li, lw).
+  void limit_injection(Source& s, uint64_t seq);
 };
 
 }  // namespace ibsc::models

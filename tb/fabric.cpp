@@ -72,7 +72,7 @@ Fabric::Fabric(const routing::Topology& topo, const routing::TableSet& tables, c
     }
   }
   if (p_.faults.enabled())
-    link_faults_ = std::make_unique<LinkFaults>(*this, topo, tables, resolve_link_faults(topo, p_.faults),
+    link_faults_ = std::make_unique<LinkFaults>(*this, topo, tables, resolve_link_faults(topo, p_.faults, &tables),
                                                 static_cast<Picos>(p_.faults.detection_ns * 1000.0 + 0.5), *sched_);
 }
 

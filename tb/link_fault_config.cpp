@@ -35,9 +35,21 @@ CableFault cable_at(const routing::Topology& t, int s, int p, models::Picos at) 
   return f;
 }
 
+constexpr long kMaxRoutableDraws = 100000;
+
+bool every_pair_routable(const routing::Topology& t, const routing::TableSet& tables,
+                         const std::vector<CableFault>& faults) {
+  const FailedPorts failed = failed_ports(t, faults);
+  for (int h = 0; h < t.num_hosts; ++h)
+    for (int q = 0; q < t.num_hosts; ++q)
+      if (q != h && surviving_record(t, tables, failed, h, q) < 0) return false;
+  return true;
+}
+
 }  // namespace
 
-std::vector<CableFault> resolve_link_faults(const routing::Topology& t, const LinkFaultConfig& c) {
+std::vector<CableFault> resolve_link_faults(const routing::Topology& t, const LinkFaultConfig& c,
+                                            const routing::TableSet* tables) {
   std::vector<CableFault> out;
   if (!c.enabled()) return out;
   if (!(c.detection_ns >= 0)) throw ParamError("faults.detection_ns", "faults.detection_ns must be >= 0");
@@ -90,12 +102,74 @@ std::vector<CableFault> resolve_link_faults(const routing::Topology& t, const Li
       throw ParamError("faults.random", "faults.random: " + std::to_string(c.random) + " faults but only " +
                                             std::to_string(healthy.size()) + " healthy switch-to-switch cables");
     std::mt19937_64 rng(c.seed);
-    for (int k = 0; k < c.random; ++k) {  // partial Fisher-Yates: the first k are the draw
-      const size_t j = k + static_cast<size_t>(rng() % (healthy.size() - k));
-      std::swap(healthy[k], healthy[j]);
-      out.push_back(cable_at(t, healthy[k].first, healthy[k].second, ps(c.at_ns[0])));
+    const size_t given = out.size();
+    for (long draw = 1;; ++draw) {
+      std::vector<std::pair<int, int>> pool = healthy;
+      for (int k = 0; k < c.random; ++k) {  // partial Fisher-Yates: the first k are the draw
+        const size_t j = k + static_cast<size_t>(rng() % (pool.size() - k));
+        std::swap(pool[k], pool[j]);
+        out.push_back(cable_at(t, pool[k].first, pool[k].second, ps(c.at_ns[0])));
+      }
+      if (!c.routable || !tables || every_pair_routable(t, *tables, out)) break;
+      if (draw == kMaxRoutableDraws)
+        throw std::invalid_argument("faults.routable: none of " + std::to_string(kMaxRoutableDraws) + " draws of " +
+                                    std::to_string(c.random) + " faults leaves every host pair a path");
+      out.resize(given);
     }
+  } else if (c.routable && tables && !every_pair_routable(t, *tables, out)) {
+    throw std::invalid_argument("faults.routable: the listed faults leave some host pair without a path");
   }
+  return out;
+}
+
+FailedPorts failed_ports(const routing::Topology& t, const std::vector<CableFault>& faults) {
+  FailedPorts failed(t.num_switches);
+  for (int s = 0; s < t.num_switches; ++s) failed[s].assign(t.nodes[s].num_ports + 1, 0);
+  for (const CableFault& f : faults) failed[f.sw_a][f.port_a] = failed[f.sw_b][f.port_b] = 1;
+  return failed;
+}
+
+bool record_crosses_failed(const routing::Topology& t, const routing::TableSet& tables, const FailedPorts& failed,
+                           const routing::PathRecord& rec, int h, int q) {
+  int x = t.host_switch(h);
+  for (int steps = 0; steps <= t.num_switches; ++steps) {
+    const routing::Lft& lft = tables.switches[x].lft;
+    const ibsc::PortNum port = rec.dlid < lft.size() ? lft[rec.dlid].primary() : ibsc::kNoPort;
+    if (port == ibsc::kNoPort || port > t.nodes[x].num_ports) return true;  // no way on: as broken
+    if (failed[x][port]) return true;
+    const int y = t.nodes[x].ports[port].node;
+    if (y < 0) return true;
+    if (!t.is_switch(y)) return y != t.host_node(q);
+    x = y;
+  }
+  return true;  // a loop
+}
+
+int surviving_record(const routing::Topology& t, const routing::TableSet& tables, const FailedPorts& failed, int h,
+                     int q) {
+  const auto recs = tables.hosts[h].paths[q];
+  for (size_t r = 0; r < recs.size(); ++r)
+    if (!record_crosses_failed(t, tables, failed, recs[r], h, q)) return static_cast<int>(r);
+  return -1;
+}
+
+routing::TableSet tables_after_faults(const routing::Topology& t, const routing::TableSet& tables,
+                                      const std::vector<CableFault>& faults, long* unreachable) {
+  routing::TableSet out = tables;  // rows are shared until written
+  const FailedPorts failed = failed_ports(t, faults);
+  long cut = 0;
+  for (int h = 0; h < t.num_hosts; ++h)
+    for (int q = 0; q < t.num_hosts; ++q) {
+      if (q == h || tables.hosts[h].paths[q].empty()) continue;
+      const int r = surviving_record(t, tables, failed, h, q);
+      if (r < 0) {
+        out.hosts[h].paths.clear(q);
+        ++cut;
+      } else if (r > 0 || tables.hosts[h].paths[q].size() > 1) {
+        out.hosts[h].paths.set(q, tables.hosts[h].paths[q][r]);
+      }
+    }
+  if (unreachable) *unreachable = cut;
   return out;
 }
 

@@ -14,8 +14,7 @@ LinkFaults::LinkFaults(Fabric& fabric, const routing::Topology& topo, const rout
       faults_(std::move(faults)),
       detection_(detection),
       wake_(sched, *this) {
-  failed_.resize(topo.num_switches);
-  for (int s = 0; s < topo.num_switches; ++s) failed_[s].assign(topo.nodes[s].num_ports + 1, 0);
+  failed_ = failed_ports(topo, {});
   for (const CableFault& f : faults_) {
     for (const LinkInfo& l : fabric.links()) {
       const bool ab = l.from_node == f.sw_a && l.from_port == f.port_a;
@@ -35,21 +34,6 @@ void LinkFaults::dropped(models::Packet* pkt, models::Picos) {
   fabric_.hca(static_cast<int>(pkt->src_host)).packet_lost(pkt);
 }
 
-bool LinkFaults::crosses_failed(const routing::PathRecord& rec, int h, int q) const {
-  int x = topo_.host_switch(h);
-  for (int steps = 0; steps <= topo_.num_switches; ++steps) {
-    const routing::Lft& lft = tables_.switches[x].lft;
-    const ibsc::PortNum port = rec.dlid < lft.size() ? lft[rec.dlid].primary() : ibsc::kNoPort;
-    if (port == ibsc::kNoPort || port > topo_.nodes[x].num_ports) return true;  // no way on: as broken
-    if (failed_[x][port]) return true;
-    const int y = topo_.nodes[x].ports[port].node;
-    if (y < 0) return true;
-    if (!topo_.is_switch(y)) return y != topo_.host_node(q);
-    x = y;
-  }
-  return true;  // a loop
-}
-
 void LinkFaults::wake() {
   const models::Picos now = models::now_ps();
   // Cables failed and detected by now.
@@ -65,10 +49,8 @@ void LinkFaults::wake() {
       const int in_use = hca.path_in_use(q);
       if (q == h || in_use < 0 || q >= static_cast<int>(row.size())) continue;
       const auto recs = row[q];
-      if (recs.empty() || !crosses_failed(recs[in_use], h, q)) continue;
-      int alt = -1;
-      for (size_t r = 0; r < recs.size() && alt < 0; ++r)
-        if (!crosses_failed(recs[r], h, q)) alt = static_cast<int>(r);
+      if (recs.empty() || !record_crosses_failed(topo_, tables_, failed_, recs[in_use], h, q)) continue;
+      const int alt = surviving_record(topo_, tables_, failed_, h, q);
       hca.migrate(q, alt);
       if (alt < 0) ++c_.unreachable;
       else ++c_.migrations;

@@ -38,16 +38,13 @@ class LinkFaults : public models::Wakeable, public models::PacketLoss {
   const std::vector<CableFault>& faults() const { return faults_; }
 
  private:
-  // Whether record `rec` of (h, q) crosses a failed cable (failed[switch][port]).
-  bool crosses_failed(const routing::PathRecord& rec, int h, int q) const;
-
   Fabric& fabric_;
   const routing::Topology& topo_;
   const routing::TableSet& tables_;
   std::vector<CableFault> faults_;
   models::Picos detection_;
-  std::vector<std::vector<char>> failed_;  // [switch][port]
-  std::vector<models::Picos> times_;       // detection times still to come, sorted
+  FailedPorts failed_;                // cables detected as failed so far
+  std::vector<models::Picos> times_;  // detection times still to come, sorted
   size_t next_ = 0;
   models::WakeUp wake_;
   FaultCounters c_;

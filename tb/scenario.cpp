@@ -176,6 +176,7 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
     fc.seed = static_cast<uint64_t>(r.get<int>("faults.seed"));
     fc.at_ns = r.get<std::vector<double>>("faults.at_ns");
     fc.detection_ns = r.get<double>("faults.detection_ns");
+    if (r.has("faults.routable")) fc.routable = r.get<bool>("faults.routable");  // echoed only when given
   }
 
   RunParams& run = s.point.run;

@@ -42,7 +42,7 @@ void check_scenario(const Scenario& s, const routing::Topology& topo, const rout
   if (topo.num_hosts == 0) fail(s, "topology.spec", "the topology has no hosts: there is no traffic to simulate");
   if (s.point.fabric.faults.enabled()) {
     try {
-      resolve_link_faults(topo, s.point.fabric.faults);
+      resolve_link_faults(topo, s.point.fabric.faults, &tables);
     } catch (const std::invalid_argument& e) {
       throw ConfigError(locate(s, e, "faults.links"));
     }

@@ -161,6 +161,10 @@ std::vector<Key> declare() {
           .only_with("`faults.links` or `faults.random`"),
       real_key("faults.detection_ns", fc.detection_ns, 0, 1e12, ns, "sources migrate this long after each failure")
           .only_with("`faults.links` or `faults.random`"),
+      flag_key("faults.routable", fc.routable,
+               "redraw the `faults.random` cables (same stream on) until every host pair keeps a path record that "
+               "avoids them (seeds/002 Figure 5's other reading)")
+          .when_set(),
       real_key("run.warmup_ns", run.warmup_ns, 0, 1e12, ns, "traffic runs, nothing is measured"),
       real_key("run.window_ns", run.window_ns, 1, 1e12, ns, "packets generated here are measured"),
       real_key("run.drain_ns", run.drain_ns, 0, 1e12, ns, "at most this long after the window for measured packets"),

@@ -113,8 +113,8 @@ Study load_study(const std::string& path) {
   if (!std::filesystem::exists(s.base)) r.fail(root["base"], "base", "scenario file '" + s.base + "' does not exist");
   if (root["report"]) {
     s.report = r.as<std::string>(root["report"], "report");
-    if (s.report != "torus-routing" && s.report != "voqsw" && s.report != "in-order-adaptive")
-      r.fail(root["report"], "report", "must be torus-routing, voqsw or in-order-adaptive");
+    if (s.report != "torus-routing" && s.report != "voqsw" && s.report != "in-order-adaptive" && s.report != "tftr")
+      r.fail(root["report"], "report", "must be torus-routing, voqsw, in-order-adaptive or tftr");
   }
   if (root["explain_above"]) s.explain_above = r.as<double>(root["explain_above"], "explain_above");
   if (root["full"]) s.full_set = r.as<std::vector<std::string>>(root["full"], "full");

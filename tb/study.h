@@ -54,7 +54,7 @@ struct Experiment {
 struct Study {
   std::string file, name, title, base;  // base: the scenario file, resolved against the study's folder
   // Which report: "torus-routing" (seeds/000, the default), "voqsw" (seeds/004, study_report_voqsw.h)
-  // or "in-order-adaptive" (seeds/003, study_report_inorder.h).
+  // "in-order-adaptive" (seeds/003, study_report_inorder.h) or "tftr" (seeds/002, study_report_tftr.h).
   std::string report = "torus-routing";
   std::vector<std::string> full_set, quick_set;
   // tori: the networks axis (the key `networks` in a study file is the same axis).

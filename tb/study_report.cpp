@@ -2,6 +2,7 @@
 
 #include "tb/study_conclusions.h"
 #include "tb/study_report_inorder.h"
+#include "tb/study_report_tftr.h"
 #include "tb/study_report_voqsw.h"
 
 #include <fnmatch.h>
@@ -140,8 +141,9 @@ std::vector<std::string> study_failures(const StudyRun& run, double tolerance) {
     if (r.points.empty()) f.push_back(n + ": no load point");
     for (const auto& p : r.points) {
       // In flight is counted in the fabric (source queues, buffers, wires), not derived.
-      if (p.packets_injected != p.packets_delivered + p.packets_in_flight ||
-          p.packets_generated != p.packets_injected + p.packets_queued_at_source)
+      // With link faults (README): dropped packets leave the fabric, abandoned ones never enter it.
+      if (p.packets_injected != p.packets_delivered + p.packets_in_flight + p.faults.packets_dropped ||
+          p.packets_generated != p.packets_injected + p.packets_queued_at_source + p.faults.packets_abandoned)
         f.push_back(fmt::format("{} at load {:.3f}: generated {} != delivered {} + in flight {}", n, p.offered_load,
                                 p.packets_generated, p.packets_delivered, p.packets_in_flight));
       if (p.accepted_prorated_bytes_per_ns_per_switch > r.bound.topology * (1 + tolerance))
@@ -185,6 +187,7 @@ void write_experiment_csvs(const std::string& dir, const StudyRun& run) {
 std::vector<std::string> write_study_report(const std::string& dir, const StudyRun& run) {
   if (run.study->report == "voqsw") return write_voqsw_report(dir, run);
   if (run.study->report == "in-order-adaptive") return write_inorder_report(dir, run);
+  if (run.study->report == "tftr") return write_tftr_report(dir, run);
   namespace fs = std::filesystem;
   const Study& s = *run.study;
   fs::create_directories(dir);

@@ -10,6 +10,8 @@
 //   host: 4 x 60 pairs each way = 480 unreachable pairs, reported; the run still ends.
 //   Without the transport: the drops are lost and counted (delivered + dropped = injected).
 //   Bad keys: file, line (or --set) and key for each.
+//   Below the first four: faults.routable draws, a drop entering ADAP-LI, and vn's per-packet
+//   record draw under a fault (each with its own comment).
 #define BOOST_TEST_MODULE link_faults
 #include <boost/test/unit_test.hpp>
 
@@ -18,6 +20,7 @@
 #include <set>
 
 #include "routing/fault_analysis.h"
+#include "tb/link_fault_config.h"
 #include "tb/results.h"
 #include "tb/run_point.h"
 #include "tb/scenario.h"
@@ -149,4 +152,103 @@ BOOST_AUTO_TEST_CASE(bad_fault_keys_name_file_line_and_key) {
   std::remove(path.c_str());
   BOOST_TEST(file.find("bad_faults.yaml:23") != std::string::npos, file);
   BOOST_TEST(file.find("a host link") != std::string::npos, file);
+}
+
+// faults.routable (seeds/002 Figure 5, tb/link_fault_config.h): 6 random cables on the 4x4
+// torus cut some pair in 96 % of draws (Figure 4). For seeds 1-5, routing's own record walk
+// (fault_analysis.h, independent of the tb walk) says: the plain draw cuts pairs exactly as
+// tables_after_faults counts them; the routable draw cuts none and keeps every pair on its
+// first surviving record; the routable draw of a seed whose first draw cuts nothing is that
+// draw. Listed faults that cut a pair are refused with faults.routable.
+BOOST_AUTO_TEST_CASE(routable_draws_leave_every_pair_a_path) {
+  tb::Scenario s = tb::load_scenario(kScenario, {"faults.random=6", "faults.links=[]", "faults.at_ns=[0]"});
+  routing::Topology topo;
+  routing::TableSet tables;
+  tb::prepare_scenario(s, topo, tables);
+  const routing::PathSets ps = routing::record_paths(topo, tables);
+  auto cut_pairs = [&](const std::vector<tb::CableFault>& faults) {
+    std::vector<int> cables;
+    for (const auto& f : faults) cables.push_back(ps.cable_by_port[f.sw_a][f.port_a]);
+    long n = 0;
+    for (const auto* p : routing::pairs_cut(topo, ps, cables).cut) n += p->host_pairs;
+    return n;
+  };
+  int cut_draws = 0;
+  for (uint64_t seed = 1; seed <= 5; ++seed) {
+    tb::LinkFaultConfig c = s.point.fabric.faults;
+    c.seed = seed;
+    const auto plain = tb::resolve_link_faults(topo, c, &tables);
+    long unreachable = -1;
+    tb::tables_after_faults(topo, tables, plain, &unreachable);
+    BOOST_TEST(unreachable == cut_pairs(plain));
+    c.routable = true;
+    const auto kept = tb::resolve_link_faults(topo, c, &tables);
+    BOOST_TEST(kept.size() == 6u);
+    BOOST_TEST(cut_pairs(kept) == 0);
+    tables_after_faults(topo, tables, kept, &unreachable);
+    BOOST_TEST(unreachable == 0);
+    if (cut_pairs(plain) > 0) ++cut_draws;
+    else
+      for (size_t i = 0; i < kept.size(); ++i) BOOST_TEST(kept[i].name == plain[i].name);
+  }
+  BOOST_TEST(cut_draws >= 3);  // 96 % of 6-fault draws cut a pair: the redraw was exercised
+  const std::string refused =
+      error_of(kScenario, {R"(faults.links=["S(1,1):1", "S(1,1):2", "S(1,1):3", "S(1,1):4"])", "faults.routable=true"});
+  BOOST_TEST(refused.find("faults.routable") != std::string::npos, refused);
+}
+
+// ADAP-LI (transport.injection: li) with a rearrange pool large enough that no packet is ever
+// rejected (dynamic, 4 MB per NIC): the only way into limited injection is a drop, which must
+// count as a NACK does (models/injection_control.h). The mid-run fault drops packets, so some
+// connections enter LI; every packet still arrives once and in order (liveness of LI: the
+// oldest unACKed packet may always go).
+BOOST_AUTO_TEST_CASE(a_dropped_packet_limits_injection_as_a_nack_does) {
+  routing::Topology topo;
+  routing::TableSet tables;
+  const tb::LoadPointResult r = run({"transport.injection=li", "transport.memory=dynamic",
+                                     "transport.pool_bytes=4194304", "transport.connection_bytes=1048576"},
+                                    topo, tables);
+  BOOST_REQUIRE(r.has_transport);
+  BOOST_TEST(r.transport.nacks == 0u);
+  BOOST_TEST(r.faults.packets_dropped > 0u);
+  BOOST_TEST(r.transport.transitions_to_li > 0u);
+  BOOST_TEST(r.transport.transitions_to_li <= r.faults.packets_dropped);
+  BOOST_TEST(r.transport.host_packets_delivered == 200u * static_cast<uint64_t>(topo.num_hosts));
+  BOOST_TEST(r.transport.duplicates == 0u);
+  BOOST_TEST(r.transport.out_of_order_deliveries == 0u);
+}
+
+// Virtual networks (routing.algorithm: vn, 2 VLs), whose HCAs draw one of a pair's records per
+// packet: every record of a pair has the same DLID (they differ in SL only), so APM has nothing
+// to migrate to, and the fault at 20 us leaves exactly the pairs whose path crosses the cable
+// without a path; routing's own record walk (fault_analysis.h) counts them. The per-packet
+// draw still runs (packets of a pair arrive out of order on different VLs) and the rearrange
+// buffer still delivers in order; every packet is generated for the transport or given up at
+// the source, none twice, and the run ends.
+BOOST_AUTO_TEST_CASE(vn_random_records_share_one_path_so_a_fault_cuts_pairs) {
+  routing::Topology topo;
+  routing::TableSet tables;
+  const tb::LoadPointResult r = run({"routing.algorithm=vn", "routing.vls=2"}, topo, tables);
+  for (int h = 0; h < topo.num_hosts; ++h)
+    for (int q = 0; q < topo.num_hosts; ++q) {
+      const auto recs = tables.hosts[h].paths[q];
+      for (size_t i = 1; i < recs.size(); ++i) BOOST_TEST(recs[i].dlid == recs[0].dlid);
+    }
+  const routing::PathSets ps = routing::record_paths(topo, tables);
+  const int cable = routing::find_cable(topo, ps, "S(1,1):1");
+  BOOST_REQUIRE(cable >= 0);
+  long cut = 0;
+  for (const auto* p : routing::pairs_cut(topo, ps, {cable}).cut) cut += p->host_pairs;
+  BOOST_REQUIRE(r.has_faults);
+  BOOST_TEST(r.faults.applied == 1u);
+  BOOST_TEST(r.faults.migrations == 0u);
+  BOOST_TEST(cut > 0);
+  BOOST_TEST(r.faults.unreachable_pairs == static_cast<uint64_t>(cut));
+  BOOST_TEST(r.faults.packets_abandoned > 0u);
+  BOOST_TEST(r.transport.out_of_order_arrivals > 0u);
+  BOOST_TEST(r.transport.out_of_order_deliveries == 0u);
+  BOOST_TEST(r.transport.duplicates == 0u);
+  BOOST_TEST(r.transport.host_packets_generated + r.faults.packets_abandoned ==
+             200u * static_cast<uint64_t>(topo.num_hosts));
+  BOOST_TEST(r.transport.host_packets_delivered <= r.transport.host_packets_generated);
 }
