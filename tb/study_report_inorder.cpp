@@ -205,6 +205,7 @@ std::vector<std::string> write_inorder_report(const std::string& dir, const Stud
   const auto fig6 = option(s, "figure6.panels");
   for (const auto& panel : s.panels)
     if (std::find(fig6.begin(), fig6.end(), panel.name) == fig6.end()) inorder::write_panel(sec, panel);
+  inorder::write_figure5_buffers(sec);
 
   // Tables 1 and 2: the finite workload. Details from the first workload; Impr. % per workload and mean.
   const std::string exec_length = first(s, "table_length");

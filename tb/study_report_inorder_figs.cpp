@@ -82,6 +82,14 @@ std::string set_value(const Experiment& e, const std::string& key) {
   return v;
 }
 
+// The value a routing's axis overrides give `key` (the last wins), or "?".
+std::string set_value_or(const Study& s, const std::string& routing, const std::string& key) {
+  std::string v = "?";
+  for (const auto& kv : s.axis(s.routings, routing).set)
+    if (kv.compare(0, key.size() + 1, key + "=") == 0) v = kv.substr(key.size() + 1);
+  return v;
+}
+
 // The load point of a sweep that carried the most.
 const LoadPointResult& best_point(const ExperimentResult& r) {
   return *std::max_element(r.points.begin(), r.points.end(), [](const auto& a, const auto& b) {
@@ -90,6 +98,65 @@ const LoadPointResult& best_point(const ExperimentResult& r) {
 }
 
 }  // namespace
+
+void write_figure5_buffers(const Section& sec) {
+  const Study& s = *sec.run.study;
+  const std::string rt = first(s, "figure5mbs.routing");
+  if (rt.empty()) return;
+  sec.md << "### Figure 5b, d, f, h: largest rearrange buffer needed against traffic (" << rt << ")\n\n"
+         << "The largest occupancy of any connection's rearrange buffer (MBS) at each load point of " << rt
+         << " (rearrange buffers of " << set_value_or(s, rt, "transport.connection_bytes")
+         << " bytes per connection: with no NACK in a sweep, no connection needed more). Below half: the largest "
+            "MBS at loads up to half of the first saturated one.\n\n"
+            "| network | pattern | MBS below half | MBS at the last point not saturated | MBS overall | NACKs |\n"
+            "|---|---|---|---|---|---|\n";
+  std::vector<PlotSeries> lines;
+  std::map<std::string, uint64_t> worst;  // per pattern
+  std::vector<Statement> st;
+  bool fast_growth = true, near_saturation = true;
+  for (const auto& pat : option(s, "figure5mbs.patterns"))
+    for (const auto& net : option(s, "figure5mbs.networks")) {
+      const ExperimentResult* r = find_experiment(sec.run, net, rt, pat, s.figure_length);
+      if (!r || !r->error.empty() || r->points.empty() || !r->points[0].has_transport) continue;
+      double first_saturated = INFINITY;
+      for (const auto& p : r->points)
+        if (p.saturated) first_saturated = std::min(first_saturated, p.offered_load);
+      uint64_t below_half = 0, at_knee = 0, all = 0, nacks = 0;
+      double knee_load = -1;
+      lines.push_back({net + " " + pat, {}});
+      for (const auto& p : r->points) {
+        const uint64_t b = p.transport.max_connection_bytes;
+        all = std::max(all, b);
+        nacks += p.transport.nacks;
+        if (p.offered_load <= first_saturated / 2) below_half = std::max(below_half, b);
+        if (!p.saturated && p.offered_load > knee_load) knee_load = p.offered_load, at_knee = b;
+        lines.back().second.emplace_back(p.accepted_bytes_per_ns_per_switch, static_cast<double>(b));
+      }
+      worst[pat] = std::max(worst[pat], all);
+      sec.md << fmt::format("| {} | {} | {} | {} | {} | {} |\n", net, pat, below_half, at_knee, all, nacks);
+      if (pat != s.figure_pattern) {
+        fast_growth = fast_growth && all >= 4 * std::max<uint64_t>(below_half, 256);
+        near_saturation = near_saturation && below_half <= all / 4;
+      }
+    }
+  sec.md << "\n";
+  if (lines.empty()) {
+    sec.md << "Not run in this mode.\n\n";
+    return;
+  }
+  const uint64_t uni = worst.count(s.figure_pattern) ? worst[s.figure_pattern] : 0;
+  st.push_back({"uniform traffic needs less than 600 bytes (2 packets) per connection in the worst case",
+                fmt::format("{} bytes", uni), uni < 600});
+  st.push_back({"bit-reversal needs more, growing fast as traffic increases (at least 4x from half saturation on)",
+                fast_growth ? "yes" : "no", fast_growth});
+  st.push_back(
+      {"the largest buffers are needed only near saturation (below half of it at most a quarter of the largest)",
+       near_saturation ? "yes" : "no", near_saturation});
+  write_statements(sec, "Figure 5 buffers", st);
+  write_xy_plot(sec.dir + "/figure-5-mbs.svg", "Figure 5b, d, f, h: largest rearrange buffer needed (" + rt + ")",
+                {"accepted traffic (bytes/ns/switch)", "MBS (bytes)", false, "top left"}, lines);
+  sec.md << "![Figure 5b, d, f, h](figure-5-mbs.svg)\n\n";
+}
 
 void write_figure6(const Section& sec) {
   const Study& s = *sec.run.study;

@@ -1,4 +1,5 @@
-// Parts of the seeds/003 report (tb/study_report_inorder.h) beyond Figure 5 and Table 1:
+// Parts of the seeds/003 report (tb/study_report_inorder.h) beyond Figure 5's factors and Table 1:
+//   Figure 5's buffer panels: the largest rearrange buffer a connection needed per load point;
 //   Figure 6: latency and throughput under bit-reversal with small static rearrange buffers and
 //     immediate re-sends, against DET and plain adaptive routing;
 //   Figure 7: per destination NIC, the most rearrange memory held at once (ADAP-LI, 2 KB per
@@ -9,6 +10,8 @@
 // the differences it finds to `outliers` and what must hold to `failures`.
 //
 // Study settings it reads (report_options):
+//   figure5mbs.routing, .networks, .patterns: the runs whose MBS per load point is Figure 5's
+//     buffer panels (uniform is the study's figure pattern).
 //   figure6.panels: the panels (study `panels`) of Figure 6; figure6.det, figure6.adaptive: the
 //     DET and plain adaptive routings; figure6.small: the routings whose buffer is below one
 //     packet (the paper: their curves coincide); figure6.largest: the largest buffer.
@@ -51,6 +54,8 @@ struct Section {
 // Latency against accepted traffic of one study panel: its plot and markdown.
 void write_panel(const Section& sec, const Panel& panel);
 
+// Figure 5's right-hand panels: the largest rearrange buffer needed against traffic.
+void write_figure5_buffers(const Section& sec);
 void write_figure6(const Section& sec);
 void write_figure7(const Section& sec);
 void write_figure8(const Section& sec);
