@@ -346,7 +346,10 @@ std::vector<std::string> write_inorder_report(const std::string& dir, const Stud
         "packet "
         "of the finite workload delivered; no packet arrives out of order under "
      << det << ";\n"
-     << "- adaptive throughput above " << det << "'s on every network"
+     << "- adaptive throughput above " << det << "'s on every network;\n"
+     << "- Figure 6: the runs with buffers below one packet identical point by point (neither can store a packet), "
+        "and in full mode carrying more than "
+     << det << " under bit-reversal"
      << (first(s, "order.check") == "yes" ? "; the Impr. ordering above.\n\n" : ".\n\n");
   finish_report(md, dir, failures);
   return failures;
