@@ -194,6 +194,19 @@ void ReliableTransport::data_arrives(Packet* p, Picos t) {
     }
     if (outcome_.ack) control(PacketKind::Ack, src, outcome_.ack_seq);
     counters_.stored = counters_.stored + d.buffer.stored() - stored0;
+    // A store is the last thing an arrival does to the memory, so a new maximum is the state now.
+    if (memory_.max_used() > peak_.bytes && memory_.used() == memory_.max_used()) snapshot_peak();
+  }
+}
+
+void ReliableTransport::snapshot_peak() {
+  peak_ = PeakSnapshot{memory_.used(), 0, 0, 0};
+  for (const auto& d : destinations_) {
+    if (!d || d->buffer.held_bytes() == 0) continue;
+    const uint64_t held = d->buffer.held_bytes();
+    ++peak_.holding;
+    if (2 * held > p_.connection_bytes) ++peak_.over_half;
+    if (held + 64 > p_.connection_bytes) ++peak_.full;
   }
 }
 

@@ -85,6 +85,14 @@ class ReliableTransport {
   // for connections that received anything, and the most this NIC held at once (MMS).
   std::vector<uint64_t> connection_max_bytes() const;
   uint64_t nic_max_bytes() const { return memory_.max_used(); }
+  // The connections as they stood when this NIC's rearrange memory last reached a new peak
+  // (seeds/003 Figure 7: at the worst moment, which buffers hold data, how full): those holding
+  // data, those above half their cap, and those full (less than one 64-byte block free).
+  struct PeakSnapshot {
+    uint64_t bytes = 0;
+    uint32_t holding = 0, over_half = 0, full = 0;
+  };
+  const PeakSnapshot& peak() const { return peak_; }
   size_t unacked(int dst) const { return sources_[dst] ? sources_[dst]->window.size() : 0; }
 
   // Source: `f` runs at each ACK that acknowledges something new, with the destination host,
@@ -121,6 +129,7 @@ class ReliableTransport {
   void send(Packet* p);     // into the HCA's injection queue, counted as generated
   void control(PacketKind kind, int to, uint64_t seq);
   void data_arrives(Packet* p, Picos t);
+  void snapshot_peak();  // peak_ from the connections now
   void deliver(Packet* p, Picos t);
   void ack_arrives(const Packet& p, Picos t);
   void nack_arrives(const Packet& p);
@@ -136,6 +145,7 @@ class ReliableTransport {
   std::vector<std::unique_ptr<Source>> sources_;            // per destination host, made on first use
   std::vector<std::unique_ptr<Destination>> destinations_;  // per source host, made on first use
   ReorderBuffer::Outcome outcome_;                          // reused per arrival
+  PeakSnapshot peak_;
   AckListener on_ack_;
   struct LostControl {
     PacketKind kind;

@@ -1,6 +1,7 @@
 #include "tb/cmd_reproduce.h"
 
 #include <fnmatch.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -41,6 +42,19 @@ struct Routed {
   routing::Topology topo;
   routing::TableSet tables;
 };
+
+// CPU seconds (user + system) this process and its finished children have used: each experiment
+// runs in its own forked process, and each of its load points in a child of that one.
+double process_cpu_seconds() {
+  auto secs = [](const timeval& t) { return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec); };
+  double total = 0;
+  for (int who : {RUSAGE_SELF, RUSAGE_CHILDREN}) {
+    rusage u{};
+    getrusage(who, &u);
+    total += secs(u.ru_utime) + secs(u.ru_stime);
+  }
+  return total;
+}
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -164,6 +178,7 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
         const Scenario& s = scenarios[i];
         nlohmann::json j;
         auto t = std::chrono::steady_clock::now();
+        const double cpu0 = process_cpu_seconds();
         try {
           std::vector<LoadPointResult> pts = run_sweep(s.point, s.sweep);
           write_results(out + "/runs/" + exps[i].name, s.resolved, s.point.seed, pts);
@@ -176,6 +191,7 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
           j["error"] = e.what();
         }
         j["wall_seconds"] = seconds_since(t);
+        j["cpu_seconds"] = process_cpu_seconds() - cpu0;
         return j.dump();
       },
       [&](int k, const std::string& text) {
@@ -201,6 +217,7 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
     ExperimentResult& res = run.results[order[k]];
     auto j = nlohmann::json::parse(texts[k]);
     res.wall_seconds = j.value("wall_seconds", 0.0);
+    res.cpu_seconds = j.value("cpu_seconds", 0.0);
     if (j.contains("error")) {
       res.error = j["error"];
       continue;

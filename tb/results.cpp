@@ -264,20 +264,26 @@ void print_summary(std::ostream& os, const std::vector<LoadPointResult>& points)
 
 void write_plot(const std::string& svg, const std::string& title,
                 const std::vector<std::pair<std::string, std::vector<LoadPointResult>>>& series) {
+  std::vector<PlotSeries> xy;
+  for (const auto& [name, points] : series) {
+    xy.push_back({name, {}});
+    for (const auto& p : points)
+      if (p.measured_packets > 0) xy.back().second.emplace_back(p.accepted_bytes_per_ns_per_switch, p.avg_latency_ns);
+  }
+  write_xy_plot(svg, title, {"accepted traffic (bytes/ns/switch)", "average latency (ns)", true}, xy);
+}
+
+void write_xy_plot(const std::string& svg, const std::string& title, const PlotAxes& axes,
+                   const std::vector<PlotSeries>& series) {
   std::string base = svg.substr(0, svg.size() - (svg.size() > 4 && svg.substr(svg.size() - 4) == ".svg" ? 4 : 0));
   std::ostringstream dat;
-  // Only series with measured points go in: gnuplot stops at an empty data block.
-  std::vector<const std::pair<std::string, std::vector<LoadPointResult>>*> drawn;
+  // Only series with points go in: gnuplot stops at an empty data block.
+  std::vector<const PlotSeries*> drawn;
   for (const auto& sp : series)
-    for (const auto& p : sp.second)
-      if (p.measured_packets > 0) {
-        drawn.push_back(&sp);
-        break;
-      }
+    if (!sp.second.empty()) drawn.push_back(&sp);
   for (const auto* sp : drawn) {
     dat << "# " << sp->first << "\n";
-    for (const auto& p : sp->second)
-      if (p.measured_packets > 0) dat << p.accepted_bytes_per_ns_per_switch << " " << p.avg_latency_ns << "\n";
+    for (const auto& [x, y] : sp->second) dat << x << " " << y << "\n";
     dat << "\n\n";
   }
   write_file_atomically(base + ".dat", dat.str());
@@ -287,9 +293,9 @@ void write_plot(const std::string& svg, const std::string& title,
   // noenhanced: series names such as FX_1VL are text, not subscripts.
   gp << "set terminal svg size 800,560 dynamic font 'sans,12' noenhanced\nset output " << gp_quote(svg) << "\n";
   const size_t body = gp.str().size();
-  gp << "set title " << gp_quote(title) << "\nset xlabel 'accepted traffic (bytes/ns/switch)'\n"
-     << "set ylabel 'average latency (ns)'\nset grid\nset key top left\nset logscale y\n"
-     << "plot ";
+  gp << "set title " << gp_quote(title) << "\nset xlabel " << gp_quote(axes.xlabel) << "\n"
+     << "set ylabel " << gp_quote(axes.ylabel) << "\nset grid\nset key " << axes.key << "\n"
+     << (axes.log_y ? "set logscale y\n" : "") << "plot ";
   for (size_t i = 0; i < drawn.size(); ++i)
     gp << (i ? ", " : "") << gp_quote(base + ".dat") << " index " << i << " with linespoints title "
        << gp_quote(drawn[i]->first);

@@ -105,5 +105,14 @@ void print_summary(std::ostream& os, const std::vector<LoadPointResult>& points)
 // data and script are still written and a note goes to stderr.
 void write_plot(const std::string& svg_path, const std::string& title,
                 const std::vector<std::pair<std::string, std::vector<LoadPointResult>>>& series);
+// Any x-y plot the same way (svg, .gp, .dat): one line per series; empty series stay out.
+struct PlotAxes {
+  std::string xlabel, ylabel;
+  bool log_y = false;
+  std::string key = "top left";  // gnuplot's key position
+};
+using PlotSeries = std::pair<std::string, std::vector<std::pair<double, double>>>;
+void write_xy_plot(const std::string& svg_path, const std::string& title, const PlotAxes& axes,
+                   const std::vector<PlotSeries>& series);
 
 }  // namespace ibsc::tb

@@ -79,6 +79,12 @@ TransportResult collect_transport(Fabric& fabric, const models::TransportParams&
   for (int h = 0; h < fabric.topology().num_hosts; ++h) {
     const models::ReliableTransport* rt = fabric.hca(h).transport();
     t.max_nic_bytes = std::max(t.max_nic_bytes, rt->nic_max_bytes());
+    if (t.mode == "reorder") {
+      t.nic_max_bytes.push_back(rt->nic_max_bytes());
+      t.nic_peak_holding.push_back(rt->peak().holding);
+      t.nic_peak_over_half.push_back(rt->peak().over_half);
+      t.nic_peak_full.push_back(rt->peak().full);
+    }
     for (uint64_t b : rt->connection_max_bytes()) {
       t.max_connection_bytes = std::max(t.max_connection_bytes, b);
       ++t.connections_per_bucket[std::lower_bound(bounds.begin(), bounds.end(), b) - bounds.begin()];

@@ -35,6 +35,7 @@ struct ExperimentResult {
   double throughput = 0;        // best accepted traffic, bytes/ns/switch
   double low_load_latency = 0;  // average latency at the lowest load, ns
   double wall_seconds = 0;
+  double cpu_seconds = 0;  // of the experiment's process: simulation, routing and elaboration
 };
 
 struct StudyRun {

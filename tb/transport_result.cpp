@@ -33,6 +33,12 @@ nlohmann::ordered_json to_json(const TransportResult& t) {
   j["max_nic_bytes"] = t.max_nic_bytes;
   j["occupancy_bucket_bytes"] = occupancy_bucket_bytes();
   j["connections_per_bucket"] = t.connections_per_bucket;
+  if (!t.nic_max_bytes.empty()) {
+    j["nic_max_bytes"] = t.nic_max_bytes;
+    j["nic_peak_holding"] = t.nic_peak_holding;
+    j["nic_peak_over_half"] = t.nic_peak_over_half;
+    j["nic_peak_full"] = t.nic_peak_full;
+  }
   j["execution_time_ns"] = std::round(t.execution_time_ns * 1e3) / 1e3;
   j["all_delivered"] = t.all_delivered();
   return j;
@@ -57,6 +63,12 @@ TransportResult transport_from_json(const nlohmann::json& j) {
   t.max_connection_bytes = j.at("max_connection_bytes");
   t.max_nic_bytes = j.at("max_nic_bytes");
   t.connections_per_bucket = j.at("connections_per_bucket").get<std::vector<uint64_t>>();
+  if (j.contains("nic_max_bytes")) {
+    t.nic_max_bytes = j.at("nic_max_bytes").get<std::vector<uint64_t>>();
+    t.nic_peak_holding = j.at("nic_peak_holding").get<std::vector<uint64_t>>();
+    t.nic_peak_over_half = j.at("nic_peak_over_half").get<std::vector<uint64_t>>();
+    t.nic_peak_full = j.at("nic_peak_full").get<std::vector<uint64_t>>();
+  }
   t.execution_time_ns = j.at("execution_time_ns");
   return t;
 }

@@ -26,6 +26,10 @@ struct TransportResult {
   // Connections (that received data) by their largest occupancy: count i holds those above
   // bucket i-1's bound and at most bucket i's; the last count holds those above every bound.
   std::vector<uint64_t> connections_per_bucket;
+  // Per destination NIC (by host; mode reorder only, else empty): its MMS, and at that worst
+  // moment how many of its connections held data, were above half their cap, were full
+  // (seeds/003 Figure 7).
+  std::vector<uint64_t> nic_max_bytes, nic_peak_holding, nic_peak_over_half, nic_peak_full;
   double execution_time_ns = 0;  // last delivery to a host
   // Every host packet generated was delivered by the end of the point: execution_time_ns is then
   // the finite workload's execution time; otherwise the drain ended first.

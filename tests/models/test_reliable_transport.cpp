@@ -11,6 +11,7 @@
 //   overtaking) nothing is rejected and each packet gets its own ACK: waste is exactly the ACK
 //   bytes, 32 / (256 + 32) = 1/9, and no re-send.
 #define BOOST_TEST_MODULE reliable_transport
+#include <algorithm>
 #include <boost/test/unit_test.hpp>
 
 #include <random>
@@ -229,6 +230,22 @@ BOOST_AUTO_TEST_CASE(scenario_runs_finite_workload) {
   uint64_t connections = 0;
   for (uint64_t c : r.transport.connections_per_bucket) connections += c;
   BOOST_TEST(connections > 0u);
+  // Figure 7's per-NIC peaks: the largest is the MMS; at each NIC's peak the bytes held are at
+  // most a full buffer (2 KB) per connection holding data, at least 1025 bytes per connection
+  // above half and 1985 per full one (less than a 64-byte block free).
+  const auto& t = r.transport;
+  BOOST_REQUIRE_EQUAL(t.nic_max_bytes.size(), static_cast<size_t>(topo.num_hosts));
+  BOOST_TEST(*std::max_element(t.nic_max_bytes.begin(), t.nic_max_bytes.end()) == t.max_nic_bytes);
+  BOOST_TEST(t.max_nic_bytes > 0u);
+  for (size_t h = 0; h < t.nic_max_bytes.size(); ++h) {
+    BOOST_TEST(t.nic_peak_full[h] <= t.nic_peak_over_half[h]);
+    BOOST_TEST(t.nic_peak_over_half[h] <= t.nic_peak_holding[h]);
+    BOOST_TEST(t.nic_peak_holding[h] < static_cast<uint64_t>(topo.num_hosts));
+    BOOST_TEST(t.nic_max_bytes[h] <= 2048u * t.nic_peak_holding[h]);
+    BOOST_TEST(t.nic_max_bytes[h] >= 1025u * t.nic_peak_over_half[h]);
+    BOOST_TEST(t.nic_max_bytes[h] >= 1985u * t.nic_peak_full[h]);
+    BOOST_TEST((t.nic_max_bytes[h] > 0) == (t.nic_peak_holding[h] > 0));
+  }
   BOOST_TEST(r.packets_in_flight == 0u);
   const nlohmann::ordered_json j = tb::to_json(r);
   BOOST_TEST(tb::to_json(tb::point_from_json(nlohmann::json::parse(j.dump()))).dump() == j.dump());

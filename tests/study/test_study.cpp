@@ -156,15 +156,30 @@ BOOST_AUTO_TEST_CASE(seeds004_study_expands_to_its_blocks) {
 }
 
 // seeds/003: Figure 5 on 5 topologies of 16 and 64 switches x DET, ADAP (20), Table 1's 8
-// routings x 3 workloads (24), 5 routings x 2 compression factors (10) = 54. Quick: 2 + 5. A disk
-// experiment is a finite workload with rearrange buffers, and its written scenario (which must
-// not echo traffic.pattern: the disk workload refuses it) reads back the same.
+// routings x 3 workloads (24), 5 routings x 2 compression factors (10), the cost runs on a longer
+// workload (7: with and without the transport), Figure 6's 7 routings on 2 networks (14), Table
+// 2's 8 routings x 3 workloads (24), Figure 8's 3 more pools at 512 bytes (3) and 6 routings x 3
+// more MTUs (18), Figure 5's buffer panels under uniform traffic (2) = 122. Quick: 2 + 5 + 3 (Figure 6a: DET, Adap_32B,
+// Adap_128B). A disk experiment is a finite workload with rearrange buffers, and its written scenario (which must not
+// echo traffic.pattern: the disk workload refuses it) reads back the same. Figure 8's MTU axis sets the escape queue to
+// one MTU for adaptive routing and leaves DET without one.
 BOOST_AUTO_TEST_CASE(seeds003_study_expands_and_its_disk_scenarios_read_back) {
   tb::Study s = tb::load_study(IBSC_SOURCE_DIR "/scenarios/seeds003/in-order-adaptive.yaml");
   BOOST_TEST(s.report == "in-order-adaptive");
-  BOOST_TEST(s.experiments(false).size() == 54u);
-  BOOST_TEST(s.experiments(true).size() == 7u);
-  int checked = 0;
+  BOOST_TEST(s.experiments(false).size() == 122u);
+  BOOST_TEST(s.experiments(true).size() == 10u);
+  int checked = 0, mtu = 0;
+  for (const auto& e : s.experiments(false)) {
+    if (e.name != "torus-LI-dyn64K-disk-t-mtu4096a" && e.name != "torus-DET-disk-t-mtu4096") continue;
+    tb::Scenario a = tb::load_scenario(s.base, e.set);
+    BOOST_TEST(a.point.traffic.disk_config.mtu == 4096u);
+    BOOST_TEST(a.point.traffic.disk_config.compression == 2.5);
+    BOOST_TEST(a.point.traffic.packets_per_host == 53u);
+    BOOST_TEST(a.resolved["topology"]["spec"] == "torus:4x4:hosts=8");
+    BOOST_TEST(a.point.fabric.sw.escape_queue_bytes == (e.routing == "DET" ? 0u : 4096u));
+    ++mtu;
+  }
+  BOOST_TEST(mtu == 2);
   for (const auto& e : s.experiments(false)) {
     if (e.name != "32sw-LI-dyn256K-disk-w2-mtu512") continue;
     tb::Scenario a = tb::load_scenario(s.base, e.set);
