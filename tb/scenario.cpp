@@ -1,6 +1,7 @@
 #include "tb/scenario.h"
 
 #include <algorithm>
+#include <set>
 #include <stdexcept>
 #include <type_traits>
 
@@ -90,6 +91,18 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
                         ro.algorithm + "')");
     *field = r.get<bool>(key, false);
   }
+  // Read only when given, as the VOQsw options: which shortest up*/down* path a pair takes.
+  if (r.has("routing.updown_paths")) {
+    if (!std::set<std::string>{"updown-bfs", "updown-dfs", "minhop", "voqsw", "vn"}.count(ro.algorithm))
+      throw ConfigError(r.where("routing.updown_paths") +
+                        ": key 'routing.updown_paths': only up*/down*, minhop, voqsw and vn read it (routing.algorithm "
+                        "is '" +
+                        ro.algorithm + "')");
+    const std::string c = r.get_choice("routing.updown_paths", "balanced", {"balanced", "first", "random"});
+    ro.updown_paths = c == "first"    ? routing::ShortestPathChoice::First
+                      : c == "random" ? routing::ShortestPathChoice::Random
+                                      : routing::ShortestPathChoice::Balanced;
+  }
   ro.seed = s.point.seed;
 
   models::SwitchParams& sw = s.point.fabric.sw;
@@ -112,9 +125,20 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   // Read only when given, as crossbar_inputs.
   if (r.has("switch.escape_queue_bytes"))
     sw.escape_queue_bytes = static_cast<uint32_t>(r.get_int("switch.escape_queue_bytes", 0, 0, 1 << 20));
+  // Read only when given, as crossbar_inputs (seeds/004's FIFO request queue per output).
+  if (r.has("switch.output_request_queue")) {
+    const std::string q = r.get_choice("switch.output_request_queue", "off", {"off", "fifo", "fifo_head"});
+    sw.output_request_queue = q == "fifo"        ? models::OutputRequestQueue::Fifo
+                              : q == "fifo_head" ? models::OutputRequestQueue::FifoHead
+                                                 : models::OutputRequestQueue::Off;
+  }
   sw.vl2vl = r.get<bool>("switch.vl2vl", sw.vl2vl);
   s.point.arbiter.kind = r.get_choice("switch.arbiter", s.point.arbiter.kind, {"model", "rtl"});
   s.point.arbiter.rtl_switches = r.get<std::vector<int>>("switch.rtl_switches", {});
+  if (sw.output_request_queue != models::OutputRequestQueue::Off && s.point.arbiter.kind == "rtl")
+    throw ConfigError(r.where("switch.output_request_queue") +
+                      ": key 'switch.output_request_queue': the request queues replace the switch arbiter, so "
+                      "switch.arbiter rtl has nothing to run; leave one of the two out");
   try {
     s.point.arbiter.validate(num_switches);
   } catch (const std::invalid_argument& e) {
