@@ -48,6 +48,10 @@ void SwitchParams::validate() const {
   if (vlarb.limit_of_high_priority < 0 || vlarb.limit_of_high_priority > VlArbParams::kMaxLimitOfHighPriority)
     throw ParamError("switch.vlarb.limit_of_high_priority", "switch.vlarb.limit_of_high_priority must be 0.." +
                                                                 std::to_string(VlArbParams::kMaxLimitOfHighPriority));
+  if (output_request_queue != OutputRequestQueue::Off && vlarb.use_tables && output_buffer_bytes_per_vl == 0)
+    throw ParamError("switch.output_request_queue",
+                     "switch.output_request_queue: the request queues order the link's VLs without output buffers, so "
+                     "VLArb tables (switch.vlarb.use_tables) need switch.output_buffer_bytes_per_vl > 0");
 }
 
 std::vector<Switch::Eligible> Switch::eligible_;
@@ -68,6 +72,8 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
       xbar_per_vl_(params.crossbar_inputs == CrossbarInputs::Vl),
       obuf_(params.output_buffer_bytes_per_vl > 0),
       escape_(params.escape_queue_bytes > 0),
+      fifo_(params.output_request_queue != OutputRequestQueue::Off),
+      fifo_head_(params.output_request_queue == OutputRequestQueue::FifoHead),
       arbiter_single_(arbiter.has_single()),
       mon_(monitor),
       arbiter_(arbiter),
@@ -142,6 +148,10 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
       if (obuf_) ob_->connect(port, p_.buffer_blocks(), port_[port].out.byte_ps, p_.vlarb);
     }
   xbar_.configure(p_.crossbar_speedup);
+  if (fifo_) {
+    rq_ = std::make_unique<OutputRequestQueues>();
+    rq_->configure(n, p_.output_request_queue);
+  }
   req_.resize(n);
   for (auto& r : req_) r.candidates.reserve(4);
   status_.resize(n);
@@ -203,6 +213,7 @@ void Switch::packet_arrives(int port, Packet* pkt, Picos head_time) {
   // (which covers every other head).
   const bool new_head = in_.push(ps, q_index, iv, q);
   if (__builtin_expect(counting_, 0)) count_arrival(port, pkt->vl, head_time);
+  if (__builtin_expect(fifo_, 0) && new_head) request_head(port, q_index, iv, now_ps());
   if (new_head) wake_for(port, iv);
 }
 
@@ -238,6 +249,7 @@ void Switch::wake_for(int i, const InputVl& iv) {
 }
 
 Picos Switch::earliest_grant(int i, const InputVl& iv, Picos lower) const {
+  if (__builtin_expect(fifo_head_, 0)) return earliest_grant_head_only(i, iv, lower);
   const Queued& h = iv.head;
   Picos t = std::max({lower, h.ready, xbar_busy(i, iv)});
   Picos best = kNever;
@@ -329,6 +341,7 @@ void Switch::record(int in, int in_vl, int out_vl, const ArbCandidate* c, size_t
 
 void Switch::arbitrate(Picos t) {
   if (recording_) clear_records(t);
+  if (__builtin_expect(fifo_, 0)) return arbitrate_fifo(t);
   // 1. Heads that could go now: routed, input free, candidate output free with credits for the
   //    whole packet on its output VL. Each output collects the VLs requesting it.
   eligible_.clear();
@@ -477,6 +490,7 @@ void Switch::grant(int i, int v, int o, Vl w, Picos t) {
   if (!xbar_per_vl_) in.xbar_busy = x.drain.last_time();  // else iv's drain, set below
   in.rr_vl = static_cast<int8_t>(v + 1 == queues_ ? 0 : v + 1);
   InputBuffer::draining(iv, x.drain);
+  if (__builtin_expect(fifo_, 0)) requeue(i, v, iv, h, t);
   if (__builtin_expect(counting_, 0)) count_grant(i, v, o, w, h, x.drain);
   // Credits go back to the upstream node over the reverse direction of input port i.
   port_[i].out.tx.credits_arrive(i, x.drain);
@@ -513,6 +527,7 @@ void Switch::grant_to_buffer(int i, int v, int o, Vl w, Picos t) {
   if (!xbar_per_vl_) in.xbar_busy = done;
   in.rr_vl = static_cast<int8_t>(v + 1 == queues_ ? 0 : v + 1);
   InputBuffer::draining(iv, drain);
+  if (fifo_) requeue(i, v, iv, h, t);
   if (counting_) count_grant(i, v, o, w, h, drain);
   port_[i].out.tx.credits_arrive(i, drain);
   ob_->push(o, Buffered{pkt, t, done, w, escape_ && granted_escape(i, v, o)});

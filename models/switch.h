@@ -10,7 +10,10 @@
 //   output_buffer.h optional (switch.output_buffer_bytes_per_vl > 0): per output port and VL a
 //                   buffer between crossbar and link, and the link side that empties it; the
 //                   output ports' counters then hold its free space, and grants fill it;
-//   switch_arbiter.h the input-to-output matching (C++ model or Verilated RTL, an interface).
+//   switch_arbiter.h the input-to-output matching (C++ model or Verilated RTL, an interface);
+//   output_request_queue.h optional (switch.output_request_queue: fifo | fifo_head, seeds/004):
+//                   instead of the switch arbiter, a FIFO request queue per output crossbar port
+//                   decides which head each free output serves (switch_request_queue.cpp).
 // The LFT look-up and the wake-up computation stay here: they read all parts at once.
 //
 // Ports:   rx (sc_export, all incoming links) and tx[p] (sc_port to the outgoing link of port p).
@@ -37,6 +40,7 @@
 #include "models/link_protocol.h"
 #include "models/output_buffer.h"
 #include "models/output_port.h"
+#include "models/output_request_queue.h"
 #include "models/port_counters.h"
 #include "models/scheduler.h"
 #include "models/sl2vl_lookup.h"
@@ -133,6 +137,19 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   void arbitrate(Picos t);
   void arbitrate_single(const Eligible& e, Picos t);
   void arbitrate_head(Picos t);  // every eligible pair is one head's (adaptive: several outputs)
+  // With output request queues (switch_request_queue.cpp), cold: arbitrate() and
+  // earliest_grant() hand over to these, and grants keep the queues in step.
+  __attribute__((noinline, cold)) void arbitrate_fifo(Picos t);
+  __attribute__((noinline, cold)) Picos earliest_grant_head_only(int i, const InputVl& iv, Picos lower) const;
+  __attribute__((noinline, cold)) void request_head(int i, int q, const InputVl& iv, Picos t);
+  __attribute__((noinline, cold)) void requeue(int i, int q, const InputVl& iv, const Queued& granted, Picos t);
+  // Head h's candidate on output port o (the first listing it), or null.
+  const routing::PortCandidate* candidate_on(const Queued& h, int o) const {
+    for (auto c = cand_first(h), end = c + h.count; c != end; ++c)
+      if (c->port == o) return c;
+    return nullptr;
+  }
+  int queue_index(int i, const InputVl& iv) const { return static_cast<int>(&iv - &in_.at(i, 0)); }
   void schedule_next(Picos t_min);
   void wake_for(int in_port, const InputVl& iv);  // wake-up for the head of one input VL only
   Vl out_vl(int in_port, int out_port, const Queued& h) const { return sl2vl_(in_port, out_port, h.sl2vl_key); }
@@ -188,6 +205,8 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   bool xbar_per_vl_;  // a crossbar input per input VL: its busy time is its last drain's end
   bool obuf_;         // output buffers (ob_): the crossbar feeds them, the link side empties them
   bool escape_;       // escape queues (switch.escape_queue_bytes > 0): two queues per input VL
+  bool fifo_;         // output request queues (rq_) decide instead of the switch arbiter
+  bool fifo_head_;    // ... serving only each queue's head (switch.output_request_queue: fifo_head)
   bool per_vl_lft_ = false;
   bool arbiter_single_;  // arbiter_.has_single(), asked once
   bool recording_ = false;
@@ -222,8 +241,10 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
     int in, vl, out;
     Vl out_vl;
   };
-  std::vector<Grant> grants_now_;      // the last arbitration's grants, see last_grant_out()
-  std::unique_ptr<OutputBuffers> ob_;  // null unless obuf_
+  std::vector<Grant> grants_now_;                     // the last arbitration's grants, see last_grant_out()
+  std::unique_ptr<OutputBuffers> ob_;                 // null unless obuf_
+  std::unique_ptr<OutputRequestQueues> rq_;           // null unless fifo_
+  std::vector<std::pair<OutputRequest, int>> picks_;  // arbitrate_fifo()'s choice per output
 
   uint32_t route_index(const Packet& p) const {
     size_t k = (per_vl_lft_ ? p.vl * lids_ : 0) + p.dlid;

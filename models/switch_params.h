@@ -12,6 +12,11 @@ namespace ibsc::models {
 // at link rate (a port may feed several outputs at once from different VLs; seeds/004).
 enum class CrossbarInputs { Port, Vl };
 
+// Who decides which request an output serves: the switch arbiter (Off), or a FIFO request queue
+// per output crossbar port (seeds/004), serving the first request in arrival order that can go
+// (Fifo) or only the queue's head (FifoHead). See output_request_queue.h.
+enum class OutputRequestQueue { Off, Fifo, FifoHead };
+
 struct SwitchParams {
   // Limits shared by validate() and the scenario key declarations (tb/scenario_keys.cpp); the
   // VL limit is kMaxDataVls (routing/types.h).
@@ -31,6 +36,8 @@ struct SwitchParams {
   // per VL. A multiple of 64 bytes, below buffer_bytes_per_vl (and output_buffer_bytes_per_vl,
   // whose buffers then keep escape queues too, output_buffer.h); at most 8 data VLs.
   uint32_t escape_queue_bytes = 0;
+  // Scenario key switch.output_request_queue: off | fifo | fifo_head (output_request_queue.h).
+  OutputRequestQueue output_request_queue = OutputRequestQueue::Off;
   VlArbParams vlarb;  // output VL arbitration (round-robin unless tables)
   bool vl2vl =
       false;  // expects VL2VL tables (keyed by input VL); the switch follows the tables' key, tb checks they agree

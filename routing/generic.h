@@ -44,12 +44,14 @@ struct RouteResult {
 
 // Shortest legal paths (legal: every turn allowed by `rules`), one per ordered switch pair.
 // Per destination, sources farthest first; each takes, among its shortest legal paths, the one
-// whose most loaded channel is least loaded, then the lowest load sum, then a hash of `seed`.
+// whose most loaded channel is least loaded, then the lowest load sum, then a hash of `seed`
+// (`choice` Balanced; First: the lowest channel at each hop; Random: the hash alone).
 // `consistent`: once a path toward d leaves channel c by channel c', every later path toward d
 // through c does the same. The paths then disagree at a switch only between different input
 // ports, which bounds destination renaming by the port count (large networks need it: free
 // per-pair choices can ask for more than the 128 LIDs an LMC of 7 gives).
-RouteResult route_with_turns(const SwitchGraph& g, const TurnRules& rules, uint64_t seed, bool consistent = false);
+RouteResult route_with_turns(const SwitchGraph& g, const TurnRules& rules, uint64_t seed, bool consistent = false,
+                             ShortestPathChoice choice = ShortestPathChoice::Balanced);
 
 // Routes with free per-pair choices, and again with `consistent` ones when destination
 // renaming runs out of LIDs. `check_cdg`: the consistent paths must also have an acyclic

@@ -114,7 +114,7 @@ TableSet tables_with_fallback(const Topology& t, const SwitchGraph& g, const Tur
     } catch (const RenamingOverflow&) {
     }
   }
-  RouteResult r = route_with_turns(g, rules, opt.seed, true);
+  RouteResult r = route_with_turns(g, rules, opt.seed, true, opt.updown_paths);
   if (check_cdg && !path_cdg_cycle(g, r.paths).empty())
     throw RoutingError(name + ": destination renaming needs more than " + std::to_string(1 << opt.max_lmc) +
                        " LIDs per host, and the destination-consistent paths are not deadlock-free");

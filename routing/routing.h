@@ -16,6 +16,11 @@ class RoutingError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Which of a pair's shortest legal paths route_with_turns takes (generic.h): the one whose most
+// loaded channel is least loaded (Balanced), the first found (First: the lowest channel, i.e.
+// the lowest output port, at each switch), or one at random (Random: a seeded hash).
+enum class ShortestPathChoice { Balanced, First, Random };
+
 struct RoutingOptions {
   std::string algorithm = "ecube";  // ecube | dor1vl | minhop | updown-bfs | updown-dfs | flexible | voqsw | vn | tftr
                                     // | updown-disjoint | dor | mixed-dor | adaptive-updown | updown-escape | file
@@ -28,11 +33,12 @@ struct RoutingOptions {
   int max_lmc = 7;                  // destination renaming may use up to 2^max_lmc LIDs per host
                                     // (lowered to what the unicast LID range allows)
   // VOQsw options beyond seeds/004 (both off: the paper's algorithm; routing/voqsw.h):
-  bool voq_hca = false;      // tuples at the HCAs too: the HCA's SL2VL picks the first switch's VOQ
-  bool voq_spread = false;   // SLs kept out of considered neighbours' VLs where they can be, and
-                             // paths free of considered tuples spread over the VLs
-  int root = -1;             // up*/down*/Flexible root switch; -1: the seeds/000 heuristic
-  int search_budget = 500;   // Flexible: candidate routings evaluated at most
+  bool voq_hca = false;     // tuples at the HCAs too: the HCA's SL2VL picks the first switch's VOQ
+  bool voq_spread = false;  // SLs kept out of considered neighbours' VLs where they can be, and
+                            // paths free of considered tuples spread over the VLs
+  int root = -1;            // up*/down*/Flexible root switch; -1: the seeds/000 heuristic
+  ShortestPathChoice updown_paths = ShortestPathChoice::Balanced;  // up*/down*, minhop (and voqsw, vn)
+  int search_budget = 500;                                         // Flexible: candidate routings evaluated at most
   long anneal_moves = -1;    // Flexible: path-space annealing moves; -1: 60 per switch pair, <= 250000
   double max_memory_gb = 0;  // refuse tables estimated above this (memory_estimate.h); 0: half
                              // the physical memory

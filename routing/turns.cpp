@@ -98,7 +98,8 @@ void switch_distances(const SwitchGraph& g, const TurnRules& rules, int d, std::
 // Up to this many switches, route_with_turns re-routes every pair in further passes.
 constexpr int kReroutePassSwitches = 128;
 
-RouteResult route_with_turns(const SwitchGraph& g, const TurnRules& rules, uint64_t seed, bool consistent) {
+RouteResult route_with_turns(const SwitchGraph& g, const TurnRules& rules, uint64_t seed, bool consistent,
+                             ShortestPathChoice choice) {
   const int n = g.n;
   const size_t C = g.channels.size();
   const std::vector<int> pos = out_positions(g);
@@ -125,13 +126,16 @@ RouteResult route_with_turns(const SwitchGraph& g, const TurnRules& rules, uint6
     if (c_cur < 0) return true;
     int ry = reuse(y, d), rc = reuse(c_cur, d);
     if (ry != rc) return ry > rc;
+    if (choice == ShortestPathChoice::First) return g.channels[y].port < g.channels[c_cur].port;
+    if (choice == ShortestPathChoice::Random) return tie[y] < tie[c_cur];
     if (bmax[y] != bmax[c_cur]) return bmax[y] < bmax[c_cur];
     if (bsum[y] != bsum[c_cur]) return bsum[y] < bsum[c_cur];
     return tie[y] < tie[c_cur];
   };
   // Small networks get rip-up-and-reroute passes: each pair drops its path and chooses again
   // knowing every other pair's load, which removes most of the order dependence.
-  const int passes = use_dp && !consistent && n <= kReroutePassSwitches ? 3 : 1;
+  const int passes =
+      use_dp && !consistent && n <= kReroutePassSwitches && choice == ShortestPathChoice::Balanced ? 3 : 1;
   std::vector<std::vector<int32_t>> all(passes > 1 ? static_cast<size_t>(n) * n : 0);
   auto slot = [&](int s, int d) -> std::vector<int32_t>& {
     return passes > 1 ? all[static_cast<size_t>(d) * n + s] : pending[s];
@@ -188,6 +192,8 @@ RouteResult route_with_turns(const SwitchGraph& g, const TurnRules& rules, uint6
             if (cur < 0) return true;
             int ry = reuse(y, d), rc = reuse(cur, d);
             if (ry != rc) return ry > rc;
+            if (choice == ShortestPathChoice::First) return g.channels[y].port < g.channels[cur].port;
+            if (choice == ShortestPathChoice::Random) return tie[y] < tie[cur];
             if (r.load[y] != r.load[cur]) return r.load[y] < r.load[cur];
             return tie[y] < tie[cur];
           };

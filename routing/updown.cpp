@@ -114,16 +114,19 @@ TableSet route_updown(const Topology& t, const RoutingOptions& opt, TreeKind kin
   const int root = opt.root >= 0 ? opt.root : updown_root(g);
   TurnRules rules = updown_rules(g, updown_labels(g, kind, root));
   return tables_with_fallback(
-      t, g, rules, g.n > kFreeChoiceSwitches ? RouteResult{} : route_with_turns(g, rules, opt.seed), opt, name, false);
+      t, g, rules,
+      g.n > kFreeChoiceSwitches ? RouteResult{} : route_with_turns(g, rules, opt.seed, false, opt.updown_paths), opt,
+      name, false);
 }
 
 TableSet route_minhop(const Topology& t, const RoutingOptions& opt) {
   SwitchGraph g(t);
   require_connected(t, g, "minhop");
   TurnRules rules = TurnRules::all_but_u_turns(g);
-  return tables_with_fallback(t, g, rules,
-                              g.n > kFreeChoiceSwitches ? RouteResult{} : route_with_turns(g, rules, opt.seed), opt,
-                              "minhop", false);
+  return tables_with_fallback(
+      t, g, rules,
+      g.n > kFreeChoiceSwitches ? RouteResult{} : route_with_turns(g, rules, opt.seed, false, opt.updown_paths), opt,
+      "minhop", false);
 }
 
 }  // namespace ibsc::routing

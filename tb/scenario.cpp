@@ -1,6 +1,7 @@
 #include "tb/scenario.h"
 
 #include <algorithm>
+#include <set>
 #include <stdexcept>
 
 #include "models/param_error.h"
@@ -76,6 +77,12 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
       r.fail(key, "only routing voqsw reads it (routing.algorithm is '" + ro.algorithm + "')");
     *field = r.get<bool>(key);
   }
+  // Which shortest up*/down* path a pair takes (echoed only when given, as the VOQsw options).
+  if (r.has("routing.updown_paths") &&
+      !std::set<std::string>{"updown-bfs", "updown-dfs", "minhop", "voqsw", "vn"}.count(ro.algorithm))
+    r.fail("routing.updown_paths",
+           "only up*/down*, minhop, voqsw and vn read it (routing.algorithm is '" + ro.algorithm + "')");
+  ro.updown_paths = r.get<routing::ShortestPathChoice>("routing.updown_paths");
   ro.seed = s.point.seed;
 
   models::SwitchParams& sw = s.point.fabric.sw;
@@ -87,9 +94,14 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   sw.crossbar_inputs = r.get<models::CrossbarInputs>("switch.crossbar_inputs");
   sw.output_buffer_bytes_per_vl = static_cast<uint32_t>(r.get<int>("switch.output_buffer_bytes_per_vl"));
   sw.escape_queue_bytes = static_cast<uint32_t>(r.get<int>("switch.escape_queue_bytes"));
+  sw.output_request_queue = r.get<models::OutputRequestQueue>("switch.output_request_queue");
   sw.vl2vl = r.get<bool>("switch.vl2vl");
   s.point.arbiter.kind = r.get<std::string>("switch.arbiter");
   s.point.arbiter.rtl_switches = r.get<std::vector<int>>("switch.rtl_switches");
+  if (sw.output_request_queue != models::OutputRequestQueue::Off && s.point.arbiter.kind == "rtl")
+    r.fail("switch.output_request_queue",
+           "the request queues replace the switch arbiter, so switch.arbiter rtl has nothing to run; leave one of the "
+           "two out");
   try {
     s.point.arbiter.validate(num_switches);
   } catch (const std::invalid_argument& e) {

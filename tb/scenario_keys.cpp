@@ -60,6 +60,11 @@ std::vector<Key> declare() {
                "`voqsw` only: SLs kept out of considered neighbours' VLs where they can be, and paths with no "
                "considered tuple spread over the VLs instead of SL 0")
           .when_set(),
+      choice_key("routing.updown_paths", ro.updown_paths, {"balanced", "first", "random"},
+                 "which of a pair's shortest legal paths `updown-bfs`, `updown-dfs`, `minhop` (and `voqsw`, `vn` on "
+                 "them) take: `balanced` (least loaded busiest channel, then lowest load sum, rip-up passes), `first` "
+                 "(lowest output port at each switch: the first path found), `random` (seeded)")
+          .when_set(),
       int_key("switch.num_vls", sw.num_vls, 1, ibsc::kMaxDataVls, "VLs", "data VLs per port"),
       int_key("switch.buffer_bytes_per_vl", static_cast<int>(sw.buffer_bytes_per_vl), 64, 1 << 20, bytes,
               "input buffer per port and VL, a multiple of 64"),
@@ -79,6 +84,13 @@ std::vector<Key> declare() {
               "escape queue in each input VL buffer (one MTU, at least the longest packet), a multiple of 64, below "
               "`buffer_bytes_per_vl`; the rest is the adaptive queue; needs a routing with escape candidates "
               "(`adaptive-updown`) and at most 8 VLs; output buffers then keep escape queues too; 0: none")
+          .when_set(),
+      choice_key("switch.output_request_queue", sw.output_request_queue, {"off", "fifo", "fifo_head"},
+                 "`fifo`: a FIFO request queue per output crossbar port (seeds/004) decides instead of the switch "
+                 "arbiter: each free output serves the first request, in the order heads became routed requests, that "
+                 "can go now (crossbar input free, room on its output VL); `fifo_head`: only the queue's head, which "
+                 "blocks the rest while it cannot go; not with `switch.arbiter: rtl`, nor VLArb tables without output "
+                 "buffers (`models/output_request_queue.h`)")
           .when_set(),
       flag_key("switch.vl2vl", sw.vl2vl, "SL2VL keyed by input VL"),
       choice_key("switch.arbiter", s.point.arbiter.kind, {"model", "rtl"},

@@ -1,4 +1,5 @@
 #define BOOST_TEST_MODULE routing_generic
+#include <algorithm>
 #include <boost/test/unit_test.hpp>
 #include <cmath>
 
@@ -230,6 +231,61 @@ BOOST_AUTO_TEST_CASE(switch_level_distances_give_the_channel_bfs_paths) {
         BOOST_TEST(a.paths.chans == b.paths.chans);
         BOOST_TEST(a.load == b.load);
       }
+    }
+  }
+}
+
+// routing.updown_paths: every choice takes shortest legal up*/down* paths (same lengths, acyclic
+// dependencies); balanced has the least loaded busiest channel; first ignores the seed (the lowest
+// port at each hop), random follows it.
+BOOST_AUTO_TEST_CASE(updown_path_choices) {
+  const Topology t = make_irregular(16, 8, 4, 3);
+  SwitchGraph g(t);
+  const TurnRules rules = updown_rules(g, updown_labels(g, TreeKind::Bfs, updown_root(g)));
+  auto run = [&](ShortestPathChoice c, uint64_t seed) { return route_with_turns(g, rules, seed, false, c); };
+  const RouteResult bal = run(ShortestPathChoice::Balanced, 1), first = run(ShortestPathChoice::First, 1),
+                    first7 = run(ShortestPathChoice::First, 7), rnd = run(ShortestPathChoice::Random, 1),
+                    rnd7 = run(ShortestPathChoice::Random, 7);
+  auto busiest = [](const RouteResult& r) { return *std::max_element(r.load.begin(), r.load.end()); };
+  for (const RouteResult* r : {&first, &rnd, &rnd7}) {
+    BOOST_TEST(path_cdg_cycle(g, r->paths).empty());
+    for (int s = 0; s < g.n; ++s)
+      for (int d = 0; d < g.n; ++d) BOOST_TEST(r->paths.length(s, d) == bal.paths.length(s, d));
+    BOOST_TEST(busiest(bal) <= busiest(*r));
+  }
+  BOOST_TEST(busiest(bal) < busiest(first));
+  BOOST_TEST(first.paths.chans == first7.paths.chans);
+  BOOST_TEST(rnd.paths.chans != rnd7.paths.chans);
+  // First: the walk that takes, at every hop, the lowest port still on a shortest legal path.
+  std::vector<int> dist(g.channels.size());
+  for (int d = 0; d < g.n; ++d) {
+    std::fill(dist.begin(), dist.end(), -1);
+    std::vector<int> queue;
+    for (int c : g.in[d]) dist[c] = 0, queue.push_back(c);
+    for (size_t i = 0; i < queue.size(); ++i)
+      for (int p : g.in[g.channels[queue[i]].from])
+        if (dist[p] < 0 && rules.allows(g, p, queue[i])) dist[p] = dist[queue[i]] + 1, queue.push_back(p);
+    for (int s = 0; s < g.n; ++s) {
+      if (s == d) continue;
+      std::vector<int> walk;
+      int cur = -1;
+      for (int c : g.out[s])
+        if (dist[c] >= 0 &&
+            (cur < 0 || dist[c] < dist[cur] || (dist[c] == dist[cur] && g.channels[c].port < g.channels[cur].port)))
+          cur = c;
+      while (cur >= 0) {
+        walk.push_back(cur);
+        int next = -1;
+        if (dist[cur] > 0)
+          for (int y : g.out[g.channels[cur].to])
+            if (dist[y] == dist[cur] - 1 && rules.allows(g, cur, y) &&
+                (next < 0 || g.channels[y].port < g.channels[next].port))
+              next = y;
+        cur = next;
+      }
+      const std::vector<int> chosen(first.paths.chans.begin() + first.paths.begin(s, d),
+                                    first.paths.chans.begin() + first.paths.end(s, d));
+      BOOST_TEST(chosen == walk);
     }
   }
 }

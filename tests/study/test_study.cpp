@@ -126,11 +126,12 @@ BOOST_AUTO_TEST_CASE(seeds000_study_expands_to_its_experiments) {
 
 // seeds/004: the experiment blocks, not the figure/table products. Full: 4 networks x 3 routings
 // x 7 patterns (84) + VOQ-4SL uniform on 4 networks (4) + 8sw 4 routings x 2 patterns (8; its
-// VOQ-4SL uniform already counted: 7 new) + 1VN uniform on 3 networks (3) = 98. Quick: 1 x 5 x 2.
+// VOQ-4SL uniform already counted: 7 new) + 1VN uniform on 3 networks (3) + 6 variant routings
+// (FIFO request queues, first paths) uniform on 4 networks (24) = 122. Quick: 1 x 5 x 2.
 BOOST_AUTO_TEST_CASE(seeds004_study_expands_to_its_blocks) {
   tb::Study s = tb::load_study(IBSC_SOURCE_DIR "/scenarios/seeds004/voqsw.yaml");
   BOOST_TEST(s.report == "voqsw");
-  BOOST_TEST(s.experiments(false).size() == 98u);
+  BOOST_TEST(s.experiments(false).size() == 122u);
   BOOST_TEST(s.experiments(true).size() == 10u);
   BOOST_TEST(s.factor_tables[0].paper.at("64sw").at("uniform/VOQ-8SL") == 3.29);
   BOOST_TEST(s.factor_tables[0].paper.at("64sw").at("uniform/VOQ-8SL-ext") == 3.29);
@@ -147,6 +148,14 @@ BOOST_AUTO_TEST_CASE(seeds004_study_expands_to_its_blocks) {
       BOOST_TEST(sc.point.traffic.hotspot_fraction == 0.4);
       BOOST_TEST(sc.point.run.hol_sample_ns == 1000);
       BOOST_TEST(!sc.routing.voq_hca);
+    } else if (e.name == "32sw-8VN-fifo-head-uniform-32") {
+      tb::Scenario sc = tb::load_scenario(s.base, e.set);
+      BOOST_TEST((sc.point.fabric.sw.output_request_queue == models::OutputRequestQueue::FifoHead));
+      BOOST_TEST((sc.routing.updown_paths == routing::ShortestPathChoice::Balanced));
+    } else if (e.name == "8sw-VOQ-8SL-ext-first-uniform-32") {
+      tb::Scenario sc = tb::load_scenario(s.base, e.set);
+      BOOST_TEST((sc.routing.updown_paths == routing::ShortestPathChoice::First));
+      BOOST_TEST((sc.point.fabric.sw.output_request_queue == models::OutputRequestQueue::Off));
     } else if (e.name == "16sw-VOQ-8SL-ext-uniform-32") {
       tb::Scenario sc = tb::load_scenario(s.base, e.set);
       BOOST_TEST(sc.routing.algorithm == "voqsw");
