@@ -83,13 +83,21 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
   // Offsets and candidates only when some entry has several (adaptive routing): the entry's
   // inline first candidate serves the rest (16,384 hosts, deterministic: 230 MB less).
   bool several = false;
-  for (int v = 0; v < copies; ++v) several |= !(per_vl_lft_ ? tables.lft_per_input_vl.at(v) : tables.lft).single();
+  // Input VLs beyond the tables' copies have no routes (a packet there is refused).
+  static const routing::Lft kNoLft;
+  auto lft_of = [&](int v) -> const routing::Lft& {
+    if (!per_vl_lft_) return tables.lft;
+    return v < static_cast<int>(tables.lft_per_input_vl.size()) ? tables.lft_per_input_vl[v] : kNoLft;
+  };
+  for (int v = 0; v < copies; ++v) several |= !lft_of(v).single();
   if (several) route_begin_.reserve(lids_ * copies);
   for (int v = 0; v < copies; ++v) {
-    const routing::Lft& lft = per_vl_lft_ ? tables.lft_per_input_vl.at(v) : tables.lft;
+    const routing::Lft& lft = lft_of(v);
+    const routing::PortCandidate* last_list = nullptr;  // entries sharing a list (Lft::share) share it here too
+    uint32_t last_at = 0;
     for (size_t d = 0; d < lids_; ++d) {
       Route r;
-      if (several) route_begin_.push_back(static_cast<uint32_t>(cand_.size()));
+      uint32_t at = static_cast<uint32_t>(cand_.size());
       // An entry naming a port without a cable stays empty here, so that arrival checks one
       // count; refuse_route() reads the tables again for the message.
       if (d < lft.size()) {
@@ -100,11 +108,17 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
                 cands.begin(), cands.end(),
                 [&](const routing::PortCandidate& c) { return c.port >= 1 && c.port <= n && connected(c.port); }) &&
             !cands.empty()) {
-          if (several) cand_.insert(cand_.end(), cands.begin(), cands.end());
+          if (several && cands.size() > 1 && cands.begin() == last_list) {
+            at = last_at;
+          } else if (several) {
+            cand_.insert(cand_.end(), cands.begin(), cands.end());
+            if (cands.size() > 1) last_list = cands.begin(), last_at = at;
+          }
           r.count = static_cast<uint8_t>(cands.size());
           r.first = cands.front();
         }
       }
+      if (several) route_begin_.push_back(at);
       routes.push_back(r);
     }
   }

@@ -90,6 +90,15 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
                         ro.algorithm + "')");
     *field = r.get<bool>(key, false);
   }
+  // seeds/001's hop budget, read only by the routings that count hops in the VL.
+  if (r.has("routing.k")) {
+    if (ro.algorithm != "distance" && ro.algorithm != "deflection")
+      throw ConfigError(r.where("routing.k") +
+                        ": key 'routing.k': only routings distance and deflection read it "
+                        "(routing.algorithm is '" +
+                        ro.algorithm + "')");
+    ro.k = r.get_int("routing.k", ro.k, 1, 15);
+  }
   ro.seed = s.point.seed;
 
   models::SwitchParams& sw = s.point.fabric.sw;
