@@ -10,6 +10,7 @@
 
 #include "routing/checks.h"
 #include "routing/routing.h"
+#include "routing/table_io.h"
 #include "routing/topo_spec.h"
 #include "tests/support/error_of.h"
 
@@ -226,4 +227,12 @@ BOOST_AUTO_TEST_CASE(vl_budget_is_diameter_plus_k) {
   BOOST_TEST(testing::error_of([&] { route(build_topology_spec("torus:4x4:hosts=1"), "ador"); }) ==
              "ador needs a flattened butterfly or a hypercube (topology is 'torus')");
   BOOST_TEST(testing::error_of([&] { route(t, "gsid"); }) == "gsid needs a dragonfly (topology is 'flatfly')");
+}
+
+// An OpenSM LFT dump holds one LFT per switch: tables with per-VL copies are not exported.
+BOOST_AUTO_TEST_CASE(export_of_per_vl_lfts_is_refused) {
+  const Topology t = build_topology_spec("dragonfly:a=4,h=2,p=1");
+  const TableSet ts = route(t, "gsid");
+  BOOST_TEST(testing::error_of([&] { export_tables(t, ts, "seeds001_export"); }) ==
+             "routing 'gsid' programs one LFT per input VL, which an OpenSM LFT dump cannot hold: not exported");
 }
