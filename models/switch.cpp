@@ -56,6 +56,7 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
       xbar_per_vl_(params.crossbar_inputs == CrossbarInputs::Vl),
       obuf_(params.output_buffer_bytes_per_vl > 0),
       escape_(params.escape_queue_bytes > 0),
+      fallback_on_credits_(params.ar_fallback_on_credits),
       arbiter_single_(arbiter.has_single()),
       mon_(monitor),
       arbiter_(arbiter),
@@ -244,7 +245,11 @@ Picos Switch::earliest_grant(int i, const InputVl& iv, Picos lower) const {
   Picos t = std::max({lower, h.ready, xbar_busy(i, iv)});
   Picos best = kNever;
   const int need = static_cast<int>(h.blocks);
+  // Credits only grow until this switch grants again, so the level allowed at t bounds the
+  // later ones: a head waiting for its busy minimal output is not woken for the others.
+  const int level = fallback_level(i, h, t);
   for (auto c = cand_first(h), end = c + h.count; c != end; ++c) {
+    if (c->priority > level) continue;
     Picos to = std::max(t, port_[c->port].out.busy);
     const CreditCounter& cc = out_.credits(c->port, out_vl(i, c, h));
     Picos tc = cc.time_for(need_for(c, need), to);
@@ -252,6 +257,15 @@ Picos Switch::earliest_grant(int i, const InputVl& iv, Picos lower) const {
     best = std::min(best, tc);
   }
   return best;
+}
+
+int Switch::best_credited_level(int i, const Queued& h, Picos t) const {
+  int level = 0xFF;
+  const int need = static_cast<int>(h.blocks);
+  for (auto c = cand_first(h), end = c + h.count; c != end; ++c)
+    if (c->priority < level && out_.credits(c->port, out_vl(i, c, h)).available(t) >= need_for(c, need))
+      level = c->priority;
+  return level;
 }
 
 void Switch::schedule_next(Picos t_min) {
@@ -343,9 +357,10 @@ void Switch::arbitrate(Picos t) {
       const Queued& h = iv.head;
       if (h.ready > t || (xbar_per_vl_ && xbar_busy(i, iv) > t)) continue;
       const int need = static_cast<int>(h.blocks);
+      const int level = fallback_level(i, h, t);
       for (auto c = cand_first(h), end = c + h.count; c != end; ++c) {
         OutputPortState& o = port_[c->port].out;
-        if (o.busy > t) continue;
+        if (o.busy > t || c->priority > level) continue;
         Vl w = out_vl(i, c, h);
         if (out_.credits(c->port, w).available_now(t) < need_for(c, need)) continue;
         if (OutputPorts::request(o, w)) touched_.push_back(c->port);

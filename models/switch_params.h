@@ -27,6 +27,11 @@ struct SwitchParams {
   // per VL. A multiple of 64 bytes, below buffer_bytes_per_vl (and output_buffer_bytes_per_vl,
   // whose buffers then keep escape queues too, output_buffer.h); at most 8 data VLs.
   uint32_t escape_queue_bytes = 0;
+  // Adaptive routing, when a head may take a worse priority level of its LFT entry: false
+  // (scenario key switch.ar_fallback: free) whenever no better candidate is free with credits
+  // this cycle; true (credits) only when no better candidate has credits for the packet, busy
+  // or not, so a head waits for a busy minimal output instead of going round it (seeds/001).
+  bool ar_fallback_on_credits = false;
   VlArbParams vlarb;  // output VL arbitration (round-robin unless tables)
   bool vl2vl =
       false;  // expects VL2VL tables (keyed by input VL); the switch follows the tables' key, tb checks they agree

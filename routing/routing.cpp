@@ -45,6 +45,13 @@ std::vector<std::string> routing_algorithm_choices() {
   return c;
 }
 
+bool programs_per_vl_lfts(const std::string& algorithm) {
+  for (const char* a :
+       {"distance", "deflection", "ador", "mixed-ador", "twisted-ador", "twisted-mixed", "gsid", "static"})
+    if (algorithm == a) return true;
+  return false;
+}
+
 bool algorithm_applies(const std::string& algorithm, const Topology& topo) {
   if (algorithm == "ecube" || algorithm == "dor1vl")
     return topo.kind == "torus" || topo.kind == "mesh" || topo.kind == "hypercube";

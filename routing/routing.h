@@ -47,6 +47,9 @@ struct RoutingOptions {
 const std::vector<std::string>& routing_algorithms();
 // routing_algorithms() and "file": the names a scenario may give.
 std::vector<std::string> routing_algorithm_choices();
+// seeds/001's routings, which program one LFT per input VL and VL2VL tables (vl_routing.h): they
+// need that hardware, and no OpenSM dump holds their tables.
+bool programs_per_vl_lfts(const std::string& algorithm);
 // Whether an algorithm can route this topology (e-cube needs a torus or mesh; "file" needs
 // lft_file, so it never applies on its own).
 bool algorithm_applies(const std::string& algorithm, const Topology& topo);

@@ -251,7 +251,8 @@ int route(const RouteCmdOptions& opt) {
   } else if (!opt.routing.empty()) algorithms.push_back(opt.routing);
   else if (opt.metrics)
     for (const auto& a : routing::routing_algorithms()) {
-      if (routing::algorithm_applies(a, topo)) algorithms.push_back(a);
+      // Table 2 style: the algorithms of one LFT per switch (seeds/001's per-VL ones by name).
+      if (routing::algorithm_applies(a, topo) && !routing::programs_per_vl_lfts(a)) algorithms.push_back(a);
     }
   else algorithms.push_back(routing::algorithm_applies("ecube", topo) ? "ecube" : "updown-dfs");
   const bool single = algorithms.size() == 1;

@@ -115,6 +115,9 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
                              ? models::CrossbarInputs::Vl
                              : models::CrossbarInputs::Port;
   // Read only when given, as crossbar_inputs.
+  if (r.has("switch.ar_fallback"))
+    sw.ar_fallback_on_credits = r.get_choice("switch.ar_fallback", "free", {"free", "credits"}) == "credits";
+  // Read only when given, as crossbar_inputs.
   if (r.has("switch.output_buffer_bytes_per_vl"))
     sw.output_buffer_bytes_per_vl =
         static_cast<uint32_t>(r.get_int("switch.output_buffer_bytes_per_vl", 0, 0, 1 << 20));
