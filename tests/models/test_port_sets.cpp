@@ -49,6 +49,14 @@ std::string scripted(const std::string& kind, bool fallback_on_credits = false) 
   })[0];
 }
 
+// The delivery times of a scripted() run, earliest first.
+std::vector<Picos> delivery_times(const nlohmann::json& j) {
+  std::vector<Picos> done;
+  for (const auto& d : j["deliveries"]) done.push_back(d[4].get<Picos>());
+  std::sort(done.begin(), done.end());
+  return done;
+}
+
 tb::PointSetup random_setup(const routing::Topology& topo, const routing::TableSet& tables) {
   tb::PointSetup ps;
   ps.topo = &topo;
@@ -75,9 +83,7 @@ BOOST_AUTO_TEST_CASE(second_candidate_when_first_busy) {
   BOOST_TEST(j["bytes"]["3"].get<uint64_t>() == 512u);
   // The two first packets travel side by side: delivered at the same time, the third one
   // packet time (512 x 4 ns) later.
-  std::vector<Picos> done;
-  for (const auto& d : j["deliveries"]) done.push_back(d[4].get<Picos>());
-  std::sort(done.begin(), done.end());
+  const std::vector<Picos> done = delivery_times(j);
   BOOST_TEST(done[0] == done[1]);
   BOOST_TEST(done[2] - done[0] == 512 * 4 * kNs);
   BOOST_TEST(scripted("rtl") == model);
@@ -91,9 +97,7 @@ BOOST_AUTO_TEST_CASE(fallback_on_credits_waits_for_busy_preferred_cable) {
   BOOST_TEST_REQUIRE(j["deliveries"].size() == 3u);
   BOOST_TEST(j["bytes"]["1"].get<uint64_t>() == 1536u);
   BOOST_TEST(j["bytes"]["3"].get<uint64_t>() == 0u);
-  std::vector<Picos> done;
-  for (const auto& d : j["deliveries"]) done.push_back(d[4].get<Picos>());
-  std::sort(done.begin(), done.end());
+  const std::vector<Picos> done = delivery_times(j);
   BOOST_TEST(done[1] - done[0] == 512 * 4 * kNs);
   BOOST_TEST(done[2] - done[1] == 512 * 4 * kNs);
 }
