@@ -9,6 +9,9 @@
 // so each peak RSS is its own. Times are CPU seconds of the process; ns/hop is the simulation's
 // CPU time per packet-hop.
 //   large_fabric_bench [--sim-us N] [--load F] [--width W] [--lane-gbps G] [--only SPEC] [--max-hosts N]
+//                      [--routing NAME] [--k K]
+// --routing: dor (the default) or another routing of these fabrics, e.g. seeds/001's distance
+// with its --k (the switches get the VLs the routing uses; per-input-VL LFTs as it programs).
 //
 // 2026-11-25, the 2-core VM shared with four other jobs (CPU seconds; wall was 2-3x):
 //   hosts  route  check  build  simulate  teardown  hops       ns/hop  peak RSS
@@ -27,6 +30,7 @@
 // results): 12 s wall, 7.2 CPU s, 763 MB peak.
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -60,12 +64,16 @@ double peak_mb() {
   return ru.ru_maxrss / 1024.0;
 }
 
+std::string g_routing = "dor";
+int g_k = 1;
+
 nlohmann::json measure(const std::string& spec, double load, double sim_us, const models::LinkParams& link) {
   nlohmann::json j;
   auto t0 = Clock::now();
   auto topo = std::make_unique<routing::Topology>(routing::build_topology_spec(spec));
   routing::RoutingOptions ro;
-  ro.algorithm = "dor";
+  ro.algorithm = g_routing;
+  ro.k = g_k;
   auto tables = std::make_unique<routing::TableSet>(routing::compute_routing(*topo, ro));
   j["route_s"] = since(t0);
   j["hosts"] = topo->num_hosts;
@@ -79,6 +87,7 @@ nlohmann::json measure(const std::string& spec, double load, double sim_us, cons
   t0 = Clock::now();
   tb::FabricParams fp;
   fp.link = link;
+  fp.sw.num_vls = std::max(fp.sw.num_vls, tables->vls_used);
   const double rate = fp.link.bytes_per_ns();
   auto driver =
       std::make_unique<tb::TrafficDriver>(*topo, tb::TrafficConfig{}, tb::InjectionConfig{}, load * rate, rate, 1);
@@ -124,14 +133,16 @@ int sc_main(int argc, char** argv) {
   for (int i = 1; i < argc; i += 2) {
     const std::string k = argv[i];
     if (i + 1 >= argc || (k != "--sim-us" && k != "--load" && k != "--only" && k != "--max-hosts" && k != "--width" &&
-                          k != "--lane-gbps")) {
+                          k != "--lane-gbps" && k != "--routing" && k != "--k")) {
       std::fprintf(stderr,
                    "usage: large_fabric_bench [--sim-us N] [--load F] [--width W] [--lane-gbps G] [--only SPEC] "
-                   "[--max-hosts N] (bad '%s')\n",
+                   "[--max-hosts N] [--routing NAME] [--k K] (bad '%s')\n",
                    argv[i]);
       return 2;
     }
     if (k == "--only") only = argv[i + 1];
+    else if (k == "--routing") g_routing = argv[i + 1];
+    else if (k == "--k") g_k = std::atoi(argv[i + 1]);
     else if (k == "--max-hosts") max_hosts = std::atol(argv[i + 1]);
     else if (k == "--width") link.width = std::atoi(argv[i + 1]);
     else if (k == "--lane-gbps") link.lane_gbps = std::atof(argv[i + 1]);
@@ -148,9 +159,9 @@ int sc_main(int argc, char** argv) {
     return 2;
   }
   std::printf(
-      "flattened butterflies, 8 hosts/switch, DOR, %dX %.4g Gb/s lanes, uniform, 512 B, load %.2f of link rate, %.0f "
-      "us\n",
-      link.width, link.lane_gbps, load, sim_us);
+      "flattened butterflies, 8 hosts/switch, %s (k %d), %dX %.4g Gb/s lanes, uniform, 512 B, load %.2f of link rate, "
+      "%.0f us\n",
+      g_routing.c_str(), g_k, link.width, link.lane_gbps, load, sim_us);
   std::printf("%7s %6s %8s %8s %8s %8s %9s %8s %9s %9s %8s\n", "hosts", "sw", "route", "check", "build", "simulate",
               "teardown", "total", "hops", "ns/hop", "peak MB");
   if (!only.empty()) {

@@ -74,6 +74,7 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
       escape_(params.escape_queue_bytes > 0),
       fifo_(params.output_request_queue != OutputRequestQueue::Off),
       fifo_head_(params.output_request_queue == OutputRequestQueue::FifoHead),
+      fallback_on_credits_(params.ar_fallback_on_credits),
       arbiter_single_(arbiter.has_single()),
       mon_(monitor),
       arbiter_(arbiter),
@@ -101,13 +102,21 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
   // Offsets and candidates only when some entry has several (adaptive routing): the entry's
   // inline first candidate serves the rest (16,384 hosts, deterministic: 230 MB less).
   bool several = false;
-  for (int v = 0; v < copies; ++v) several |= !(per_vl_lft_ ? tables.lft_per_input_vl.at(v) : tables.lft).single();
+  // Input VLs beyond the tables' copies have no routes (a packet there is refused).
+  static const routing::Lft kNoLft;
+  auto lft_of = [&](int v) -> const routing::Lft& {
+    if (!per_vl_lft_) return tables.lft;
+    return v < static_cast<int>(tables.lft_per_input_vl.size()) ? tables.lft_per_input_vl[v] : kNoLft;
+  };
+  for (int v = 0; v < copies; ++v) several |= !lft_of(v).single();
   if (several) route_begin_.reserve(lids_ * copies);
   for (int v = 0; v < copies; ++v) {
-    const routing::Lft& lft = per_vl_lft_ ? tables.lft_per_input_vl.at(v) : tables.lft;
+    const routing::Lft& lft = lft_of(v);
+    const routing::PortCandidate* last_list = nullptr;  // entries sharing a list (Lft::share) share it here too
+    uint32_t last_at = 0;
     for (size_t d = 0; d < lids_; ++d) {
       Route r;
-      if (several) route_begin_.push_back(static_cast<uint32_t>(cand_.size()));
+      uint32_t at = static_cast<uint32_t>(cand_.size());
       // An entry naming a port without a cable stays empty here, so that arrival checks one
       // count; refuse_route() reads the tables again for the message.
       if (d < lft.size()) {
@@ -118,11 +127,17 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
                 cands.begin(), cands.end(),
                 [&](const routing::PortCandidate& c) { return c.port >= 1 && c.port <= n && connected(c.port); }) &&
             !cands.empty()) {
-          if (several) cand_.insert(cand_.end(), cands.begin(), cands.end());
+          if (several && cands.size() > 1 && cands.begin() == last_list) {
+            at = last_at;
+          } else if (several) {
+            cand_.insert(cand_.end(), cands.begin(), cands.end());
+            if (cands.size() > 1) last_list = cands.begin(), last_at = at;
+          }
           r.count = static_cast<uint8_t>(cands.size());
           r.first = cands.front();
         }
       }
+      if (several) route_begin_.push_back(at);
       routes.push_back(r);
     }
   }
@@ -254,7 +269,11 @@ Picos Switch::earliest_grant(int i, const InputVl& iv, Picos lower) const {
   Picos t = std::max({lower, h.ready, xbar_busy(i, iv)});
   Picos best = kNever;
   const int need = static_cast<int>(h.blocks);
+  // Credits only grow until this switch grants again, so the level allowed at t bounds the
+  // later ones: a head waiting for its busy minimal output is not woken for the others.
+  const int level = fallback_level(i, h, t);
   for (auto c = cand_first(h), end = c + h.count; c != end; ++c) {
+    if (c->priority > level) continue;
     Picos to = std::max(t, port_[c->port].out.busy);
     const CreditCounter& cc = out_.credits(c->port, out_vl(i, c, h));
     Picos tc = cc.time_for(need_for(c, need), to);
@@ -262,6 +281,15 @@ Picos Switch::earliest_grant(int i, const InputVl& iv, Picos lower) const {
     best = std::min(best, tc);
   }
   return best;
+}
+
+int Switch::best_credited_level(int i, const Queued& h, Picos t) const {
+  int level = 0xFF;
+  const int need = static_cast<int>(h.blocks);
+  for (auto c = cand_first(h), end = c + h.count; c != end; ++c)
+    if (c->priority < level && out_.credits(c->port, out_vl(i, c, h)).available(t) >= need_for(c, need))
+      level = c->priority;
+  return level;
 }
 
 void Switch::schedule_next(Picos t_min) {
@@ -354,9 +382,10 @@ void Switch::arbitrate(Picos t) {
       const Queued& h = iv.head;
       if (h.ready > t || (xbar_per_vl_ && xbar_busy(i, iv) > t)) continue;
       const int need = static_cast<int>(h.blocks);
+      const int level = fallback_level(i, h, t);
       for (auto c = cand_first(h), end = c + h.count; c != end; ++c) {
         OutputPortState& o = port_[c->port].out;
-        if (o.busy > t) continue;
+        if (o.busy > t || c->priority > level) continue;
         Vl w = out_vl(i, c, h);
         if (out_.credits(c->port, w).available_now(t) < need_for(c, need)) continue;
         if (OutputPorts::request(o, w)) touched_.push_back(c->port);

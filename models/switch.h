@@ -160,6 +160,12 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   }
   // Earliest time >= lower at which the head of input VL `iv` of input `i` could be granted.
   Picos earliest_grant(int i, const InputVl& iv, Picos lower) const;
+  // The worst priority level head h (input i) may take at t: with ar_fallback_on_credits the
+  // best level among its candidates with credits for it (busy or not), else every level (0xFF).
+  int fallback_level(int i, const Queued& h, Picos t) const {
+    return __builtin_expect(!fallback_on_credits_ || h.count < 2, 1) ? 0xFF : best_credited_level(i, h, t);
+  }
+  int best_credited_level(int i, const Queued& h, Picos t) const;
   // Until when the crossbar input the head of `iv` (on input i) needs is busy.
   // With escape queues both queues of a VL share the VL's crossbar input.
   Picos xbar_busy(int i, const InputVl& iv) const {
@@ -202,11 +208,12 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   Picos routing_ps_, clock_ps_;
   Crossbar xbar_;
   bool every_edge_;
-  bool xbar_per_vl_;  // a crossbar input per input VL: its busy time is its last drain's end
-  bool obuf_;         // output buffers (ob_): the crossbar feeds them, the link side empties them
-  bool escape_;       // escape queues (switch.escape_queue_bytes > 0): two queues per input VL
-  bool fifo_;         // output request queues (rq_) decide instead of the switch arbiter
-  bool fifo_head_;    // ... serving only each queue's head (switch.output_request_queue: fifo_head)
+  bool xbar_per_vl_;          // a crossbar input per input VL: its busy time is its last drain's end
+  bool obuf_;                 // output buffers (ob_): the crossbar feeds them, the link side empties them
+  bool escape_;               // escape queues (switch.escape_queue_bytes > 0): two queues per input VL
+  bool fifo_;                 // output request queues (rq_) decide instead of the switch arbiter
+  bool fifo_head_;            // ... serving only each queue's head (switch.output_request_queue: fifo_head)
+  bool fallback_on_credits_;  // SwitchParams::ar_fallback_on_credits
   bool per_vl_lft_ = false;
   bool arbiter_single_;  // arbiter_.has_single(), asked once
   bool recording_ = false;

@@ -38,6 +38,11 @@ struct SwitchParams {
   uint32_t escape_queue_bytes = 0;
   // Scenario key switch.output_request_queue: off | fifo | fifo_head (output_request_queue.h).
   OutputRequestQueue output_request_queue = OutputRequestQueue::Off;
+  // Adaptive routing, when a head may take a worse priority level of its LFT entry: false
+  // (scenario key switch.ar_fallback: free) whenever no better candidate is free with credits
+  // this cycle; true (credits) only when no better candidate has credits for the packet, busy
+  // or not, so a head waits for a busy minimal output instead of going round it (seeds/001).
+  bool ar_fallback_on_credits = false;
   VlArbParams vlarb;  // output VL arbitration (round-robin unless tables)
   bool vl2vl =
       false;  // expects VL2VL tables (keyed by input VL); the switch follows the tables' key, tb checks they agree

@@ -41,7 +41,10 @@ struct Tail {  // the end of a deterministic walk
 struct State {  // a packet entering `node` through `in_port` on `vl`
   int node, in_port, vl;
   size_t next_candidate = 0;
+  long id = -1;     // its memo slot (-1: none)
+  int32_t res = 1;  // links from here to the host so far, or kBadRes / kLoopRes
 };
+constexpr int32_t kBadRes = -1, kLoopRes = -2, kInProgress = -3;
 
 // Hosts whose pairs walk alike: the same path record row, first switch and HCA SL2VL, on a
 // switch whose SL2VL gives the same VL from each of their ports. Their pairs toward one
@@ -122,6 +125,40 @@ CheckReport check_tables(const Topology& t, const TableSet& ts, const CheckLimit
   std::vector<State> stack;
   std::vector<uint64_t> on_path;
   const DenseLft dense(ts);
+  // Memo of the adaptive walks (tables with several candidates or per-VL LFTs): one slot per
+  // (switch, input port, input VL below the declared VLs, SL unless every table is VL2VL),
+  // valid while its stamp is that of the (destination, DLID, SL) being walked.
+  const bool all_vl2vl = std::all_of(ts.switches.begin(), ts.switches.end(),
+                                     [](const SwitchTables& st) { return st.sl2vl.key() == Sl2VlTable::Key::InputVl; });
+  const int memo_vls = std::clamp(ts.vls_used, 1, kV), memo_sls = all_vl2vl ? 1 : kNumSls;
+  std::vector<long> port_base(S + 1, 0);
+  for (int s = 0; s < S; ++s) port_base[s + 1] = port_base[s] + t.nodes[s].num_ports + 1;
+  std::vector<uint32_t> memo_gen;
+  std::vector<int32_t> memo_res;
+  if (!dense.exact) {
+    memo_gen.assign(static_cast<size_t>(port_base[S]) * memo_vls * memo_sls, 0);
+    memo_res.assign(memo_gen.size(), 0);
+  }
+  auto memo_id = [&](int node_i, int in_port, int vl, Sl sl) -> long {
+    if (vl >= memo_vls) return -1;
+    return ((port_base[node_i] + in_port) * memo_vls + vl) * memo_sls + (all_vl2vl ? 0 : sl);
+  };
+  uint32_t stamp_next = 0;
+  int stamp_q = -1;
+  std::vector<std::pair<uint32_t, uint32_t>> stamps;  // (DLID << 8 | SL, stamp) of destination stamp_q
+  auto memo_stamp = [&](int q, const PathRecord& rec) {
+    if (q != stamp_q) stamps.clear(), stamp_q = q;
+    const uint32_t key = (static_cast<uint32_t>(rec.dlid) << 8) | (all_vl2vl ? 0 : rec.sl);
+    for (const auto& k : stamps)
+      if (k.first == key) return k.second;
+    if (++stamp_next == 0) {  // wrapped: forget everything
+      std::fill(memo_gen.begin(), memo_gen.end(), 0);
+      stamps.clear();
+      stamp_next = 1;
+    }
+    stamps.emplace_back(key, stamp_next);
+    return stamp_next;
+  };
   // A deterministic walk from a switch on; its result is shared by every host on the switch
   // the walk came from.
   auto walk = [&](int node_i, int in_port, int vl, int steps, Lid dlid, Sl sl, int q) {
@@ -248,40 +285,85 @@ CheckReport check_tables(const Topology& t, const TableSet& ts, const CheckLimit
         if (r.status == Tail::Ok || r.status == Tail::WrongHost) rep.max_hops = std::max(rep.max_hops, r.hops);
         continue;
       }
+      // Depth-first over every candidate. Each state's outcome (links to the host, or a
+      // problem) is kept for the destination (memo), so sources sharing states walk them once:
+      // adaptive tables have exponentially many walks but few states. A state met again
+      // while still on the current walk is a loop.
+      const uint32_t stamp = memo_stamp(q, rec);
+      auto enter = [&](int node_i, int in_port, int vl, State* parent) {
+        auto give = [&](int32_t r) {  // a child's outcome to its parent (or to the pair)
+          if (r == kLoopRes) pair_loop = true;
+          if (r < 0) pair_ok = false;
+          if (!parent) {
+            if (r > 0) rep.max_hops = std::max(rep.max_hops, r);
+            return;
+          }
+          if (r < 0) parent->res = parent->res == kLoopRes ? kLoopRes : r;
+          else if (parent->res >= 0) parent->res = std::max(parent->res, r + 1);
+        };
+        if (node_i >= S) {  // reached a host
+          if (node_i != t.host_node(q)) {
+            problem(pair() + ": DLID " + std::to_string(rec.dlid) + " delivered to " + t.nodes[node_i].name);
+            give(kBadRes);
+          } else {
+            give(1);
+          }
+          return;
+        }
+        const long id = memo_id(node_i, in_port, vl, rec.sl);
+        if (id >= 0 && memo_gen[id] == stamp) {
+          if (memo_res[id] == kInProgress) {
+            problem(pair() + ": DLID " + std::to_string(rec.dlid) + " loops at switch " + t.nodes[node_i].name);
+            give(kLoopRes);
+          } else {
+            give(memo_res[id]);
+          }
+          return;
+        }
+        const uint64_t code = (static_cast<uint64_t>(node_i) << 24) | (static_cast<uint64_t>(in_port) << 8) | vl;
+        if (id < 0 && (std::find(on_path.begin(), on_path.end(), code + 1) != on_path.end() ||
+                       static_cast<int>(stack.size()) > max_depth)) {
+          problem(pair() + ": DLID " + std::to_string(rec.dlid) + " loops at switch " + t.nodes[node_i].name);
+          give(kLoopRes);
+          return;
+        }
+        if (id >= 0) memo_gen[id] = stamp, memo_res[id] = kInProgress;
+        stack.push_back({node_i, in_port, vl, 0, id, 1});
+        on_path.push_back(code + 1);
+      };
       stack.clear();
       on_path.clear();
-      stack.push_back({first.node, first.port, inj & 15});
-      on_path.push_back(0);
-      // Depth-first over every candidate; a state already on the current path is a loop.
+      enter(first.node, first.port, inj & 15, nullptr);
       while (!stack.empty()) {
         State& st = stack.back();
-        if (st.node >= S) {  // reached a host
-          if (st.node != t.host_node(q)) {
-            pair_ok = false;
-            problem(pair() + ": DLID " + std::to_string(rec.dlid) + " delivered to " + t.nodes[st.node].name);
-          }
-          rep.max_hops = std::max(rep.max_hops, static_cast<int>(stack.size()));
-          stack.pop_back();
-          on_path.pop_back();
-          continue;
-        }
         const LftEntry& e = ts.switches[st.node].route(rec.dlid, static_cast<Vl>(st.vl));
         if (st.next_candidate == 0 && !e.routed()) {
-          pair_ok = false;
           problem(pair() + ": switch " + t.nodes[st.node].name + " has no LFT entry for DLID " +
                   std::to_string(rec.dlid));
+          st.res = kBadRes;
         }
         if (st.next_candidate >= e.candidates.size()) {
+          const State done = st;
           stack.pop_back();
           on_path.pop_back();
+          if (done.id >= 0) memo_res[done.id] = done.res;
+          if (done.res == kLoopRes) pair_loop = true;
+          if (done.res < 0) pair_ok = false;
+          if (stack.empty()) {
+            if (done.res > 0) rep.max_hops = std::max(rep.max_hops, done.res);
+          } else {
+            State& up = stack.back();
+            if (done.res < 0) up.res = up.res == kLoopRes ? kLoopRes : done.res;
+            else if (up.res >= 0) up.res = std::max(up.res, done.res + 1);
+          }
           continue;
         }
         const int out = e.candidates[st.next_candidate++].port;
         const Node& node = t.nodes[st.node];
         if (out < 1 || out > node.num_ports || node.ports[out].node < 0) {
-          pair_ok = false;
           problem(pair() + ": switch " + node.name + " sends DLID " + std::to_string(rec.dlid) + " to port " +
                   std::to_string(out) + ", which is not cabled");
+          st.res = st.res == kLoopRes ? kLoopRes : kBadRes;
           continue;
         }
         const Sl2VlTable& tab = ts.switches[st.node].sl2vl;
@@ -291,15 +373,7 @@ CheckReport check_tables(const Topology& t, const TableSet& ts, const CheckLimit
         vl15 |= ov == kManagementVl;
         deps[st.node].set(st.in_port, st.vl, out, ov);
         const PortPeer& nx = node.ports[out];
-        const uint64_t code = (static_cast<uint64_t>(nx.node) << 24) | (static_cast<uint64_t>(nx.port) << 8) | ov;
-        if (std::find(on_path.begin(), on_path.end(), code + 1) != on_path.end() ||
-            static_cast<int>(stack.size()) > max_depth) {
-          pair_loop = true;
-          problem(pair() + ": DLID " + std::to_string(rec.dlid) + " loops at switch " + node.name);
-          continue;
-        }
-        stack.push_back({nx.node, nx.port, ov});
-        on_path.push_back(code + 1);
+        enter(nx.node, nx.port, ov, &stack.back());  // st may move: stack grows
       }
     }
     if (pair_loop) ++rep.looping_pairs;
@@ -353,6 +427,12 @@ CheckReport check_tables(const Topology& t, const TableSet& ts, const CheckLimit
   auto all_pairs = [&](bool shared) {
     for (int q0 = 0; q0 < t.num_hosts; q0 += kBlock) {
       const int q1 = std::min(q0 + kBlock, t.num_hosts);
+      if (!shared && !dense.exact) {  // adaptive walks: destination by destination, for the memo
+        for (int q = q0; q < q1; ++q)
+          for (int h = 0; h < t.num_hosts; ++h)
+            if (q != h) check_pair(h, q, q0);
+        continue;
+      }
       if (!shared) {
         for (int h = 0; h < t.num_hosts; ++h)
           for (int q = q0; q < q1; ++q)

@@ -13,9 +13,9 @@ void Lft::set(size_t dlid, const PortCandidate* b, const PortCandidate* e) {
   }
   if (more_at_.empty()) more_at_.assign(slot_.size(), 0);
   Slot& s = slot_[dlid];
-  // In place when the old candidates leave room; else at the end (entries are written once or
-  // twice while a routing is built, so the unused room stays small).
-  if (s.count < n) {
+  // In place when the old candidates leave room and nothing shares them; else at the end
+  // (entries are written once or twice while a routing is built, so the unused room stays small).
+  if (s.count < n || shared_) {
     more_at_[dlid] = static_cast<uint32_t>(more_.size());
     more_.resize(more_.size() + n);
   }

@@ -80,11 +80,19 @@ class Lft {
   void set(size_t dlid, const std::vector<PortCandidate>& c) { set(dlid, c.data(), c.data() + c.size()); }
   void set(size_t dlid, std::initializer_list<PortCandidate> c) { set(dlid, c.begin(), c.end()); }
   void add(size_t dlid, PortCandidate c);  // one more candidate, after the others
+  // Entry dlid reads the candidates of entry `from` without a copy (the hosts of one switch
+  // have equal entries in most routings); from then on set() writes entries with several
+  // candidates to fresh room, so a shared list is never overwritten.
+  void share(size_t dlid, size_t from) {
+    slot_[dlid] = slot_[from];
+    if (slot_[from].count > 1) more_at_[dlid] = more_at_[from], shared_ = true;
+  }
 
  private:
   std::vector<Slot> slot_;
   std::vector<uint32_t> more_at_;  // [DLID], sized on the first entry with several candidates
   std::vector<PortCandidate> more_;
+  bool shared_ = false;  // some entries share candidates (share())
 };
 
 }  // namespace ibsc::routing

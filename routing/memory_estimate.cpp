@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "routing/routing.h"
 #include "routing/tables.h"
 
 namespace ibsc::routing {
@@ -26,6 +27,8 @@ TableMemory estimate_table_memory(const Topology& topo, const std::string& algor
   const double switches = topo.num_switches, hosts = topo.num_hosts;
   const double lids = hosts + switches + 1;  // LMC 0; LID 0 unused but allocated
   m.lft_bytes = switches * lids * sizeof(Lft::Slot);
+  // seeds/001's VL-counting routings keep one LFT per input VL (up to 8) besides the plain one.
+  if (programs_per_vl_lfts(algorithm)) m.lft_bytes *= 9;
   // Path record rows (routing/path_row.h): one per switch for the algorithms whose records
   // depend on the source switch; voqsw gives each host pair its own SL, so a row per host;
   // DOR on flattened butterflies (its SL depends on the destination only) and imported tables

@@ -14,9 +14,28 @@
 namespace ibsc::routing {
 
 const std::vector<std::string>& routing_algorithms() {
-  static const std::vector<std::string> names{
-      "ecube", "dor1vl", "minhop",          "updown-bfs", "updown-dfs", "flexible",        "voqsw",
-      "vn",    "tftr",   "updown-disjoint", "dor",        "mixed-dor",  "adaptive-updown", "updown-escape"};
+  static const std::vector<std::string> names{"ecube",
+                                              "dor1vl",
+                                              "minhop",
+                                              "updown-bfs",
+                                              "updown-dfs",
+                                              "flexible",
+                                              "voqsw",
+                                              "vn",
+                                              "tftr",
+                                              "updown-disjoint",
+                                              "dor",
+                                              "mixed-dor",
+                                              "adaptive-updown",
+                                              "updown-escape",
+                                              "distance",
+                                              "deflection",
+                                              "ador",
+                                              "mixed-ador",
+                                              "twisted-ador",
+                                              "twisted-mixed",
+                                              "gsid",
+                                              "static"};
   return names;
 }
 
@@ -26,10 +45,20 @@ std::vector<std::string> routing_algorithm_choices() {
   return c;
 }
 
+bool programs_per_vl_lfts(const std::string& algorithm) {
+  for (const char* a :
+       {"distance", "deflection", "ador", "mixed-ador", "twisted-ador", "twisted-mixed", "gsid", "static"})
+    if (algorithm == a) return true;
+  return false;
+}
+
 bool algorithm_applies(const std::string& algorithm, const Topology& topo) {
   if (algorithm == "ecube" || algorithm == "dor1vl")
     return topo.kind == "torus" || topo.kind == "mesh" || topo.kind == "hypercube";
-  if (algorithm == "dor" || algorithm == "mixed-dor") return topo.kind == "flatfly" || topo.kind == "hypercube";
+  if (algorithm == "dor" || algorithm == "mixed-dor" || algorithm == "ador" || algorithm == "mixed-ador" ||
+      algorithm == "twisted-ador" || algorithm == "twisted-mixed")
+    return topo.kind == "flatfly" || topo.kind == "hypercube";
+  if (algorithm == "gsid" || algorithm == "static") return topo.kind == "dragonfly";
   for (const auto& n : routing_algorithms())
     if (n == algorithm) return true;
   return false;
@@ -82,6 +111,12 @@ TableSet compute_routing(const Topology& topo, const RoutingOptions& given) {
   if (opt.algorithm == "tftr") return route_tftr(topo, opt);
   if (opt.algorithm == "adaptive-updown") return route_adaptive_updown(topo, opt);
   if (opt.algorithm == "updown-escape") return route_adaptive_updown(topo, opt, true);
+  if (opt.algorithm == "distance") return route_distance(topo, opt, false);
+  if (opt.algorithm == "deflection") return route_distance(topo, opt, true);
+  if (opt.algorithm == "ador" || opt.algorithm == "mixed-ador" || opt.algorithm == "twisted-ador" ||
+      opt.algorithm == "twisted-mixed")
+    return route_ador(topo, opt, opt.algorithm);
+  if (opt.algorithm == "gsid" || opt.algorithm == "static") return route_dragonfly(topo, opt, opt.algorithm == "gsid");
   if (opt.algorithm == "updown-disjoint") return route_updown_disjoint(topo, opt);
   if (opt.algorithm == "file") {
     if (opt.lft_file.empty()) throw RoutingError("routing 'file' needs an LFT dump (lft_file / --import-opensm)");

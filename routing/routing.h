@@ -23,12 +23,17 @@ enum class ShortestPathChoice { Balanced, First, Random };
 
 struct RoutingOptions {
   std::string algorithm = "ecube";  // ecube | dor1vl | minhop | updown-bfs | updown-dfs | flexible | voqsw | vn | tftr
-                                    // | updown-disjoint | dor | mixed-dor | adaptive-updown | updown-escape | file
+                                    // | updown-disjoint | dor | mixed-dor | adaptive-updown | updown-escape | distance
+                                    // | deflection | ador | mixed-ador | twisted-ador | twisted-mixed | gsid | static
+                                    // | file
   std::string lft_file;             // algorithm "file": an OpenSM LFT dump or export directory (table_io.h)
   int max_sls = 16;                 // SL budget; the algorithm refuses to exceed it
   int sls = 0;                      // SLs asked of voqsw (its VOQ budget) and vn (networks); 0 = max_sls / own choice
   int max_vls = 15;                 // data VL budget
   int vls = 0;                      // VLs requested by generic algorithms; 0 = their own choice (1)
+                                    // (seeds/001's VL-counting routings: their VL budget, 0 = 8)
+  int k = 1;                        // distance / deflection: first VL d(src, dst) + k - 1, so up to k - 1
+                                    // hops beyond a minimal path (1: minimal moves only; distance.cpp)
   uint64_t seed = 1;                // tie-breaking among equally good choices
   int max_lmc = 7;                  // destination renaming may use up to 2^max_lmc LIDs per host
                                     // (lowered to what the unicast LID range allows)
@@ -48,6 +53,9 @@ struct RoutingOptions {
 const std::vector<std::string>& routing_algorithms();
 // routing_algorithms() and "file": the names a scenario may give.
 std::vector<std::string> routing_algorithm_choices();
+// seeds/001's routings, which program one LFT per input VL and VL2VL tables (vl_routing.h): they
+// need that hardware, and no OpenSM dump holds their tables.
+bool programs_per_vl_lfts(const std::string& algorithm);
 // Whether an algorithm can route this topology (e-cube needs a torus or mesh; "file" needs
 // lft_file, so it never applies on its own).
 bool algorithm_applies(const std::string& algorithm, const Topology& topo);
@@ -65,5 +73,11 @@ TableSet route_ecube(const Topology& topo, const RoutingOptions& opt, bool one_v
 // Dimension-order routing on flattened butterflies and hypercubes, one order ("dor") or the
 // four destination-chosen orders of seeds/001 on four SLs/VLs ("mixed-dor") (mixed_dor.cpp).
 TableSet route_dor_flatfly(const Topology& topo, const RoutingOptions& opt, bool mixed);
+// seeds/001 Distance+k and Deflection+k on any connected topology (distance.cpp).
+TableSet route_distance(const Topology& topo, const RoutingOptions& opt, bool deflection);
+// seeds/001 ADOR, Mixed ADOR, Twisted ADOR, Twisted Mixed on flattened butterflies (ador.cpp).
+TableSet route_ador(const Topology& topo, const RoutingOptions& opt, const std::string& name);
+// seeds/001 Static and GSID on dragonflies (dragonfly_routing.cpp).
+TableSet route_dragonfly(const Topology& topo, const RoutingOptions& opt, bool gsid);
 
 }  // namespace ibsc::routing

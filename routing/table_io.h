@@ -55,7 +55,8 @@ uint64_t host_guid(const Topology& t, int host);
 // path-records.txt, as export_tables writes them) or a single LFT dump file.
 TableSet import_opensm_tables(const Topology& t, const std::string& path);
 
-// Writes opensm-lfts.dump, sl2vl.txt and path-records.txt into `dir` (created if missing).
+// Writes opensm-lfts.dump, sl2vl.txt and path-records.txt into `dir` (created if missing); refuses
+// tables with one LFT per input VL (no dump format holds them).
 void export_tables(const Topology& t, const TableSet& ts, const std::string& dir);
 
 }  // namespace ibsc::routing

@@ -39,6 +39,7 @@ struct RouteCmdOptions {
   std::string dot;
   int max_lmc = 7;
   int vls = 0;
+  int k = 1;
   int hosts = -1;  // --hosts: hosts per switch; -1 keeps the spec's own (or its default)
   int ports = -1;  // --ports: ports per switch; -1 keeps the spec's own (0 = just enough)
   int max_sls = 16;
@@ -250,7 +251,8 @@ int route(const RouteCmdOptions& opt) {
   } else if (!opt.routing.empty()) algorithms.push_back(opt.routing);
   else if (opt.metrics)
     for (const auto& a : routing::routing_algorithms()) {
-      if (routing::algorithm_applies(a, topo)) algorithms.push_back(a);
+      // Table 2 style: the algorithms of one LFT per switch (seeds/001's per-VL ones by name).
+      if (routing::algorithm_applies(a, topo) && !routing::programs_per_vl_lfts(a)) algorithms.push_back(a);
     }
   else algorithms.push_back(routing::algorithm_applies("ecube", topo) ? "ecube" : "updown-dfs");
   const bool single = algorithms.size() == 1;
@@ -289,6 +291,7 @@ int route(const RouteCmdOptions& opt) {
     routing::RoutingOptions ro;
     ro.algorithm = a;
     ro.vls = opt.vls;
+    ro.k = opt.k;
     ro.max_sls = sls_is_budget ? opt.sls : opt.max_sls;
     ro.max_vls = opt.max_vls;
     ro.sls = sls_is_budget ? 0 : opt.sls;
@@ -416,9 +419,11 @@ void add_route_command(CLI::App& app) {
                 "torus:4x4, mesh:8x8, hypercube:6, irregular:16:seed=3, flatfly:4x8x8x8:widths=2,1,1,1, "
                 "dragonfly:a=4,h=2,p=2, slimfly:q=5, product:A*B, file:PATH; :hosts=N per switch")
       ->required();
-  c->add_option("--routing", opt->routing,
-                "ecube, dor1vl, minhop, updown-bfs, updown-dfs, flexible, voqsw, vn, tftr, updown-disjoint, "
-                "adaptive-updown, updown-escape");
+  c->add_option(
+      "--routing", opt->routing,
+      "ecube, dor1vl, minhop, updown-bfs, updown-dfs, flexible, voqsw, vn, tftr, updown-disjoint, "
+      "adaptive-updown, updown-escape, distance, deflection, ador, mixed-ador, twisted-ador, twisted-mixed, gsid, "
+      "static");
   c->add_flag("--check", opt->check, "check connectivity, loops, SL/VL budget, deadlock freedom (exit 2 on failure)");
   c->add_flag("--metrics", opt->metrics, "seeds/000 Table 2 metrics; all applicable algorithms without --routing");
   c->add_flag("--json", opt->json, "one JSON object on stdout");
@@ -435,6 +440,8 @@ void add_route_command(CLI::App& app) {
   c->add_option("--vls", opt->vls,
                 "VLs for up*/down*, minhop and Flexible (1 or 2), TFTR (default 2), voqsw and vn (default: ports)")
       ->check(CLI::Range(0, 15));
+  c->add_option("-k", opt->k, "distance, deflection: first VL d(src, dst) + k - 1 (seeds/001's +k; 1: minimal)")
+      ->check(CLI::Range(1, 15));
   c->add_option("--dot", opt->dot, "write the topology as Graphviz");
   c->add_option("--seed", opt->seed, "tie-breaking seed")->transform(whole_number(0, UINT64_MAX));
   c->add_option("--max-memory-gb", opt->max_memory_gb,

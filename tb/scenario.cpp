@@ -83,6 +83,10 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
     r.fail("routing.updown_paths",
            "only up*/down*, minhop, voqsw and vn read it (routing.algorithm is '" + ro.algorithm + "')");
   ro.updown_paths = r.get<routing::ShortestPathChoice>("routing.updown_paths");
+  // seeds/001's hop budget, read only by the routings that count hops in the VL.
+  if (r.has("routing.k") && ro.algorithm != "distance" && ro.algorithm != "deflection")
+    r.fail("routing.k", "only routings distance and deflection read it (routing.algorithm is '" + ro.algorithm + "')");
+  ro.k = r.get<int>("routing.k");
   ro.seed = s.point.seed;
 
   models::SwitchParams& sw = s.point.fabric.sw;
@@ -92,6 +96,7 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   sw.core_clock_ns = r.get<double>("switch.core_clock_ns");
   sw.crossbar_speedup = r.get<int>("switch.crossbar_speedup");
   sw.crossbar_inputs = r.get<models::CrossbarInputs>("switch.crossbar_inputs");
+  sw.ar_fallback_on_credits = r.get<std::string>("switch.ar_fallback") == "credits";
   sw.output_buffer_bytes_per_vl = static_cast<uint32_t>(r.get<int>("switch.output_buffer_bytes_per_vl"));
   sw.escape_queue_bytes = static_cast<uint32_t>(r.get<int>("switch.escape_queue_bytes"));
   sw.output_request_queue = r.get<models::OutputRequestQueue>("switch.output_request_queue");

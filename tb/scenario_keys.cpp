@@ -40,12 +40,16 @@ std::vector<Key> declare() {
               "the spec's `hosts=`; -1 keeps the spec's own (4 on tori, meshes, irregular)"),
       int_key("topology.switch_ports", t.switch_ports, -1, 254, "ports",
               "the spec's `ports=`; -1 keeps the spec's own; 0: just enough"),
-      choice_key("routing.algorithm", ro.algorithm, routing::routing_algorithm_choices(),
-                 "the routing (`routing: NAME` is short for it): `voqsw` (seeds/004: SL budget `routing.max_sls`, "
-                 "VLs `routing.vls`, 0 = ports), `vn` (`routing.vls` virtual networks: the HCA draws one of the "
-                 "pair's n SLs per packet from its own seeded stream), `adaptive-updown` (seeds/003: every minimal "
-                 "port plus an up*/down* escape; needs `switch.escape_queue_bytes`), `updown-escape` (that escape "
-                 "sub-network alone), `file` (tables read from `routing.lft_file`)"),
+      choice_key(
+          "routing.algorithm", ro.algorithm, routing::routing_algorithm_choices(),
+          "the routing (`routing: NAME` is short for it): `voqsw` (seeds/004: SL budget `routing.max_sls`, "
+          "VLs `routing.vls`, 0 = ports), `vn` (`routing.vls` virtual networks: the HCA draws one of the "
+          "pair's n SLs per packet from its own seeded stream), `adaptive-updown` (seeds/003: every minimal "
+          "port plus an up*/down* escape; needs `switch.escape_queue_bytes`), `updown-escape` (that escape "
+          "sub-network alone), `file` (tables read from `routing.lft_file`); seeds/001 (routing/README.md; one LFT "
+          "per input VL and VL2VL tables, so `switch.vl2vl: true` and `switch.num_vls` >= their VLs): "
+          "`distance`, `deflection` (Distance+k / Deflection+k, any topology, `routing.k`), `ador`, "
+          "`mixed-ador`, `twisted-ador`, `twisted-mixed` (flattened butterflies), `static`, `gsid` (dragonflies)"),
       text_key("routing.lft_file", ro.lft_file, "`routing.algorithm: file`: an OpenSM LFT dump or export directory"),
       int_key("routing.max_lmc", ro.max_lmc, 0, routing::kMaxLmc, "",
               "destination renaming may use up to 2^max_lmc LIDs per host"),
@@ -65,6 +69,11 @@ std::vector<Key> declare() {
                  "them) take: `balanced` (least loaded busiest channel, then lowest load sum, rip-up passes), `first` "
                  "(lowest output port at each switch: the first path found), `random` (seeded)")
           .when_set(),
+      int_key("routing.k", ro.k, 1, 15, "hops",
+              "`distance`, `deflection` (seeds/001's Distance+k, Deflection+k): the source's VL is d + k - 1 and "
+              "each switch-to-switch hop lowers it, so k - 1 extra hops are allowed; k = 1 is plain Distance; "
+              "diameter + k VLs must fit `routing.vls` (0: the talk's 8)")
+          .when_set(),
       int_key("switch.num_vls", sw.num_vls, 1, ibsc::kMaxDataVls, "VLs", "data VLs per port"),
       int_key("switch.buffer_bytes_per_vl", static_cast<int>(sw.buffer_bytes_per_vl), 64, 1 << 20, bytes,
               "input buffer per port and VL, a multiple of 64"),
@@ -76,6 +85,11 @@ std::vector<Key> declare() {
       choice_key("switch.crossbar_inputs", sw.crossbar_inputs, {"port", "vl"},
                  "`port`: one crossbar input per input port; `vl`: one per input VL, so a port may feed several "
                  "outputs at once from different VLs")
+          .when_set(),
+      choice_key("switch.ar_fallback", sw.ar_fallback_on_credits ? "credits" : "free", {"free", "credits"},
+                 "adaptive routing: when a head may take a worse priority level of its LFT entry: `free` whenever no "
+                 "better candidate is free with credits this cycle; `credits` only when no better candidate has "
+                 "credits for the packet, so a head waits for a busy minimal output (seeds/001)")
           .when_set(),
       int_key("switch.output_buffer_bytes_per_vl", static_cast<int>(sw.output_buffer_bytes_per_vl), 0, 1 << 20, bytes,
               "output buffer per output port and VL between crossbar and link, a multiple of 64; 0: none")

@@ -25,13 +25,14 @@ constexpr Picos kNs = 1000;
 
 // Hosts 0, 1, 2 (sw_0) each send one 512-byte packet to hosts 4, 5, 6 (sw_1) at time 0, with
 // the given arbiter. Returns bytes per inter-switch cable and the deliveries, as JSON.
-std::string scripted(const std::string& kind) {
+std::string scripted(const std::string& kind, bool fallback_on_credits = false) {
   return tb::run_forked(1, 1, [&](int) {
     routing::Topology topo = testing::parallel_pair(4);
     routing::TableSet tables = testing::parallel_pair_tables(topo);
     testing::ScriptedTraffic traffic(topo.num_hosts, {{0, 0, 4, 512}, {0, 1, 5, 512}, {0, 2, 6, 512}});
     tb::FabricParams params;
     params.sw.num_vls = 1;
+    params.sw.ar_fallback_on_credits = fallback_on_credits;
     tb::ArbiterChoice ac;
     ac.kind = kind;
     tb::Fabric fabric(topo, tables, params, traffic, tb::make_arbiter_factory(ac));
@@ -46,6 +47,14 @@ std::string scripted(const std::string& kind) {
     for (const auto& d : traffic.deliveries) j["deliveries"].push_back({d.id, d.src, d.dst, d.gen, d.done, d.hops});
     return j.dump();
   })[0];
+}
+
+// The delivery times of a scripted() run, earliest first.
+std::vector<Picos> delivery_times(const nlohmann::json& j) {
+  std::vector<Picos> done;
+  for (const auto& d : j["deliveries"]) done.push_back(d[4].get<Picos>());
+  std::sort(done.begin(), done.end());
+  return done;
 }
 
 tb::PointSetup random_setup(const routing::Topology& topo, const routing::TableSet& tables) {
@@ -74,12 +83,23 @@ BOOST_AUTO_TEST_CASE(second_candidate_when_first_busy) {
   BOOST_TEST(j["bytes"]["3"].get<uint64_t>() == 512u);
   // The two first packets travel side by side: delivered at the same time, the third one
   // packet time (512 x 4 ns) later.
-  std::vector<Picos> done;
-  for (const auto& d : j["deliveries"]) done.push_back(d[4].get<Picos>());
-  std::sort(done.begin(), done.end());
+  const std::vector<Picos> done = delivery_times(j);
   BOOST_TEST(done[0] == done[1]);
   BOOST_TEST(done[2] - done[0] == 512 * 4 * kNs);
   BOOST_TEST(scripted("rtl") == model);
+}
+
+// switch.ar_fallback: credits: the preferred cable is busy but has credits for the packets, so
+// they wait for it instead of taking the second cable: p1 carries all three, delivered one
+// packet time (512 x 4 ns) apart; p3 none.
+BOOST_AUTO_TEST_CASE(fallback_on_credits_waits_for_busy_preferred_cable) {
+  const nlohmann::json j = nlohmann::json::parse(scripted("model", true));
+  BOOST_TEST_REQUIRE(j["deliveries"].size() == 3u);
+  BOOST_TEST(j["bytes"]["1"].get<uint64_t>() == 1536u);
+  BOOST_TEST(j["bytes"]["3"].get<uint64_t>() == 0u);
+  const std::vector<Picos> done = delivery_times(j);
+  BOOST_TEST(done[1] - done[0] == 512 * 4 * kNs);
+  BOOST_TEST(done[2] - done[1] == 512 * 4 * kNs);
 }
 
 // Uniform random traffic beyond what one cable carries: every packet is accounted for, both

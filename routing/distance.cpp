@@ -1,0 +1,58 @@
+// Distance+k and Deflection+k (seeds/001), on any topology: non-minimal adaptive routing whose
+// VL counts down the hops a packet may still take, so every hop between switches lowers the VL
+// by one and the channel dependency graph cannot close a cycle.
+//   The source sends on VL = d(src, dst) + k - 1 (d: switch hops). At switch `curr`, a packet
+//   on VL v may go to a neighbour `next` on VL w = v - 1 with
+//     priority 1 (our 0) if d(next) = d(curr) - 1,
+//     priority 2 (our 1) if d(next) = d(curr) <= w,          (a sideways move)
+//     priority 3 (our 2) if d(next) = d(curr) + 1 <= w       (deflection only),
+//   d(.) being the distance to the destination's switch. The talk writes the bounds with "VL";
+//   read as the VL after the hop (w), they keep the invariant v >= d(curr) on arrival, so the VL
+//   never goes below 0 (read as v, a sideways move at k = 1 would leave a packet one VL short).
+//   A packet therefore takes at most k - 1 hops beyond its minimal path: k = 1 is minimal
+//   adaptive routing, the talk's plain "Distance" row. Towards a host the VL is kept.
+// VLs: diameter + k (highest first VL d + k - 1). The budget is routing.vls, else the talk's 8;
+// a topology whose diameter + k exceeds it is refused (the 4-D flattened butterfly: k <= 4).
+#include <algorithm>
+#include <string>
+
+#include "routing/graph.h"
+#include "routing/routing.h"
+#include "routing/vl_routing.h"
+
+namespace ibsc::routing {
+
+TableSet route_distance(const Topology& t, const RoutingOptions& opt, bool deflection) {
+  const std::string name = deflection ? "deflection" : "distance";
+  if (opt.k < 1) throw RoutingError(name + ": k must be >= 1 (1: minimal moves only)");
+  const SwitchGraph g(t);
+  if (g.n == 0) throw RoutingError(name + ": the topology has no switches");
+  const std::vector<uint16_t> dist = all_pairs_distances(g);
+  int diameter = 0;
+  for (uint16_t d : dist) {
+    if (d == kUnreachable) throw RoutingError(name + ": the switches are not all connected");
+    diameter = std::max<int>(diameter, d);
+  }
+  const int vls = diameter + opt.k;
+  seeds001_vl_budget(name, opt.vls, opt.max_vls, vls,
+                     "diameter " + std::to_string(diameter) + " + k " + std::to_string(opt.k));
+  auto d = [&](int a, int b) { return static_cast<int>(dist[static_cast<size_t>(a) * g.n + b]); };
+  VlRules r;
+  r.name = name;
+  r.vls = vls;
+  r.candidates = [&](int s, int v, int dst, std::vector<PortCandidate>& out) {
+    const int here = d(s, dst), w = v - 1;
+    if (v < here) return;  // the invariant v >= d(curr) rules this state out
+    for (int prio = 0; prio <= (deflection ? 2 : 1); ++prio)
+      for (int c : g.out[s]) {
+        const int there = d(g.channels[c].to, dst);
+        const bool ok = prio == 0 ? there == here - 1 : there == here - 1 + prio && there <= w;
+        if (ok) out.push_back({static_cast<PortNum>(g.channels[c].port), static_cast<uint8_t>(prio)});
+      }
+  };
+  r.next_vl = [](int, int, int, int v) { return static_cast<Vl>(v > 0 ? v - 1 : 0); };
+  r.first_vl = [&](int src, int dst) { return static_cast<Vl>(d(src, dst) + opt.k - 1); };
+  return build_vl_tables(t, r);
+}
+
+}  // namespace ibsc::routing

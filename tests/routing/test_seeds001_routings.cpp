@@ -1,0 +1,238 @@
+// seeds/001's routings on per-input-VL LFTs with VL2VL tables (routing/distance.cpp, ador.cpp,
+// dragonfly_routing.cpp): hand-checked candidates and VLs for one destination, every pair
+// routed and deadlock-free by the channel dependency graph check, wrong variants refused, and
+// the VL budget (the talk's 8).
+#define BOOST_TEST_MODULE routing_seeds001_routings
+#include <boost/test/unit_test.hpp>
+
+#include <set>
+#include <utility>
+
+#include "routing/checks.h"
+#include "routing/routing.h"
+#include "routing/table_io.h"
+#include "routing/topo_spec.h"
+#include "tests/support/error_of.h"
+
+using namespace ibsc;
+using namespace ibsc::routing;
+
+namespace {
+
+TableSet route(const Topology& t, const std::string& algo, int k = 1) {
+  RoutingOptions opt;
+  opt.algorithm = algo;
+  opt.k = k;
+  return compute_routing(t, opt);
+}
+
+// The LFT candidates of switch s, input VL v, for the first host of switch b, as
+// (next switch, priority), in table order.
+std::vector<std::pair<int, int>> cands(const Topology& t, const TableSet& ts, int s, int v, int b) {
+  int h = 0;
+  while (t.host_switch(h) != b) ++h;
+  std::vector<std::pair<int, int>> r;
+  for (const PortCandidate& c : ts.switches[s].route(ts.hosts[h].base_lid, static_cast<Vl>(v)).candidates)
+    r.emplace_back(t.nodes[s].ports[c.port].node, c.priority);
+  return r;
+}
+
+std::set<int> next_of(const std::vector<std::pair<int, int>>& c, int priority) {
+  std::set<int> r;
+  for (auto [n, p] : c)
+    if (p == priority) r.insert(n);
+  return r;
+}
+
+// The walk of the primary candidates from host h to host g: (switch, input VL) per switch.
+std::vector<std::pair<int, int>> primary_walk(const Topology& t, const TableSet& ts, int h, int g) {
+  const PathRecord& rec = ts.path(h, g);
+  int node = t.host_switch(h), in = t.host_switch_port(h), vl = ts.hosts[h].sl2vl[rec.sl];
+  std::vector<std::pair<int, int>> w;
+  while (node < t.num_switches && w.size() < 20) {
+    w.emplace_back(node, vl);
+    const int out = ts.switches[node].route(rec.dlid, static_cast<Vl>(vl)).primary();
+    const int ov = ts.switches[node].sl2vl.get(in, out, vl);
+    in = t.nodes[node].ports[out].port;
+    node = t.nodes[node].ports[out].node;
+    vl = ov;
+  }
+  return w;
+}
+
+}  // namespace
+
+// 4x4 flattened butterfly (switch = c0 + 4 c1), one host each, Distance+2: diameter 2, so 4 VLs;
+// from switch 0 to (1,1) (distance 2) the source sends on VL 2 + 2 - 1 = 3. On VL 3 (VL 2 after
+// the hop, >= 2) the two minimal neighbours come first, then the four sideways ones; on VL 2
+// (VL 1 after the hop) only the minimal ones; VL 1 < distance 2 is never reached.
+BOOST_AUTO_TEST_CASE(distance_candidates_and_vls_by_hand) {
+  const Topology t = build_topology_spec("flatfly:4x4:hosts=1");
+  const TableSet ts = route(t, "distance", 2);
+  BOOST_TEST(ts.vls_used == 4);
+  BOOST_TEST(ts.switches[0].lft_per_input_vl.size() == 4u);
+  BOOST_TEST((ts.switches[0].sl2vl.key() == Sl2VlTable::Key::InputVl));
+  const auto c3 = cands(t, ts, 0, 3, 5);
+  BOOST_TEST(c3.size() == 6u);
+  BOOST_TEST((next_of(c3, 0) == std::set<int>{1, 4}));
+  BOOST_TEST((next_of(c3, 1) == std::set<int>{2, 3, 8, 12}));
+  BOOST_TEST(c3.front().second == 0);  // minimal first
+  BOOST_TEST((next_of(cands(t, ts, 0, 2, 5), 0) == std::set<int>{1, 4}));
+  BOOST_TEST(cands(t, ts, 0, 2, 5).size() == 2u);
+  BOOST_TEST(cands(t, ts, 0, 1, 5).empty());
+  BOOST_TEST(ts.path(0, 5).sl == 3);
+  BOOST_TEST(ts.hosts[0].sl2vl[3] == 3);
+  // VL2VL: one VL less toward a switch, kept toward a host.
+  const int to_switch = ts.switches[0].route(ts.hosts[5].base_lid, 3).primary();
+  BOOST_TEST(ts.switches[0].sl2vl.get(t.host_switch_port(0), to_switch, 3) == 2);
+  BOOST_TEST(ts.switches[5].sl2vl.get(1, t.host_switch_port(5), 1) == 1);
+  // k = 1 is the talk's plain Distance: minimal moves only, first VL = distance.
+  const TableSet d1 = route(t, "distance", 1);
+  BOOST_TEST(d1.vls_used == 3);
+  BOOST_TEST(d1.path(0, 5).sl == 2);
+  BOOST_TEST(cands(t, d1, 0, 2, 5).size() == 2u);
+}
+
+// 4x4x4 flattened butterfly, Deflection+3 from switch 0 to (1,1,0) = 5 (distance 2): first VL
+// 4; on VL 4 (3 after the hop) 2 minimal, 4 sideways and 3 deflecting neighbours (distance 3,
+// the third dimension); on VL 3 (2 after) no deflection.
+BOOST_AUTO_TEST_CASE(deflection_candidates_by_hand) {
+  const Topology t = build_topology_spec("flatfly:4x4x4:hosts=1");
+  const TableSet ts = route(t, "deflection", 3);
+  BOOST_TEST(ts.vls_used == 6);
+  BOOST_TEST(ts.path(0, 5).sl == 4);
+  const auto c4 = cands(t, ts, 0, 4, 5);
+  BOOST_TEST((next_of(c4, 0) == std::set<int>{1, 4}));
+  BOOST_TEST((next_of(c4, 1) == std::set<int>{2, 3, 8, 12}));
+  BOOST_TEST((next_of(c4, 2) == std::set<int>{16, 32, 48}));
+  BOOST_TEST(next_of(cands(t, ts, 0, 3, 5), 2).empty());
+  BOOST_TEST(next_of(cands(t, ts, 0, 3, 5), 1).size() == 4u);
+}
+
+// ADOR family on 4x4x4 (n = 3: 6 VLs), from switch 0. ador corrects the highest dimension
+// first; to (1,1,1) = 21 (3 differing, first VL min(6, 5) = 5): dimension 2, minimal 16, the
+// other switches of that dimension 32, 48 at priority 2 while VL - 1 >= 3; on VL 3 minimal only.
+// To (1,1,0) = 5: ador takes dimension 1 (4; 8, 12); mixed-ador's order for coordinate sum 2
+// is (2,0,1), dimension 2 agrees, so dimension 0 (1; 2, 3); twisted-ador at switch 0 (sum 0)
+// starts at dimension 0, at switch 1 (sum 1) at dimension 1.
+BOOST_AUTO_TEST_CASE(ador_family_candidates_by_hand) {
+  const Topology t = build_topology_spec("flatfly:4x4x4:hosts=1");
+  const TableSet ador = route(t, "ador"), mixed = route(t, "mixed-ador"), twisted = route(t, "twisted-ador");
+  BOOST_TEST(ador.vls_used == 6);
+  BOOST_TEST(ador.path(0, 21).sl == 5);
+  BOOST_TEST(ador.path(0, 5).sl == 4);
+  const auto a5 = cands(t, ador, 0, 5, 21);
+  BOOST_TEST((next_of(a5, 0) == std::set<int>{16}));
+  BOOST_TEST((next_of(a5, 1) == std::set<int>{32, 48}));
+  BOOST_TEST((next_of(cands(t, ador, 0, 3, 21), 1).empty()));
+  BOOST_TEST((next_of(cands(t, ador, 0, 4, 5), 0) == std::set<int>{4}));
+  BOOST_TEST((next_of(cands(t, ador, 0, 4, 5), 1) == std::set<int>{8, 12}));
+  BOOST_TEST((next_of(cands(t, mixed, 0, 4, 5), 0) == std::set<int>{1}));
+  BOOST_TEST((next_of(cands(t, mixed, 0, 4, 5), 1) == std::set<int>{2, 3}));
+  BOOST_TEST((next_of(cands(t, twisted, 0, 4, 5), 0) == std::set<int>{1}));
+  BOOST_TEST((next_of(cands(t, twisted, 1, 3, 5), 0) == std::set<int>{5}));
+}
+
+// Dragonfly a=4, h=2, 9 groups (one cable per pair of groups), switch = 4 g + s. Static from
+// G0S1 to G2S0 = 8: the cable between groups 0 and 2 is G0S0's, so G0S1 -> G0S0 -> G2S0 on
+// VLs 0, 0, then 1 after the global hop. GSID: G0S1 leaves by its own global cable picked by
+// the destination switch (8 mod 2 = 0: its first, to group 3, arriving at G3S0 = 12), then
+// minimally: G3S1 = 13 owns the cable to group 2 (landing on G2S1 = 9), last a local hop to 8.
+BOOST_AUTO_TEST_CASE(static_and_gsid_walks_by_hand) {
+  const Topology t = build_topology_spec("dragonfly:a=4,h=2,p=1");
+  const TableSet st = route(t, "static"), gs = route(t, "gsid");
+  BOOST_TEST(st.vls_used == 2);
+  BOOST_TEST(gs.vls_used == 3);
+  using W = std::vector<std::pair<int, int>>;
+  BOOST_TEST((primary_walk(t, st, 1, 8) == W{{1, 0}, {0, 0}, {8, 1}}));
+  BOOST_TEST((primary_walk(t, gs, 1, 8) == W{{1, 0}, {12, 1}, {13, 1}, {9, 2}, {8, 2}}));
+  // Within the group: the direct local hop for both.
+  BOOST_TEST((primary_walk(t, gs, 1, 3) == W{{1, 0}, {3, 0}}));
+}
+
+// Every routing on a small instance: all pairs routed, walks end, within budget, acyclic.
+BOOST_AUTO_TEST_CASE(all_pairs_routed_and_deadlock_free) {
+  struct Case {
+    const char* spec;
+    const char* algo;
+    int k;
+  };
+  for (const Case& c :
+       {Case{"flatfly:4x4x4:widths=2,1,1:hosts=2", "distance", 1},
+        Case{"flatfly:4x4x4:widths=2,1,1:hosts=2", "distance", 4},
+        Case{"flatfly:4x4x4:widths=2,1,1:hosts=2", "deflection", 4},
+        Case{"flatfly:4x4x4:widths=2,1,1:hosts=2", "ador", 1},
+        Case{"flatfly:4x4x4:widths=2,1,1:hosts=2", "mixed-ador", 1},
+        Case{"flatfly:4x4x4:widths=2,1,1:hosts=2", "twisted-ador", 1},
+        Case{"flatfly:4x4x4:widths=2,1,1:hosts=2", "twisted-mixed", 1}, Case{"dragonfly:a=4,h=2,p=2", "static", 1},
+        Case{"dragonfly:a=4,h=2,p=2", "gsid", 1}, Case{"dragonfly:a=4,h=2,p=2", "distance", 2},
+        Case{"dragonfly:a=4,h=2,p=2", "deflection", 3}, Case{"product:slimfly:q=5*flatfly:3:hosts=1", "distance", 2},
+        Case{"torus:4x4:hosts=1", "deflection", 3}}) {
+    BOOST_TEST_CONTEXT(c.spec << " " << c.algo << " k=" << c.k) {
+      const Topology t = build_topology_spec(c.spec);
+      const TableSet ts = route(t, c.algo, c.k);
+      const CheckReport r = check_tables(t, ts);
+      BOOST_TEST(r.ok(), r.text());
+      BOOST_TEST(r.routed_pairs == r.pairs);
+      BOOST_TEST(r.vls_used <= ts.vls_used);
+    }
+  }
+}
+
+// Wrong variants fail the check: VL2VL tables that keep the VL (no countdown) let sideways
+// moves go round for ever (walks loop, dependencies close a cycle); gsid with every hop on
+// VL 0 and the minimal tables closes local-global-local dependency cycles between groups.
+BOOST_AUTO_TEST_CASE(wrong_variants_fail_the_check) {
+  const Topology ff = build_topology_spec("flatfly:4x4:hosts=1");
+  for (const char* algo : {"distance", "ador"}) {
+    BOOST_TEST_CONTEXT(algo) {
+      TableSet ts = route(ff, algo, 2);
+      for (size_t s = 0; s < ts.switches.size(); ++s)
+        for (int i = 0; i <= ff.nodes[s].num_ports; ++i)
+          for (int o = 1; o <= ff.nodes[s].num_ports; ++o)
+            for (int v = 0; v < ts.vls_used; ++v) ts.switches[s].sl2vl.set(i, o, v, static_cast<Vl>(v));
+      const CheckReport r = check_tables(ff, ts);
+      BOOST_TEST(!r.ok());
+      BOOST_TEST(!r.deadlock_free);
+    }
+  }
+  const Topology df = build_topology_spec("dragonfly:a=4,h=2,p=1");
+  TableSet ts = route(df, "gsid");
+  BOOST_TEST(check_tables(df, ts).ok());
+  for (size_t s = 0; s < ts.switches.size(); ++s) {
+    SwitchTables& st = ts.switches[s];
+    for (Lft& l : st.lft_per_input_vl) l = st.lft_per_input_vl[1];  // minimal everywhere
+    for (int i = 0; i <= df.nodes[s].num_ports; ++i)
+      for (int o = 1; o <= df.nodes[s].num_ports; ++o) st.sl2vl.set(i, o, 0, 0);
+  }
+  const CheckReport r = check_tables(df, ts);
+  BOOST_TEST(r.connected);
+  BOOST_TEST(!r.deadlock_free);
+}
+
+// The VL budget: diameter + k VLs within routing.vls, else the talk's 8; refused by name.
+BOOST_AUTO_TEST_CASE(vl_budget_is_diameter_plus_k) {
+  const Topology t = build_topology_spec("flatfly:4x4x4:hosts=1");  // diameter 3
+  BOOST_TEST(route(t, "distance", 5).vls_used == 8);
+  BOOST_TEST(testing::error_of([&] { route(t, "distance", 6); }) ==
+             "distance needs 9 VLs (diameter 3 + k 6); the budget is 8 (seeds/001's 8; routing.vls / --vls raises it "
+             "up to 15)");
+  RoutingOptions o;
+  o.algorithm = "deflection";
+  o.k = 6;
+  o.vls = 9;
+  BOOST_TEST(compute_routing(t, o).vls_used == 9);
+  o.k = 0;
+  BOOST_TEST(testing::error_of([&] { compute_routing(t, o); }) == "deflection: k must be >= 1 (1: minimal moves only)");
+  BOOST_TEST(testing::error_of([&] { route(build_topology_spec("torus:4x4:hosts=1"), "ador"); }) ==
+             "ador needs a flattened butterfly or a hypercube (topology is 'torus')");
+  BOOST_TEST(testing::error_of([&] { route(t, "gsid"); }) == "gsid needs a dragonfly (topology is 'flatfly')");
+}
+
+// An OpenSM LFT dump holds one LFT per switch: tables with per-VL copies are not exported.
+BOOST_AUTO_TEST_CASE(export_of_per_vl_lfts_is_refused) {
+  const Topology t = build_topology_spec("dragonfly:a=4,h=2,p=1");
+  const TableSet ts = route(t, "gsid");
+  BOOST_TEST(testing::error_of([&] { export_tables(t, ts, "seeds001_export"); }) ==
+             "routing 'gsid' programs one LFT per input VL, which an OpenSM LFT dump cannot hold: not exported");
+}
