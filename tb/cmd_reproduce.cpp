@@ -18,6 +18,7 @@
 #include "tb/channel_load.h"
 #include "tb/cli_numbers.h"
 #include "tb/output_files.h"
+#include "tb/saturation_search.h"
 #include "tb/scenario.h"
 #include "tb/scenario_check.h"
 #include "tb/scenario_yaml.h"
@@ -50,6 +51,31 @@ std::string clock_text(double s) {
   char b[32];
   std::snprintf(b, sizeof b, "%d:%02d", t / 60, t % 60);
   return b;
+}
+
+// The routing.algorithm an axis value sets when this build does not have it; empty otherwise.
+std::string unbuilt_algorithm(const StudyAxisValue& routing) {
+  const std::string key = "routing.algorithm=";
+  for (const auto& kv : routing.set)
+    if (kv.rfind(key, 0) == 0) {
+      const std::string name = kv.substr(key.size());
+      const auto known = routing::routing_algorithm_choices();
+      return std::find(known.begin(), known.end(), name) == known.end() ? name : "";
+    }
+  return "";
+}
+
+// seeds/001's search: 1/128 steps; a deterministic row's channel-load bound caps the bracket
+// (no load above it can be accepted) and is probed from the top, since such a row should
+// reach it; other rows bisect the whole range.
+SaturationSearch saturation_search(const Study& study, const Experiment& e, const ExperimentResult& res) {
+  SaturationSearch search;
+  for (const SaturationRow& row : study.rows)
+    if (row.routing == e.routing && (row.network == e.torus || row.quick_network == e.torus) && row.deterministic) {
+      search.known_saturated = step_above_bound(bound_fraction(res.bound), search.grid);
+      search.top_first = true;
+    }
+  return search;
 }
 
 int reproduce(const ReproduceOptions& o, const std::string& command) {
@@ -87,7 +113,22 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
   std::vector<Scenario> scenarios;
   std::map<std::string, std::unique_ptr<Routed>> routed;
   std::vector<double> cost;
+  const bool large = study.report == "large-direct";
   for (const Experiment& e : exps) {
+    if (large) {
+      // A row whose routing this build does not have is listed "not built", not run: the study
+      // names the rows of the talk, and the lead enables a routing by merging it.
+      if (std::string missing = unbuilt_algorithm(study.axis(study.routings, e.routing)); !missing.empty()) {
+        ExperimentResult res;
+        res.exp = e;
+        res.not_built = true;
+        res.error = "routing.algorithm '" + missing + "' is not built";
+        run.results.push_back(res);
+        scenarios.emplace_back();
+        cost.push_back(0);
+        continue;
+      }
+    }
     Scenario s = load_scenario(study.base, e.set);
     const std::string key = e.torus + "/" + e.routing;
     auto& r = routed[key];
@@ -125,17 +166,17 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
                             "; run alone with: ibsc run THIS_FILE)");
     ExperimentResult res;
     res.exp = e;
-    res.bound = channel_load_bound(r->topo, r->tables, traffic_matrix(s.point.traffic, r->topo),
-                                   s.point.fabric.link.bytes_per_ns());
+    res.bound = channel_load_bound(r->topo, r->tables, s.point.traffic, s.point.fabric.link.bytes_per_ns());
     run.results.push_back(res);
     double len = s.point.injection.length_mix.empty() ? 512 : s.point.injection.length_mix[0].first;
     cost.push_back(r->topo.num_switches * (64.0 + 512.0 * 512.0 / len / 8.0));
     scenarios.push_back(std::move(s));
   }
 
-  // Costliest first, so the last experiments to finish are short ones.
-  std::vector<int> order(exps.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  // Costliest first, so the last experiments to finish are short ones; rows not built not at all.
+  std::vector<int> order;
+  for (size_t i = 0; i < exps.size(); ++i)
+    if (!run.results[i].not_built) order.push_back(static_cast<int>(i));
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return cost[a] > cost[b]; });
   double total_cost = 0, done_cost = 0;
   for (double c : cost) total_cost += c;
@@ -151,7 +192,14 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
         nlohmann::json j;
         auto t = std::chrono::steady_clock::now();
         try {
-          std::vector<LoadPointResult> pts = run_sweep(s.point, s.sweep);
+          std::vector<LoadPointResult> pts;
+          if (large) {
+            SaturationFound found = find_saturation_step(s.point, saturation_search(study, exps[i], run.results[i]));
+            j["saturation_step"] = found.step;
+            pts = std::move(found.points);
+          } else {
+            pts = run_sweep(s.point, s.sweep);
+          }
           write_results(out + "/runs/" + exps[i].name, s.resolved, s.point.seed, pts);
           for (const auto& p : pts) {
             nlohmann::json pj = nlohmann::json::parse(to_json(p).dump());
@@ -178,7 +226,7 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
           std::snprintf(b, sizeof b, "throughput %.3f B/ns/switch, %zu points", best, j["points"].size());
           what = b;
         }
-        std::fprintf(stderr, "[%3d/%zu] %-28s %s, %.1f s | elapsed %s, about %s left\n", finished, exps.size(),
+        std::fprintf(stderr, "[%3d/%zu] %-28s %s, %.1f s | elapsed %s, about %s left\n", finished, order.size(),
                      exps[i].name.c_str(), what.c_str(), j["wall_seconds"].get<double>(), clock_text(el).c_str(),
                      clock_text(el / done_cost * (total_cost - done_cost)).c_str());
       });
@@ -187,6 +235,7 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
     ExperimentResult& res = run.results[order[k]];
     auto j = nlohmann::json::parse(texts[k]);
     res.wall_seconds = j.value("wall_seconds", 0.0);
+    res.saturation_step = j.value("saturation_step", -1);
     if (j.contains("error")) {
       res.error = j["error"];
       continue;

@@ -45,6 +45,17 @@ struct Panel {
   std::vector<std::string> routings, patterns;
 };
 
+// seeds/001 (report large-direct): one row of the talk's saturation tables, run on every pattern.
+struct SaturationRow {
+  std::string table;                   // the talk's table heading: "Torus", "FlatFly"
+  std::string label;                   // the talk's row label: "DOR 3D"
+  std::string network;                 // networks axis value of the full run
+  std::string quick_network;           // networks axis value of --quick; empty: left out of --quick
+  std::string routing;                 // routings axis value
+  bool deterministic = false;          // one path per host pair: held to the channel-load bound
+  std::map<std::string, double> talk;  // pattern -> the talk's saturation in %; missing: none
+};
+
 struct Experiment {
   std::string name;  // "4x4-FX_1VL-uniform-512"
   std::string torus, routing, pattern, length;
@@ -53,14 +64,18 @@ struct Experiment {
 
 struct Study {
   std::string file, name, title, base;  // base: the scenario file, resolved against the study's folder
-  // Which report: "torus-routing" (seeds/000, the default), "voqsw" (seeds/004, study_report_voqsw.h)
-  // or "in-order-adaptive" (seeds/003, study_report_inorder.h).
+  // Which report: "torus-routing" (seeds/000, the default), "voqsw" (seeds/004, study_report_voqsw.h),
+  // "in-order-adaptive" (seeds/003, study_report_inorder.h) or "large-direct" (seeds/001,
+  // study_report_large.h: saturation by bisection, rows x patterns).
   std::string report = "torus-routing";
   std::vector<std::string> full_set, quick_set;
   // tori: the networks axis (the key `networks` in a study file is the same axis).
   std::vector<StudyAxisValue> tori, routings, patterns, lengths;
   std::vector<ExperimentBlock> blocks, quick_blocks;  // optional; quick_blocks: --quick runs these
   std::vector<Panel> panels;                          // optional: the voqsw report's figures
+  // large-direct: the rows; the experiments are rows x patterns (--quick: rows with a
+  // quick_network x report_options quick_patterns, all patterns when not given) at the first length.
+  std::vector<SaturationRow> rows;
   // Settings of the chosen report, name -> list of names (study_report_voqsw.h lists its own).
   std::map<std::string, std::vector<std::string>> report_options;
   // Figures: every routing on every torus at one pattern and length.

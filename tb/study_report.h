@@ -35,6 +35,9 @@ struct ExperimentResult {
   double throughput = 0;        // best accepted traffic, bytes/ns/switch
   double low_load_latency = 0;  // average latency at the lowest load, ns
   double wall_seconds = 0;
+  // large-direct only: the routing is not built (an algorithm this build does not have): not run.
+  bool not_built = false;
+  int saturation_step = -1;  // large-direct: highest unsaturated load, in grid steps (-1: none)
 };
 
 struct StudyRun {
