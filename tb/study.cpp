@@ -249,7 +249,8 @@ Study load_study(const std::string& path) {
     if (!rows.IsSequence()) r.fail(rows, "rows", "must be a list");
     for (size_t i = 0; i < rows.size(); ++i) {
       const std::string p = "rows[" + std::to_string(i) + "]";
-      r.only(rows[i], {"table", "label", "network", "quick_network", "routing", "deterministic", "talk"}, p);
+      r.only(rows[i],
+             {"table", "label", "network", "quick_network", "talk_network", "routing", "deterministic", "talk"}, p);
       SaturationRow row;
       row.table = r.as<std::string>(r.need(rows[i], "table", p + ".table"), p + ".table");
       row.label = r.as<std::string>(r.need(rows[i], "label", p + ".label"), p + ".label");
@@ -259,6 +260,10 @@ Study load_study(const std::string& path) {
         row.quick_network = r.as<std::string>(rows[i]["quick_network"], p + ".quick_network");
         if (!has(s.tori, row.quick_network))
           r.fail(rows[i]["quick_network"], p + ".quick_network", "not one of networks");
+      }
+      if (rows[i]["talk_network"]) {
+        row.talk_network = r.as<std::string>(rows[i]["talk_network"], p + ".talk_network");
+        if (!has(s.tori, row.talk_network)) r.fail(rows[i]["talk_network"], p + ".talk_network", "not one of networks");
       }
       row.routing = r.as<std::string>(r.need(rows[i], "routing", p + ".routing"), p + ".routing");
       if (!has(s.routings, row.routing)) r.fail(rows[i]["routing"], p + ".routing", "not one of routings");
@@ -284,6 +289,12 @@ Study load_study(const std::string& path) {
     }
   }
   return s;
+}
+
+const SaturationRow* Study::row_of(const Experiment& e) const {
+  for (const SaturationRow& row : rows)
+    if (row.routing == e.routing && (row.network == e.torus || row.quick_network == e.torus)) return &row;
+  return nullptr;
 }
 
 std::vector<Experiment> Study::experiments(bool quick) const {

@@ -47,10 +47,13 @@ struct Panel {
 
 // seeds/001 (report large-direct): one row of the talk's saturation tables, run on every pattern.
 struct SaturationRow {
-  std::string table;                   // the talk's table heading: "Torus", "FlatFly"
-  std::string label;                   // the talk's row label: "DOR 3D"
-  std::string network;                 // networks axis value of the full run
-  std::string quick_network;           // networks axis value of --quick; empty: left out of --quick
+  std::string table;          // the talk's table heading: "Torus", "FlatFly"
+  std::string label;          // the talk's row label: "DOR 3D"
+  std::string network;        // networks axis value of the full run
+  std::string quick_network;  // networks axis value of --quick; empty: left out of --quick
+  // The talk's own network when `network` is scaled down: only its channel-load bound is computed
+  // (deterministic rows). Empty: none.
+  std::string talk_network;
   std::string routing;                 // routings axis value
   bool deterministic = false;          // one path per host pair: held to the channel-load bound
   std::map<std::string, double> talk;  // pattern -> the talk's saturation in %; missing: none
@@ -92,6 +95,8 @@ struct Study {
   double explain_above = 0.15;  // differences above this fraction must be explained
 
   const StudyAxisValue& axis(const std::vector<StudyAxisValue>& values, const std::string& name) const;
+  // The row an experiment of a large-direct study belongs to; nullptr when none.
+  const SaturationRow* row_of(const Experiment& e) const;
   // The experiments the figures and tables need, without duplicates, in a stable order.
   std::vector<Experiment> experiments(bool quick) const;
 };

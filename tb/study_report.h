@@ -38,6 +38,7 @@ struct ExperimentResult {
   // large-direct only: the routing is not built (an algorithm this build does not have): not run.
   bool not_built = false;
   int saturation_step = -1;  // large-direct: highest unsaturated load, in grid steps (-1: none)
+  double talk_bound = -1;    // large-direct: bound_fraction on the row's talk_network (-1: none)
 };
 
 struct StudyRun {

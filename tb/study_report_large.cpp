@@ -111,7 +111,8 @@ std::vector<std::string> write_large_direct_report(const std::string& dir, const
   std::vector<std::string> failures = study_failures(run, kBoundTolerance);
   std::vector<ReportOutlier> outliers;
   std::ofstream csv(dir + "/saturation.csv");
-  csv << "table,row,network,routing,pattern,talk,ours,bound,bound_step,ours_step,probes,wall_seconds,status\n";
+  csv << "table,row,network,routing,pattern,talk,ours,bound,bound_step,ours_step,probes,wall_seconds,status,"
+         "talk_network_bound\n";
   std::string table;
   for (const SaturationRow& row : s.rows) {
     const std::string& net = run.quick ? row.quick_network : row.network;
@@ -147,6 +148,32 @@ std::vector<std::string> write_large_direct_report(const std::string& dir, const
                                         std::isnan(c.bound) ? "" : fmt::format(", bound {:.1f}", c.bound))});
     }
     md << "\n";
+  }
+
+  // Deterministic rows run on a scaled-down network: their bound on the talk's own network.
+  bool any_talk = false;
+  for (const SaturationRow& row : s.rows) any_talk |= row.deterministic && !row.talk_network.empty();
+  if (any_talk && !run.quick) {
+    md << "\n## The talk's networks: talk / channel-load bound of our tables\n\n"
+       << "The deterministic rows routed on the talk's own 16,384-host networks (no run: the bound only), in % of "
+          "injection bandwidth.\n\n| Routing | talk's network |";
+    for (const auto& p : s.patterns) md << " " << p.name << " |";
+    md << "\n|---|---|";
+    for (size_t k = 0; k < s.patterns.size(); ++k) md << "---|";
+    md << "\n";
+    for (const SaturationRow& row : s.rows) {
+      if (!row.deterministic || row.talk_network.empty()) continue;
+      md << "| " << row.table << " " << row.label << " | " << row.talk_network << " |";
+      for (const auto& p : s.patterns) {
+        const Cell c = cell_of(run, row, p.name);
+        const double b = c.r && c.r->talk_bound >= 0 ? 100 * c.r->talk_bound : NAN;
+        md << " " << pct(c.talk) << " / " << (c.r && c.r->not_built ? "not built" : pct(b)) << " |";
+        if (!std::isnan(b) && !std::isnan(c.talk) && std::abs(b - c.talk) > s.explain_above * c.talk)
+          outliers.push_back({fmt::format("{} {} {} (bound on {})", row.table, row.label, p.name, row.talk_network),
+                              fmt::format("talk {:.1f}, bound of our tables {:.1f}", c.talk, b)});
+      }
+      md << "\n";
+    }
   }
 
   md << "\n## Routing tables\n\n| network / routing | SLs | VLs | tables check |\n|---|---|---|---|\n";
