@@ -236,6 +236,25 @@ BOOST_AUTO_TEST_CASE(seeds003_study_expands_and_its_disk_scenarios_read_back) {
   BOOST_TEST(checked == 1);
 }
 
+BOOST_AUTO_TEST_CASE(seeds001_study_expands_rows_times_patterns) {
+  // 23 rows of the talk's tables x 6 patterns; --quick: the 4 rows with a quick network x the 4
+  // quick patterns. Each row's talk values land on their pattern.
+  const tb::Study s = tb::load_study(std::string(IBSC_SOURCE_DIR) + "/scenarios/seeds001/large-direct.yaml");
+  BOOST_TEST(s.report == "large-direct");
+  BOOST_TEST(s.rows.size() == 23u);
+  BOOST_TEST(s.experiments(false).size() == 23u * 6);
+  BOOST_TEST(s.experiments(true).size() == 4u * 4);
+  const tb::SaturationRow& ff = s.rows.at(15);
+  BOOST_TEST(ff.label == "DOR");
+  BOOST_TEST(ff.table == "FlatFly");
+  BOOST_TEST(ff.deterministic);
+  BOOST_TEST(ff.talk.at("All2All") == 81.3);
+  BOOST_TEST(ff.talk.at("Trns") == 2.3);
+  BOOST_TEST(ff.talk_network == "flatfly");
+  const tb::Experiment e = s.experiments(false).front();
+  BOOST_TEST(s.row_of(e) == &s.rows.front());
+}
+
 BOOST_AUTO_TEST_CASE(written_scenario_reads_back_the_same) {
   tb::Study s = tb::load_study(kStudy);
   auto e = s.experiments(true).back();
