@@ -44,4 +44,14 @@ struct ChannelLoadBound {
 ChannelLoadBound channel_load_bound(const routing::Topology& topo, const routing::TableSet& tables,
                                     const std::vector<Demand>& demand, double link_bytes_per_ns);
 
+// The routed bound as a fraction of injection bandwidth (each sending host at link rate = 1):
+// 1 / the busiest channel's share, at most 1 (the host's own link).
+double bound_fraction(const ChannelLoadBound& b);
+
+// The same for a traffic pattern. Uniform traffic builds no demand list: it walks one path per
+// destination and group of source hosts whose walks coincide (a switch's hosts sharing a path
+// record row), so 16,384 hosts cost hosts x switches walks and no hosts-squared matrix.
+ChannelLoadBound channel_load_bound(const routing::Topology& topo, const routing::TableSet& tables,
+                                    const TrafficConfig& traffic, double link_bytes_per_ns);
+
 }  // namespace ibsc::tb

@@ -20,6 +20,7 @@
 #include "tb/cli_numbers.h"
 #include "tb/link_fault_config.h"
 #include "tb/output_files.h"
+#include "tb/saturation_search.h"
 #include "tb/scenario.h"
 #include "tb/scenario_check.h"
 #include "tb/scenario_yaml.h"
@@ -70,15 +71,71 @@ std::string clock_text(double s) {
 // The routed channel-load bound of an experiment; with link faults (seeds/002), of the paths the
 // sources use once every fault is known, the pairs left without one out of the demand.
 ChannelLoadBound fault_aware_bound(const routing::Topology& topo, const routing::TableSet& tables, const Scenario& s) {
-  std::vector<Demand> demand = traffic_matrix(s.point.traffic, topo);
   const double rate = s.point.fabric.link.bytes_per_ns();
-  if (!s.point.fabric.faults.enabled()) return channel_load_bound(topo, tables, demand, rate);
+  if (!s.point.fabric.faults.enabled()) return channel_load_bound(topo, tables, s.point.traffic, rate);
+  std::vector<Demand> demand = traffic_matrix(s.point.traffic, topo);
   const routing::TableSet after =
       tables_after_faults(topo, tables, resolve_link_faults(topo, s.point.fabric.faults, &tables), nullptr);
   demand.erase(std::remove_if(demand.begin(), demand.end(),
                               [&](const Demand& d) { return after.hosts[d.src].paths[d.dst].empty(); }),
                demand.end());
   return channel_load_bound(topo, after, demand, rate);
+}
+
+// The routing.algorithm an axis value sets when this build does not have it; empty otherwise.
+std::string unbuilt_algorithm(const StudyAxisValue& routing) {
+  const std::string key = "routing.algorithm=";
+  for (const auto& kv : routing.set)
+    if (kv.rfind(key, 0) == 0) {
+      const std::string name = kv.substr(key.size());
+      const auto known = routing::routing_algorithm_choices();
+      return std::find(known.begin(), known.end(), name) == known.end() ? name : "";
+    }
+  return "";
+}
+
+// seeds/001's search: 1/128 steps; a deterministic row's channel-load bound caps the bracket
+// (no load above it can be accepted) and is probed from the top, since such a row should
+// reach it; other rows bisect the whole range.
+SaturationSearch saturation_search(const Study& study, const Experiment& e, const ExperimentResult& res) {
+  SaturationSearch search;
+  if (const SaturationRow* row = study.row_of(e); row && row->deterministic) {
+    search.known_saturated = step_above_bound(bound_fraction(res.bound), search.grid);
+    search.top_first = true;
+  }
+  return search;
+}
+
+// Deterministic rows run on a scaled-down network: the channel-load bound of our tables on the
+// talk's own network (the row's talk_network) as well, which costs a routing, no run. One
+// network and routing at a time, freed before the next (16,384 hosts: about 1 GB each).
+void talk_network_bounds(const Study& study, StudyRun& run) {
+  std::map<std::string, std::vector<ExperimentResult*>> by_key;
+  for (ExperimentResult& res : run.results) {
+    const SaturationRow* row = study.row_of(res.exp);
+    if (res.not_built || !row || !row->deterministic || row->talk_network.empty() || run.quick) continue;
+    by_key[row->talk_network + "/" + row->routing].push_back(&res);
+  }
+  for (auto& [key, list] : by_key) {
+    const auto t = std::chrono::steady_clock::now();
+    const SaturationRow& row = *study.row_of(list.front()->exp);
+    std::unique_ptr<Routed> r;
+    for (ExperimentResult* res : list) {
+      std::vector<std::string> set;
+      for (const auto* v : {&study.axis(study.tori, row.talk_network), &study.axis(study.routings, row.routing),
+                            &study.axis(study.patterns, res->exp.pattern), &study.axis(study.lengths, res->exp.length)})
+        set.insert(set.end(), v->set.begin(), v->set.end());
+      const Scenario s = load_scenario(study.base, set);
+      if (!r) {
+        r = std::make_unique<Routed>();
+        r->topo = build_topology(s.topology);
+        r->tables = routing::compute_routing(r->topo, s.routing);
+      }
+      res->talk_bound =
+          bound_fraction(channel_load_bound(r->topo, r->tables, s.point.traffic, s.point.fabric.link.bytes_per_ns()));
+    }
+    std::fprintf(stderr, "ibsc: bounds on the talk's network %s (%.1f s)\n", key.c_str(), seconds_since(t));
+  }
 }
 
 int reproduce(const ReproduceOptions& o, const std::string& command) {
@@ -116,7 +173,22 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
   std::vector<Scenario> scenarios;
   std::map<std::string, std::unique_ptr<Routed>> routed;
   std::vector<double> cost;
+  const bool large = study.report == "large-direct";
   for (const Experiment& e : exps) {
+    if (large) {
+      // A row whose routing this build does not have is listed "not built", not run: the study
+      // names the rows of the talk, and the lead enables a routing by merging it.
+      if (std::string missing = unbuilt_algorithm(study.axis(study.routings, e.routing)); !missing.empty()) {
+        ExperimentResult res;
+        res.exp = e;
+        res.not_built = true;
+        res.error = "routing.algorithm '" + missing + "' is not built";
+        run.results.push_back(res);
+        scenarios.emplace_back();
+        cost.push_back(0);
+        continue;
+      }
+    }
     Scenario s = load_scenario(study.base, e.set);
     const std::string key = e.torus + "/" + e.routing;
     auto& r = routed[key];
@@ -161,15 +233,18 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
     scenarios.push_back(std::move(s));
   }
 
-  // Costliest first, so the last experiments to finish are short ones.
-  std::vector<int> order(exps.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  if (large) talk_network_bounds(study, run);
+
+  // Costliest first, so the last experiments to finish are short ones; rows not built not at all.
+  std::vector<int> order;
+  for (size_t i = 0; i < exps.size(); ++i)
+    if (!run.results[i].not_built) order.push_back(static_cast<int>(i));
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return cost[a] > cost[b]; });
   double total_cost = 0, done_cost = 0;
   for (double c : cost) total_cost += c;
   const auto t_sim = std::chrono::steady_clock::now();
   int finished = 0;
-  std::fprintf(stderr, "ibsc: %zu experiments on %d processes -> %s\n", exps.size(), jobs, out.c_str());
+  std::fprintf(stderr, "ibsc: %zu experiments on %d processes -> %s\n", order.size(), jobs, out.c_str());
 
   auto texts = run_forked(
       static_cast<int>(order.size()), jobs,
@@ -180,7 +255,14 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
         auto t = std::chrono::steady_clock::now();
         const double cpu0 = process_cpu_seconds();
         try {
-          std::vector<LoadPointResult> pts = run_sweep(s.point, s.sweep);
+          std::vector<LoadPointResult> pts;
+          if (large) {
+            SaturationFound found = find_saturation_step(s.point, saturation_search(study, exps[i], run.results[i]));
+            j["saturation_step"] = found.step;
+            pts = std::move(found.points);
+          } else {
+            pts = run_sweep(s.point, s.sweep);
+          }
           write_results(out + "/runs/" + exps[i].name, s.resolved, s.point.seed, pts);
           for (const auto& p : pts) {
             nlohmann::json pj = nlohmann::json::parse(to_json(p).dump());
@@ -208,7 +290,7 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
           std::snprintf(b, sizeof b, "throughput %.3f B/ns/switch, %zu points", best, j["points"].size());
           what = b;
         }
-        std::fprintf(stderr, "[%3d/%zu] %-28s %s, %.1f s | elapsed %s, about %s left\n", finished, exps.size(),
+        std::fprintf(stderr, "[%3d/%zu] %-28s %s, %.1f s | elapsed %s, about %s left\n", finished, order.size(),
                      exps[i].name.c_str(), what.c_str(), j["wall_seconds"].get<double>(), clock_text(el).c_str(),
                      clock_text(el / done_cost * (total_cost - done_cost)).c_str());
       });
@@ -218,6 +300,7 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
     auto j = nlohmann::json::parse(texts[k]);
     res.wall_seconds = j.value("wall_seconds", 0.0);
     res.cpu_seconds = j.value("cpu_seconds", 0.0);
+    res.saturation_step = j.value("saturation_step", -1);
     if (j.contains("error")) {
       res.error = j["error"];
       continue;

@@ -101,7 +101,8 @@ Study load_study(const std::string& path) {
   }
   r.only(root, {"study",  "title",    "base",         "report",      "explain_above",     "full",    "quick",
                 "tori",   "networks", "routings",     "patterns",    "lengths",           "figures", "factors",
-                "table2", "notes",    "explanations", "experiments", "quick_experiments", "panels",  "report_options"},
+                "table2", "notes",    "explanations", "experiments", "quick_experiments", "panels",  "report_options",
+                "rows"},
          "");
   Study s;
   s.file = path;
@@ -113,8 +114,9 @@ Study load_study(const std::string& path) {
   if (!std::filesystem::exists(s.base)) r.fail(root["base"], "base", "scenario file '" + s.base + "' does not exist");
   if (root["report"]) {
     s.report = r.as<std::string>(root["report"], "report");
-    if (s.report != "torus-routing" && s.report != "voqsw" && s.report != "in-order-adaptive" && s.report != "tftr")
-      r.fail(root["report"], "report", "must be torus-routing, voqsw, in-order-adaptive or tftr");
+    if (s.report != "torus-routing" && s.report != "voqsw" && s.report != "in-order-adaptive" && s.report != "tftr" &&
+        s.report != "large-direct")
+      r.fail(root["report"], "report", "must be torus-routing, voqsw, in-order-adaptive, tftr or large-direct");
   }
   if (root["explain_above"]) s.explain_above = r.as<double>(root["explain_above"], "explain_above");
   if (root["full"]) s.full_set = r.as<std::vector<std::string>>(root["full"], "full");
@@ -243,6 +245,38 @@ Study load_study(const std::string& path) {
       s.report_options[k] = r.as<std::vector<std::string>>(kv.second, "report_options." + k);
     }
   }
+  if (YAML::Node rows = root["rows"]) {
+    if (!rows.IsSequence()) r.fail(rows, "rows", "must be a list");
+    for (size_t i = 0; i < rows.size(); ++i) {
+      const std::string p = "rows[" + std::to_string(i) + "]";
+      r.only(rows[i],
+             {"table", "label", "network", "quick_network", "talk_network", "routing", "deterministic", "talk"}, p);
+      SaturationRow row;
+      row.table = r.as<std::string>(r.need(rows[i], "table", p + ".table"), p + ".table");
+      row.label = r.as<std::string>(r.need(rows[i], "label", p + ".label"), p + ".label");
+      row.network = r.as<std::string>(r.need(rows[i], "network", p + ".network"), p + ".network");
+      if (!has(s.tori, row.network)) r.fail(rows[i]["network"], p + ".network", "not one of networks");
+      if (rows[i]["quick_network"]) {
+        row.quick_network = r.as<std::string>(rows[i]["quick_network"], p + ".quick_network");
+        if (!has(s.tori, row.quick_network))
+          r.fail(rows[i]["quick_network"], p + ".quick_network", "not one of networks");
+      }
+      if (rows[i]["talk_network"]) {
+        row.talk_network = r.as<std::string>(rows[i]["talk_network"], p + ".talk_network");
+        if (!has(s.tori, row.talk_network)) r.fail(rows[i]["talk_network"], p + ".talk_network", "not one of networks");
+      }
+      row.routing = r.as<std::string>(r.need(rows[i], "routing", p + ".routing"), p + ".routing");
+      if (!has(s.routings, row.routing)) r.fail(rows[i]["routing"], p + ".routing", "not one of routings");
+      if (rows[i]["deterministic"]) row.deterministic = r.as<bool>(rows[i]["deterministic"], p + ".deterministic");
+      // talk: one value per pattern, in the patterns' order (null: the talk has none)
+      YAML::Node talk = r.need(rows[i], "talk", p + ".talk");
+      if (!talk.IsSequence() || talk.size() != s.patterns.size())
+        r.fail(talk, p + ".talk", "needs " + std::to_string(s.patterns.size()) + " values, one per pattern");
+      for (size_t k = 0; k < talk.size(); ++k)
+        if (!talk[k].IsNull()) row.talk[s.patterns[k].name] = r.as<double>(talk[k], p + ".talk");
+      s.rows.push_back(row);
+    }
+  }
   if (root["notes"]) s.notes = r.as<std::vector<std::string>>(root["notes"], "notes");
   if (YAML::Node ex = root["explanations"]) {
     for (size_t i = 0; i < ex.size(); ++i) {
@@ -255,6 +289,12 @@ Study load_study(const std::string& path) {
     }
   }
   return s;
+}
+
+const SaturationRow* Study::row_of(const Experiment& e) const {
+  for (const SaturationRow& row : rows)
+    if (row.routing == e.routing && (row.network == e.torus || row.quick_network == e.torus)) return &row;
+  return nullptr;
 }
 
 std::vector<Experiment> Study::experiments(bool quick) const {
@@ -272,6 +312,18 @@ std::vector<Experiment> Study::experiments(bool quick) const {
     e.set.push_back("name=" + name + "/" + e.name);
     out.push_back(e);
   };
+  if (!rows.empty()) {
+    std::set<std::string> quick_patterns;
+    if (quick && report_options.count("quick_patterns"))
+      quick_patterns.insert(report_options.at("quick_patterns").begin(), report_options.at("quick_patterns").end());
+    for (const auto& row : rows) {
+      const std::string& net = quick ? row.quick_network : row.network;
+      if (net.empty()) continue;
+      for (const auto& p : patterns)
+        if (quick_patterns.empty() || quick_patterns.count(p.name)) add(net, row.routing, p.name, lengths.front().name);
+    }
+    return out;
+  }
   const auto& mine = quick && !quick_blocks.empty() ? quick_blocks : blocks;
   if (!mine.empty()) {
     for (const auto& b : mine)

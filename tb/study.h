@@ -45,6 +45,20 @@ struct Panel {
   std::vector<std::string> routings, patterns;
 };
 
+// seeds/001 (report large-direct): one row of the talk's saturation tables, run on every pattern.
+struct SaturationRow {
+  std::string table;          // the talk's table heading: "Torus", "FlatFly"
+  std::string label;          // the talk's row label: "DOR 3D"
+  std::string network;        // networks axis value of the full run
+  std::string quick_network;  // networks axis value of --quick; empty: left out of --quick
+  // The talk's own network when `network` is scaled down: only its channel-load bound is computed
+  // (deterministic rows). Empty: none.
+  std::string talk_network;
+  std::string routing;                 // routings axis value
+  bool deterministic = false;          // one path per host pair: held to the channel-load bound
+  std::map<std::string, double> talk;  // pattern -> the talk's saturation in %; missing: none
+};
+
 struct Experiment {
   std::string name;  // "4x4-FX_1VL-uniform-512"
   std::string torus, routing, pattern, length;
@@ -53,14 +67,18 @@ struct Experiment {
 
 struct Study {
   std::string file, name, title, base;  // base: the scenario file, resolved against the study's folder
-  // Which report: "torus-routing" (seeds/000, the default), "voqsw" (seeds/004, study_report_voqsw.h)
-  // "in-order-adaptive" (seeds/003, study_report_inorder.h) or "tftr" (seeds/002, study_report_tftr.h).
+  // Which report: "torus-routing" (seeds/000, the default), "voqsw" (seeds/004, study_report_voqsw.h),
+  // "in-order-adaptive" (seeds/003, study_report_inorder.h), "tftr" (seeds/002, study_report_tftr.h)
+  // or "large-direct" (seeds/001, study_report_large.h: saturation by bisection, rows x patterns).
   std::string report = "torus-routing";
   std::vector<std::string> full_set, quick_set;
   // tori: the networks axis (the key `networks` in a study file is the same axis).
   std::vector<StudyAxisValue> tori, routings, patterns, lengths;
   std::vector<ExperimentBlock> blocks, quick_blocks;  // optional; quick_blocks: --quick runs these
   std::vector<Panel> panels;                          // optional: the voqsw report's figures
+  // large-direct: the rows; the experiments are rows x patterns (--quick: rows with a
+  // quick_network x report_options quick_patterns, all patterns when not given) at the first length.
+  std::vector<SaturationRow> rows;
   // Settings of the chosen report, name -> list of names (study_report_voqsw.h lists its own).
   std::map<std::string, std::vector<std::string>> report_options;
   // Figures: every routing on every torus at one pattern and length.
@@ -77,6 +95,8 @@ struct Study {
   double explain_above = 0.15;  // differences above this fraction must be explained
 
   const StudyAxisValue& axis(const std::vector<StudyAxisValue>& values, const std::string& name) const;
+  // The row an experiment of a large-direct study belongs to; nullptr when none.
+  const SaturationRow* row_of(const Experiment& e) const;
   // The experiments the figures and tables need, without duplicates, in a stable order.
   std::vector<Experiment> experiments(bool quick) const;
 };

@@ -2,6 +2,7 @@
 
 #include "tb/study_conclusions.h"
 #include "tb/study_report_inorder.h"
+#include "tb/study_report_large.h"
 #include "tb/study_report_tftr.h"
 #include "tb/study_report_voqsw.h"
 
@@ -134,6 +135,7 @@ std::vector<std::string> study_failures(const StudyRun& run, double tolerance) {
   }
   for (const auto& r : run.results) {
     const std::string& n = r.exp.name;
+    if (r.not_built) continue;  // large-direct: listed as such, not run
     if (!r.error.empty()) {
       f.push_back(n + ": run failed: " + r.error);
       continue;
@@ -188,6 +190,7 @@ std::vector<std::string> write_study_report(const std::string& dir, const StudyR
   if (run.study->report == "voqsw") return write_voqsw_report(dir, run);
   if (run.study->report == "in-order-adaptive") return write_inorder_report(dir, run);
   if (run.study->report == "tftr") return write_tftr_report(dir, run);
+  if (run.study->report == "large-direct") return write_large_direct_report(dir, run);
   namespace fs = std::filesystem;
   const Study& s = *run.study;
   fs::create_directories(dir);

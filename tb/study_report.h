@@ -36,6 +36,10 @@ struct ExperimentResult {
   double low_load_latency = 0;  // average latency at the lowest load, ns
   double wall_seconds = 0;
   double cpu_seconds = 0;  // of the experiment's process: simulation, routing and elaboration
+  // large-direct only: the routing is not built (an algorithm this build does not have): not run.
+  bool not_built = false;
+  int saturation_step = -1;  // large-direct: highest unsaturated load, in grid steps (-1: none)
+  double talk_bound = -1;    // large-direct: bound_fraction on the row's talk_network (-1: none)
 };
 
 struct StudyRun {

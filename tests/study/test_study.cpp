@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "routing/generators.h"
 #include "routing/routing.h"
 #include "tb/channel_load.h"
 #include "tb/scenario.h"
@@ -74,6 +75,56 @@ BOOST_AUTO_TEST_CASE(permutation_bound) {
   BOOST_TEST(b.routed <= b.topology + 1e-12);
   // No routing can give more than every sender at link rate.
   BOOST_TEST(b.topology <= 56 * 0.25 / 16 + 1e-12);
+}
+
+namespace {
+tb::ChannelLoadBound pattern_bound(const routing::Topology& t, const routing::TableSet& ts, const std::string& p) {
+  tb::TrafficConfig tc;
+  tc.pattern = p;
+  return tb::channel_load_bound(t, ts, tc, 0.25);
+}
+routing::TableSet route(const routing::Topology& t, const std::string& algorithm) {
+  routing::RoutingOptions ro;
+  ro.algorithm = algorithm;
+  return routing::compute_routing(t, ro);
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(uniform_bound_without_a_matrix_equals_the_matrix_walk) {
+  // The uniform walk per switch and path record row against one walk per host pair: same
+  // channel sums, same bounds, same pair counts (e-cube with dateline SLs; Mixed DOR with 4 SLs).
+  const Routed torus({4, 4}, "ecube");
+  const routing::Topology cube = routing::make_hypercube(4, 3);
+  const routing::TableSet mixed = route(cube, "mixed-dor");
+  using Case = std::pair<const routing::Topology*, const routing::TableSet*>;
+  for (auto [t, ts] : {Case{&torus.topo, &torus.tables}, Case{&cube, &mixed}}) {
+    tb::TrafficConfig tc;
+    const tb::ChannelLoadBound a = tb::channel_load_bound(*t, *ts, tb::traffic_matrix(tc, *t), 0.25);
+    const tb::ChannelLoadBound b = pattern_bound(*t, *ts, "uniform");
+    BOOST_TEST(a.max_channel_share == b.max_channel_share, boost::test_tools::tolerance(1e-12));
+    BOOST_TEST(a.routed == b.routed, boost::test_tools::tolerance(1e-12));
+    BOOST_TEST(a.topology == b.topology, boost::test_tools::tolerance(1e-12));
+    BOOST_TEST(a.paths == b.paths);
+    BOOST_TEST(a.non_minimal_paths == b.non_minimal_paths);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(hypercube_dor_bounds_by_hand) {
+  // 5-cube, 2 hosts per switch (host = 2 x switch + local), DOR.
+  const routing::Topology cube = routing::make_hypercube(5, 2);
+  const routing::TableSet dor = route(cube, "dor");
+  // Bit complement: both hosts of switch s go to switch ~s, crossing every dimension; DOR's
+  // path from s is in dimension i at s with bits 0..i-1 flipped, one source switch per channel,
+  // so the busiest channel carries 2 host rates: 50% of injection bandwidth.
+  const tb::ChannelLoadBound c = pattern_bound(cube, dor, "bit-complement");
+  BOOST_TEST(c.max_channel_share == 2.0, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(tb::bound_fraction(c) == 0.5, boost::test_tools::tolerance(1e-12));
+  // Uniform: 32 of a host's 63 destinations differ in a given switch bit, so dimension i carries
+  // 64 x 32/63 host rates over its 32 channels, 64/63 each (e-cube balances them): 63/64.
+  const tb::ChannelLoadBound u = pattern_bound(cube, dor, "uniform");
+  BOOST_TEST(u.max_channel_share == 64.0 / 63, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(tb::bound_fraction(u) == 63.0 / 64, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(u.paths == 64 * 63);
 }
 
 BOOST_AUTO_TEST_CASE(hotspot_bound_is_the_hot_host_link) {
@@ -207,6 +258,25 @@ BOOST_AUTO_TEST_CASE(seeds003_study_expands_and_its_disk_scenarios_read_back) {
     ++checked;
   }
   BOOST_TEST(checked == 1);
+}
+
+BOOST_AUTO_TEST_CASE(seeds001_study_expands_rows_times_patterns) {
+  // 23 rows of the talk's tables x 6 patterns; --quick: the 4 rows with a quick network x the 4
+  // quick patterns. Each row's talk values land on their pattern.
+  const tb::Study s = tb::load_study(std::string(IBSC_SOURCE_DIR) + "/scenarios/seeds001/large-direct.yaml");
+  BOOST_TEST(s.report == "large-direct");
+  BOOST_TEST(s.rows.size() == 23u);
+  BOOST_TEST(s.experiments(false).size() == 23u * 6);
+  BOOST_TEST(s.experiments(true).size() == 4u * 4);
+  const tb::SaturationRow& ff = s.rows.at(15);
+  BOOST_TEST(ff.label == "DOR");
+  BOOST_TEST(ff.table == "FlatFly");
+  BOOST_TEST(ff.deterministic);
+  BOOST_TEST(ff.talk.at("All2All") == 81.3);
+  BOOST_TEST(ff.talk.at("Trns") == 2.3);
+  BOOST_TEST(ff.talk_network == "flatfly");
+  const tb::Experiment e = s.experiments(false).front();
+  BOOST_TEST(s.row_of(e) == &s.rows.front());
 }
 
 BOOST_AUTO_TEST_CASE(written_scenario_reads_back_the_same) {
