@@ -67,7 +67,7 @@ def main():
         ns[name] = cpu / hops * 1e9
         print(f"| {name} | {hops} | {cpu:.3f} | {ns[name]:.0f} | x{ns[name] / ns['DET']:.2f} |", flush=True)
     ratio = ns["ADAP+NIC"] / ns["DET"]
-    print(f"\nADAP+NIC over DET: x{ratio:.2f} per packet-hop (budget x1.50): {'within' if ratio <= 1.5 else 'OVER'}")
+    print(f"\nADAP+NIC over DET: x{ratio:.3f} per packet-hop (budget x1.50): {'within' if ratio <= 1.5 else 'OVER'}")
 
 
 if __name__ == "__main__":

@@ -21,7 +21,6 @@
 // buffer occupancy; conservation terms for the fabric's check.
 #pragma once
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <memory>
 #include <set>
