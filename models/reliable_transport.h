@@ -21,7 +21,6 @@
 // buffer occupancy; conservation terms for the fabric's check.
 #pragma once
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <memory>
 #include <set>
@@ -32,6 +31,7 @@
 #include "models/fabric_monitor.h"
 #include "models/injection_control.h"
 #include "models/reorder_buffer.h"
+#include "models/ring_queue.h"
 #include "models/sim_time.h"
 #include "models/transport_params.h"
 
@@ -113,7 +113,7 @@ class ReliableTransport {
     uint64_t base = 0;             // sequence number of window.front()
     uint64_t first_held = 0;       // first packet not yet sent (they are sent in order)
     uint64_t in_flight_bytes = 0;  // sent, neither ACKed nor NACKed
-    std::deque<Outgoing> window;   // unACKed, from base
+    RingQueue<Outgoing> window;    // unACKed, from base (a deque of 128-byte records allocated every 4)
     std::set<uint64_t> resend;     // NACKed, waiting
     std::set<uint64_t> parked;     // dropped by a link fault, waiting for the path to change
     InjectionControl control;

@@ -17,6 +17,7 @@ class RingQueue {
   const T& front() const { return buf_[head_]; }
   T& back() { return buf_[(head_ + size_ - 1) & mask_]; }
   const T& back() const { return buf_[(head_ + size_ - 1) & mask_]; }
+  T& operator[](size_t i) { return buf_[(head_ + i) & mask_]; }
   const T& operator[](size_t i) const { return buf_[(head_ + i) & mask_]; }
   void push_back(const T& v) {
     if (__builtin_expect(size_ == cap_, 0)) grow();
