@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
+#include <string>
 
 #include <fmt/format.h>
 
@@ -63,6 +65,88 @@ std::string cell_text(const Cell& c, bool deterministic) {
   std::string s = pct(c.talk) + " / **" + pct(c.ours) + "**";
   if (deterministic) s += " / " + pct(c.bound) + (c.within ? "" : " (!)") + (c.checked ? "" : " (u)");
   return s;
+}
+
+// Within each table and pattern, the talk's order of the rows against ours. A pair is inverted
+// when the talk puts one row more than one step above the other and ours puts it more than one
+// step below (closer than a step both ways is a tie: the grid cannot order them).
+void write_rankings(std::ostream& md, const StudyRun& run) {
+  const Study& s = *run.study;
+  const double step = 100.0 / kGrid;
+  std::string out;
+  for (size_t first = 0; first < s.rows.size();) {
+    size_t end = first;
+    while (end < s.rows.size() && s.rows[end].table == s.rows[first].table) ++end;
+    for (const auto& p : s.patterns) {
+      std::vector<std::pair<const SaturationRow*, Cell>> cells;
+      for (size_t k = first; k < end; ++k) {
+        const Cell c = cell_of(run, s.rows[k], p.name);
+        if (!std::isnan(c.ours) && !std::isnan(c.talk)) cells.emplace_back(&s.rows[k], c);
+      }
+      if (cells.size() < 2) continue;
+      const auto order = [&](bool talk) {
+        auto sorted = cells;
+        std::stable_sort(sorted.begin(), sorted.end(), [&](const auto& a, const auto& b) {
+          return talk ? a.second.talk > b.second.talk : a.second.ours > b.second.ours;
+        });
+        std::string t;
+        for (const auto& [row, c] : sorted)
+          t += fmt::format("{}{} {}", t.empty() ? "" : ", ", row->label, pct(talk ? c.talk : c.ours));
+        return t;
+      };
+      std::string inverted;
+      for (const auto& [ra, a] : cells)
+        for (const auto& [rb, b] : cells)
+          if (a.talk > b.talk + step && b.ours > a.ours + step)
+            inverted += fmt::format("{}{} < {}", inverted.empty() ? "" : "; ", ra->label, rb->label);
+      out += fmt::format("| {} | {} | {} | {} | {} |\n", s.rows[first].table, p.name, order(true), order(false),
+                         inverted.empty() ? "kept" : "not kept: " + inverted);
+    }
+    first = end;
+  }
+  if (out.empty()) return;
+  md << "\n## The talk's ranking of routings\n\nWithin each table and pattern, the rows ordered by the talk's "
+        "saturation and by ours. Kept: no pair the talk separates by more than one 1/128 step is reversed by "
+        "more than one step in ours; otherwise the reversed pairs (ours: first < second).\n\n"
+     << "| table | pattern | talk | ours | ranking |\n|---|---|---|---|---|\n"
+     << out;
+}
+
+// The talk's headline results (report_options headlines), each "TABLE / ROW / PATTERN OP VALUE"
+// with OP ">=" (ours at least VALUE) or "~" (ours within explain_above of VALUE): met or not.
+void write_headlines(std::ostream& md, const StudyRun& run) {
+  const Study& s = *run.study;
+  auto it = s.report_options.find("headlines");
+  if (it == s.report_options.end() || run.quick) return;
+  md << "\n## Headline results\n\n| headline | talk | ours | |\n|---|---|---|---|\n";
+  for (const std::string& h : it->second) {
+    std::istringstream in(h);
+    std::string table, label, rest, pattern, op;
+    double value = NAN;
+    std::getline(in, table, '/');
+    std::getline(in, label, '/');
+    std::getline(in, rest);
+    std::istringstream tail(rest);
+    tail >> pattern >> op >> value;
+    const auto trim = [](std::string t) {
+      t.erase(0, t.find_first_not_of(' '));
+      t.erase(t.find_last_not_of(' ') + 1);
+      return t;
+    };
+    const SaturationRow* row = nullptr;
+    for (const SaturationRow& r : s.rows)
+      if (r.table == trim(table) && r.label == trim(label)) row = &r;
+    if (!row || (op != ">=" && op != "~") || std::isnan(value))
+      throw std::runtime_error("report_options.headlines: '" + h +
+                               "' is not 'TABLE / ROW / PATTERN >= VALUE' or '... ~ VALUE' naming a row");
+    const Cell c = cell_of(run, *row, pattern);
+    const bool met = op == ">=" ? c.ours >= value : std::abs(c.ours - value) <= s.explain_above * value;
+    md << "| " << h << " | " << pct(c.talk) << " | " << pct(c.ours) << " | "
+       << (std::isnan(c.ours) ? "not run"
+           : met              ? "met"
+                              : "**not met**")
+       << " |\n";
+  }
 }
 
 }  // namespace
@@ -187,6 +271,9 @@ std::vector<std::string> write_large_direct_report(const std::string& dir, const
       md << "\n";
     }
   }
+
+  write_rankings(md, run);
+  write_headlines(md, run);
 
   md << "\n## Routing tables\n\n| network / routing | SLs | VLs | tables check |\n|---|---|---|---|\n";
   for (const auto& [key, rt] : run.routed)
