@@ -204,14 +204,7 @@ std::vector<std::string> write_study_report(const std::string& dir, const StudyR
   };
 
   md << "# " << (s.title.empty() ? s.name : s.title) << "\n\n";
-  md << "Made by `" << run.command << "`"
-     << (run.quick ? " (**quick mode**: short windows, coarse sweeps; "
-                     "checks only, not for comparison with the paper)"
-                   : "")
-     << fmt::format(" in {:.0f} s on {} processes; {} experiments, {} load points.", run.wall_seconds, run.jobs,
-                    run.results.size(),
-                    std::accumulate(run.results.begin(), run.results.end(), size_t{0},
-                                    [](size_t a, const ExperimentResult& r) { return a + r.points.size(); }))
+  md << made_by_line(run, "short windows, coarse sweeps")
      << " Every experiment is an ordinary scenario: `scenarios/` here holds each one as `ibsc run` reads it; "
         "`points.csv` has every load point of every experiment, and a local run also leaves each experiment's full "
         "`runs/NAME/results.json` (not kept in git).\n\n";
@@ -404,6 +397,15 @@ void write_differences(std::ostream& md, const Study& s, bool quick, const std::
   if (quick) md << quick_caveat << "\n\n";
   if (outliers.empty()) md << "None.\n";
   write_explained_outliers(md, s, outliers);
+}
+
+std::string made_by_line(const StudyRun& run, const std::string& quick_sweeps) {
+  const size_t points = std::accumulate(run.results.begin(), run.results.end(), size_t{0},
+                                        [](size_t a, const ExperimentResult& r) { return a + r.points.size(); });
+  return "Made by `" + run.command + "`" +
+         (run.quick ? " (**quick mode**: " + quick_sweeps + "; checks only, not for comparison with the paper)" : "") +
+         fmt::format(" in {:.0f} s on {} processes; {} experiments, {} load points.", run.wall_seconds, run.jobs,
+                     run.results.size(), points);
 }
 
 void finish_report(std::ostringstream& md, const std::string& dir, const std::vector<std::string>& failures) {

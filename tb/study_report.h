@@ -82,6 +82,9 @@ void write_explained_outliers(std::ostream& md, const Study& s, const std::vecto
 void write_differences(std::ostream& md, const Study& s, bool quick, const std::string& quick_caveat,
                        const std::vector<ReportOutlier>& outliers, bool with_criteria);
 // The checks' verdict ("All hold." or one line per failure), then md as dir/README.md.
+// The report's first line after its title: "Made by `COMMAND` in N s on P processes; E experiments,
+// L load points." In quick mode "(**quick mode**: QUICK_SWEEPS; checks only, ...)" after the command.
+std::string made_by_line(const StudyRun& run, const std::string& quick_sweeps);
 void finish_report(std::ostringstream& md, const std::string& dir, const std::vector<std::string>& failures);
 
 // Writes dir/README.md, CSVs and plots; returns the failures it lists. A study whose report is

@@ -106,14 +106,7 @@ std::vector<std::string> write_inorder_report(const std::string& dir, const Stud
   std::vector<std::string> failures = study_failures(run, 0.01);
 
   md << "# " << (s.title.empty() ? s.name : s.title) << "\n\n";
-  md << "Made by `" << run.command << "`"
-     << (run.quick ? " (**quick mode**: short windows, coarse sweeps, a short workload; checks only, not for "
-                     "comparison with the paper)"
-                   : "")
-     << fmt::format(" in {:.0f} s on {} processes; {} experiments, {} load points.", run.wall_seconds, run.jobs,
-                    run.results.size(),
-                    std::accumulate(run.results.begin(), run.results.end(), size_t{0},
-                                    [](size_t a, const ExperimentResult& r) { return a + r.points.size(); }))
+  md << made_by_line(run, "short windows, coarse sweeps, a short workload")
      << " Every experiment is an ordinary scenario (`scenarios/` here, as `ibsc run` reads it); `points.csv` has "
         "every load point, `factors.csv` Figure 5's factors, `table1.csv` the finite-workload runs.\n\n"
      << "Study file: `" << s.file << "`; base model: `" << s.base << "`.\n\n## Modelling choices\n\n";

@@ -113,13 +113,7 @@ std::vector<std::string> write_voqsw_report(const std::string& dir, const StudyR
   std::vector<ReportOutlier> outliers;
 
   md << "# " << (s.title.empty() ? s.name : s.title) << "\n\n";
-  md << "Made by `" << run.command << "`"
-     << (run.quick ? " (**quick mode**: short windows, coarse sweeps; checks only, not for comparison with the paper)"
-                   : "")
-     << fmt::format(" in {:.0f} s on {} processes; {} experiments, {} load points.", run.wall_seconds, run.jobs,
-                    run.results.size(),
-                    std::accumulate(run.results.begin(), run.results.end(), size_t{0},
-                                    [](size_t a, const ExperimentResult& r) { return a + r.points.size(); }))
+  md << made_by_line(run, "short windows, coarse sweeps")
      << " Every experiment is an ordinary scenario (`scenarios/` here, as `ibsc run` reads it); `points.csv` has "
         "every load point, `factors.csv` the factors, `hol.csv` the head-of-line blocking.\n\n";
   md << "Study file: `" << s.file << "`; base model: `" << s.base
