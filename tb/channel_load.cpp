@@ -132,10 +132,10 @@ class LoadWalk {
     }
   }
 
-  // sent[h]: the shares host h sends (its injection channel's load); hops[h]: the mean
-  // switch-to-switch distance of its traffic.
   int channels() const { return ch_.count; }
 
+  // sent[h]: the shares host h sends (its injection channel's load); hops[h]: the mean
+  // switch-to-switch distance of its traffic.
   ChannelLoadBound finish(const std::vector<double>& sent, const std::vector<double>& hops, double link_bytes_per_ns) {
     for (int h = 0; h < t_.num_hosts; ++h)
       if (sent[h] > 0) add(t_.host_node(h), 1, sent[h]);
