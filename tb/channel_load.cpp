@@ -98,13 +98,15 @@ class LoadWalk {
 
   // The path of (src, dst) from src's first switch on: src's injection channel is not added.
   // `weight` is the share it carries, `pairs` the host pairs it stands for.
-  void walk_from_switch(int src, int dst, double weight, long pairs) {
+  // `trace`, when given, gets every channel the path crosses, the injection channel first.
+  void walk_from_switch(int src, int dst, double weight, long pairs, std::vector<int32_t>* trace = nullptr) {
     const routing::PathRecord& rec = ts_.path(src, dst);
     int node = t_.host_node(src), port = 1;
     int vl = ts_.hosts[src].sl2vl[rec.sl];
     const int max_hops = t_.num_switches + 2;
     for (int hop = 0;; ++hop) {
       if (hop > 0) load_[ch_.at(node, port)] += weight;
+      if (trace) trace->push_back(ch_.at(node, port));
       const routing::PortPeer& far = t_.nodes[node].peer(port);
       if (far.node < 0 || hop > max_hops)
         throw std::runtime_error("channel-load bound: the path from host " + std::to_string(src) + " to host " +
@@ -129,6 +131,8 @@ class LoadWalk {
       port = out;
     }
   }
+
+  int channels() const { return ch_.count; }
 
   // sent[h]: the shares host h sends (its injection channel's load); hops[h]: the mean
   // switch-to-switch distance of its traffic.
@@ -251,6 +255,20 @@ ChannelLoadBound channel_load_bound(const routing::Topology& topo, const routing
     }
   }
   return w.finish(sent, hops, link_bytes_per_ns);
+}
+
+DemandPaths demand_paths(const routing::Topology& topo, const routing::TableSet& tables,
+                         const std::vector<Demand>& demand) {
+  LoadWalk w(topo, tables);
+  DemandPaths p;
+  p.channels = w.channels();
+  p.offset.reserve(demand.size() + 1);
+  p.offset.push_back(0);
+  for (const Demand& d : demand) {
+    w.walk_from_switch(d.src, d.dst, 0.0, 1, &p.chans);
+    p.offset.push_back(static_cast<uint32_t>(p.chans.size()));
+  }
+  return p;
 }
 
 }  // namespace ibsc::tb

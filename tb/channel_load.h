@@ -12,6 +12,7 @@
 //             0.492 bytes/ns/switch).
 // The routed bound assumes the offered mix (every host at the same rate).
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,16 @@ struct ChannelLoadBound {
 
 ChannelLoadBound channel_load_bound(const routing::Topology& topo, const routing::TableSet& tables,
                                     const std::vector<Demand>& demand, double link_bytes_per_ns);
+
+// The channels each demand's primary path crosses (dense ids over every node's ports, host
+// links included, the injection channel first): demand i crosses chans[offset[i] .. offset[i+1]).
+struct DemandPaths {
+  int channels = 0;  // ids are 0 .. channels - 1
+  std::vector<uint32_t> offset;
+  std::vector<int32_t> chans;
+};
+DemandPaths demand_paths(const routing::Topology& topo, const routing::TableSet& tables,
+                         const std::vector<Demand>& demand);
 
 // The routed bound as a fraction of injection bandwidth (each sending host at link rate = 1):
 // 1 / the busiest channel's share, at most 1 (the host's own link).

@@ -211,6 +211,8 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
       if (study.report == "voqsw") {  // how many output ports each input VL serves (head-of-line exposure)
         rt.lanes = routing::input_lane_fanout(r->topo, r->tables);
         rt.lanes.lanes.clear();
+        rt.ceiling = fair_share_ceiling(r->topo, r->tables, traffic_matrix(TrafficConfig{}, r->topo),
+                                        s.point.fabric.link.bytes_per_ns());
       }
       std::fprintf(stderr, "ibsc: routed %s: %d SLs, %d VLs, crossing path %d, %s (%.1f s)\n", key.c_str(), rt.sls,
                    rt.vls, rt.metrics.crossing_path, rt.check.deadlock_free ? "deadlock-free" : "DEADLOCK POSSIBLE",

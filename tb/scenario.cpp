@@ -83,6 +83,13 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
     r.fail("routing.updown_paths",
            "only up*/down*, minhop, voqsw and vn read it (routing.algorithm is '" + ro.algorithm + "')");
   ro.updown_paths = r.get<routing::ShortestPathChoice>("routing.updown_paths");
+  // The up*/down* root (echoed only when given): a switch of this topology.
+  if (r.has("routing.root") && !std::set<std::string>{"updown-bfs", "updown-dfs", "voqsw", "vn"}.count(ro.algorithm))
+    r.fail("routing.root", "only up*/down*, voqsw and vn read it (routing.algorithm is '" + ro.algorithm + "')");
+  ro.root = r.get<int>("routing.root");
+  if (ro.root >= num_switches && num_switches > 0)
+    r.fail("routing.root", "routing.root must name a switch, 0.." + std::to_string(num_switches - 1) + " (got " +
+                               std::to_string(ro.root) + ")");
   // seeds/001's hop budget, read only by the routings that count hops in the VL.
   if (r.has("routing.k") && ro.algorithm != "distance" && ro.algorithm != "deflection")
     r.fail("routing.k", "only routings distance and deflection read it (routing.algorithm is '" + ro.algorithm + "')");

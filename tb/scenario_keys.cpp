@@ -69,6 +69,10 @@ std::vector<Key> declare() {
                  "them) take: `balanced` (least loaded busiest channel, then lowest load sum, rip-up passes), `first` "
                  "(lowest output port at each switch: the first path found), `random` (seeded)")
           .when_set(),
+      int_key("routing.root", ro.root, -1, 65535, "switch",
+              "up*/down* root switch (`updown-bfs`, `updown-dfs`, and `voqsw`, `vn` on them): -1, the seeds/000 "
+              "heuristic (highest average distance); 0 is Autonet's lowest-UID root")
+          .when_set(),
       int_key("routing.k", ro.k, 1, 15, "hops",
               "`distance`, `deflection` (seeds/001's Distance+k, Deflection+k): the source's VL is d + k - 1 and "
               "each switch-to-switch hop lowers it, so k - 1 extra hops are allowed; k = 1 is plain Distance; "

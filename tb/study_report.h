@@ -13,6 +13,7 @@
 #include "routing/metrics.h"
 #include "routing/voq_fanout.h"
 #include "tb/channel_load.h"
+#include "tb/fair_share.h"
 #include "tb/results.h"
 #include "tb/study.h"
 
@@ -25,6 +26,7 @@ struct RoutedTorus {
   routing::Metrics metrics;
   routing::CheckReport check;
   routing::LaneFanout lanes;  // seeds/004 (report voqsw) only; its per-lane list left empty
+  FairShareCeiling ceiling;   // seeds/004 (report voqsw) only: uniform traffic on these paths
 };
 
 struct ExperimentResult {

@@ -76,6 +76,36 @@ void write_saturation_table(std::ostream& md, const StudyRun& run, const std::st
   }
 }
 
+// How far past the routed bound the paths allow any VL scheme to go (tb/fair_share.h): max-min
+// fair rates with no queue shared by two host pairs, and with one stream per source; beside what
+// the baseline and the VOQsw routing reach, all as multiples of the bound.
+void write_ceiling_table(std::ostream& md, const StudyRun& run, const std::string& base, const std::string& voq,
+                         const std::string& length) {
+  const Study& s = *run.study;
+  const std::string uniform = s.patterns.front().name;
+  md << "\n### Ceilings past saturation, " << uniform
+     << "\n\nMax-min fair accepted traffic on the same paths, every host offering link rate (`tb/fair_share.h`): with "
+        "no queue shared by two host pairs (no head-of-line blocking anywhere), and with one stream per source "
+        "(a queue shared by all its destinations); in brackets, multiples of the routed bound. The first multiple is "
+        "what a network free of head-of-line blocking, arbitrating fairly, gains over a baseline that holds its "
+        "bound (max-min fair rates are not the largest total: starving the long paths would carry more)."
+        "\n\n| network | bound | ceiling, one queue "
+        "per pair | ceiling, one stream per source | "
+     << base << " highest | " << voq << " highest |\n|---|---|---|---|---|---|\n";
+  auto share = [](double v, double bound) { return fmt::format("{:.3f} ({:.2f})", v, v / bound); };
+  for (const auto& net : s.tori) {
+    const auto rt = run.routed.find(net.name + "/" + base);
+    const ExperimentResult* b = find_experiment(run, net.name, base, uniform, length);
+    const ExperimentResult* q = find_experiment(run, net.name, voq, uniform, length);
+    if (rt == run.routed.end() || !b || !b->error.empty() || b->points.empty()) continue;
+    const double bound = b->bound.routed;
+    md << fmt::format("| {} | {:.3f} | {} | {} | {} | {} |\n", net.name, bound,
+                      share(rt->second.ceiling.per_pair, bound), share(rt->second.ceiling.per_source, bound),
+                      share(b->throughput, bound),
+                      q && q->error.empty() && !q->points.empty() ? share(q->throughput, bound) : "-");
+  }
+}
+
 // report_options.variants: pairs (baseline, VOQsw routing) that change the switch or the paths of
 // both sides alike; per network, uniform traffic, the factor each pair's VOQsw reaches over its own
 // baseline, beside the routed bound (it moves when the paths do).
@@ -141,6 +171,7 @@ std::vector<std::string> write_voqsw_report(const std::string& dir, const StudyR
                       100 * rt.lanes.switch_fed_purity())
        << " |\n";
   write_saturation_table(md, run, base, length);
+  write_ceiling_table(md, run, base, voq, length);
   write_variant_table(md, run, length);
 
   // Factors: every pattern and routing that ran beside the baseline; the paper's value where it has one.

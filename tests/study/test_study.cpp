@@ -9,6 +9,7 @@
 #include "routing/generators.h"
 #include "routing/routing.h"
 #include "tb/channel_load.h"
+#include "tb/fair_share.h"
 #include "tb/scenario.h"
 #include "tb/scenario_yaml.h"
 #include "tb/study.h"
@@ -89,6 +90,34 @@ routing::TableSet route(const routing::Topology& t, const std::string& algorithm
   return routing::compute_routing(t, ro);
 }
 }  // namespace
+
+BOOST_AUTO_TEST_CASE(fair_share_ceilings_by_hand) {
+  // Two switches on one cable, 4 hosts each, uniform: each host sends 1/7 of its rate to each
+  // of 7 others, 4 of them across the cable. Each direction of the cable carries 16 pairs.
+  const routing::Topology two = routing::make_hypercube(1, 4);
+  const routing::TableSet ts = route(two, "minhop");
+  tb::TrafficConfig tc;
+  const std::vector<tb::Demand> demand = tb::traffic_matrix(tc, two);
+  const tb::FairShareCeiling c = tb::fair_share_ceiling(two, ts, demand, 0.25);
+  // One queue per pair: the 16 crossing pairs of a direction share the cable, 1/16 of link rate
+  // each; the 3 local pairs of a host reach their full 1/7. Per host 4/16 + 3/7 = 19/28 of link
+  // rate, per switch 4 hosts at 0.25 B/ns.
+  BOOST_TEST(c.per_pair == 4 * 19.0 / 28 * 0.25, boost::test_tools::tolerance(1e-12));
+  // One stream per source: 4/7 of each host's rate crosses, 4 hosts fill the cable at 7/16 of
+  // link rate each, local traffic held to the same stream: the routed bound itself.
+  BOOST_TEST(c.per_source == 4 * 7.0 / 16 * 0.25, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(c.per_source == tb::channel_load_bound(two, ts, demand, 0.25).routed, boost::test_tools::tolerance(1e-12));
+  // Any paths: max-min fair rates have their smallest at least the bound's common rate, so the
+  // per-source ceiling never falls below the routed bound (up*/down* on a random network, whose
+  // root channels are far busier than the rest, lets the other sources go faster).
+  const routing::Topology irr = routing::make_irregular(16, 8, 4, 1, true);
+  const routing::TableSet ud = route(irr, "updown-bfs");
+  const std::vector<tb::Demand> u = tb::traffic_matrix(tc, irr);
+  const tb::FairShareCeiling ci = tb::fair_share_ceiling(irr, ud, u, 0.25);
+  const double bound = tb::channel_load_bound(irr, ud, u, 0.25).routed;
+  BOOST_TEST(ci.per_source > bound * 1.01);
+  BOOST_TEST(ci.per_pair > ci.per_source);
+}
 
 BOOST_AUTO_TEST_CASE(uniform_bound_without_a_matrix_equals_the_matrix_walk) {
   // The uniform walk per switch and path record row against one walk per host pair: same

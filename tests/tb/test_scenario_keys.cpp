@@ -70,6 +70,7 @@ BOOST_AUTO_TEST_CASE(every_declared_key_is_read) {
                                           "routing.voq_hca=true",
                                           "routing.voq_spread=true",
                                           "routing.updown_paths=balanced",
+                                          "routing.root=-1",
                                           "switch.ar_fallback=free",
                                           "switch.output_request_queue=off",
                                           "faults.routable=false",
@@ -89,8 +90,8 @@ BOOST_AUTO_TEST_CASE(every_declared_key_is_read) {
     std::vector<std::string> sets = gates;
     if (mix) {
       // The second scenario swaps voqsw's keys for the seeds/001 hop budget, which only
-      // distance and deflection read.
-      sets.erase(sets.begin(), sets.begin() + 4);
+      // distance and deflection read (the first five gates are voqsw's and up*/down*'s).
+      sets.erase(sets.begin(), sets.begin() + 5);
       sets.insert(sets.begin(), {"routing.algorithm=distance", "routing.k=2"});
       sets.push_back("traffic.lengths=[512,1]");
     }
