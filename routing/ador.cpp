@@ -1,28 +1,34 @@
 // Adaptive dimension-order routings on flattened butterflies (seeds/001 "ADOR", "Mixed ADOR",
-// "Twisted ADOR", "Twisted Mixed"). The talk gives only their names and pictures we do not
-// have; this is our reconstruction (routing/README.md, seeds/001):
-//   - The dimension to correct at switch s is the first coordinate, in an order, where s and
-//     the destination switch differ. The minimal port (to the switch with the destination's
-//     coordinate; every cable of a wide link) has priority 1 (our 0); the ports to the other
-//     switches of that dimension's full graph (a non-minimal move that leaves the distance as
-//     it is) have priority 2 (our 1). Other dimensions are never offered.
-//   - Deadlock freedom and the bound on non-minimal moves come from the VL, which counts down
-//     the hops left as in Distance+k (distance.cpp): the source sends on VL min(2d, V - 1),
-//     d = the differing coordinates, each hop lowers it by one, and a non-minimal move needs
-//     the VL after the hop to stay >= d. So a packet may spend up to one extra hop per
-//     differing dimension, as the V VLs allow (V = 2n within the budget of 8: the 4-D
-//     flattened butterfly's 8), and the dependency graph cannot close a cycle, whatever the
-//     orders; which is what lets the mixed and twisted variants vary the order freely.
-//   - Orders:
+// "Twisted ADOR", "Twisted Mixed"). The talk gives only their names, pictures we do not have
+// and its hardware (8 VLs, one LFT per input VL, VL2VL); this is our reconstruction
+// (routing/README.md, seeds/001):
+//   - Dimensions are corrected one at a time, in an order. In the current dimension (the first
+//     one, in the order, where the switch and the destination switch differ) the minimal port
+//     (every cable of a wide link) has priority 1 (our 0); the ports to the other switches of
+//     that dimension's full graph, a detour that leaves the distance as it is, priority 2 (our
+//     1). At most one detour per dimension: two hops per dimension, 2n on n dimensions, which is
+//     what the talk's 8 VLs allow on its 4-D flattened butterfly.
+//   - The VL of a switch-to-switch hop = 2 x (dimensions the packet may still enter after this
+//     one) + 1 on the first hop in a dimension, + 0 on the second. VL2VL (input VL, input port,
+//     output port) sees the dimension of both ports: a hop in the same dimension as the last one
+//     lowers the VL by one, a hop into another dimension to the next odd VL below. The HCA sends
+//     on VL 2d (d = differing coordinates), read as "d dimensions left, none started"; for d = n
+//     that would be VL 2n, beyond the 2n VLs, so it sends on VL 0, which no packet with n
+//     coordinates left can otherwise carry (its VL is at least 2n - 1). The LFT of input VL v
+//     offers the detour only while v >= 2d (an odd v = 2d - 1 is a packet that has just made its
+//     detour in the current dimension and owes it the minimal hop).
+//   - Every switch-to-switch hop lowers the VL, so the channel dependency graph is acyclic for
+//     any choice of orders: 2n VLs whatever the order, where VLs bound to dimensions would need
+//     2n per order (32 for the four mixed orders).
+//   - Orders (a detour never changes the order, which the VL accounting relies on):
 //       ador           one order, the highest dimension first (as dor);
 //       mixed-ador     mixed-dor's four orders (1234, 2413, 3142, 4321), picked by the
 //                      destination switch (coordinate sum mod 4);
-//       twisted-ador   the order turns at every switch: it starts at dimension (sum of the
-//                      current switch's coordinates) mod n and goes on cyclically;
-//       twisted-mixed  both: the mixed order picked by (current switch's coordinate sum +
-//                      destination's) mod 4.
-#include <algorithm>
-#include <map>
+//       twisted-ador   the order turns by one dimension at every coordinate corrected: it starts
+//                      at dimension (destination's coordinate sum + coordinates the current
+//                      switch shares with it) mod n and goes on cyclically;
+//       twisted-mixed  both: the mixed order picked by (destination's coordinate sum +
+//                      coordinates the current switch shares with it) mod 4.
 #include <string>
 
 #include "routing/routing.h"
@@ -39,9 +45,8 @@ TableSet route_ador(const Topology& t, const RoutingOptions& opt, const std::str
   if (n == 0) throw RoutingError(name + " needs at least one dimension");
   for (int s = 0; s < t.num_switches; ++s)
     if (static_cast<int>(t.nodes[s].coord.size()) != n) throw RoutingError(name + " needs switch coordinates");
-  // At least diameter + 1 VLs (minimal moves only); up to 2n for one extra hop per dimension.
-  const int budget = seeds001_vl_budget(name, opt.vls, opt.max_vls, n + 1, "diameter " + std::to_string(n) + " + 1");
-  const int vls = std::min(2 * n, budget);
+  const int vls = 2 * n;
+  seeds001_vl_budget(name, opt.vls, opt.max_vls, vls, "2 per dimension, " + std::to_string(n) + " dimensions");
   std::vector<std::vector<int>> orders;
   if (mixed) {  // as mixed-dor (mixed_dor.cpp)
     std::vector<int> up(n), odd_even;
@@ -61,41 +66,58 @@ TableSet route_ador(const Topology& t, const RoutingOptions& opt, const std::str
     for (int i = 0; i < n; ++i) d += t.nodes[s].coord[i] != t.nodes[dst].coord[i];
     return d;
   };
-  // The dimension to correct at s for dst (the first differing one in s's order for dst).
+  // The dimension to correct at s for dst: the first differing one in the order, which depends
+  // on s only through the coordinates it shares with dst (a detour keeps them).
   auto current_dim = [&](int s, int dst) {
     const auto& a = t.nodes[s].coord;
     const auto& b = t.nodes[dst].coord;
+    const int turn = twisted ? n - differing(s, dst) : 0;
     for (int j = 0; j < n; ++j) {
       int dim;
-      if (mixed) dim = orders[(twisted ? coord_sum(s) + coord_sum(dst) : coord_sum(dst)) % 4][j];
-      else if (twisted) dim = (coord_sum(s) + j) % n;
+      if (mixed) dim = orders[(coord_sum(dst) + turn) % 4][j];
+      else if (twisted) dim = (coord_sum(dst) + turn + j) % n;
       else dim = n - 1 - j;
       if (a[dim] != b[dim]) return dim;
     }
+    return -1;
+  };
+  // The dimension a switch port's cable runs in (-1: a host or nothing).
+  auto port_dim = [&](int s, int p) {
+    if (p <= 0) return -1;
+    const int x = t.nodes[s].ports[p].node;
+    if (x < 0 || x >= t.num_switches) return -1;
+    for (int i = 0; i < n; ++i)
+      if (t.nodes[x].coord[i] != t.nodes[s].coord[i]) return i;
     return -1;
   };
   VlRules r;
   r.name = name;
   r.vls = vls;
   r.candidates = [&](int s, int v, int dst, std::vector<PortCandidate>& out) {
-    const int here = differing(s, dst), w = v - 1, dim = current_dim(s, dst);
-    if (v < here || dim < 0) return;
+    const int here = differing(s, dst), dim = current_dim(s, dst);
+    const int left = v == 0 && here == n ? 2 * n : v;  // VL 0 from the HCA: n dimensions, none started
+    if (dim < 0 || left < 2 * here - 1) return;        // no packet arrives so
     const Node& node = t.nodes[s];
     for (int prio = 0; prio <= 1; ++prio)
       for (int p = 1; p <= node.num_ports; ++p) {
-        const int x = node.ports[p].node;
-        if (x < 0 || x >= t.num_switches) continue;
-        const auto& c = t.nodes[x].coord;
-        bool same_elsewhere = true;  // x differs from s only in `dim`
-        for (int i = 0; i < n; ++i) same_elsewhere &= i == dim || c[i] == node.coord[i];
-        if (!same_elsewhere || c[dim] == node.coord[dim]) continue;
-        const bool minimal = c[dim] == t.nodes[dst].coord[dim];
-        if (prio == 0 ? minimal : !minimal && here <= w)
+        if (port_dim(s, p) != dim) continue;
+        const bool minimal = t.nodes[node.ports[p].node].coord[dim] == t.nodes[dst].coord[dim];
+        if (prio == 0 ? minimal : !minimal && left >= 2 * here)
           out.push_back({static_cast<PortNum>(p), static_cast<uint8_t>(prio)});
       }
   };
-  r.next_vl = [](int, int, int, int v) { return static_cast<Vl>(v > 0 ? v - 1 : 0); };
-  r.first_vl = [&](int src, int dst) { return static_cast<Vl>(std::min(2 * differing(src, dst), vls - 1)); };
+  r.next_vl = [&](int s, int in_port, int out_port, int v) {
+    const int from = port_dim(s, in_port);
+    int w;
+    if (from >= 0 && from == port_dim(s, out_port)) w = v - 1;  // the second hop in a dimension
+    else if (v == 0) w = 2 * n - 1;                             // first hop, n dimensions left
+    else w = v % 2 ? v - 2 : v - 1;                             // into another dimension: next odd VL below
+    return static_cast<Vl>(w > 0 ? w : 0);                      // w < 0: a state no packet reaches
+  };
+  r.first_vl = [&](int src, int dst) {
+    const int d = differing(src, dst);
+    return static_cast<Vl>(d == n ? 0 : 2 * d);
+  };
   return build_vl_tables(t, r);
 }
 

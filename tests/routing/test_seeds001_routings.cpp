@@ -44,14 +44,21 @@ std::set<int> next_of(const std::vector<std::pair<int, int>>& c, int priority) {
   return r;
 }
 
-// The walk of the primary candidates from host h to host g: (switch, input VL) per switch.
-std::vector<std::pair<int, int>> primary_walk(const Topology& t, const TableSet& ts, int h, int g) {
+// The walk from host h to host g: (switch, input VL) per switch, taking the primary candidate,
+// or with `detour` the first priority-2 (our 1) candidate wherever there is one.
+std::vector<std::pair<int, int>> walk(const Topology& t, const TableSet& ts, int h, int g, bool detour = false) {
   const PathRecord& rec = ts.path(h, g);
   int node = t.host_switch(h), in = t.host_switch_port(h), vl = ts.hosts[h].sl2vl[rec.sl];
   std::vector<std::pair<int, int>> w;
   while (node < t.num_switches && w.size() < 20) {
     w.emplace_back(node, vl);
-    const int out = ts.switches[node].route(rec.dlid, static_cast<Vl>(vl)).primary();
+    const LftEntry& e = ts.switches[node].route(rec.dlid, static_cast<Vl>(vl));
+    int out = e.primary();
+    for (const PortCandidate& c : e.candidates)
+      if (detour && c.priority == 1) {
+        out = c.port;
+        break;
+      }
     const int ov = ts.switches[node].sl2vl.get(in, out, vl);
     in = t.nodes[node].ports[out].port;
     node = t.nodes[node].ports[out].node;
@@ -109,28 +116,60 @@ BOOST_AUTO_TEST_CASE(deflection_candidates_by_hand) {
   BOOST_TEST(next_of(cands(t, ts, 0, 3, 5), 1).size() == 4u);
 }
 
-// ADOR family on 4x4x4 (n = 3: 6 VLs), from switch 0. ador corrects the highest dimension
-// first; to (1,1,1) = 21 (3 differing, first VL min(6, 5) = 5): dimension 2, minimal 16, the
-// other switches of that dimension 32, 48 at priority 2 while VL - 1 >= 3; on VL 3 minimal only.
-// To (1,1,0) = 5: ador takes dimension 1 (4; 8, 12); mixed-ador's order for coordinate sum 2
-// is (2,0,1), dimension 2 agrees, so dimension 0 (1; 2, 3); twisted-ador at switch 0 (sum 0)
-// starts at dimension 0, at switch 1 (sum 1) at dimension 1.
+// ADOR family on 4x4x4 (n = 3: 2 VLs per dimension, 6), from switch 0. To (1,1,1) = 21 (3
+// coordinates differ = n) the HCA sends on VL 0 (VL 2n = 6 is beyond the budget; no packet with
+// 3 coordinates left carries VL 0 otherwise); ador corrects the highest dimension first:
+// minimal 16, the detours 32, 48. On VL 5 = 2d - 1 (just detoured in this dimension) minimal
+// only; VL 3 < 2d - 1 is never reached. To (1,1,0) = 5 (2 differ) the HCA sends on VL 4:
+// ador takes dimension 1 (4; 8, 12); mixed-ador's order for coordinate sum 2 is (2,0,1),
+// dimension 2 agrees, so dimension 0 (1; 2, 3); twisted-ador at switch 0 (sum 2 + 1 shared
+// coordinate) starts at dimension 0, at switch 1 (sum 2 + 2 shared) at dimension 1.
 BOOST_AUTO_TEST_CASE(ador_family_candidates_by_hand) {
   const Topology t = build_topology_spec("flatfly:4x4x4:hosts=1");
   const TableSet ador = route(t, "ador"), mixed = route(t, "mixed-ador"), twisted = route(t, "twisted-ador");
   BOOST_TEST(ador.vls_used == 6);
-  BOOST_TEST(ador.path(0, 21).sl == 5);
+  BOOST_TEST(ador.path(0, 21).sl == 0);
   BOOST_TEST(ador.path(0, 5).sl == 4);
-  const auto a5 = cands(t, ador, 0, 5, 21);
-  BOOST_TEST((next_of(a5, 0) == std::set<int>{16}));
-  BOOST_TEST((next_of(a5, 1) == std::set<int>{32, 48}));
-  BOOST_TEST((next_of(cands(t, ador, 0, 3, 21), 1).empty()));
+  const auto a0 = cands(t, ador, 0, 0, 21);
+  BOOST_TEST((next_of(a0, 0) == std::set<int>{16}));
+  BOOST_TEST((next_of(a0, 1) == std::set<int>{32, 48}));
+  BOOST_TEST((next_of(cands(t, ador, 0, 5, 21), 0) == std::set<int>{16}));
+  BOOST_TEST((next_of(cands(t, ador, 0, 5, 21), 1).empty()));
+  BOOST_TEST(cands(t, ador, 0, 3, 21).empty());
   BOOST_TEST((next_of(cands(t, ador, 0, 4, 5), 0) == std::set<int>{4}));
   BOOST_TEST((next_of(cands(t, ador, 0, 4, 5), 1) == std::set<int>{8, 12}));
   BOOST_TEST((next_of(cands(t, mixed, 0, 4, 5), 0) == std::set<int>{1}));
   BOOST_TEST((next_of(cands(t, mixed, 0, 4, 5), 1) == std::set<int>{2, 3}));
   BOOST_TEST((next_of(cands(t, twisted, 0, 4, 5), 0) == std::set<int>{1}));
   BOOST_TEST((next_of(cands(t, twisted, 1, 3, 5), 0) == std::set<int>{5}));
+}
+
+// One detour per dimension: the walk that takes a detour wherever one is offered goes 0 ->
+// (0,0,2) 32 -> (0,0,1) 16 -> (0,2,1) 24 -> (0,1,1) 20 -> (2,1,1) 22 -> 21, 2n = 6 hops on VLs
+// 5, 4, 3, 2, 1, 0 (HCA VL 0 read as 6); the minimal walk enters each dimension on the next odd
+// VL below: 5, 3, 1. The same on a 2-D one (flatfly-512 of the study, complement 0 -> 63):
+// 4 hops on VLs 3 .. 0, where one VL short (the former count-down from min(2d, V - 1)) allowed
+// one detour only.
+BOOST_AUTO_TEST_CASE(ador_takes_one_detour_per_dimension) {
+  using W = std::vector<std::pair<int, int>>;
+  const Topology t = build_topology_spec("flatfly:4x4x4:hosts=1");
+  for (const char* algo : {"ador", "mixed-ador", "twisted-ador", "twisted-mixed"}) {
+    BOOST_TEST_CONTEXT(algo) {
+      const TableSet ts = route(t, algo);
+      const W d = walk(t, ts, 0, 21, true), m = walk(t, ts, 0, 21);
+      BOOST_TEST(d.size() == 7u);  // 6 switch hops
+      BOOST_TEST(m.size() == 4u);
+      for (size_t i = 1; i < d.size(); ++i) BOOST_TEST(d[i].second == static_cast<int>(6 - i));
+      BOOST_TEST((std::vector<int>{m[1].second, m[2].second, m[3].second} == std::vector<int>{5, 3, 1}));
+    }
+  }
+  BOOST_TEST(
+      (walk(t, route(t, "ador"), 0, 21, true) == W{{0, 0}, {32, 5}, {16, 4}, {24, 3}, {20, 2}, {22, 1}, {21, 0}}));
+  const Topology ff = build_topology_spec("flatfly:8x8:hosts=8");
+  const W c = walk(ff, route(ff, "ador"), 0, 511, true);
+  BOOST_TEST(c.size() == 5u);
+  BOOST_TEST(c.back().first == 63);
+  BOOST_TEST(c.back().second == 0);
 }
 
 // Dragonfly a=4, h=2, 9 groups (one cable per pair of groups), switch = 4 g + s. Static from
@@ -144,10 +183,10 @@ BOOST_AUTO_TEST_CASE(static_and_gsid_walks_by_hand) {
   BOOST_TEST(st.vls_used == 2);
   BOOST_TEST(gs.vls_used == 3);
   using W = std::vector<std::pair<int, int>>;
-  BOOST_TEST((primary_walk(t, st, 1, 8) == W{{1, 0}, {0, 0}, {8, 1}}));
-  BOOST_TEST((primary_walk(t, gs, 1, 8) == W{{1, 0}, {12, 1}, {13, 1}, {9, 2}, {8, 2}}));
+  BOOST_TEST((walk(t, st, 1, 8) == W{{1, 0}, {0, 0}, {8, 1}}));
+  BOOST_TEST((walk(t, gs, 1, 8) == W{{1, 0}, {12, 1}, {13, 1}, {9, 2}, {8, 2}}));
   // Within the group: the direct local hop for both.
-  BOOST_TEST((primary_walk(t, gs, 1, 3) == W{{1, 0}, {3, 0}}));
+  BOOST_TEST((walk(t, gs, 1, 3) == W{{1, 0}, {3, 0}}));
 }
 
 // Every routing on a small instance: all pairs routed, walks end, within budget, acyclic.
@@ -180,8 +219,11 @@ BOOST_AUTO_TEST_CASE(all_pairs_routed_and_deadlock_free) {
 }
 
 // Wrong variants fail the check: VL2VL tables that keep the VL (no countdown) let sideways
-// moves go round for ever (walks loop, dependencies close a cycle); gsid with every hop on
-// VL 0 and the minimal tables closes local-global-local dependency cycles between groups.
+// moves go round for ever (walks loop, dependencies close a cycle); mixed-ador whose second hop
+// in a dimension stays on the VL of the detour closes cycles within a dimension's full graph
+// (a -> b -> c, b -> c -> a, c -> a -> b on one VL): the two hops in a dimension need two VLs;
+// gsid with every hop on VL 0 and the minimal tables closes local-global-local dependency
+// cycles between groups.
 BOOST_AUTO_TEST_CASE(wrong_variants_fail_the_check) {
   const Topology ff = build_topology_spec("flatfly:4x4:hosts=1");
   for (const char* algo : {"distance", "ador"}) {
@@ -195,6 +237,23 @@ BOOST_AUTO_TEST_CASE(wrong_variants_fail_the_check) {
       BOOST_TEST(!r.ok());
       BOOST_TEST(!r.deadlock_free);
     }
+  }
+  {
+    TableSet ts = route(ff, "mixed-ador");
+    BOOST_TEST(check_tables(ff, ts).ok());
+    auto dim = [&](size_t s, int p) {  // the dimension of a switch port's cable, -1 for a host
+      const int x = ff.nodes[s].ports[p].node;
+      if (p == 0 || x < 0 || x >= ff.num_switches) return -1;
+      return ff.nodes[x].coord[0] != ff.nodes[s].coord[0] ? 0 : 1;
+    };
+    for (size_t s = 0; s < ts.switches.size(); ++s)
+      for (int i = 1; i <= ff.nodes[s].num_ports; ++i)
+        for (int o = 1; o <= ff.nodes[s].num_ports; ++o)
+          if (dim(s, i) >= 0 && dim(s, i) == dim(s, o))
+            for (int v = 0; v < ts.vls_used; ++v) ts.switches[s].sl2vl.set(i, o, v, static_cast<Vl>(v));
+    const CheckReport r = check_tables(ff, ts);
+    BOOST_TEST(r.connected);
+    BOOST_TEST(!r.deadlock_free);
   }
   const Topology df = build_topology_spec("dragonfly:a=4,h=2,p=1");
   TableSet ts = route(df, "gsid");
@@ -226,6 +285,9 @@ BOOST_AUTO_TEST_CASE(vl_budget_is_diameter_plus_k) {
   BOOST_TEST(testing::error_of([&] { compute_routing(t, o); }) == "deflection: k must be >= 1 (1: minimal moves only)");
   BOOST_TEST(testing::error_of([&] { route(build_topology_spec("torus:4x4:hosts=1"), "ador"); }) ==
              "ador needs a flattened butterfly or a hypercube (topology is 'torus')");
+  BOOST_TEST(testing::error_of([&] { route(build_topology_spec("hypercube:5:hosts=1"), "ador"); }) ==
+             "ador needs 10 VLs (2 per dimension, 5 dimensions); the budget is 8 (seeds/001's 8; routing.vls / --vls "
+             "raises it up to 15)");
   BOOST_TEST(testing::error_of([&] { route(t, "gsid"); }) == "gsid needs a dragonfly (topology is 'flatfly')");
 }
 
