@@ -193,24 +193,26 @@ void ReliableTransport::data_arrives(Packet* p, Picos t) {
     const size_t stored0 = d.buffer.stored();
     if (d.buffer.arrive(p, memory_, outcome_) == ReorderBuffer::Verdict::Duplicate)
       fail("packet " + std::to_string(p->seq) + " from host " + std::to_string(src) + " arrived twice");
+    bool asked = false;  // before delivery gives the packets back to the pool
+    for (Packet* q : outcome_.deliver) asked = asked || q->ack_req;
     for (Packet* q : outcome_.deliver) deliver(q, t);
     for (Packet* q : outcome_.rejected) {
       control(PacketKind::Nack, src, q->seq);
       d.nacked_end = std::max(d.nacked_end, q->seq + 1);
       mon_.pool.put(q);
     }
-    if (outcome_.ack) acknowledge(d, src, outcome_.deliver.size(), t);
+    if (outcome_.ack) acknowledge(d, src, outcome_.deliver.size(), asked, t);
     counters_.stored = counters_.stored + d.buffer.stored() - stored0;
     // A store is the last thing an arrival does to the memory, so a new maximum is the state now.
     if (memory_.max_used() > peak_.bytes && memory_.used() == memory_.max_used()) snapshot_peak();
   }
 }
 
-void ReliableTransport::acknowledge(Destination& d, int src, size_t delivered, Picos t) {
+void ReliableTransport::acknowledge(Destination& d, int src, size_t delivered, bool asked, Picos t) {
   d.unacked += static_cast<uint32_t>(delivered);
   // While a NACKed packet is not covered by an ACK, its source is limited (li, lw) and sends as
-  // ACKs come: no coalescing then.
-  if (d.unacked >= p_.ack_coalesce || d.nacked_end > d.acked_end) {
+  // ACKs come: no coalescing then. The last packet of a message asks for its ACK (AckReq).
+  if (d.unacked >= p_.ack_coalesce || d.nacked_end > d.acked_end || asked) {
     send_ack(d, src);
   } else if (d.ack_due == kNever) {
     d.ack_due = t + static_cast<Picos>(p_.ack_delay_ns * 1000 + 0.5);

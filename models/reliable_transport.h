@@ -7,8 +7,9 @@
 //     them in sequence, a delivery checker watches that, and ACK / NACK packets go back through
 //     the fabric like any packet (their length a parameter; they take credits and links).
 //   ACK coalescing (transport.ack_coalesce, ack_delay_ns): an ACK once that many packets are
-//     delivered unACKed or the delay after the first of them, at once while a NACKed packet
-//     is not yet ACKed; by default an ACK per delivery run.
+//     delivered unACKed, the delay after the first of them, or with a message's last packet
+//     (Packet::ack_req), at once while a NACKed packet is not yet ACKed; by default an ACK per
+//     delivery run.
 //   Mode ooo: no copies, no buffer, no ACK: delivered on arrival.
 // Called from the HCA's own wake-up only (arrivals, generation, ACK timers: next_ack_due()), so
 // it needs no event of its own: whatever it queues, the HCA's injection picks up in the same visit.
@@ -146,7 +147,8 @@ class ReliableTransport {
   void snapshot_peak();  // peak_ from the connections now
   void deliver(Packet* p, Picos t);
   // In-order deliveries of `src` up to the buffer's expected(): ACK now, or count and arm the timer.
-  void acknowledge(Destination& d, int src, size_t delivered, Picos t);
+  // asked: one of them is the last packet of a message (AckReq).
+  void acknowledge(Destination& d, int src, size_t delivered, bool asked, Picos t);
   void send_ack(Destination& d, int src);
   void ack_arrives(const Packet& p, Picos t);
   void nack_arrives(const Packet& p);

@@ -176,8 +176,9 @@ std::vector<Key> declare() {
               "ACK/NACK packet length on the wire")
           .only_with("`transport.mode`"),
       int_key("transport.ack_coalesce", static_cast<int>(tp.ack_coalesce), 1, 1 << 20, "packets",
-              "`reorder`: an ACK once this many packets of a connection are delivered unACKed (or after "
-              "`transport.ack_delay_ns`; at once while a NACKed packet is not ACKed); 1: an ACK per in-order delivery")
+              "`reorder`: an ACK once this many packets of a connection are delivered unACKed, after "
+              "`transport.ack_delay_ns`, with the last packet of a message (IBA's AckReq; `traffic.workload: disk` "
+              "marks it), or at once while a NACKed packet is not ACKed; 1: an ACK per in-order delivery")
           .only_with("`transport.mode`")
           .when_set(),
       real_key("transport.ack_delay_ns", tp.ack_delay_ns, 0, 1e9, "ns",

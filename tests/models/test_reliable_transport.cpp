@@ -171,6 +171,39 @@ BOOST_AUTO_TEST_CASE(coalesced_acks_on_a_hand_built_sequence) {
   fabric.check_conservation();
 }
 
+// The last packet of a message asks for its ACK (IBA's AckReq): two messages of five 512-byte
+// packets, coalescing up to 64 with a 100 us timer: exactly two ACKs, with packets 4 and 9, the
+// second back at the source 428 ns after packet 9's delivery.
+BOOST_AUTO_TEST_CASE(ack_request_ends_a_coalesced_run) {
+  routing::Topology topo = testing::chain(1, 1, 1);
+  routing::TableSet tables = testing::chain_tables(topo);
+  std::vector<testing::Scripted> script;
+  for (int i = 0; i < 10; ++i) script.push_back({0, 0, 1, 512});
+  struct Messages : testing::ScriptedTraffic {
+    using ScriptedTraffic::ScriptedTraffic;
+    bool make(int host, models::Packet& p) override {
+      p.ack_req = ++made % 5 == 0;
+      return ScriptedTraffic::make(host, p);
+    }
+    int made = 0;
+  } traffic(topo.num_hosts, script);
+  tb::FabricParams p;
+  p.transport = reorder(models::InjectionPolicy::Immediate, models::ReorderMemoryKind::Static, 2048);
+  p.transport.ack_coalesce = 64;
+  p.transport.ack_delay_ns = 100000;
+  tb::Fabric fabric(topo, tables, p, traffic, tb::make_arbiter_factory({}));
+  const Picos back = (2348 + 2048 * 9 + 428) * kNs;
+  sc_core::sc_start(sc_core::sc_time(static_cast<double>(back - 1), sc_core::SC_PS));
+  BOOST_REQUIRE_EQUAL(traffic.deliveries.size(), 10u);
+  BOOST_TEST(fabric.transport_counters().acks == 2u);
+  BOOST_TEST(fabric.hca(0).transport()->unacked(1) == 5u);
+  sc_core::sc_start(sc_core::sc_time(2, sc_core::SC_PS));
+  BOOST_TEST(fabric.hca(0).transport()->unacked(1) == 0u);
+  sc_core::sc_start(sc_core::sc_time(200, sc_core::SC_US));
+  BOOST_TEST(fabric.transport_counters().acks == 2u);  // no timer left to send another
+  fabric.check_conservation();
+}
+
 // A lone packet under coalescing (8 per ACK): its ACK leaves when the 1 us timer expires, so it
 // is back at the source 1000 ns later than without coalescing.
 BOOST_AUTO_TEST_CASE(ack_timer_flushes_a_lone_packet) {
