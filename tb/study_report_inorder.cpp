@@ -94,6 +94,35 @@ std::map<std::string, double> write_exec_table(std::ostream& md, const std::stri
   return impr;
 }
 
+// Sensitivity: the other finite workloads of a table's network (other compression factors),
+// Impr. % over DET per routing of the table, a row per workload.
+void write_sensitivity(std::ostream& md, const StudyRun& run, const ExecTable& tb, const std::string& det) {
+  const Study& s = *run.study;
+  std::vector<std::string> others;
+  for (const auto& p : s.patterns)
+    if (p.name != s.figure_pattern && std::find(tb.patterns.begin(), tb.patterns.end(), p.name) == tb.patterns.end() &&
+        finite_run(run, tb.network, det, p.name, tb.length))
+      others.push_back(p.name);
+  if (others.empty()) return;
+  std::vector<std::string> routings;
+  for (const auto& rt : option(s, tb.routings_key))
+    if (rt != det) routings.push_back(rt);
+  md << "\n### Sensitivity: other workloads on " << tb.network << " (Impr. % over " << det << ", time of " << det
+     << ")\n\n| workload | " << det << " time (us) | " << fmt::format("{}", fmt::join(routings, " | "))
+     << " |\n|---|---";
+  for (size_t i = 0; i < routings.size(); ++i) md << "|---";
+  md << "|\n";
+  for (const auto& pat : others) {
+    const double base = exec_time_us(finite_run(run, tb.network, det, pat, tb.length));
+    md << "| " << pat << " | " << num(base, 1);
+    for (const auto& rt : routings) {
+      const ExperimentResult* r = finite_run(run, tb.network, rt, pat, tb.length);
+      md << " | " << (r ? num(100 * (base - exec_time_us(r)) / base, 1) : "-");
+    }
+    md << " |\n";
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> write_inorder_report(const std::string& dir, const StudyRun& run) {
@@ -220,34 +249,7 @@ std::vector<std::string> write_inorder_report(const std::string& dir, const Stud
         "of one connection (bytes); MMS: of one NIC. Impr.: execution time saved against "
      << det << ", per workload and their mean.\n\n";
   const std::map<std::string, double> impr = write_exec_table(md, dir, run, t1, det, outliers);
-  auto improvement = [&](const std::string& rt, const std::string& pattern) {
-    const double base_time = exec_time_us(finite_run(run, t1.network, det, pattern, exec_length));
-    return 100 * (base_time - exec_time_us(finite_run(run, t1.network, rt, pattern, exec_length))) / base_time;
-  };
-
-  // Sensitivity: the other finite workloads of Table 1's network (compression factors), Impr. % per routing.
-  std::vector<std::string> others;
-  for (const auto& p : s.patterns)
-    if (p.name != s.figure_pattern && std::find(t1.patterns.begin(), t1.patterns.end(), p.name) == t1.patterns.end() &&
-        finite_run(run, t1.network, det, p.name, exec_length))
-      others.push_back(p.name);
-  if (!others.empty()) {
-    md << "\n### Sensitivity: other workloads (Impr. % over " << det << ", time of " << det << ")\n\n| workload | "
-       << det << " time (us)";
-    for (const auto& rt : option(s, "table"))
-      if (rt != det) md << " | " << rt;
-    md << " |\n|---|---";
-    for (const auto& rt : option(s, "table"))
-      if (rt != det) md << "|---";
-    md << "|\n";
-    for (const auto& pat : others) {
-      md << "| " << pat << " | " << num(exec_time_us(finite_run(run, t1.network, det, pat, exec_length)), 1);
-      for (const auto& rt : option(s, "table"))
-        if (rt != det)
-          md << " | " << (finite_run(run, t1.network, rt, pat, exec_length) ? num(improvement(rt, pat), 1) : "-");
-      md << " |\n";
-    }
-  }
+  write_sensitivity(md, run, t1, det);
 
   const ExecTable t2{"Table 2",      first(s, "table2.network"),   exec_length,
                      "table2.csv",   option(s, "table2_patterns"), "table2",
@@ -258,6 +260,7 @@ std::vector<std::string> write_inorder_report(const std::string& dir, const Stud
        << first(s, "table2.caption") << " Columns as Table 1's; workload `"
        << (t2.patterns.empty() ? "" : t2.patterns[0]) << "` for the details.\n\n";
     impr2 = write_exec_table(md, dir, run, t2, det, outliers);
+    write_sensitivity(md, run, t2, det);
     md << "\n";
   }
 
