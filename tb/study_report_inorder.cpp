@@ -141,6 +141,8 @@ std::vector<std::string> write_inorder_report(const std::string& dir, const Stud
      << "Study file: `" << s.file << "`; base model: `" << s.base << "`.\n\n## Modelling choices\n\n";
   for (const auto& n : s.notes) md << "- " << n << "\n";
   md << "- " << measurement_note(s, run.quick)
+     << " Figures 5 and 6 read throughput as the saturation throughput instead: the highest accepted traffic of the "
+        "load points the sweep did not flag saturated (Figure 5 shows both readings)."
      << "\n\n## Routing tables\n\n| network | routing | tables |\n|---|---|---|\n";
   for (const auto& [key, rt] : run.routed)
     md << "| " << rt.torus << " | " << rt.routing << " | "
