@@ -194,6 +194,7 @@ void Hca::wake() {
       mon_.pool.put(p);
     }
   }
+  if (rt_) rt_->send_due_acks(t);  // coalesced ACKs whose timer expired
   generate(t);
   inject(t);
   schedule_next(t);
@@ -203,6 +204,7 @@ void Hca::wake() {
 void Hca::schedule_next(Picos now) {
   Picos best = next_gen_;
   if (!arriving_.empty()) best = std::min(best, arriving_.front().first);
+  if (rt_) best = std::min(best, rt_->next_ack_due());
   if (queued_ > 0) best = std::min(best, earliest_injection(now));  // usually nothing waits
   if (best != kNever) wake_.at(std::max(best, now));
 }

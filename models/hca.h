@@ -21,7 +21,8 @@
 //                 the testbench's subnet-manager oracle (tb/link_faults.h).
 //   packet loss:  packet_lost() takes back a packet a link fault dropped; the transport
 //                 re-sends it (without the transport it is gone, counted as dropped).
-// Events: one sc_event, woken for the next generation, delivery or possible injection only.
+// Events: one sc_event, woken for the next generation, delivery, possible injection or coalesced
+// ACK timer (reliable_transport.h) only.
 #pragma once
 #include <systemc>
 

@@ -33,6 +33,7 @@ struct alignas(64) Packet {
   bool measured = false;  // generated inside the measurement window
   uint16_t hops = 0;      // switches crossed
   PacketKind kind = PacketKind::Data;
+  bool ack_req = false;  // the last packet of a message: IBA's AckReq (ACK coalescing, reliable_transport.h)
 
   uint32_t blocks() const { return (length + kCreditBytes - 1) / kCreditBytes; }
 };

@@ -13,6 +13,12 @@ void TransportParams::validate() const {
     throw ParamError("transport.control_bytes", "transport.control_bytes must be 1.." + std::to_string(kMaxMtuBytes) +
                                                     " (got " + std::to_string(control_bytes) + ")");
   if (connection_bytes == 0) throw ParamError("transport.connection_bytes", "transport.connection_bytes must be > 0");
+  if (ack_coalesce == 0) throw ParamError("transport.ack_coalesce", "transport.ack_coalesce must be >= 1");
+  if (!(ack_delay_ns >= 0)) throw ParamError("transport.ack_delay_ns", "transport.ack_delay_ns must be >= 0");
+  if (ack_coalesce > 1 && !(ack_delay_ns > 0))
+    throw ParamError("transport.ack_delay_ns",
+                     "transport.ack_delay_ns must be > 0 with transport.ack_coalesce above 1 (else a connection "
+                     "that goes idle would never see its last packets ACKed)");
   if (memory == ReorderMemoryKind::Dynamic && pool_bytes == 0)
     throw ParamError("transport.pool_bytes", "transport.pool_bytes must be > 0 with transport.memory: dynamic");
   if (injection == InjectionPolicy::LimitedWindow && memory != ReorderMemoryKind::Static)
@@ -187,15 +193,46 @@ void ReliableTransport::data_arrives(Packet* p, Picos t) {
     const size_t stored0 = d.buffer.stored();
     if (d.buffer.arrive(p, memory_, outcome_) == ReorderBuffer::Verdict::Duplicate)
       fail("packet " + std::to_string(p->seq) + " from host " + std::to_string(src) + " arrived twice");
+    bool asked = false;  // before delivery gives the packets back to the pool
+    for (Packet* q : outcome_.deliver) asked = asked || q->ack_req;
     for (Packet* q : outcome_.deliver) deliver(q, t);
     for (Packet* q : outcome_.rejected) {
       control(PacketKind::Nack, src, q->seq);
+      d.nacked_end = std::max(d.nacked_end, q->seq + 1);
       mon_.pool.put(q);
     }
-    if (outcome_.ack) control(PacketKind::Ack, src, outcome_.ack_seq);
+    if (outcome_.ack) acknowledge(d, src, outcome_.deliver.size(), asked, t);
     counters_.stored = counters_.stored + d.buffer.stored() - stored0;
     // A store is the last thing an arrival does to the memory, so a new maximum is the state now.
     if (memory_.max_used() > peak_.bytes && memory_.used() == memory_.max_used()) snapshot_peak();
+  }
+}
+
+void ReliableTransport::acknowledge(Destination& d, int src, size_t delivered, bool asked, Picos t) {
+  d.unacked += static_cast<uint32_t>(delivered);
+  // While a NACKed packet is not covered by an ACK, its source is limited (li, lw) and sends as
+  // ACKs come: no coalescing then. The last packet of a message asks for its ACK (AckReq).
+  if (d.unacked >= p_.ack_coalesce || d.nacked_end > d.acked_end || asked) {
+    send_ack(d, src);
+  } else if (d.ack_due == kNever) {
+    d.ack_due = t + static_cast<Picos>(p_.ack_delay_ns * 1000 + 0.5);
+    ack_timers_.push_back({d.ack_due, src});
+  }
+}
+
+void ReliableTransport::send_ack(Destination& d, int src) {
+  d.unacked = 0;
+  d.ack_due = kNever;
+  d.acked_end = d.buffer.expected();
+  control(PacketKind::Ack, src, d.acked_end - 1);
+}
+
+void ReliableTransport::send_due_acks(Picos t) {
+  while (!ack_timers_.empty() && ack_timers_.front().first <= t) {
+    const auto [due, src] = ack_timers_.front();
+    ack_timers_.pop_front();
+    Destination& d = destination(src);
+    if (d.ack_due == due && d.unacked > 0) send_ack(d, src);
   }
 }
 

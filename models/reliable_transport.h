@@ -6,9 +6,13 @@
 //   Destination side: data packets pass the rearrange buffer (reorder_buffer.h); the host gets
 //     them in sequence, a delivery checker watches that, and ACK / NACK packets go back through
 //     the fabric like any packet (their length a parameter; they take credits and links).
+//   ACK coalescing (transport.ack_coalesce, ack_delay_ns): an ACK once that many packets are
+//     delivered unACKed, the delay after the first of them, or with a message's last packet
+//     (Packet::ack_req), at once while a NACKed packet is not yet ACKed; by default an ACK per
+//     delivery run.
 //   Mode ooo: no copies, no buffer, no ACK: delivered on arrival.
-// Called from the HCA's own wake-up only (arrivals, generation), so it needs no event of its
-// own: whatever it queues, the HCA's injection picks up in the same visit.
+// Called from the HCA's own wake-up only (arrivals, generation, ACK timers: next_ack_due()), so
+// it needs no event of its own: whatever it queues, the HCA's injection picks up in the same visit.
 // Hook: on_ack() tells the source's user (the message layer) how far each ACK acknowledges.
 // Link faults (tb/link_faults.h): a packet a failed link dropped comes back through lost():
 //   data waits (parked) until its connection has migrated to another path (path_changed), then
@@ -95,6 +99,12 @@ class ReliableTransport {
   const PeakSnapshot& peak() const { return peak_; }
   size_t unacked(int dst) const { return sources_[dst] ? sources_[dst]->window.size() : 0; }
 
+  // ACK coalescing timers (transport.ack_delay_ns): the earliest time a coalesced ACK is due
+  // (kNever: none, always so with ack_coalesce 1), and sending those due by `t`. The HCA wakes
+  // for the first and calls the second in its visit.
+  Picos next_ack_due() const { return ack_timers_.empty() ? kNever : ack_timers_.front().first; }
+  void send_due_acks(Picos t);
+
   // Source: `f` runs at each ACK that acknowledges something new, with the destination host,
   // the highest sequence number now acknowledged (ACKs are cumulative) and the time; the message
   // layer completes a host's write there. Only mode reorder sends ACKs (acknowledges()).
@@ -121,6 +131,11 @@ class ReliableTransport {
   struct Destination {
     ReorderBuffer buffer;
     DeliveryChecker checker;
+    // ACK coalescing (ack_coalesce > 1): packets delivered since the last ACK, when the timer
+    // of the first of them expires, and one past the highest sequence number NACKed / ACKed.
+    uint32_t unacked = 0;
+    Picos ack_due = kNever;
+    uint64_t nacked_end = 0, acked_end = 0;
   };
 
   Source& source(int dst);
@@ -131,6 +146,10 @@ class ReliableTransport {
   void data_arrives(Packet* p, Picos t);
   void snapshot_peak();  // peak_ from the connections now
   void deliver(Packet* p, Picos t);
+  // In-order deliveries of `src` up to the buffer's expected(): ACK now, or count and arm the timer.
+  // asked: one of them is the last packet of a message (AckReq).
+  void acknowledge(Destination& d, int src, size_t delivered, bool asked, Picos t);
+  void send_ack(Destination& d, int src);
   void ack_arrives(const Packet& p, Picos t);
   void nack_arrives(const Packet& p);
   [[noreturn]] void fail(const std::string& what) const;
@@ -153,6 +172,9 @@ class ReliableTransport {
     uint64_t seq;
   };
   std::vector<LostControl> parked_controls_;  // dropped ACK/NACKs, waiting for a path change
+  // Coalesced ACKs' timers, (due, source host) in arming order, which is due order (one delay);
+  // an entry whose connection has ACKed since (ack_due changed) is skipped.
+  RingQueue<std::pair<Picos, int>> ack_timers_;
   void abandon(Source& s, uint64_t seq);
   // Packet `seq` was rejected (NACK) or dropped: the injection control enters LI (li, lw).
   void limit_injection(Source& s, uint64_t seq);

@@ -27,6 +27,13 @@ struct TransportParams {
   uint64_t connection_bytes = 2048;  // transport.connection_bytes: static buffer, or dynamic cap, per connection
   uint64_t pool_bytes = 262144;      // transport.pool_bytes: dynamic only, shared per destination NIC
   uint32_t control_bytes = 32;       // transport.control_bytes: ACK/NACK length on the wire (LRH+BTH+AETH+CRCs = 30)
+  // ACK coalescing at the destination (seeds/003 is silent on it; IBA RC responders may
+  // coalesce). An ACK goes once ack_coalesce packets of a connection are delivered unACKed, or
+  // ack_delay_ns after the first of them, with the last packet of a message (IBA's AckReq; the
+  // disk workload marks it), and at once while a packet it NACKed is not yet covered by an ACK
+  // (its source may be limited, waiting for ACKs). 1: an ACK per delivery run, as before.
+  uint32_t ack_coalesce = 1;  // transport.ack_coalesce: packets, at most, per ACK
+  double ack_delay_ns = 0;    // transport.ack_delay_ns: longest an ACK waits; > 0 when ack_coalesce > 1
 
   bool enabled() const { return mode != TransportMode::Off; }
   void validate() const;  // throws ParamError (models/param_error.h) naming the key

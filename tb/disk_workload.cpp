@@ -75,11 +75,12 @@ uint64_t DiskWorkload::next_gap(int host) {
   return static_cast<uint64_t>(gap + 0.5);
 }
 
-void DiskWorkload::make(int host, uint32_t& dst, uint32_t& length) {
+void DiskWorkload::make(int host, uint32_t& dst, uint32_t& length, bool& ends) {
   Host& h = hosts_[host];
   dst = h.dst;
   length = static_cast<uint32_t>(std::min<uint64_t>(cfg_.mtu, h.message_left));
   h.message_left -= length;
+  ends = h.message_left == 0;
 }
 
 }  // namespace ibsc::tb

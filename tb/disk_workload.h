@@ -35,7 +35,8 @@ class DiskWorkload {
   // Picoseconds to the next packet of `host` (0 inside a message). Plain C++: no SystemC time.
   uint64_t next_gap(int host);
   // The packet that gap announced: its destination and length.
-  void make(int host, uint32_t& dst, uint32_t& length);
+  // ends: that packet is the last of its message.
+  void make(int host, uint32_t& dst, uint32_t& length, bool& ends);
   bool is_disk(int host) const { return disk_[host]; }
 
  private:

@@ -188,6 +188,8 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
     tp.connection_bytes = static_cast<uint64_t>(r.get<int>("transport.connection_bytes"));
     tp.pool_bytes = static_cast<uint64_t>(r.get<int>("transport.pool_bytes"));
     tp.control_bytes = static_cast<uint32_t>(r.get<int>("transport.control_bytes"));
+    tp.ack_coalesce = static_cast<uint32_t>(r.get<int>("transport.ack_coalesce"));
+    tp.ack_delay_ns = r.get<double>("transport.ack_delay_ns");
     r.checked("transport", [&] { tp.validate(); });
   }
 

@@ -179,6 +179,16 @@ std::vector<Key> declare() {
       int_key("transport.control_bytes", static_cast<int>(tp.control_bytes), 1, kMtu, bytes,
               "ACK/NACK packet length on the wire")
           .only_with("`transport.mode`"),
+      int_key("transport.ack_coalesce", static_cast<int>(tp.ack_coalesce), 1, 1 << 20, "packets",
+              "`reorder`: an ACK once this many packets of a connection are delivered unACKed, after "
+              "`transport.ack_delay_ns`, with the last packet of a message (IBA's AckReq; `traffic.workload: disk` "
+              "marks it), or at once while a NACKed packet is not ACKed; 1: an ACK per in-order delivery")
+          .only_with("`transport.mode`")
+          .when_set(),
+      real_key("transport.ack_delay_ns", tp.ack_delay_ns, 0, 1e9, "ns",
+               "longest a delivered packet waits for its coalesced ACK; > 0 with `transport.ack_coalesce` above 1")
+          .only_with("`transport.mode`")
+          .when_set(),
       list_key("faults.links", KeyType::StringList, J(fc.links), "",
                "link faults during the run (seeds/002, `tb/link_faults.h`): switch-to-switch cables by one end, "
                "`\"SWITCH:PORT\"` (name or index; quote names with commas)")

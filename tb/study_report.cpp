@@ -115,6 +115,18 @@ void write_explained_outliers(std::ostream& md, const Study& s, const std::vecto
   }
 }
 
+const LoadPointResult& saturation_point(const std::vector<LoadPointResult>& points) {
+  const LoadPointResult* best = nullptr;
+  for (const auto& p : points)
+    if (!p.saturated && (!best || p.accepted_bytes_per_ns_per_switch > best->accepted_bytes_per_ns_per_switch))
+      best = &p;
+  return best ? *best : points.front();
+}
+
+double saturation_throughput(const std::vector<LoadPointResult>& points) {
+  return saturation_point(points).accepted_bytes_per_ns_per_switch;
+}
+
 const ExperimentResult* find_experiment(const StudyRun& run, const std::string& torus, const std::string& routing,
                                         const std::string& pattern, const std::string& length) {
   for (const auto& r : run.results)

@@ -58,6 +58,16 @@ struct StudyRun {
 const ExperimentResult* find_experiment(const StudyRun& run, const std::string& torus, const std::string& routing,
                                         const std::string& pattern, const std::string& length);
 
+// The saturation throughput of a load sweep (seeds/002 and seeds/003 read throughput so): the
+// highest accepted traffic (bytes/ns/switch) of the points the sweep did not flag saturated
+// (bisected near the saturation load: sweep.refine); the lowest point's when all are. Past
+// saturation the accepted traffic of a lossless network may still creep up (sources whose
+// paths avoid the saturated channels keep speeding up) or fall (tree saturation), so the peak
+// of the whole sweep depends on how far past saturation the sweep goes.
+double saturation_throughput(const std::vector<LoadPointResult>& points);
+// The load point saturation_throughput reads (the lowest when all are saturated); points not empty.
+const LoadPointResult& saturation_point(const std::vector<LoadPointResult>& points);
+
 // What must hold whatever the tuning: each failure as one line. Empty: all good.
 // tolerance: accepted traffic (pro-rated at the window's edges) may exceed the topology bound by
 // this fraction (bytes stored in switch buffers when the window opens, net of those stored when

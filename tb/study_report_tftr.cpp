@@ -57,17 +57,6 @@ int fault_count(const std::string& pattern) {
   }
 }
 
-// The saturation throughput: the highest accepted traffic of the points the sweep did not flag
-// saturated (bisected to a fine step around the saturation load); the lowest point's when all
-// are. Past saturation the accepted traffic of this lossless network first wobbles up by a few
-// per cent, then falls (tree saturation), so the peak of the whole sweep is a noisier figure.
-double saturation_throughput(const std::vector<LoadPointResult>& points) {
-  double best = -1;
-  for (const auto& p : points)
-    if (!p.saturated) best = std::max(best, p.accepted_bytes_per_ns_per_switch);
-  return best >= 0 ? best : points.front().accepted_bytes_per_ns_per_switch;
-}
-
 std::string pct(double v) { return std::isnan(v) ? "-" : fmt::format("{:+.1f}%", v); }
 
 // Throughput against faults, a line per network and fault model with the draws' spread, and the

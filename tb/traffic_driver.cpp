@@ -44,7 +44,7 @@ models::Picos TrafficDriver::next_gap(int host) {
 
 bool TrafficDriver::make(int host, models::Packet& p) {
   if (disk_) {
-    disk_->make(host, p.dst_host, p.length);
+    disk_->make(host, p.dst_host, p.length, p.ack_req);
     return true;
   }
   HostStreams& hs = hosts_[host];

@@ -248,15 +248,16 @@ BOOST_AUTO_TEST_CASE(seeds004_study_expands_to_its_blocks) {
 // routings x 3 workloads (24), 5 routings x 2 compression factors (10), the cost runs on a longer
 // workload (7: with and without the transport), Figure 6's 7 routings on 2 networks (14), Table
 // 2's 8 routings x 3 workloads (24), Figure 8's 3 more pools at 512 bytes (3) and 6 routings x 3
-// more MTUs (18), Figure 5's buffer panels under uniform traffic (2) = 122. Quick: 2 + 5 + 3 (Figure 6a: DET, Adap_32B,
-// Adap_128B). A disk experiment is a finite workload with rearrange buffers, and its written scenario (which must not
-// echo traffic.pattern: the disk workload refuses it) reads back the same. Figure 8's MTU axis sets the escape queue to
-// one MTU for adaptive routing and leaves DET without one.
+// more MTUs (18), Figure 5's buffer panels under uniform traffic (2), Table 2's compression sensitivity (8 routings x
+// 6 workloads: 48) = 170. Quick: 2 + 5 x 3 (Table 1's workloads) + 3 (Figure 6a: DET, Adap_32B, Adap_128B). A disk
+// experiment is a finite workload with rearrange buffers, and its written scenario (which must not echo
+// traffic.pattern: the disk workload refuses it) reads back the same. Figure 8's MTU axis sets the escape queue to one
+// MTU for adaptive routing and leaves DET without one.
 BOOST_AUTO_TEST_CASE(seeds003_study_expands_and_its_disk_scenarios_read_back) {
   tb::Study s = tb::load_study(IBSC_SOURCE_DIR "/scenarios/seeds003/in-order-adaptive.yaml");
   BOOST_TEST(s.report == "in-order-adaptive");
-  BOOST_TEST(s.experiments(false).size() == 122u);
-  BOOST_TEST(s.experiments(true).size() == 10u);
+  BOOST_TEST(s.experiments(false).size() == 170u);
+  BOOST_TEST(s.experiments(true).size() == 20u);
   int checked = 0, mtu = 0;
   for (const auto& e : s.experiments(false)) {
     if (e.name != "torus-LI-dyn64K-disk-t-mtu4096a" && e.name != "torus-DET-disk-t-mtu4096") continue;

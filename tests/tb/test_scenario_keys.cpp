@@ -80,6 +80,8 @@ BOOST_AUTO_TEST_CASE(every_declared_key_is_read) {
                                           "traffic.packets_per_host=10",
                                           "traffic.workload=pattern",
                                           "transport.mode=reorder",
+                                          "transport.ack_coalesce=4",
+                                          "transport.ack_delay_ns=1000",
                                           "faults.random=0",
                                           "run.hol_sample_ns=100",
                                           "run.port_counters=true",
