@@ -102,6 +102,8 @@ nlohmann::json measure(const std::string& spec, double load, double sim_us, cons
   j["sim_s"] = sim_s;
   j["hops"] = fabric->monitor().hops;
   j["delivered"] = fabric->monitor().delivered;
+  j["delivered_share"] = static_cast<double>(fabric->monitor().delivered) /
+                         static_cast<double>(std::max<uint64_t>(1, fabric->monitor().generated));
   j["ns_per_hop"] = sim_s * 1e9 / static_cast<double>(std::max<uint64_t>(1, fabric->monitor().hops));
   j["peak_mb"] = peak_mb();
 
@@ -117,10 +119,11 @@ nlohmann::json measure(const std::string& spec, double load, double sim_us, cons
 void print_row(const nlohmann::json& m) {
   const double total = m["route_s"].get<double>() + m["check_s"].get<double>() + m["build_s"].get<double>() +
                        m["sim_s"].get<double>() + m["teardown_s"].get<double>();
-  std::printf("%7d %6d %8.2f %8.2f %8.2f %8.2f %9.2f %8.2f %9.0f %9.1f %8.0f\n", m["hosts"].get<int>(),
+  std::printf("%7d %6d %8.2f %8.2f %8.2f %8.2f %9.2f %8.2f %9.0f %9.1f %6.1f %8.0f %8.0f\n", m["hosts"].get<int>(),
               m["switches"].get<int>(), m["route_s"].get<double>(), m["check_s"].get<double>(),
               m["build_s"].get<double>(), m["sim_s"].get<double>(), m["teardown_s"].get<double>(), total,
-              m["hops"].get<double>(), m["ns_per_hop"].get<double>(), m["peak_mb"].get<double>());
+              m["hops"].get<double>(), m["ns_per_hop"].get<double>(), 100 * m["delivered_share"].get<double>(),
+              m["after_route_mb"].get<double>(), m["peak_mb"].get<double>());
 }
 
 }  // namespace
@@ -162,8 +165,8 @@ int sc_main(int argc, char** argv) {
       "flattened butterflies, 8 hosts/switch, %s (k %d), %dX %.4g Gb/s lanes, uniform, 512 B, load %.2f of link rate, "
       "%.0f us\n",
       g_routing.c_str(), g_k, link.width, link.lane_gbps, load, sim_us);
-  std::printf("%7s %6s %8s %8s %8s %8s %9s %8s %9s %9s %8s\n", "hosts", "sw", "route", "check", "build", "simulate",
-              "teardown", "total", "hops", "ns/hop", "peak MB");
+  std::printf("%7s %6s %8s %8s %8s %8s %9s %8s %9s %9s %6s %8s %8s\n", "hosts", "sw", "route", "check", "build",
+              "simulate", "teardown", "total", "hops", "ns/hop", "dlv %", "route MB", "peak MB");
   if (!only.empty()) {
     print_row(measure(only, load, sim_us, link));
     return 0;
