@@ -84,7 +84,8 @@ CheckReport check_tables(const Topology& t, const TableSet& ts, const CheckLimit
   if (port_free) by_mask.init(t, memo_gen.size());
   auto memo_id = [&](int node_i, int in_port, int vl, Sl sl) -> long {
     if (vl >= memo_vls) return -1;
-    return ((port_base[node_i] + (port_free ? 0 : in_port)) * memo_vls + vl) * memo_sls + (all_vl2vl ? 0 : sl);
+    if (port_free) return static_cast<long>(node_i) * memo_vls + vl;  // dense: the walks' few states stay in cache
+    return ((port_base[node_i] + in_port) * memo_vls + vl) * memo_sls + (all_vl2vl ? 0 : sl);
   };
   uint32_t stamp_next = 0;
   int stamp_q = -1;
@@ -578,7 +579,7 @@ CheckReport check_tables(const Topology& t, const TableSet& ts, const CheckLimit
 
   if (port_free) {
     by_mask.flush(t, ts);
-    by_mask.for_each([&](int s, int ip, int iv, int op, int ov) { deps[s].set(ip, iv, op, ov); });
+    by_mask.for_each(ts, [&](int s, int ip, int iv, int op, int ov) { deps[s].set(ip, iv, op, ov); });
   }
   dependency_graph(t, deps, rep);
   return rep;

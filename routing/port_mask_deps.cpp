@@ -26,7 +26,7 @@ void PortMaskDeps::init(const Topology& t, size_t memo_slots) {
   masks_.resize(t.num_switches);
   for (int s = 0; s < t.num_switches; ++s) {
     ports_[s] = t.nodes[s].num_ports + 1;
-    masks_[s].assign(static_cast<size_t>(kV) * ports_[s] * kV, 0);
+    masks_[s].assign(static_cast<size_t>(kV) * ports_[s], 0);
   }
 }
 
@@ -35,13 +35,10 @@ void PortMaskDeps::flush(const Topology& t, const TableSet& ts) {
     const uint64_t from = arrived_[w.id];
     if (!from) continue;
     const Node& node = t.nodes[w.node];
-    const Sl2VlTable& tab = ts.switches[w.node].sl2vl;
-    const int in = __builtin_ctzll(from);  // any: the output VL is the same from each
-    for (const PortCandidate& c : ts.switches[w.node].route(w.dlid, static_cast<Vl>(w.vl)).candidates) {
-      if (c.port < 1 || c.port > node.num_ports || node.ports[c.port].node < 0) continue;  // reported by the walk
-      const int ov = tab.get(in, c.port, w.vl) & 15;
-      masks_[w.node][(static_cast<size_t>(w.vl) * ports_[w.node] + c.port) * kV + ov] |= from;
-    }
+    uint64_t* row = masks_[w.node].data() + static_cast<size_t>(w.vl) * ports_[w.node];
+    for (const PortCandidate& c : ts.switches[w.node].route(w.dlid, static_cast<Vl>(w.vl)).candidates)
+      if (c.port >= 1 && c.port <= node.num_ports && node.ports[c.port].node >= 0)
+        row[c.port] |= from;  // else reported
   }
   walked_.clear();
 }

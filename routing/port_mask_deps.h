@@ -37,14 +37,16 @@ class PortMaskDeps {
   void flush(const Topology& t, const TableSet& ts);
   // f(switch, input port, input VL, output port, output VL) for every dependency gathered.
   template <class F>
-  void for_each(F f) const {
+  void for_each(const TableSet& ts, F f) const {
     for (size_t s = 0; s < masks_.size(); ++s) {
       const int ports = ports_[s];
-      for (size_t i = 0; i < masks_[s].size(); ++i)
-        for (uint64_t m = masks_[s][i]; m; m &= m - 1) {
-          const int ov = static_cast<int>(i % kV), op = static_cast<int>(i / kV % ports);
-          f(static_cast<int>(s), __builtin_ctzll(m), static_cast<int>(i / kV / ports), op, ov);
-        }
+      for (size_t i = 0; i < masks_[s].size(); ++i) {
+        const uint64_t m0 = masks_[s][i];
+        if (!m0) continue;
+        const int iv = static_cast<int>(i / ports), op = static_cast<int>(i % ports);
+        const int ov = out_vl(ts, static_cast<int>(s), __builtin_ctzll(m0), iv, op);
+        for (uint64_t m = m0; m; m &= m - 1) f(static_cast<int>(s), __builtin_ctzll(m), iv, op, ov);
+      }
     }
   }
 
@@ -56,8 +58,12 @@ class PortMaskDeps {
   };
   std::vector<uint64_t> arrived_;  // [memo slot]: input ports, bit per port
   std::vector<Walked> walked_;
+  // The output VL, the same from every input port.
+  static int out_vl(const TableSet& ts, int s, int in, int iv, int op) {
+    return ts.switches[s].sl2vl.get(in, op, iv) & 15;
+  }
   std::vector<int> ports_;                    // [switch]: ports + 1
-  std::vector<std::vector<uint64_t>> masks_;  // [switch][(input VL * ports + output port) * kV + output VL]
+  std::vector<std::vector<uint64_t>> masks_;  // [switch][input VL * ports + output port]: input ports
 };
 
 }  // namespace ibsc::routing
