@@ -5,15 +5,31 @@
 // (1X SDR, 0.25 bytes/ns; --width 4 --lane-gbps 10 for 4X QDR), DOR, uniform traffic, 512-byte
 // packets, Bernoulli injection at LOAD of link rate (default 0.5: half of the channel-load
 // bound of DOR under uniform traffic on these fabrics, where every link carries the injection
-// rate) for SIM_US. Each fabric runs in its own process (SystemC elaborates once per process),
-// so each peak RSS is its own. Times are CPU seconds of the process; ns/hop is the simulation's
-// CPU time per packet-hop.
+// rate; above what they accept, see below) for SIM_US. Each fabric runs in its own process
+// (SystemC elaborates once per process), so each peak RSS is its own. Times are CPU seconds of
+// the process; ns/hop is the simulation's CPU time per packet-hop; dlv % is packets delivered
+// of those generated (about 97% below saturation in 100 us, the rest in flight); route MB is
+// the peak after routing and the check.
 //   large_fabric_bench [--sim-us N] [--load F] [--width W] [--lane-gbps G] [--only SPEC] [--max-hosts N]
 //                      [--routing NAME] [--k K]
 // --routing: dor (the default) or another routing of these fabrics, e.g. seeds/001's distance
 // with its --k (the switches get the VLs the routing uses; per-input-VL LFTs as it programs).
 //
-// 2026-11-25, the 2-core VM shared with four other jobs (CPU seconds; wall was 2-3x):
+// 2026-11-25, at about half of saturation (uniform, 200 us at 4,096 hosts: DOR delivers 96% at
+// load 0.25 and 94% at 0.28; Distance+4, 8 VLs, 97% at 0.20 and 90% at 0.25): DOR at 0.13,
+// Distance+4 at 0.11, 100 us; CPU seconds on the 2-core VM shared with five other helpers.
+//   routing     hosts   route  check  build  simulate  teardown  hops     ns/hop  peak RSS
+//   DOR         1,024   0.00   0.01   0.04   0.02      0.01       21,029    964     31 MB
+//   DOR         4,096   0.04   0.15   0.19   0.15      0.06      103,380  1,468    119 MB
+//   DOR        16,384   0.71   2.38   1.14   1.20      0.26      445,419  2,697    737 MB
+//   Distance+4  1,024   0.02   0.05   0.04   0.02      0.01       19,306  1,288     35 MB
+//   Distance+4  4,096   0.39   1.17   0.22   0.23      0.06       94,687  2,443    149 MB
+//   Distance+4 16,384   8.13  25.27   1.52   1.73      0.29      397,308  4,345    974 MB
+// (16,384 hosts under /usr/bin/time -v: 755 MB and 997 MB maximum RSS.) Before the compact
+// per-VL LFTs (routing/vl_lft.h) and the check by destination switch, Distance+4 at 4,096
+// hosts: check 79 s, build 0.50 s, 550 MB; at 16,384 hosts routing alone took 3.7 GB (8 LFT
+// copies 2.4 GB, and the switches flattened a copy as large again) and the check 219 s at k = 1.
+// Earlier, at load 0.5 (saturated; the CPU cost per hop rises with the queues):
 //   hosts  route  check  build  simulate  teardown  hops       ns/hop  peak RSS
 //   1,024  0.00   0.01   0.05   0.09      0.01        60,463   1,470     34 MB
 //   4,096  0.04   0.15   0.19   0.41-0.82 0.06       258,366   1,600-3,100  131 MB
@@ -102,6 +118,8 @@ nlohmann::json measure(const std::string& spec, double load, double sim_us, cons
   j["sim_s"] = sim_s;
   j["hops"] = fabric->monitor().hops;
   j["delivered"] = fabric->monitor().delivered;
+  j["delivered_share"] = static_cast<double>(fabric->monitor().delivered) /
+                         static_cast<double>(std::max<uint64_t>(1, fabric->monitor().generated));
   j["ns_per_hop"] = sim_s * 1e9 / static_cast<double>(std::max<uint64_t>(1, fabric->monitor().hops));
   j["peak_mb"] = peak_mb();
 
@@ -117,10 +135,11 @@ nlohmann::json measure(const std::string& spec, double load, double sim_us, cons
 void print_row(const nlohmann::json& m) {
   const double total = m["route_s"].get<double>() + m["check_s"].get<double>() + m["build_s"].get<double>() +
                        m["sim_s"].get<double>() + m["teardown_s"].get<double>();
-  std::printf("%7d %6d %8.2f %8.2f %8.2f %8.2f %9.2f %8.2f %9.0f %9.1f %8.0f\n", m["hosts"].get<int>(),
+  std::printf("%7d %6d %8.2f %8.2f %8.2f %8.2f %9.2f %8.2f %9.0f %9.1f %6.1f %8.0f %8.0f\n", m["hosts"].get<int>(),
               m["switches"].get<int>(), m["route_s"].get<double>(), m["check_s"].get<double>(),
               m["build_s"].get<double>(), m["sim_s"].get<double>(), m["teardown_s"].get<double>(), total,
-              m["hops"].get<double>(), m["ns_per_hop"].get<double>(), m["peak_mb"].get<double>());
+              m["hops"].get<double>(), m["ns_per_hop"].get<double>(), 100 * m["delivered_share"].get<double>(),
+              m["after_route_mb"].get<double>(), m["peak_mb"].get<double>());
 }
 
 }  // namespace
@@ -162,8 +181,8 @@ int sc_main(int argc, char** argv) {
       "flattened butterflies, 8 hosts/switch, %s (k %d), %dX %.4g Gb/s lanes, uniform, 512 B, load %.2f of link rate, "
       "%.0f us\n",
       g_routing.c_str(), g_k, link.width, link.lane_gbps, load, sim_us);
-  std::printf("%7s %6s %8s %8s %8s %8s %9s %8s %9s %9s %8s\n", "hosts", "sw", "route", "check", "build", "simulate",
-              "teardown", "total", "hops", "ns/hop", "peak MB");
+  std::printf("%7s %6s %8s %8s %8s %8s %9s %8s %9s %9s %6s %8s %8s\n", "hosts", "sw", "route", "check", "build",
+              "simulate", "teardown", "total", "hops", "ns/hop", "dlv %", "route MB", "peak MB");
   if (!only.empty()) {
     print_row(measure(only, load, sim_us, link));
     return 0;

@@ -91,59 +91,15 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
                                   " above 4.29 ms");
     port_[port].out.byte_ps = static_cast<uint32_t>(byte_ps[port]);
   }
-  const int n = num_ports();
-  // Flatten the LFT (or its per-input-VL copies) into one contiguous array.
-  per_vl_lft_ = !tables.lft_per_input_vl.empty();
-  lids_ = tables.lft.size();
-  for (const auto& t : tables.lft_per_input_vl) lids_ = std::max(lids_, t.size());
-  const int copies = per_vl_lft_ ? p_.num_vls : 1;
-  std::vector<Route> routes;
-  routes.reserve(lids_ * copies);
-  // Offsets and candidates only when some entry has several (adaptive routing): the entry's
-  // inline first candidate serves the rest (16,384 hosts, deterministic: 230 MB less).
-  bool several = false;
-  // Input VLs beyond the tables' copies have no routes (a packet there is refused).
-  static const routing::Lft kNoLft;
-  auto lft_of = [&](int v) -> const routing::Lft& {
-    if (!per_vl_lft_) return tables.lft;
-    return v < static_cast<int>(tables.lft_per_input_vl.size()) ? tables.lft_per_input_vl[v] : kNoLft;
-  };
-  for (int v = 0; v < copies; ++v) several |= !lft_of(v).single();
-  if (several) route_begin_.reserve(lids_ * copies);
-  for (int v = 0; v < copies; ++v) {
-    const routing::Lft& lft = lft_of(v);
-    const routing::PortCandidate* last_list = nullptr;  // entries sharing a list (Lft::share) share it here too
-    uint32_t last_at = 0;
-    for (size_t d = 0; d < lids_; ++d) {
-      Route r;
-      uint32_t at = static_cast<uint32_t>(cand_.size());
-      // An entry naming a port without a cable stays empty here, so that arrival checks one
-      // count; refuse_route() reads the tables again for the message.
-      if (d < lft.size()) {
-        const auto& cands = lft[d].candidates;
-        if (cands.size() > 0xFF)
-          throw std::invalid_argument(std::string(sc_module::name()) + ": LFT entry with over 255 candidates");
-        if (std::all_of(
-                cands.begin(), cands.end(),
-                [&](const routing::PortCandidate& c) { return c.port >= 1 && c.port <= n && connected(c.port); }) &&
-            !cands.empty()) {
-          if (several && cands.size() > 1 && cands.begin() == last_list) {
-            at = last_at;
-          } else if (several) {
-            cand_.insert(cand_.end(), cands.begin(), cands.end());
-            if (cands.size() > 1) last_list = cands.begin(), last_at = at;
-          }
-          r.count = static_cast<uint8_t>(cands.size());
-          r.first = cands.front();
-        }
-      }
-      if (several) route_begin_.push_back(at);
-      routes.push_back(r);
-    }
-  }
-  routes_.reset(new Route[routes.size()]());
-  std::copy(routes.begin(), routes.end(), routes_.get());
+  per_vl_lft_ = tables.per_vl();
+  if (!tables.vl_pool || !shared_routes(tables)) flatten_routes(tables);
   sl2vl_.configure(tables.sl2vl);
+  configure_parts();
+}
+
+// Ports, the parts and the per-cycle scratch.
+void Switch::configure_parts() {
+  const int n = num_ports();
   tx.resize(n + 1);
   for (int port = 1; port <= n; ++port)
     if (connected(port))

@@ -188,6 +188,9 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   void wake_link(int o);
   std::string where(int port, int vl) const;
   void refuse_route(const Packet& pkt, uint32_t route) const;  // throws the LFT error
+  bool shared_routes(const routing::SwitchTables& tables);     // construction: see routes_
+  void flatten_routes(const routing::SwitchTables& tables);
+  void configure_parts();
   bool connected(int port) const { return port_[port].out.byte_ps != 0; }
 
   // Members read on every visit first, right after the base classes, so that one visit touches
@@ -232,15 +235,19 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   // they need no scan of the heads.
   OutputPorts out_;
   // The LFT flattened for the hot path: the entry of DLID d (for input VL v when the tables
-  // have per-VL copies) is routes_[k], k = v * lids + d: 4 bytes with its first candidate, so
-  // that the table, read at random, stays small. All its candidates are
-  // cand_[route_begin_[k] .. + count), read only for entries with several (both empty when none has).
-  struct Route {
-    routing::PortCandidate first;
-    uint8_t count = 0;  // 0: no route (no entry, or a candidate port without a cable); <= 255
-  };
+  // have per-VL copies) is routes_[k], k = v * lids + d: 4 bytes with its first candidate
+  // (count 0: no route, or a candidate port without a cable), so that the table, read at
+  // random, stays small. All its candidates are cand_[route_begin_[k] .. + count), read only
+  // for entries with several (both empty when none has). Compact per-VL tables (vl_lft.h) are
+  // read in place, shared by all switches: k = column_[d] * pool_vls_ + v.
+  using Route = routing::Lft::Slot;
   static_assert(sizeof(Route) == 4, "an LFT entry, 4 bytes");
-  std::unique_ptr<Route[]> routes_;
+  const Route* routes_ = nullptr;
+  const uint32_t* column_ = nullptr;  // [DLID], compact per-VL tables only
+  int pool_vls_ = 0;
+  static constexpr uint32_t kNoLid = 0xFFFFFFFF;
+  uint32_t own_lid_ = kNoLid;  // compact tables: this LID reads empty_route_ (an empty entry)
+  uint32_t empty_route_ = 0;
   // Read with the LFT on every arrival. Shared by equal tables; its owning pointer, last in it,
   // is its only cold part.
   Sl2VlLookup sl2vl_;
@@ -254,19 +261,27 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   std::vector<std::pair<OutputRequest, int>> picks_;  // arbitrate_fifo()'s choice per output
 
   uint32_t route_index(const Packet& p) const {
-    size_t k = (per_vl_lft_ ? p.vl * lids_ : 0) + p.dlid;
-    return k < lids_ * (per_vl_lft_ ? num_vls_ : 1) ? static_cast<uint32_t>(k) : kNoRoute;
+    if (!per_vl_lft_) return p.dlid < lids_ ? static_cast<uint32_t>(p.dlid) : kNoRoute;
+    if (column_) {
+      if (p.dlid >= lids_ || p.vl >= pool_vls_) return kNoRoute;
+      return p.dlid != own_lid_ ? column_[p.dlid] * pool_vls_ + p.vl : empty_route_;
+    }
+    size_t k = p.vl * lids_ + p.dlid;
+    return k < lids_ * num_vls_ ? static_cast<uint32_t>(k) : kNoRoute;
   }
   static constexpr uint32_t kNoRoute = 0xFFFFFFFF;
   // The candidates of head h: its inline copy when there is one, else the LFT's.
   const routing::PortCandidate* cand_first(const Queued& h) const {
-    return h.count == 1 ? &h.first : cand_.data() + route_begin_[h.route];
+    return h.count == 1 ? &h.first : cand_ + route_begin_[h.route];
   }
   // Cold: construction, the general arbitration path, errors and waves.
   SwitchParams p_;
   const routing::SwitchTables& tables_;
-  std::vector<uint32_t> route_begin_;  // see routes_
-  std::vector<routing::PortCandidate> cand_;
+  const uint32_t* route_begin_ = nullptr;  // see routes_
+  const routing::PortCandidate* cand_ = nullptr;
+  std::unique_ptr<Route[]> own_routes_;  // the storage of the three above, unless shared
+  std::vector<uint32_t> own_route_begin_;
+  std::vector<routing::PortCandidate> own_cand_;
   // Per-cycle scratch of arbitrate(), shared by all switches (arbitration never nests): it
   // stays in the cache instead of costing lines of every switch.
   static std::vector<Eligible> eligible_;

@@ -6,31 +6,17 @@
 #include <string>
 #include <tuple>
 
-#include "routing/cycle.h"
 #include "routing/dense_lft.h"
+#include "routing/destination_groups.h"
 #include "routing/duato_check.h"
+#include "routing/pair_classes.h"
+#include "routing/port_mask_deps.h"
+#include "routing/switch_deps.h"
 
 namespace ibsc::routing {
 namespace {
 
 constexpr int kV = 16;  // VL field values, VL15 included so a misuse is still recorded
-
-// Dependencies seen at one switch, as bits over (in port, in VL, out port, out VL).
-struct SwitchDeps {
-  int ports = 0;
-  std::vector<uint64_t> bits;
-  void init(int num_ports) {
-    ports = num_ports + 1;
-    bits.assign((static_cast<size_t>(ports) * ports * kV * kV + 63) / 64, 0);
-  }
-  size_t index(int ip, int iv, int op, int ov) const {
-    return ((static_cast<size_t>(ip) * kV + iv) * ports + op) * kV + ov;
-  }
-  void set(int ip, int iv, int op, int ov) {
-    size_t i = index(ip, iv, op, ov);
-    bits[i >> 6] |= 1ULL << (i & 63);
-  }
-};
 
 struct Tail {  // the end of a deterministic walk
   enum Status { Ok, WrongHost, Broken, Loop } status = Ok;
@@ -45,57 +31,6 @@ struct State {  // a packet entering `node` through `in_port` on `vl`
   int32_t res = 1;  // links from here to the host so far, or kBadRes / kLoopRes
 };
 constexpr int32_t kBadRes = -1, kLoopRes = -2, kInProgress = -3;
-
-// Hosts whose pairs walk alike: the same path record row, first switch and HCA SL2VL, on a
-// switch whose SL2VL gives the same VL from each of their ports. Their pairs toward one
-// destination differ only in the first hop's input port, so one walk serves them all and only
-// the dependencies are set per port (2,048 classes instead of 16,384 sources on the largest
-// flattened butterfly). Empty when some host does not fit a class: then every pair is walked.
-struct PairClass {
-  int id = 0, sw = -1;
-  std::vector<int> hosts, ports;  // the hosts and their ports at sw
-  std::vector<uint64_t> seen;     // (injection VL, output port, output VL) already set for all ports
-};
-struct PairClasses {
-  std::vector<PairClass> list;
-  std::vector<int> of;  // [host] -> class id
-};
-
-PairClasses pair_classes(const Topology& t, const TableSet& ts) {
-  PairClasses pc;
-  pc.of.assign(t.num_hosts, -1);
-  std::map<std::tuple<const void*, int, std::string>, int> index;
-  for (int h = 0; h < t.num_hosts; ++h) {
-    const HostTables& ht = ts.hosts[h];
-    const Node& hn = t.nodes[t.host_node(h)];
-    if (ht.paths.hidden() != PathRow::kNone || ht.paths.size() != static_cast<size_t>(t.num_hosts) ||
-        hn.ports.size() < 2 || hn.ports[1].node < 0 || hn.ports[1].node >= t.num_switches)
-      return {};
-    const int sw = hn.ports[1].node;
-    const auto key = std::make_tuple(ht.paths.identity(), sw, std::string(ht.sl2vl, ht.sl2vl + kNumSls));
-    auto it = index.emplace(key, static_cast<int>(pc.list.size())).first;
-    if (it->second == static_cast<int>(pc.list.size())) {
-      pc.list.emplace_back();
-      pc.list.back().id = it->second;
-      pc.list.back().sw = sw;
-    }
-    PairClass& c = pc.list[it->second];
-    c.hosts.push_back(h);
-    c.ports.push_back(hn.ports[1].port);
-    pc.of[h] = c.id;
-  }
-  for (PairClass& c : pc.list) {
-    const Sl2VlTable& tab = ts.switches[c.sw].sl2vl;
-    const int P = t.nodes[c.sw].num_ports;
-    if (tab.num_ports() < P) return {};
-    for (int out = 1; out <= P; ++out)
-      for (int k = 0; k < kNumSls; ++k)
-        for (int p : c.ports)
-          if (p > P || tab.get(p, out, k) != tab.get(c.ports[0], out, k)) return {};
-    c.seen.assign((static_cast<size_t>(kV) * (P + 1) * kV + 63) / 64, 0);
-  }
-  return pc;
-}
 
 }  // namespace
 
@@ -139,8 +74,17 @@ CheckReport check_tables(const Topology& t, const TableSet& ts, const CheckLimit
     memo_gen.assign(static_cast<size_t>(port_base[S]) * memo_vls * memo_sls, 0);
     memo_res.assign(memo_gen.size(), 0);
   }
+  // Walks by (switch, input VL) with the input ports as masks where the output VLs allow
+  // (port_mask_deps.h), with destination groups; one stamp per destination (LMC 0).
+  PortMaskDeps by_mask;
+  const bool port_free =
+      !dense.exact && all_vl2vl && limits.walk_by_destination_switch &&
+      std::all_of(ts.hosts.begin(), ts.hosts.end(), [](const HostTables& h) { return h.lmc == 0; }) &&
+      PortMaskDeps::applies(t, ts);
+  if (port_free) by_mask.init(t, memo_gen.size());
   auto memo_id = [&](int node_i, int in_port, int vl, Sl sl) -> long {
     if (vl >= memo_vls) return -1;
+    if (port_free) return static_cast<long>(node_i) * memo_vls + vl;  // dense: the walks' few states stay in cache
     return ((port_base[node_i] + in_port) * memo_vls + vl) * memo_sls + (all_vl2vl ? 0 : sl);
   };
   uint32_t stamp_next = 0;
@@ -151,7 +95,8 @@ CheckReport check_tables(const Topology& t, const TableSet& ts, const CheckLimit
     const uint32_t key = (static_cast<uint32_t>(rec.dlid) << 8) | (all_vl2vl ? 0 : rec.sl);
     for (const auto& k : stamps)
       if (k.first == key) return k.second;
-    if (++stamp_next == 0) {  // wrapped: forget everything
+    if (port_free) by_mask.flush(t, ts);  // the slots are about to serve another destination
+    if (++stamp_next == 0) {              // wrapped: forget everything
       std::fill(memo_gen.begin(), memo_gen.end(), 0);
       stamps.clear();
       stamp_next = 1;
@@ -221,6 +166,115 @@ CheckReport check_tables(const Topology& t, const TableSet& ts, const CheckLimit
     }
     return tails[slot];
   };
+  // Depth-first from a packet entering node0 through in0 on vl0 toward rec's DLID, over every
+  // candidate. Each state's outcome (links to the host, or a problem) is kept for the
+  // destination (memo), so sources sharing states walk them once: adaptive tables have
+  // exponentially many walks but few states. A state met again while still on the current
+  // walk is a loop. Returns the outcome of the first state.
+  struct Arrival {  // a state entering record_at from another switch (destination_groups.h)
+    int in_port, vl;
+    Sl sl;
+    long id;  // its memo slot (-1: none)
+  };
+  int record_at = -1;
+  std::vector<Arrival> arrivals;
+  auto dfs = [&](int node0, int in0, int vl0, const PathRecord& rec, int q, uint32_t stamp, const auto& pair,
+                 bool& pair_ok, bool& pair_loop) {
+    int32_t root = kBadRes;
+    auto enter = [&](int node_i, int in_port, int vl, State* parent) {
+      auto give = [&](int32_t r) {  // a child's outcome to its parent (or to the pair)
+        if (r == kLoopRes) pair_loop = true;
+        if (r < 0) pair_ok = false;
+        if (!parent) {
+          root = r;
+          return;
+        }
+        if (r < 0) parent->res = parent->res == kLoopRes ? kLoopRes : r;
+        else if (parent->res >= 0) parent->res = std::max(parent->res, r + 1);
+      };
+      if (node_i >= S) {  // reached a host
+        if (node_i != t.host_node(q)) {
+          problem(pair() + ": DLID " + std::to_string(rec.dlid) + " delivered to " + t.nodes[node_i].name);
+          give(kBadRes);
+        } else {
+          give(1);
+        }
+        return;
+      }
+      const long id = memo_id(node_i, in_port, vl, rec.sl);
+      const bool known = id >= 0 && memo_gen[id] == stamp;
+      if (port_free && id >= 0) by_mask.arrive(id, in_port, !known);
+      if (port_free && node_i == record_at && t.nodes[node_i].ports[in_port].node < S)
+        arrivals.push_back({in_port, vl, rec.sl, id});  // at every arrival: the state is not per port
+      if (known) {
+        if (memo_res[id] == kInProgress) {
+          problem(pair() + ": DLID " + std::to_string(rec.dlid) + " loops at switch " + t.nodes[node_i].name);
+          give(kLoopRes);
+        } else {
+          give(memo_res[id]);
+        }
+        return;
+      }
+      const uint64_t code = (static_cast<uint64_t>(node_i) << 24) | (static_cast<uint64_t>(in_port) << 8) | vl;
+      if (id < 0 && (std::find(on_path.begin(), on_path.end(), code + 1) != on_path.end() ||
+                     static_cast<int>(stack.size()) > max_depth)) {
+        problem(pair() + ": DLID " + std::to_string(rec.dlid) + " loops at switch " + t.nodes[node_i].name);
+        give(kLoopRes);
+        return;
+      }
+      if (id >= 0) memo_gen[id] = stamp, memo_res[id] = kInProgress;
+      if (port_free && id >= 0) by_mask.walked(node_i, vl, rec.dlid, id);
+      if (!port_free && node_i == record_at && t.nodes[node_i].ports[in_port].node < S)
+        arrivals.push_back({in_port, vl, rec.sl, id});
+      stack.push_back({node_i, in_port, vl, 0, id, 1});
+      on_path.push_back(code + 1);
+    };
+    stack.clear();
+    on_path.clear();
+    enter(node0, in0, vl0, nullptr);
+    while (!stack.empty()) {
+      State& st = stack.back();
+      const LftEntry& e = ts.switches[st.node].route(rec.dlid, static_cast<Vl>(st.vl));
+      if (st.next_candidate == 0 && !e.routed()) {
+        problem(pair() + ": switch " + t.nodes[st.node].name + " has no LFT entry for DLID " +
+                std::to_string(rec.dlid));
+        st.res = kBadRes;
+      }
+      if (st.next_candidate >= e.candidates.size()) {
+        const State done = st;
+        stack.pop_back();
+        on_path.pop_back();
+        if (done.id >= 0) memo_res[done.id] = done.res;
+        if (done.res == kLoopRes) pair_loop = true;
+        if (done.res < 0) pair_ok = false;
+        if (stack.empty()) {
+          root = done.res;
+        } else {
+          State& up = stack.back();
+          if (done.res < 0) up.res = up.res == kLoopRes ? kLoopRes : done.res;
+          else if (up.res >= 0) up.res = std::max(up.res, done.res + 1);
+        }
+        continue;
+      }
+      const int out = e.candidates[st.next_candidate++].port;
+      const Node& node = t.nodes[st.node];
+      if (out < 1 || out > node.num_ports || node.ports[out].node < 0) {
+        problem(pair() + ": switch " + node.name + " sends DLID " + std::to_string(rec.dlid) + " to port " +
+                std::to_string(out) + ", which is not cabled");
+        st.res = st.res == kLoopRes ? kLoopRes : kBadRes;
+        continue;
+      }
+      const Sl2VlTable& tab = ts.switches[st.node].sl2vl;
+      const int key = tab.key() == Sl2VlTable::Key::Sl ? rec.sl : st.vl;
+      const int ov = tab.num_ports() >= std::max(out, st.in_port) ? tab.get(st.in_port, out, key) & 15 : 0;
+      vl_seen[ov] = true;
+      vl15 |= ov == kManagementVl;
+      if (!port_free || st.id < 0) deps[st.node].set(st.in_port, st.vl, out, ov);  // else by_mask.flush()
+      const PortPeer& nx = node.ports[out];
+      enter(nx.node, nx.port, ov, &stack.back());  // st may move: stack grows
+    }
+    return root;
+  };
   // One ordered pair, every record of it walked.
   auto check_pair = [&](int h, int q, int q0) {
     const int hn = t.host_node(h);
@@ -285,100 +339,133 @@ CheckReport check_tables(const Topology& t, const TableSet& ts, const CheckLimit
         if (r.status == Tail::Ok || r.status == Tail::WrongHost) rep.max_hops = std::max(rep.max_hops, r.hops);
         continue;
       }
-      // Depth-first over every candidate. Each state's outcome (links to the host, or a
-      // problem) is kept for the destination (memo), so sources sharing states walk them once:
-      // adaptive tables have exponentially many walks but few states. A state met again
-      // while still on the current walk is a loop.
       const uint32_t stamp = memo_stamp(q, rec);
-      auto enter = [&](int node_i, int in_port, int vl, State* parent) {
-        auto give = [&](int32_t r) {  // a child's outcome to its parent (or to the pair)
-          if (r == kLoopRes) pair_loop = true;
-          if (r < 0) pair_ok = false;
-          if (!parent) {
-            if (r > 0) rep.max_hops = std::max(rep.max_hops, r);
-            return;
-          }
-          if (r < 0) parent->res = parent->res == kLoopRes ? kLoopRes : r;
-          else if (parent->res >= 0) parent->res = std::max(parent->res, r + 1);
-        };
-        if (node_i >= S) {  // reached a host
-          if (node_i != t.host_node(q)) {
-            problem(pair() + ": DLID " + std::to_string(rec.dlid) + " delivered to " + t.nodes[node_i].name);
-            give(kBadRes);
-          } else {
-            give(1);
-          }
-          return;
-        }
-        const long id = memo_id(node_i, in_port, vl, rec.sl);
-        if (id >= 0 && memo_gen[id] == stamp) {
-          if (memo_res[id] == kInProgress) {
-            problem(pair() + ": DLID " + std::to_string(rec.dlid) + " loops at switch " + t.nodes[node_i].name);
-            give(kLoopRes);
-          } else {
-            give(memo_res[id]);
-          }
-          return;
-        }
-        const uint64_t code = (static_cast<uint64_t>(node_i) << 24) | (static_cast<uint64_t>(in_port) << 8) | vl;
-        if (id < 0 && (std::find(on_path.begin(), on_path.end(), code + 1) != on_path.end() ||
-                       static_cast<int>(stack.size()) > max_depth)) {
-          problem(pair() + ": DLID " + std::to_string(rec.dlid) + " loops at switch " + t.nodes[node_i].name);
-          give(kLoopRes);
-          return;
-        }
-        if (id >= 0) memo_gen[id] = stamp, memo_res[id] = kInProgress;
-        stack.push_back({node_i, in_port, vl, 0, id, 1});
-        on_path.push_back(code + 1);
-      };
-      stack.clear();
-      on_path.clear();
-      enter(first.node, first.port, inj & 15, nullptr);
-      while (!stack.empty()) {
-        State& st = stack.back();
-        const LftEntry& e = ts.switches[st.node].route(rec.dlid, static_cast<Vl>(st.vl));
-        if (st.next_candidate == 0 && !e.routed()) {
-          problem(pair() + ": switch " + t.nodes[st.node].name + " has no LFT entry for DLID " +
-                  std::to_string(rec.dlid));
-          st.res = kBadRes;
-        }
-        if (st.next_candidate >= e.candidates.size()) {
-          const State done = st;
-          stack.pop_back();
-          on_path.pop_back();
-          if (done.id >= 0) memo_res[done.id] = done.res;
-          if (done.res == kLoopRes) pair_loop = true;
-          if (done.res < 0) pair_ok = false;
-          if (stack.empty()) {
-            if (done.res > 0) rep.max_hops = std::max(rep.max_hops, done.res);
-          } else {
-            State& up = stack.back();
-            if (done.res < 0) up.res = up.res == kLoopRes ? kLoopRes : done.res;
-            else if (up.res >= 0) up.res = std::max(up.res, done.res + 1);
-          }
-          continue;
-        }
-        const int out = e.candidates[st.next_candidate++].port;
-        const Node& node = t.nodes[st.node];
-        if (out < 1 || out > node.num_ports || node.ports[out].node < 0) {
-          problem(pair() + ": switch " + node.name + " sends DLID " + std::to_string(rec.dlid) + " to port " +
-                  std::to_string(out) + ", which is not cabled");
-          st.res = st.res == kLoopRes ? kLoopRes : kBadRes;
-          continue;
-        }
-        const Sl2VlTable& tab = ts.switches[st.node].sl2vl;
-        const int key = tab.key() == Sl2VlTable::Key::Sl ? rec.sl : st.vl;
-        const int ov = tab.num_ports() >= std::max(out, st.in_port) ? tab.get(st.in_port, out, key) & 15 : 0;
-        vl_seen[ov] = true;
-        vl15 |= ov == kManagementVl;
-        deps[st.node].set(st.in_port, st.vl, out, ov);
-        const PortPeer& nx = node.ports[out];
-        enter(nx.node, nx.port, ov, &stack.back());  // st may move: stack grows
-      }
+      const int32_t res = dfs(first.node, first.port, inj & 15, rec, q, stamp, pair, pair_ok, pair_loop);
+      if (res > 0) rep.max_hops = std::max(rep.max_hops, res);
     }
     if (pair_loop) ++rep.looping_pairs;
     else if (pair_ok) ++rep.routed_pairs;
     else ++rep.unrouted_pairs;
+  };
+  // Adaptive walks, one full walk per destination group (destination_groups.h): the group's
+  // first host is walked from every source, recording the states that enter its switch D from
+  // other switches and their outcomes; another host q of the group is walked only from those
+  // states. When each gives the outcome it gave the first host (and no problem), every pair
+  // toward q from beyond D ends as the one toward the first host did; otherwise q is walked
+  // pair by pair after all, as without groups.
+  std::vector<int> group_of;
+  if (!dense.exact && limits.walk_by_destination_switch) group_of = destination_groups(t, ts);
+  std::vector<int> members_left(group_of.size(), 0);  // [first host]
+  for (size_t q = 0; q < group_of.size(); ++q)
+    if (group_of[q] != static_cast<int>(q)) ++members_left[group_of[q]];
+  struct GroupWalk {
+    std::vector<Arrival> arrivals;
+    std::vector<int32_t> res;
+    bool usable = false;
+  };
+  std::map<int, GroupWalk> walked;
+  // Sources, likewise, by class (pair_classes): the class's first host is walked, and when its
+  // pair ends well the others, whose walks differ only in the first hop's input port, get that
+  // hop's dependencies (a class holding the destination is walked pair by pair).
+  PairClasses sources;
+  if (!group_of.empty()) sources = pair_classes(t, ts);
+  std::vector<int> hosts_on(S, 0);
+  for (int h = 0; h < t.num_hosts; ++h)
+    if (t.host_switch(h) >= 0 && t.host_switch(h) < S) ++hosts_on[t.host_switch(h)];
+  auto first_hop_of_class = [&](PairClass& c, int q) {
+    const Node& node = t.nodes[c.sw];
+    const Sl2VlTable& tab = ts.switches[c.sw].sl2vl;
+    const HostTables& src = ts.hosts[c.hosts.front()];
+    for (const PathRecord& rec : src.paths[q]) {
+      const int inj = src.sl2vl[rec.sl] & 15;
+      for (const PortCandidate& cand : ts.switches[c.sw].route(rec.dlid, static_cast<Vl>(inj)).candidates) {
+        const int key = tab.key() == Sl2VlTable::Key::Sl ? rec.sl : inj;
+        const int ov = tab.get(c.ports.front(), cand.port, key) & 15;
+        const size_t combo = ((static_cast<size_t>(inj) * (node.num_ports + 1)) + cand.port) * kV + ov;
+        if (c.seen[combo >> 6] >> (combo & 63) & 1) continue;
+        c.seen[combo >> 6] |= 1ULL << (combo & 63);
+        for (int p : c.ports) deps[c.sw].set(p, inj, cand.port, ov);
+      }
+    }
+  };
+  auto walk_sources = [&](int q, int q0, int only_switch) {
+    if (sources.list.empty()) {
+      for (int h = 0; h < t.num_hosts; ++h)
+        if (h != q && (only_switch < 0 || t.host_switch(h) == only_switch)) check_pair(h, q, q0);
+      return;
+    }
+    for (PairClass& c : sources.list) {
+      if (only_switch >= 0 && c.sw != only_switch) continue;
+      size_t next = 0;
+      if (sources.of[q] != c.id) {
+        const auto before = std::make_tuple(rep.unrouted_pairs, rep.looping_pairs, rep.problems.size());
+        check_pair(c.hosts.front(), q, q0);
+        next = 1;
+        if (before == std::make_tuple(rep.unrouted_pairs, rep.looping_pairs, rep.problems.size())) {
+          first_hop_of_class(c, q);
+          rep.pairs += static_cast<long>(c.hosts.size()) - 1;
+          rep.routed_pairs += static_cast<long>(c.hosts.size()) - 1;
+          continue;
+        }
+      }
+      for (size_t i = next; i < c.hosts.size(); ++i)
+        if (c.hosts[i] != q) check_pair(c.hosts[i], q, q0);
+    }
+  };
+  auto walk_destination = [&](int q, int q0) {
+    const int first = group_of.empty() ? q : group_of[q];
+    const int D = t.host_switch(q);
+    if (first == q && group_of.empty()) {
+      for (int h = 0; h < t.num_hosts; ++h)
+        if (h != q) check_pair(h, q, q0);
+      return;
+    }
+    if (first == q) {
+      const auto before = std::make_tuple(rep.unrouted_pairs, rep.looping_pairs, rep.problems.size());
+      if (members_left[q]) record_at = D, arrivals.clear();
+      walk_sources(q, q0, -1);
+      record_at = -1;
+      if (!members_left[q]) return;
+      GroupWalk& g = walked[q];
+      g.usable = before == std::make_tuple(rep.unrouted_pairs, rep.looping_pairs, rep.problems.size());
+      std::sort(arrivals.begin(), arrivals.end(), [](const Arrival& a, const Arrival& b) {
+        return std::tie(a.in_port, a.vl, a.sl) < std::tie(b.in_port, b.vl, b.sl);
+      });
+      arrivals.erase(std::unique(arrivals.begin(), arrivals.end(),
+                                 [](const Arrival& a, const Arrival& b) {
+                                   return std::tie(a.in_port, a.vl, a.sl) == std::tie(b.in_port, b.vl, b.sl);
+                                 }),
+                     arrivals.end());
+      for (const Arrival& a : arrivals) {
+        g.usable = g.usable && a.id >= 0;
+        g.res.push_back(a.id >= 0 ? memo_res[a.id] : kBadRes);
+      }
+      g.arrivals = std::move(arrivals);
+      return;
+    }
+    const GroupWalk& g = walked.at(first);
+    bool shortcut = g.usable;
+    const size_t problems = rep.problems.size();
+    auto label = [&] { return t.nodes[D].name + " (arrivals) -> " + t.nodes[t.host_node(q)].name; };
+    for (size_t i = 0; shortcut && i < g.arrivals.size(); ++i) {
+      const Arrival& a = g.arrivals[i];
+      const PathRecord rec{ts.hosts[q].base_lid, a.sl};
+      bool ok = true, loop = false;
+      const int32_t res = dfs(D, a.in_port, a.vl, rec, q, memo_stamp(q, rec), label, ok, loop);
+      shortcut = res == g.res[i] && ok && !loop && rep.problems.size() == problems;
+    }
+    if (!shortcut) {  // walked again pair by pair, with a fresh memo, for the problems' names
+      rep.problems.resize(std::min(rep.problems.size(), problems));
+      stamps.clear();
+      stamp_q = -1;
+    }
+    walk_sources(q, q0, shortcut ? D : -1);
+    if (shortcut) {
+      const long beyond = t.num_hosts - hosts_on[D];
+      rep.pairs += beyond;
+      rep.routed_pairs += beyond;
+    }
+    if (--members_left[first] == 0) walked.erase(first);
   };
   PairClasses classes = dense.exact ? pair_classes(t, ts) : PairClasses{};
   // All pairs from class c to q at once, when every walk ends well; false leaves them to
@@ -428,9 +515,7 @@ CheckReport check_tables(const Topology& t, const TableSet& ts, const CheckLimit
     for (int q0 = 0; q0 < t.num_hosts; q0 += kBlock) {
       const int q1 = std::min(q0 + kBlock, t.num_hosts);
       if (!shared && !dense.exact) {  // adaptive walks: destination by destination, for the memo
-        for (int q = q0; q < q1; ++q)
-          for (int h = 0; h < t.num_hosts; ++h)
-            if (q != h) check_pair(h, q, q0);
+        for (int q = q0; q < q1; ++q) walk_destination(q, q0);
         continue;
       }
       if (!shared) {
@@ -454,6 +539,13 @@ CheckReport check_tables(const Topology& t, const TableSet& ts, const CheckLimit
     rep.max_hops = 0;
     rep.problems.clear();
     all_pairs(false);
+  }
+  if (!group_of.empty() && (rep.unrouted_pairs > 0 || rep.looping_pairs > 0)) {
+    // Broken tables: the problems as the walk of every DLID by port names them (where a loop
+    // is first seen depends on the walk's states).
+    CheckLimits by_dlid = limits;
+    by_dlid.walk_by_destination_switch = false;
+    return check_tables(t, ts, by_dlid);
   }
   for (int i = 0; i < kNumSls; ++i) rep.sls_used += sl_seen[i];
   for (int i = 0; i < kMaxDataVls; ++i) rep.vls_used += vl_seen[i];
@@ -485,40 +577,11 @@ CheckReport check_tables(const Topology& t, const TableSet& ts, const CheckLimit
             " VLs");
   }
 
-  // Channel dependency graph: node = (channel, VL); a channel is (node, output port).
-  std::vector<int> chan_base(t.nodes.size() + 1, 0);
-  for (size_t v = 0; v < t.nodes.size(); ++v) chan_base[v + 1] = chan_base[v] + t.nodes[v].num_ports + 1;
-  const int nodes = chan_base.back() * kV;
-  std::vector<std::pair<int, int>> edges;
-  for (int s = 0; s < S; ++s) {
-    const SwitchDeps& sd = deps[s];
-    const Node& node = t.nodes[s];
-    for (size_t w = 0; w < sd.bits.size(); ++w) {
-      for (uint64_t b = sd.bits[w]; b; b &= b - 1) {
-        size_t i = w * 64 + __builtin_ctzll(b);
-        const int ov = static_cast<int>(i % kV), op = static_cast<int>(i / kV % sd.ports);
-        const int iv = static_cast<int>(i / kV / sd.ports % kV), ip = static_cast<int>(i / kV / sd.ports / kV);
-        const PortPeer& from = node.ports[ip];
-        edges.emplace_back((chan_base[from.node] + from.port) * kV + iv, (chan_base[s] + op) * kV + ov);
-      }
-    }
+  if (port_free) {
+    by_mask.flush(t, ts);
+    by_mask.for_each(ts, [&](int s, int ip, int iv, int op, int ov) { deps[s].set(ip, iv, op, ov); });
   }
-  std::vector<uint32_t> off;
-  std::vector<int> tgt;
-  compress_edges(nodes, edges, off, tgt);
-  rep.cdg_edges = tgt.size();
-  {
-    std::vector<char> used(nodes, 0);
-    for (const auto& e : edges) used[e.first] = used[e.second] = 1;
-    rep.cdg_nodes = static_cast<size_t>(std::count(used.begin(), used.end(), 1));
-  }
-  std::vector<int> cyc = find_cycle(off, tgt);
-  rep.deadlock_free = cyc.empty();
-  for (int c : cyc) {
-    const int ch = c / kV;
-    const int nd = static_cast<int>(std::upper_bound(chan_base.begin(), chan_base.end(), ch) - chan_base.begin()) - 1;
-    rep.cycle.push_back({nd, t.nodes[nd].name, ch - chan_base[nd], c % kV});
-  }
+  dependency_graph(t, deps, rep);
   return rep;
 }
 

@@ -26,6 +26,10 @@ struct CheckLimits {
   int max_sls = kNumSls;
   int max_vls = kMaxDataVls;
   int max_problems = 20;  // problems kept verbatim; the counts cover all
+  // Adaptive tables: walk one destination per group of hosts that differ only in their last
+  // hop (destination_groups.h) in full, the others from their switch on. false: every
+  // destination in full (the reference the tests compare with).
+  bool walk_by_destination_switch = true;
 };
 
 struct CheckReport {

@@ -19,7 +19,7 @@ struct DenseLft {
     port.assign(static_cast<size_t>(ts.max_lid + 1) * switches, kNoPort);
     for (int s = 0; s < switches; ++s) {
       const SwitchTables& st = ts.switches[s];
-      if (!st.lft_per_input_vl.empty()) exact = false;
+      if (st.per_vl()) exact = false;
       for (size_t lid = 0; lid < st.lft.size() && lid <= ts.max_lid; ++lid) {
         const LftEntry& e = st.lft[lid];
         if (e.candidates.size() > 1) exact = false;

@@ -14,7 +14,19 @@ constexpr int kV = 16;  // VL field values, as checks.cpp
 template <class F>
 void for_each_lft(const SwitchTables& st, F f) {
   f(st.lft);
-  for (const Lft& l : st.lft_per_input_vl) f(l);
+  if (!st.vl_pool) {
+    for (const Lft& l : st.lft_per_input_vl) f(l);
+    return;
+  }
+  for (int v = 0; v < st.vl_pool->vls(); ++v) {  // the compact form, VL by VL
+    Lft l;
+    l.assign(st.vl_column.size());
+    for (size_t d = 0; d < st.vl_column.size(); ++d) {
+      const LftEntry e = st.vl_pool->entry(st.vl_column[d], v);
+      l.set(d, e.candidates.begin(), e.candidates.end());
+    }
+    f(static_cast<const Lft&>(l));
+  }
 }
 
 const PortCandidate* escape_of(const LftEntry& e) {
@@ -26,11 +38,24 @@ const PortCandidate* escape_of(const LftEntry& e) {
 }  // namespace
 
 bool has_escape_candidates(const TableSet& ts) {
+  // Compact per-VL LFTs: every candidate list of the shared pool at once.
+  std::vector<const VlLftPool*> pools;
+  for (const SwitchTables& st : ts.switches)
+    if (st.vl_pool && std::find(pools.begin(), pools.end(), st.vl_pool.get()) == pools.end())
+      pools.push_back(st.vl_pool.get());
+  for (const VlLftPool* p : pools) {
+    for (const PortCandidate& c : p->all_candidates())
+      if (c.escape) return true;
+    for (size_t k = 0; k < p->columns() * p->vls(); ++k)
+      if (p->slots()[k].count == 1 && p->slots()[k].first.escape) return true;
+  }
   for (const SwitchTables& st : ts.switches) {
     bool found = false;
-    for_each_lft(st, [&](const Lft& lft) {
+    auto scan = [&](const Lft& lft) {
       for (size_t d = 0; d < lft.size(); ++d) found = found || escape_of(lft[d]) != nullptr;
-    });
+    };
+    scan(st.lft);
+    for (const Lft& l : st.lft_per_input_vl) scan(l);
     if (found) return true;
   }
   return false;
@@ -47,6 +72,7 @@ TableSet escape_subnetwork(const TableSet& ts) {
     }
   };
   for (SwitchTables& st : e.switches) {
+    st.expand_per_vl();  // the pool is shared and read-only
     cut(st.lft);
     for (Lft& l : st.lft_per_input_vl) cut(l);
   }
@@ -116,8 +142,7 @@ void check_escape_channels(const Topology& t, const TableSet& ts, const CheckLim
     for (int x = 0; x < S; ++x)
       for (int ip0 = 1; ip0 <= t.nodes[x].num_ports; ++ip0) {
         if (!cabled(x, ip0)) continue;
-        const bool by_vl =
-            ts.switches[x].sl2vl.key() == Sl2VlTable::Key::InputVl || !ts.switches[x].lft_per_input_vl.empty();
+        const bool by_vl = ts.switches[x].sl2vl.key() == Sl2VlTable::Key::InputVl || ts.switches[x].per_vl();
         for (int iv0 = 0; iv0 < (by_vl ? vls : 1); ++iv0) {
           int n = x, ip = ip0, iv = iv0, prev = -1, steps = 0;
           while (n < S) {

@@ -27,8 +27,10 @@ TableMemory estimate_table_memory(const Topology& topo, const std::string& algor
   const double switches = topo.num_switches, hosts = topo.num_hosts;
   const double lids = hosts + switches + 1;  // LMC 0; LID 0 unused but allocated
   m.lft_bytes = switches * lids * sizeof(Lft::Slot);
-  // seeds/001's VL-counting routings keep one LFT per input VL (up to 8) besides the plain one.
-  if (programs_per_vl_lfts(algorithm)) m.lft_bytes *= 9;
+  // seeds/001's VL-counting routings keep their LFTs per input VL in the compact form
+  // (vl_lft.h): a 4-byte column per (switch, LID) besides the plain LFT; the shared pool of
+  // columns is small beside it (the flattened butterfly's columns repeat from switch to switch).
+  if (programs_per_vl_lfts(algorithm)) m.lft_bytes += switches * lids * sizeof(uint32_t);
   // Path record rows (routing/path_row.h): one per switch for the algorithms whose records
   // depend on the source switch; voqsw gives each host pair its own SL, so a row per host;
   // DOR on flattened butterflies (its SL depends on the destination only) and imported tables

@@ -78,7 +78,7 @@ void write_path_records(const Topology& t, const TableSet& ts, std::ostream& out
 void export_tables(const Topology& t, const TableSet& ts, const std::string& dir) {
   // An OpenSM dump holds one LFT per switch: the per-input-VL copies would be lost unsaid.
   for (const SwitchTables& st : ts.switches)
-    if (!st.lft_per_input_vl.empty())
+    if (st.per_vl())
       throw std::runtime_error("routing '" + ts.algorithm +
                                "' programs one LFT per input VL, which an OpenSM LFT dump cannot hold: not exported");
   std::filesystem::create_directories(dir);

@@ -5,12 +5,14 @@
 //   per host:   LID range (base LID, LMC), SL2VL of its port, and path records
 //               (destination host -> list of {DLID, SL}; first primary, rest alternates).
 #pragma once
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "routing/lft.h"
 #include "routing/path_row.h"
 #include "routing/types.h"
+#include "routing/vl_lft.h"
 
 namespace ibsc::routing {
 
@@ -49,12 +51,23 @@ struct SwitchTables {
   Lid lid = 0;                        // the switch's own LID (port 0)
   Lft lft;                            // DLID -> candidates
   std::vector<Lft> lft_per_input_vl;  // optional: [input VL] -> LFT; empty means use `lft`
+  // The same per-input-VL LFTs in the compact form (vl_lft.h), instead of lft_per_input_vl:
+  // DLID -> column of the fabric-wide pool. Empty and null unless compact.
+  std::vector<uint32_t> vl_column;
+  std::shared_ptr<const VlLftPool> vl_pool;
   Sl2VlTable sl2vl;
 
+  bool per_vl() const { return vl_pool != nullptr || !lft_per_input_vl.empty(); }
+  int per_vl_copies() const { return vl_pool ? vl_pool->vls() : static_cast<int>(lft_per_input_vl.size()); }
   LftEntry route(Lid dlid, Vl input_vl) const {
+    if (vl_pool)
+      return dlid < vl_column.size() && input_vl < vl_pool->vls() ? vl_pool->entry(vl_column[dlid], input_vl)
+                                                                  : LftEntry{};
     const Lft& t = lft_per_input_vl.empty() ? lft : lft_per_input_vl[input_vl];
     return dlid < t.size() ? t[dlid] : LftEntry{};
   }
+  // The compact form back to one Lft per input VL (for edits: the pool is shared and read-only).
+  void expand_per_vl();
 };
 
 struct HostTables {

@@ -1,6 +1,8 @@
 #include "routing/vl_routing.h"
 
+#include <cstring>
 #include <string>
+#include <unordered_map>
 
 #include "routing/graph.h"
 #include "routing/lids.h"
@@ -27,33 +29,61 @@ TableSet build_vl_tables(const Topology& t, const VlRules& r) {
   assign_lids(t, 0, ts);
   route_switch_lids(t, SwitchGraph(t), ts);
   const auto by_switch = hosts_by_switch(t);
+  // The per-VL LFTs go straight into the fabric-wide pool (vl_lft.h): a column per remote
+  // destination switch (shared by its hosts), one per local host, and the plain entry on
+  // every VL for the other LIDs (the switch LIDs).
+  auto pool = std::make_shared<VlLftPool>(r.vls);
   std::vector<PortCandidate> c;
+  std::unordered_map<uint32_t, uint32_t> plain_column;  // single plain candidate (bytes) -> column
+  auto plain = [&](const LftEntry& e) {
+    uint32_t key = 0;
+    if (e.candidates.size() == 1) std::memcpy(&key, &e.candidates.front(), sizeof(PortCandidate));
+    if (e.candidates.size() <= 1) {
+      auto it = plain_column.find(key | (e.routed() ? 1u << 31 : 0));
+      if (it != plain_column.end()) return it->second;
+    }
+    pool->begin_column();
+    for (int v = 0; v < r.vls; ++v) pool->add_list(e.candidates.begin(), e.candidates.end());
+    const uint32_t col = pool->end_column();
+    if (e.candidates.size() <= 1) plain_column.emplace(key | (e.routed() ? 1u << 31 : 0), col);
+    return col;
+  };
+  std::vector<char> host_lid(ts.max_lid + 1, 0);
+  for (const HostTables& h : ts.hosts) host_lid[h.base_lid] = 1;
   for (int s = 0; s < t.num_switches; ++s) {
     SwitchTables& st = ts.switches[s];
     const Node& node = t.nodes[s];
-    st.lft_per_input_vl.assign(r.vls, st.lft);
-    for (int v = 0; v < r.vls; ++v) {
-      Lft& lft = st.lft_per_input_vl[v];
-      for (int d = 0; d < t.num_switches; ++d) {
-        const std::vector<int>& hosts = by_switch[d];
-        if (hosts.empty()) continue;
-        if (d == s) {
-          for (int h : hosts) lft.set(ts.hosts[h].base_lid, static_cast<PortNum>(t.host_switch_port(h)));
-          continue;
+    st.vl_column.assign(st.lft.size(), 0);
+    for (size_t l = 0; l < st.lft.size(); ++l)
+      if (l >= host_lid.size() || !host_lid[l]) st.vl_column[l] = plain(st.lft[l]);
+    for (int d = 0; d < t.num_switches; ++d) {
+      const std::vector<int>& hosts = by_switch[d];
+      if (hosts.empty()) continue;
+      if (d == s) {
+        for (int h : hosts) {
+          const PortCandidate local{static_cast<PortNum>(t.host_switch_port(h)), 0, false};
+          pool->begin_column();
+          for (int v = 0; v < r.vls; ++v) pool->add_list(&local, &local + 1);
+          st.vl_column[ts.hosts[h].base_lid] = pool->end_column();
         }
+        continue;
+      }
+      pool->begin_column();
+      for (int v = 0; v < r.vls; ++v) {
         c.clear();
         r.candidates(s, v, d, c);
-        const Lid first = ts.hosts[hosts.front()].base_lid;
-        lft.set(first, c);
-        for (size_t i = 1; i < hosts.size(); ++i) lft.share(ts.hosts[hosts[i]].base_lid, first);
+        pool->add_list(c.data(), c.data() + c.size());
       }
+      const uint32_t col = pool->end_column();
+      for (int h : hosts) st.vl_column[ts.hosts[h].base_lid] = col;
     }
+    st.vl_pool = pool;
     // The plain LFT (read by tools that know one LFT, e.g. exports): each DLID's first
     // candidate on the highest input VL.
-    const Lft& top = st.lft_per_input_vl.back();
     for (int h = 0; h < t.num_hosts; ++h) {
       const Lid l = ts.hosts[h].base_lid;
-      if (top[l].routed()) st.lft.set(l, top[l].candidates.front().port, top[l].candidates.front().priority);
+      const LftEntry top = st.route(l, static_cast<Vl>(r.vls - 1));
+      if (top.routed()) st.lft.set(l, top.candidates.front().port, top.candidates.front().priority);
     }
     st.sl2vl.reset(node.num_ports, Sl2VlTable::Key::InputVl);
     for (int in = 0; in <= node.num_ports; ++in)
@@ -64,6 +94,7 @@ TableSet build_vl_tables(const Topology& t, const VlRules& r) {
           st.sl2vl.set(in, out, v, peer < t.num_switches ? r.next_vl(s, in, out, v) : static_cast<Vl>(v));
       }
   }
+  pool->finish();
   for (int s = 0; s < t.num_switches; ++s) {
     if (by_switch[s].empty()) continue;
     PathRow row;  // one row per source switch: the first VL depends on (source, destination) switch

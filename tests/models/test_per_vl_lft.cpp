@@ -2,7 +2,8 @@
 // parallel cables (sw_0 p1 and p3), hosts 0 and 1 on sw_0 sending on VL 0 and VL 1 (SL = VL,
 // VL2VL tables keep the VL). With per-VL LFTs whose VL 0 copy names p1 and VL 1 copy p3 for
 // the remote hosts, each packet leaves by its own VL's cable; swapped copies swap the cables;
-// with a single LFT (p1 only) both take p1, as every switch without per-VL copies does.
+// with a single LFT (p1 only) both take p1, as every switch without per-VL copies does. The
+// per-VL copies stored compact (one shared pool) route as the plain copies.
 // Each fabric is elaborated in its own forked process.
 #define BOOST_TEST_MODULE per_vl_lft
 #include <boost/test/unit_test.hpp>
@@ -22,7 +23,7 @@ using namespace ibsc;
 namespace {
 testing::ScStrict strict;
 
-enum class Lfts { PerVl, Swapped, Single };
+enum class Lfts { PerVl, Swapped, Single, Compact };
 
 // Bytes sent per VL (0, 1) on sw_0's ports 1 and 3 and packets delivered, as JSON.
 nlohmann::json run(Lfts kind) {
@@ -46,6 +47,7 @@ nlohmann::json run(Lfts kind) {
           if (topo.host_switch(h) != s)
             st.lft_per_input_vl[v].set(h + 1, static_cast<PortNum>(first + 2 * ((v == 1) != (kind == Lfts::Swapped))));
     }
+    if (kind == Lfts::Compact) routing::compact_per_vl(tables);  // read in place by the switches
     testing::ScriptedTraffic traffic(topo.num_hosts, {{0, 0, 2, 512}, {0, 1, 3, 512}});
     tb::FabricParams params;
     params.sw.num_vls = 2;
@@ -66,6 +68,7 @@ nlohmann::json run(Lfts kind) {
 
 BOOST_AUTO_TEST_CASE(input_vl_selects_the_lft) {
   const nlohmann::json per_vl = run(Lfts::PerVl), swapped = run(Lfts::Swapped), single = run(Lfts::Single);
+  BOOST_TEST(run(Lfts::Compact) == per_vl);  // the compact form (routing/vl_lft.h) routes alike
   for (const auto* j : {&per_vl, &swapped, &single}) BOOST_TEST((*j)["delivered"].get<int>() == 2);
   using B = std::vector<uint64_t>;
   BOOST_TEST((per_vl["p1"].get<B>() == B{512, 0}));  // host 0 on VL 0

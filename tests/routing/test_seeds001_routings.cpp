@@ -77,7 +77,7 @@ BOOST_AUTO_TEST_CASE(distance_candidates_and_vls_by_hand) {
   const Topology t = build_topology_spec("flatfly:4x4:hosts=1");
   const TableSet ts = route(t, "distance", 2);
   BOOST_TEST(ts.vls_used == 4);
-  BOOST_TEST(ts.switches[0].lft_per_input_vl.size() == 4u);
+  BOOST_TEST(ts.switches[0].per_vl_copies() == 4);
   BOOST_TEST((ts.switches[0].sl2vl.key() == Sl2VlTable::Key::InputVl));
   const auto c3 = cands(t, ts, 0, 3, 5);
   BOOST_TEST(c3.size() == 6u);
@@ -260,6 +260,7 @@ BOOST_AUTO_TEST_CASE(wrong_variants_fail_the_check) {
   BOOST_TEST(check_tables(df, ts).ok());
   for (size_t s = 0; s < ts.switches.size(); ++s) {
     SwitchTables& st = ts.switches[s];
+    st.expand_per_vl();
     for (Lft& l : st.lft_per_input_vl) l = st.lft_per_input_vl[1];  // minimal everywhere
     for (int i = 0; i <= df.nodes[s].num_ports; ++i)
       for (int o = 1; o <= df.nodes[s].num_ports; ++o) st.sl2vl.set(i, o, 0, 0);

@@ -25,7 +25,7 @@ void delivers_everything(const std::string& file, const std::vector<std::string>
   routing::Topology topo;
   routing::TableSet tables;
   tb::prepare_scenario(sc, topo, tables);  // routing, CDG check, tables against the switch
-  BOOST_TEST(!tables.switches[0].lft_per_input_vl.empty());
+  BOOST_TEST(tables.switches[0].per_vl());
   sc.point.topo = &topo;
   sc.point.tables = &tables;
   const tb::LoadPointResult r = tb::run_load_point(sc.point, 0.5, "test");

@@ -1,0 +1,95 @@
+#include "routing/destination_groups.h"
+
+#include <algorithm>
+#include <map>
+
+namespace ibsc::routing {
+namespace {
+
+bool same_candidates(const LftEntry& a, const LftEntry& b) {
+  const auto x = a.candidates, y = b.candidates;
+  if (x.size() != y.size()) return false;
+  if (x.begin() == y.begin()) return true;  // shared storage (Lft::share, the VL pool)
+  for (size_t i = 0; i < x.size(); ++i)
+    if (x[i].port != y[i].port || x[i].priority != y[i].priority || x[i].escape != y[i].escape) return false;
+  return true;
+}
+
+}  // namespace
+
+std::vector<int> destination_groups(const Topology& t, const TableSet& ts) {
+  const int H = t.num_hosts, S = t.num_switches;
+  std::vector<int> rep(H);
+  for (int q = 0; q < H; ++q) rep[q] = q;
+  if (static_cast<int>(ts.hosts.size()) != H || static_cast<int>(ts.switches.size()) != S) return rep;
+  // Candidates: hosts on one switch with LMC 0, in host order; the first is the group's walk.
+  std::vector<int> first_on(S, -1);
+  for (int q = 0; q < H; ++q) {
+    const int d = t.host_switch(q);
+    if (d < 0 || d >= S || ts.hosts[q].lmc != 0) continue;
+    if (first_on[d] < 0) first_on[d] = q;
+    rep[q] = first_on[d];
+  }
+  // The representative's walks end at its switch.
+  for (int d = 0; d < S; ++d) {
+    const int q0 = first_on[d];
+    if (q0 < 0) continue;
+    const SwitchTables& st = ts.switches[d];
+    const int vls = std::max(1, st.per_vl_copies());
+    bool ends = true;
+    for (int v = 0; v < vls && ends; ++v)
+      for (const PortCandidate& c : st.route(ts.hosts[q0].base_lid, static_cast<Vl>(v)).candidates)
+        ends = ends && c.port >= 1 && c.port <= t.nodes[d].num_ports && t.nodes[d].ports[c.port].node >= S;
+    if (!ends) first_on[d] = -1;
+  }
+  auto leave = [&](int q) { rep[q] = q; };
+  for (int q = 0; q < H; ++q)
+    if (rep[q] != q && first_on[t.host_switch(q)] != rep[q]) leave(q);
+  // Every other switch: the same candidates on every input VL.
+  for (int s = 0; s < S; ++s) {
+    const SwitchTables& st = ts.switches[s];
+    const int vls = std::max(1, st.per_vl_copies());
+    for (int q = 0; q < H; ++q) {
+      const int q0 = rep[q];
+      if (q0 == q || t.host_switch(q) == s) continue;
+      const Lid a = ts.hosts[q].base_lid, b = ts.hosts[q0].base_lid;
+      if (st.vl_pool && a < st.vl_column.size() && b < st.vl_column.size() && st.vl_column[a] == st.vl_column[b])
+        continue;  // one column: the same lists on every VL
+      for (int v = 0; v < vls; ++v)
+        if (!same_candidates(st.route(ts.hosts[q].base_lid, static_cast<Vl>(v)),
+                             st.route(ts.hosts[q0].base_lid, static_cast<Vl>(v)))) {
+          leave(q);
+          break;
+        }
+    }
+  }
+  // Path records, once per distinct row (shared rows hide only their own host: up to three
+  // hosts of a row give a view that shows both q and q0).
+  std::map<const void*, std::vector<int>> rows;
+  for (int h = 0; h < H; ++h) {
+    auto& v = rows[ts.hosts[h].paths.identity()];
+    if (v.size() < 3) v.push_back(h);
+  }
+  for (const auto& [id, hs] : rows)
+    for (int q = 0; q < H; ++q) {
+      const int q0 = rep[q];
+      if (q0 == q) continue;
+      int h = -1;
+      for (int x : hs)
+        if (x != q && x != q0) h = x;
+      if (h < 0) continue;  // a row of q and q0 alone: sources on their switch, walked pair by pair
+      const PathRow& row = ts.hosts[h].paths;
+      if (row.size() != static_cast<size_t>(H)) {
+        leave(q);
+        continue;
+      }
+      const auto a = row[q], b = row[q0];
+      bool same = a.size() == b.size();
+      for (size_t i = 0; same && i < a.size(); ++i)
+        same = a[i].sl == b[i].sl && a[i].dlid == ts.hosts[q].base_lid && b[i].dlid == ts.hosts[q0].base_lid;
+      if (!same) leave(q);
+    }
+  return rep;
+}
+
+}  // namespace ibsc::routing
