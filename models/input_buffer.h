@@ -44,7 +44,7 @@ namespace ibsc::models {
 struct Queued {
   Packet* pkt = nullptr;
   Picos ready = 0;               // head arrival + routing delay
-  uint32_t route = 0;            // its LFT entry in the switch's table, looked up on arrival
+  uint32_t cand_at = 0;          // with several candidates: where they start in the switch's list
   uint32_t blocks = 0;           // credits the whole packet needs
   uint8_t sl2vl_key = 0;         // SL (or input VL with a VL2VL table): selects the output VL
   Vl first_vl = 0;               // output VL toward the first candidate, looked up on arrival
@@ -113,9 +113,15 @@ class InputBuffer {
   }
   // With escape queues: the queue a packet of `blocks` whose head arrives at head_time joins
   // on VL `vl` of `port` (see Split above), and in `held` what the VL buffer then holds; held
-  // above capacity_blocks() is an overflow.
+  // above capacity_blocks() is an overflow. As held_with(): counting both draining packets
+  // whole bounds the count; only past the adaptive queue's limit does it read their second
+  // lines for the exact count (below it, `held` is that bound, and the queue the same).
   int admit_queue(int port, int vl, int blocks, Picos head_time, int& held) const {
-    held = held_exact(at(port, vl), head_time) + held_exact(at(port, num_vls_ + vl), head_time) + blocks;
+    const InputVl &ad = at(port, vl), &es = at(port, num_vls_ + vl);
+    const int queued = ad.queued_blocks + es.queued_blocks + blocks;
+    held = queued + static_cast<int>(ad.last_blocks + es.last_blocks);
+    if (held <= blocks_ - escape_blocks_) return vl;
+    held = held_exact(ad, head_time) + held_exact(es, head_time) + blocks;
     return held <= blocks_ - escape_blocks_ ? vl : num_vls_ + vl;
   }
   // Queues q on queue `vl` (a VL, or with escape queues a queue index) of the port `ps`

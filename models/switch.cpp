@@ -143,6 +143,7 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
   }
   routes_.reset(new Route[routes.size()]());
   std::copy(routes.begin(), routes.end(), routes_.get());
+  cands_ = cand_.data();
   sl2vl_.configure(tables.sl2vl);
   tx.resize(n + 1);
   for (int port = 1; port <= n; ++port)
@@ -216,7 +217,8 @@ void Switch::packet_arrives(int port, Packet* pkt, Picos head_time) {
   const uint32_t route = route_index(*pkt);
   if (route == kNoRoute || routes_[route].count == 0) refuse_route(*pkt, route);
   const Route& r = routes_[route];
-  Queued q{pkt, head_time + routing_ps_, route, static_cast<uint32_t>(blocks), sl2vl_.key(*pkt), 0, r.first, r.count};
+  const uint32_t cand_at = r.count > 1 ? route_begin_[route] : 0;
+  Queued q{pkt, head_time + routing_ps_, cand_at, static_cast<uint32_t>(blocks), sl2vl_.key(*pkt), 0, r.first, r.count};
   q.first_vl = out_vl(port, r.first.port, q);
   if (q.first_vl >= num_vls_)
     throw FabricError(where(port, pkt->vl) + ": SL2VL maps the packet onto VL " + std::to_string(q.first_vl) +

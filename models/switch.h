@@ -241,6 +241,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   };
   static_assert(sizeof(Route) == 4, "an LFT entry, 4 bytes");
   std::unique_ptr<Route[]> routes_;
+  const routing::PortCandidate* cands_ = nullptr;  // cand_.data(), next to the hot members
   // Read with the LFT on every arrival. Shared by equal tables; its owning pointer, last in it,
   // is its only cold part.
   Sl2VlLookup sl2vl_;
@@ -258,10 +259,9 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
     return k < lids_ * (per_vl_lft_ ? num_vls_ : 1) ? static_cast<uint32_t>(k) : kNoRoute;
   }
   static constexpr uint32_t kNoRoute = 0xFFFFFFFF;
-  // The candidates of head h: its inline copy when there is one, else the LFT's.
-  const routing::PortCandidate* cand_first(const Queued& h) const {
-    return h.count == 1 ? &h.first : cand_.data() + route_begin_[h.route];
-  }
+  // The candidates of head h: its inline copy when there is one, else the LFT's (where the
+  // arrival found them: the per-head reads skip route_begin_).
+  const routing::PortCandidate* cand_first(const Queued& h) const { return h.count == 1 ? &h.first : cands_ + h.cand_at; }
   // Cold: construction, the general arbitration path, errors and waves.
   SwitchParams p_;
   const routing::SwitchTables& tables_;
