@@ -261,7 +261,9 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   static constexpr uint32_t kNoRoute = 0xFFFFFFFF;
   // The candidates of head h: its inline copy when there is one, else the LFT's (where the
   // arrival found them: the per-head reads skip route_begin_).
-  const routing::PortCandidate* cand_first(const Queued& h) const { return h.count == 1 ? &h.first : cands_ + h.cand_at; }
+  const routing::PortCandidate* cand_first(const Queued& h) const {
+    return h.count == 1 ? &h.first : cands_ + h.cand_at;
+  }
   // Cold: construction, the general arbitration path, errors and waves.
   SwitchParams p_;
   const routing::SwitchTables& tables_;
