@@ -109,7 +109,8 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
     return v < static_cast<int>(tables.lft_per_input_vl.size()) ? tables.lft_per_input_vl[v] : kNoLft;
   };
   for (int v = 0; v < copies; ++v) several |= !lft_of(v).single();
-  if (several) route_begin_.reserve(lids_ * copies);
+  std::vector<uint32_t> route_begin;  // per entry, with several: where its candidates start in cand_
+  if (several) route_begin.reserve(lids_ * copies);
   for (int v = 0; v < copies; ++v) {
     const routing::Lft& lft = lft_of(v);
     const routing::PortCandidate* last_list = nullptr;  // entries sharing a list (Lft::share) share it here too
@@ -137,12 +138,17 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
           r.first = cands.front();
         }
       }
-      if (several) route_begin_.push_back(at);
+      if (several) route_begin.push_back(at);
       routes.push_back(r);
     }
   }
-  routes_.reset(new Route[routes.size()]());
-  std::copy(routes.begin(), routes.end(), routes_.get());
+  if (several) {
+    wide_.reset(new WideRoute[routes.size()]());
+    for (size_t k = 0; k < routes.size(); ++k) wide_[k] = {routes[k], route_begin[k]};
+  } else {
+    routes_.reset(new Route[routes.size()]());
+    std::copy(routes.begin(), routes.end(), routes_.get());
+  }
   cands_ = cand_.data();
   sl2vl_.configure(tables.sl2vl);
   tx.resize(n + 1);
@@ -215,9 +221,12 @@ void Switch::packet_arrives(int port, Packet* pkt, Picos head_time) {
     throw FabricError(where(port, pkt->vl) + ": input buffer overflow (" + std::to_string(held) + " blocks of " +
                       std::to_string(in_.capacity_blocks()) + ")");
   const uint32_t route = route_index(*pkt);
-  if (route == kNoRoute || routes_[route].count == 0) refuse_route(*pkt, route);
-  const Route& r = routes_[route];
-  const uint32_t cand_at = r.count > 1 ? route_begin_[route] : 0;
+  if (route == kNoRoute) refuse_route(*pkt, route);
+  Route r;
+  uint32_t cand_at = 0;  // where the candidates start when there are several
+  if (__builtin_expect(wide_ != nullptr, 0)) r = wide_[route].r, cand_at = wide_[route].cand_at;
+  else r = routes_[route];
+  if (r.count == 0) refuse_route(*pkt, route);
   Queued q{pkt, head_time + routing_ps_, cand_at, static_cast<uint32_t>(blocks), sl2vl_.key(*pkt), 0, r.first, r.count};
   q.first_vl = out_vl(port, r.first.port, q);
   if (q.first_vl >= num_vls_)

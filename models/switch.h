@@ -233,14 +233,20 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   OutputPorts out_;
   // The LFT flattened for the hot path: the entry of DLID d (for input VL v when the tables
   // have per-VL copies) is routes_[k], k = v * lids + d: 4 bytes with its first candidate, so
-  // that the table, read at random, stays small. All its candidates are
-  // cand_[route_begin_[k] .. + count), read only for entries with several (both empty when none has).
+  // that the table, read at random, stays small. When some entry has several candidates
+  // (adaptive routing; cand_ empty otherwise), the table is wide_ instead: each entry also
+  // says where its candidates start in cand_, so that an arrival reads one entry, not two.
   struct Route {
     routing::PortCandidate first;
     uint8_t count = 0;  // 0: no route (no entry, or a candidate port without a cable); <= 255
   };
   static_assert(sizeof(Route) == 4, "an LFT entry, 4 bytes");
-  std::unique_ptr<Route[]> routes_;
+  struct WideRoute {
+    Route r;
+    uint32_t cand_at;  // its candidates: cand_[cand_at .. + r.count)
+  };
+  std::unique_ptr<Route[]> routes_;                // null when wide_ is set
+  std::unique_ptr<WideRoute[]> wide_;              // null unless some entry has several candidates
   const routing::PortCandidate* cands_ = nullptr;  // cand_.data(), next to the hot members
   // Read with the LFT on every arrival. Shared by equal tables; its owning pointer, last in it,
   // is its only cold part.
@@ -260,14 +266,13 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   }
   static constexpr uint32_t kNoRoute = 0xFFFFFFFF;
   // The candidates of head h: its inline copy when there is one, else the LFT's (where the
-  // arrival found them: the per-head reads skip route_begin_).
+  // arrival found them, so that the per-head reads skip the table).
   const routing::PortCandidate* cand_first(const Queued& h) const {
     return h.count == 1 ? &h.first : cands_ + h.cand_at;
   }
   // Cold: construction, the general arbitration path, errors and waves.
   SwitchParams p_;
   const routing::SwitchTables& tables_;
-  std::vector<uint32_t> route_begin_;  // see routes_
   std::vector<routing::PortCandidate> cand_;
   // Per-cycle scratch of arbitrate(), shared by all switches (arbitration never nests): it
   // stays in the cache instead of costing lines of every switch.
