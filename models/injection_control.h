@@ -58,8 +58,8 @@ class InjectionControl {
 
  private:
   InjectionPolicy policy_;
-  uint64_t window_;  // lw: the destination's static buffer per connection, bytes
-  State state_ = State::UI;
+  State state_ = State::UI;    // next to the policy: what a send in UI reads, in one word
+  uint64_t window_;            // lw: the destination's static buffer per connection, bytes
   uint64_t tokens_ = 0;        // li: packets that may go in LI
   uint64_t rejected_end_ = 0;  // one past the highest sequence number ever rejected
   uint64_t to_li_ = 0;

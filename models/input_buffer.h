@@ -44,7 +44,7 @@ namespace ibsc::models {
 struct Queued {
   Packet* pkt = nullptr;
   Picos ready = 0;               // head arrival + routing delay
-  uint32_t route = 0;            // its LFT entry in the switch's table, looked up on arrival
+  uint32_t cand_at = 0;          // with several candidates: where they start in the switch's list
   uint32_t blocks = 0;           // credits the whole packet needs
   uint8_t sl2vl_key = 0;         // SL (or input VL with a VL2VL table): selects the output VL
   Vl first_vl = 0;               // output VL toward the first candidate, looked up on arrival
@@ -77,6 +77,10 @@ struct InputPortState {
   uint32_t queued = 0;  // packets in all VLs of this input
   uint16_t heads = 0;   // VLs with a head, so scans skip the empty VLs' lines
   int8_t rr_vl = 0;     // VL whose head is offered first to the switch arbiter
+  // With escape queues, per VL: its escape queue may hold blocks (set by a packet joining it;
+  // cleared by an arrival that finds it empty and drained), so that arrivals read its record
+  // only then.
+  uint8_t escape_used = 0;
 };
 static_assert(sizeof(InputPortState) == 16, "a quarter of the port's cache line");
 
@@ -112,10 +116,25 @@ class InputBuffer {
     return iv.queued_blocks + (iv.last.done > t ? static_cast<int>(iv.last_blocks - iv.last.drain.freed_by(t)) : 0);
   }
   // With escape queues: the queue a packet of `blocks` whose head arrives at head_time joins
-  // on VL `vl` of `port` (see Split above), and in `held` what the VL buffer then holds; held
-  // above capacity_blocks() is an overflow.
-  int admit_queue(int port, int vl, int blocks, Picos head_time, int& held) const {
-    held = held_exact(at(port, vl), head_time) + held_exact(at(port, num_vls_ + vl), head_time) + blocks;
+  // on VL `vl` of `port` (whose state is `ps`; see Split above), and in `held` what the VL
+  // buffer then holds; held above capacity_blocks() is an overflow. As held_with(): counting
+  // the draining packets whole bounds the count; only past the adaptive queue's limit does it
+  // read their second lines for the exact count (below it, `held` is that bound, and the
+  // queue the same). The escape queue's record is read only while ps.escape_used says it may
+  // hold blocks (heads arrive on a port in time order, so once drained it stays so).
+  int admit_queue(InputPortState& ps, int port, int vl, int blocks, Picos head_time, int& held) const {
+    const InputVl& ad = at(port, vl);
+    const bool esc = (ps.escape_used >> vl) & 1u;
+    const InputVl* es = esc ? &at(port, num_vls_ + vl) : nullptr;
+    held = ad.queued_blocks + static_cast<int>(ad.last_blocks) + blocks;
+    if (es) held += es->queued_blocks + static_cast<int>(es->last_blocks);
+    if (held <= blocks_ - escape_blocks_) return vl;
+    held = held_exact(ad, head_time) + blocks;
+    if (es) {
+      const int e = held_exact(*es, head_time);
+      if (e == 0 && es->last.done <= head_time) ps.escape_used &= static_cast<uint8_t>(~(1u << vl));
+      held += e;
+    }
     return held <= blocks_ - escape_blocks_ ? vl : num_vls_ + vl;
   }
   // Queues q on queue `vl` (a VL, or with escape queues a queue index) of the port `ps`
@@ -123,6 +142,7 @@ class InputBuffer {
   bool push(InputPortState& ps, int vl, InputVl& iv, const Queued& q) {
     iv.queued_blocks += static_cast<int>(q.blocks);
     ++ps.queued;
+    if (vl >= num_vls_) ps.escape_used |= static_cast<uint8_t>(1u << (vl - num_vls_));
     if (iv.head.pkt) {
       iv.behind.push_back(q);
       return false;

@@ -56,13 +56,13 @@ void TransportCounters::add(const TransportCounters& o) {
 ReliableTransport::ReliableTransport(Hca& hca, int host, int hosts, const TransportParams& params, HcaTraffic& traffic,
                                      FabricMonitor& monitor)
     : hca_(hca),
-      host_(host),
-      p_(params),
-      traffic_(traffic),
       mon_(monitor),
-      memory_(params.memory, params.connection_bytes, params.pool_bytes),
       sources_(hosts),
-      destinations_(hosts) {
+      destinations_(hosts),
+      p_(params),
+      host_(host),
+      traffic_(traffic),
+      memory_(params.memory, params.connection_bytes, params.pool_bytes) {
   p_.validate();
 }
 
@@ -99,7 +99,7 @@ void ReliableTransport::submit(Packet* p) {
   }
   Source& s = source(static_cast<int>(p->dst_host));
   if (p->seq != s.base + s.window.size()) fail("sequence numbers of a connection not consecutive");
-  s.window.push_back(Outgoing{*p, p, Outgoing::State::Held});
+  s.window.push_back(Outgoing{p, p->gen_time, p->length, p->dst_host, p->flow, p->measured, Outgoing::State::Held});
   ++counters_.held;
   release(s);
 }
@@ -110,14 +110,20 @@ void ReliableTransport::release(Source& s) {
     if (!resend && s.first_held == s.base + s.window.size()) return;
     const uint64_t seq = resend ? *s.resend.begin() : s.first_held;
     Outgoing& o = s.window[seq - s.base];
-    const uint32_t len = o.header.length;
+    const uint32_t len = o.length;
     if (!s.control.may_send(len, s.in_flight_bytes, seq == s.base)) return;
     Packet* p;
     if (resend) {
       s.resend.erase(s.resend.begin());
       --counters_.awaiting_resend;
-      p = mon_.pool.get();
-      *p = o.header;
+      p = mon_.pool.get();  // the first send's header again (kind Data, no hops yet)
+      p->src_host = static_cast<uint32_t>(host_);
+      p->dst_host = o.dst_host;
+      p->flow = o.flow;
+      p->seq = seq;
+      p->length = len;
+      p->gen_time = o.gen_time;
+      p->measured = o.measured;
       hca_.address(*p);  // a re-send may take another of the pair's paths
       p->id = mon_.generated++;
       ++counters_.resent_packets;
@@ -260,7 +266,7 @@ void ReliableTransport::ack_arrives(const Packet& a, Picos t) {
     if (s.window.empty() || s.window.front().state != Outgoing::State::InFlight)
       fail("ACK " + std::to_string(a.seq) + " from host " + std::to_string(a.src_host) +
            " covers a packet not in flight");
-    s.in_flight_bytes -= s.window.front().header.length;
+    s.in_flight_bytes -= s.window.front().length;
     s.window.pop_front();
     ++s.base;
     ++newly;
@@ -278,7 +284,7 @@ void ReliableTransport::nack_arrives(const Packet& n) {
     fail("NACK " + std::to_string(n.seq) + " from host " + std::to_string(n.src_host) + " for a packet not in flight");
   Outgoing& o = s.window[n.seq - s.base];
   o.state = Outgoing::State::Nacked;
-  s.in_flight_bytes -= o.header.length;
+  s.in_flight_bytes -= o.length;
   s.resend.insert(n.seq);
   ++counters_.awaiting_resend;
   limit_injection(s, n.seq);
@@ -297,7 +303,7 @@ void ReliableTransport::lost(Packet* p) {
       fail("packet " + std::to_string(p->seq) + " to host " + std::to_string(to) + " lost while not in flight");
     Outgoing& o = s.window[p->seq - s.base];
     o.state = Outgoing::State::Nacked;
-    s.in_flight_bytes -= o.header.length;
+    s.in_flight_bytes -= o.length;
     if (dead) {
       abandon(s, p->seq);
     } else {

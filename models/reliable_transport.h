@@ -68,7 +68,7 @@ struct TransportCounters {
   void add(const TransportCounters& o);
 };
 
-class ReliableTransport {
+class alignas(64) ReliableTransport {
  public:
   ReliableTransport(Hca& hca, int host, int hosts, const TransportParams& params, HcaTraffic& traffic,
                     FabricMonitor& monitor);
@@ -113,20 +113,30 @@ class ReliableTransport {
   bool acknowledges() const { return p_.mode == TransportMode::Reorder; }
 
  private:
+  // A data packet kept until ACKed: what a re-send's header needs besides the connection's
+  // own fields (source, sequence number) and the path, which address() looks up again. Two
+  // per cache line, where a copy of the whole header took two lines.
   struct Outgoing {
-    Packet header;            // for re-sends
     Packet* first = nullptr;  // the packet itself until its first send
+    Picos gen_time = 0;
+    uint32_t length = 0;
+    uint32_t dst_host = 0;
+    uint32_t flow = 0;
+    bool measured = false;
     enum class State : uint8_t { Held, InFlight, Nacked } state = State::Held;
   };
-  struct Source {
+  static_assert(sizeof(Outgoing) == 32, "half a cache line");
+  // What every send and ACK reads comes first (counters, window, injection control); the
+  // sets, empty but after NACKs and link faults, last.
+  struct alignas(64) Source {
     explicit Source(InjectionControl c) : control(c) {}
     uint64_t base = 0;             // sequence number of window.front()
     uint64_t first_held = 0;       // first packet not yet sent (they are sent in order)
     uint64_t in_flight_bytes = 0;  // sent, neither ACKed nor NACKed
-    RingQueue<Outgoing> window;    // unACKed, from base (a deque of 128-byte records allocated every 4)
-    std::set<uint64_t> resend;     // NACKed, waiting
-    std::set<uint64_t> parked;     // dropped by a link fault, waiting for the path to change
+    RingQueue<Outgoing> window;    // unACKed, from base
     InjectionControl control;
+    std::set<uint64_t> resend;  // NACKed, waiting
+    std::set<uint64_t> parked;  // dropped by a link fault, waiting for the path to change
   };
   struct Destination {
     ReorderBuffer buffer;
@@ -154,16 +164,18 @@ class ReliableTransport {
   void nack_arrives(const Packet& p);
   [[noreturn]] void fail(const std::string& what) const;
 
+  // Members in the order a packet's visit reads them: the connections and the parameters
+  // first, in one cache line with the HCA.
   Hca& hca_;
-  int host_;
-  TransportParams p_;
-  HcaTraffic& traffic_;
   FabricMonitor& mon_;
-  ReorderMemory memory_;
-  TransportCounters counters_;
   std::vector<std::unique_ptr<Source>> sources_;            // per destination host, made on first use
   std::vector<std::unique_ptr<Destination>> destinations_;  // per source host, made on first use
-  ReorderBuffer::Outcome outcome_;                          // reused per arrival
+  TransportParams p_;
+  int host_;
+  HcaTraffic& traffic_;
+  ReorderMemory memory_;
+  TransportCounters counters_;
+  ReorderBuffer::Outcome outcome_;  // reused per arrival
   PeakSnapshot peak_;
   AckListener on_ack_;
   struct LostControl {

@@ -163,7 +163,8 @@ void Switch::packet_arrives(int port, Packet* pkt, Picos head_time) {
   if (pkt->vl >= num_vls_) throw FabricError(where(port, pkt->vl) + ": packet on a VL the switch does not have");
   const int blocks = static_cast<int>(pkt->blocks());
   int q_index = pkt->vl, held;
-  if (__builtin_expect(escape_, 0)) q_index = in_.admit_queue(port, pkt->vl, blocks, head_time, held);
+  InputPortState& ps = port_[port].in;
+  if (__builtin_expect(escape_, 0)) q_index = in_.admit_queue(ps, port, pkt->vl, blocks, head_time, held);
   else held = in_.held_with(in_.at(port, pkt->vl), blocks, head_time);
   InputVl& iv = in_.at(port, q_index);
   if (held > in_.capacity_blocks())
@@ -172,13 +173,14 @@ void Switch::packet_arrives(int port, Packet* pkt, Picos head_time) {
   const uint32_t route = route_index(*pkt);
   if (route == kNoRoute || routes_[route].count == 0) refuse_route(*pkt, route);
   const Route& r = routes_[route];
-  Queued q{pkt, head_time + routing_ps_, route, static_cast<uint32_t>(blocks), sl2vl_.key(*pkt), 0, r.first, r.count};
+  // Where the candidates start, kept with the head so that its scans skip the table.
+  const uint32_t cand_at = r.count > 1 ? route_begin_[route] : 0;
+  Queued q{pkt, head_time + routing_ps_, cand_at, static_cast<uint32_t>(blocks), sl2vl_.key(*pkt), 0, r.first, r.count};
   q.first_vl = out_vl(port, r.first.port, q);
   if (q.first_vl >= num_vls_)
     throw FabricError(where(port, pkt->vl) + ": SL2VL maps the packet onto VL " + std::to_string(q.first_vl) +
                       ", which the switch does not have");
   ++queued_packets_;
-  InputPortState& ps = port_[port].in;
   if (ps.queued == 0) active_.push_back(port);
   // A new head: only its own earliest grant can be earlier than the wake-up already pending
   // (which covers every other head).

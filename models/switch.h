@@ -243,6 +243,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   using Route = routing::Lft::Slot;
   static_assert(sizeof(Route) == 4, "an LFT entry, 4 bytes");
   const Route* routes_ = nullptr;
+  const routing::PortCandidate* cand_ = nullptr;  // read by every scan of a head with several
   const uint32_t* column_ = nullptr;  // [DLID], compact per-VL tables only
   int pool_vls_ = 0;
   static constexpr uint32_t kNoLid = 0xFFFFFFFF;
@@ -270,15 +271,15 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
     return k < lids_ * num_vls_ ? static_cast<uint32_t>(k) : kNoRoute;
   }
   static constexpr uint32_t kNoRoute = 0xFFFFFFFF;
-  // The candidates of head h: its inline copy when there is one, else the LFT's.
+  // The candidates of head h: its inline copy when there is one, else the LFT's (where the
+  // arrival found them, so that the per-head reads skip the table).
   const routing::PortCandidate* cand_first(const Queued& h) const {
-    return h.count == 1 ? &h.first : cand_ + route_begin_[h.route];
+    return h.count == 1 ? &h.first : cand_ + h.cand_at;
   }
   // Cold: construction, the general arbitration path, errors and waves.
   SwitchParams p_;
   const routing::SwitchTables& tables_;
   const uint32_t* route_begin_ = nullptr;  // see routes_
-  const routing::PortCandidate* cand_ = nullptr;
   std::unique_ptr<Route[]> own_routes_;  // the storage of the three above, unless shared
   std::vector<uint32_t> own_route_begin_;
   std::vector<routing::PortCandidate> own_cand_;

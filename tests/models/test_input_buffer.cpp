@@ -106,7 +106,7 @@ BOOST_AUTO_TEST_CASE(escape_queue_takes_what_the_adaptive_queue_may_not) {
   for (auto& x : p) x.length = 256;
   int held = 0;
   auto admit = [&](models::Packet& x, Picos t) {
-    const int q = buf.admit_queue(1, 0, 4, t, held);
+    const int q = buf.admit_queue(ps, 1, 0, 4, t, held);
     if (held <= buf.capacity_blocks()) buf.push(ps, q, buf.at(1, q), queued(x, t));
     return q;
   };
@@ -116,7 +116,8 @@ BOOST_AUTO_TEST_CASE(escape_queue_takes_what_the_adaptive_queue_may_not) {
   BOOST_TEST(admit(p[2], 0) == 0);
   BOOST_TEST(held == 12);  // the adaptive queue's limit, reached exactly
   BOOST_TEST(admit(p[3], 0) == 1);
-  BOOST_TEST(held == 16);  // into the escape queue's reserved MTU
+  BOOST_TEST(held == 16);           // into the escape queue's reserved MTU
+  BOOST_TEST(ps.escape_used == 1);  // arrivals now read the escape queue too
   BOOST_TEST(ps.heads == 0b11);
   BOOST_TEST(buf.queued(1, 0) == 4u);  // both queues of VL 0
   BOOST_TEST(buf.at(1, 0).queued_blocks == 12);
@@ -125,22 +126,47 @@ BOOST_AUTO_TEST_CASE(escape_queue_takes_what_the_adaptive_queue_may_not) {
   BOOST_TEST(&buf.sibling(buf.at(1, 1)) == &buf.at(1, 0));
   BOOST_TEST(buf.vl_of(1) == 0);
   BOOST_TEST(buf.occupancy_blocks(1, 0, 0, 0) == 16);
-  buf.admit_queue(1, 0, 4, 0, held);
+  buf.admit_queue(ps, 1, 0, 4, 0, held);
   BOOST_TEST(held == 20);  // overflow: the switch refuses it
 
   // The adaptive head leaves, draining from 1 ns: 8 + 4 queued + 4 draining.
   models::InputVl& ad = buf.at(1, 0);
   BOOST_TEST(buf.pop_head(ps, 0, ad).pkt == &p[0]);
   models::InputBuffer::draining(ad, models::CreditTrain{0, 4000, 1 * kNs, 4000, 256, 0});
-  BOOST_TEST(buf.admit_queue(1, 0, 4, 600 * kNs, held) == 1);
+  BOOST_TEST(buf.admit_queue(ps, 1, 0, 4, 600 * kNs, held) == 1);
   BOOST_TEST(held == 18);  // two blocks still draining: 8 + 4 + 2 + 4, overflow
-  BOOST_TEST(buf.admit_queue(1, 0, 4, 1025 * kNs, held) == 1);
+  BOOST_TEST(buf.admit_queue(ps, 1, 0, 4, 1025 * kNs, held) == 1);
   BOOST_TEST(held == 16);  // drained: fits, but only in the escape queue
   // The escape packet leaves too (say at once): now the adaptive queue takes the next one.
   BOOST_TEST(buf.pop_head(ps, 1, buf.at(1, 1)).pkt == &p[3]);
   BOOST_TEST(ps.heads == 0b01);
-  BOOST_TEST(buf.admit_queue(1, 0, 4, 1025 * kNs, held) == 0);
+  BOOST_TEST(buf.admit_queue(ps, 1, 0, 4, 1025 * kNs, held) == 0);
   BOOST_TEST(held == 12);
+  BOOST_TEST(ps.escape_used == 0);  // found empty and drained: later arrivals skip it
+}
+
+// An escape packet still draining keeps counting (and keeps its queue read) until its last
+// block is freed: 8 adaptive blocks + 4 escape blocks draining from 1 ns (last freed at 1025 ns).
+BOOST_AUTO_TEST_CASE(draining_escape_packet_counts_until_freed) {
+  models::InputBuffer buf;
+  buf.configure(1, 1, 16, 4);
+  models::InputPortState ps;
+  models::Packet p[3];
+  for (auto& x : p) x.length = 256;
+  buf.push(ps, 0, buf.at(1, 0), queued(p[0], 0));
+  buf.push(ps, 0, buf.at(1, 0), queued(p[1], 0));
+  buf.push(ps, 1, buf.at(1, 1), queued(p[2], 0));
+  BOOST_TEST(ps.escape_used == 1);
+  models::InputVl& es = buf.at(1, 1);
+  buf.pop_head(ps, 1, es);
+  models::InputBuffer::draining(es, models::CreditTrain{0, 4000, 1 * kNs, 4000, 256, 0});
+  int held = 0;
+  BOOST_TEST(buf.admit_queue(ps, 1, 0, 4, 600 * kNs, held) == 1);
+  BOOST_TEST(held == 14);  // 8 + 2 still draining + 4: above the adaptive queue's 12
+  BOOST_TEST(ps.escape_used == 1);
+  BOOST_TEST(buf.admit_queue(ps, 1, 0, 4, 1025 * kNs, held) == 0);
+  BOOST_TEST(held == 12);
+  BOOST_TEST(ps.escape_used == 0);
 }
 
 BOOST_AUTO_TEST_CASE(escape_queue_limits) {
