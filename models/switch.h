@@ -244,7 +244,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   static_assert(sizeof(Route) == 4, "an LFT entry, 4 bytes");
   const Route* routes_ = nullptr;
   const routing::PortCandidate* cand_ = nullptr;  // read by every scan of a head with several
-  const uint32_t* column_ = nullptr;  // [DLID], compact per-VL tables only
+  const uint32_t* column_ = nullptr;              // [DLID], compact per-VL tables only
   int pool_vls_ = 0;
   static constexpr uint32_t kNoLid = 0xFFFFFFFF;
   uint32_t own_lid_ = kNoLid;  // compact tables: this LID reads empty_route_ (an empty entry)
@@ -280,7 +280,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   SwitchParams p_;
   const routing::SwitchTables& tables_;
   const uint32_t* route_begin_ = nullptr;  // see routes_
-  std::unique_ptr<Route[]> own_routes_;  // the storage of the three above, unless shared
+  std::unique_ptr<Route[]> own_routes_;    // the storage of routes_, route_begin_ and cand_, unless shared
   std::vector<uint32_t> own_route_begin_;
   std::vector<routing::PortCandidate> own_cand_;
   // Per-cycle scratch of arbitrate(), shared by all switches (arbitration never nests): it
