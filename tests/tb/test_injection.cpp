@@ -134,7 +134,8 @@ BOOST_AUTO_TEST_CASE(bad_parameters_are_refused) {
   bad(config("bernoulli", {{512, -1.0}}), 0.1, 0.25);
   bad(config("bernoulli", {{512, std::numeric_limits<double>::quiet_NaN()}}), 0.1, 0.25);
   bad(config("bernoulli", {}), 0.1, 0.25);
-  BOOST_CHECK_THROW(config("uniform", {{512, 1.0}}), std::invalid_argument);  // not a process: its name table refuses it
+  BOOST_CHECK_THROW(config("uniform", {{512, 1.0}}),
+                    std::invalid_argument);  // not a process: its name table refuses it
   bad(tb::InjectionConfig{}, -0.1, 0.25);
   bad(tb::InjectionConfig{}, 0.1, 0.0);
 }
