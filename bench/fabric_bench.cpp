@@ -44,7 +44,7 @@ tb::FabricParams fabric_params() {
 Measure measure(const std::vector<int>& dims, double load, double sim_us) {
   routing::Topology topo = routing::make_torus(dims, 4, true, 2 * static_cast<int>(dims.size()) + 4);
   routing::RoutingOptions ro;
-  ro.algorithm = g_routing;
+  ro.algorithm = enum_value<routing::Algorithm>(g_routing);
   routing::TableSet tables = routing::compute_routing(topo, ro);
   tb::FabricParams fp = fabric_params();
   tb::TrafficConfig tc;
@@ -121,7 +121,7 @@ int sc_main(int argc, char** argv) {
   // Saturation load of the 8x8 torus: a short sweep.
   routing::Topology topo = routing::make_torus({8, 8}, 4, true, 8);
   routing::RoutingOptions ro;
-  ro.algorithm = g_routing;
+  ro.algorithm = enum_value<routing::Algorithm>(g_routing);
   routing::TableSet tables = routing::compute_routing(topo, ro);
   tb::PointSetup ps;
   ps.topo = &topo;

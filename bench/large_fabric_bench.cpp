@@ -88,7 +88,7 @@ nlohmann::json measure(const std::string& spec, double load, double sim_us, cons
   auto t0 = Clock::now();
   auto topo = std::make_unique<routing::Topology>(routing::build_topology_spec(spec));
   routing::RoutingOptions ro;
-  ro.algorithm = g_routing;
+  ro.algorithm = enum_value<routing::Algorithm>(g_routing);
   ro.k = g_k;
   auto tables = std::make_unique<routing::TableSet>(routing::compute_routing(*topo, ro));
   j["route_s"] = since(t0);

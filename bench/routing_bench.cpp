@@ -44,7 +44,7 @@ int main(int argc, char** argv) {
     Topology t = build_topology_spec(spec);
     double t_topo = since(t0);
     RoutingOptions o;
-    o.algorithm = algo;
+    o.algorithm = ibsc::enum_value<Algorithm>(algo);
     t0 = std::chrono::steady_clock::now();
     TableSet ts = compute_routing(t, o);
     double t_route = since(t0);

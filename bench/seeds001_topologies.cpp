@@ -67,7 +67,7 @@ int main(int argc, char** argv) {
   for (const auto& [row, spec, algo] : routings) {
     const Topology t = build_topology_spec(spec);
     RoutingOptions opt;
-    opt.algorithm = algo;
+    opt.algorithm = ibsc::enum_value<Algorithm>(algo);
     const TableSet ts = compute_routing(t, opt);
     const CheckReport r = check_tables(t, ts);
     const Metrics m = compute_metrics(t, ts);

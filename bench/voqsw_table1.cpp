@@ -104,6 +104,6 @@ int main(int argc, char** argv) {
   for (const auto& row : same_rows) std::cout << row << "\n";
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::cout << fmt::format("\n{} seeds per size (irregular:N:seed=1..{}:regular=1, base routing {}), {:.1f} s.\n",
-                           seeds, seeds, kVoqBaseRouting, s);
+                           seeds, seeds, ibsc::enum_name(kVoqBaseRouting), s);
   return 0;
 }

@@ -11,9 +11,7 @@
 namespace ibsc::models {
 
 Picos LinkParams::byte_ps() const {
-  // Bits on the wire per data byte: 10 with 8b/10b, 66/8 with 64b/66b.
-  double bits = coding == "64b66b" ? 66.0 / 8.0 : 10.0;
-  return static_cast<Picos>(std::llround(bits * 1000.0 / (width * lane_gbps)));
+  return static_cast<Picos>(std::llround(bits_per_byte() * 1000.0 / (width * lane_gbps)));
 }
 
 Picos LinkParams::fly_ps() const { return static_cast<Picos>(std::llround(cable_m * ns_per_m * 1000.0)); }
@@ -23,13 +21,12 @@ void LinkParams::validate() const {
     throw ParamError("link.width", "link.width must be 1, 2, 4, 8 or 12 lanes");
   if (!(lane_gbps > 0.0) || lane_gbps > 1000.0)
     throw ParamError("link.lane_gbps", "link.lane_gbps must be in (0, 1000]");
-  if (coding != "8b10b" && coding != "64b66b") throw ParamError("link.coding", "link.coding must be 8b10b or 64b66b");
   if (!(cable_m >= 0.0) || !(ns_per_m >= 0.0))
     throw ParamError("link.cable_m", "link.cable_m and link.ns_per_m must be >= 0");
   if (byte_ps() == 0) throw std::invalid_argument("link rate too high: a byte must take at least 1 ps");
   // Time is whole picoseconds: refuse a rate whose byte time would be rounded by more than 1%
   // (12X SDR, 333.3 ps, is 0.1% off; 12X at 1000 Gb/s, 0.83 ps, would run 20% slow).
-  const double exact = (coding == "64b66b" ? 66.0 / 8.0 : 10.0) * 1000.0 / (width * lane_gbps);
+  const double exact = bits_per_byte() * 1000.0 / (width * lane_gbps);
   if (std::abs(static_cast<double>(byte_ps()) - exact) > 0.01 * exact)
     throw ParamError("link.lane_gbps",
                      "link.lane_gbps: a byte takes " + std::to_string(exact) +

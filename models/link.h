@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "models/link_protocol.h"
+#include "routing/enum_names.h"
 
 namespace ibsc::models {
 
@@ -27,12 +28,21 @@ class PacketLoss {
   virtual void dropped(Packet* pkt, Picos t) = 0;
 };
 
+// Line coding: 10 bits on the wire per data byte (8b/10b: SDR, DDR, QDR) or 66/8 (64b/66b: FDR on).
+enum class LineCoding { Ib8b10b, Ib64b66b };
+inline constexpr EnumName<LineCoding> kLineCodingNames[] = {
+    {LineCoding::Ib8b10b, "8b10b"},
+    {LineCoding::Ib64b66b, "64b66b"},
+};
+constexpr const auto& enum_names(LineCoding) { return kLineCodingNames; }
+
 struct LinkParams {
-  int width = 1;                 // lanes: 1, 4, 8, 12
-  double lane_gbps = 2.5;        // signalling rate per lane (SDR 2.5, DDR 5, QDR 10)
-  std::string coding = "8b10b";  // 8b10b | 64b66b
-  double cable_m = 20.0;         // cable length
-  double ns_per_m = 5.0;         // propagation delay of copper
+  int width = 1;                            // lanes: 1, 4, 8, 12
+  double lane_gbps = 2.5;                   // signalling rate per lane (SDR 2.5, DDR 5, QDR 10)
+  LineCoding coding = LineCoding::Ib8b10b;  // link.coding: 8b10b | 64b66b
+  double cable_m = 20.0;                    // cable length
+  double ns_per_m = 5.0;                    // propagation delay of copper
+  double bits_per_byte() const { return coding == LineCoding::Ib64b66b ? 66.0 / 8.0 : 10.0; }
   // Picoseconds to put one byte on the wire (1X SDR 8b/10b: 4000 ps), rounded to the ps.
   Picos byte_ps() const;
   Picos fly_ps() const;
@@ -83,7 +93,6 @@ class Link : public sc_core::sc_module, public LinkEndpoint {
   }
   // Link fault at time t: dropped packets' credits return to `sender` on `sender_port`.
   void fail_at(Picos t, LinkEndpoint* sender, int sender_port, PacketLoss* loss);
-  Picos fails_at() const { return c_.fail_at; }
   // Whether a packet whose head starts on the wire at head_time is cut by the fault.
   bool cuts(const Packet* pkt, Picos head_time) const {
     return c_.fail_at != kNever && head_time + fly_ + static_cast<Picos>(pkt->length) * byte_ps_ > c_.fail_at;

@@ -54,7 +54,6 @@ class OutputRequestQueues {
     queues_.assign(static_cast<size_t>(num_ports) + 1, {});
     head_only_ = mode == OutputRequestQueue::FifoHead;
   }
-  bool head_only() const { return head_only_; }
 
   void add(int out, const OutputRequest& r) {
     auto& v = queues_[out];

@@ -74,7 +74,7 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
       escape_(params.escape_queue_bytes > 0),
       fifo_(params.output_request_queue != OutputRequestQueue::Off),
       fifo_head_(params.output_request_queue == OutputRequestQueue::FifoHead),
-      fallback_on_credits_(params.ar_fallback_on_credits),
+      fallback_on_credits_(params.ar_fallback == ArFallback::Credits),
       arbiter_single_(arbiter.has_single()),
       mon_(monitor),
       arbiter_(arbiter),

@@ -83,9 +83,8 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   uint64_t grants() const { return grants_; }
   // Blocks of the (input port, VL) buffer holding data at time t (queued + still draining).
   int occupancy_blocks(int in_port, int vl, Picos t) const;
-  // The last arbitration: its time and, per input port, the output port granted by the last
-  // arbitration that asked the switch arbiter (0: none).
-  Picos last_arbitration() const { return last_arbitration_; }
+  // Per input port, the output port granted by the last arbitration that asked the switch
+  // arbiter (0: none).
   int last_grant_out(int in_port) const {
     if (single_grant_) return single_in_ != 0 && in_port == single_in_ ? single_out_ : 0;
     for (const Grant& g : grants_now_)
@@ -160,7 +159,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   }
   // Earliest time >= lower at which the head of input VL `iv` of input `i` could be granted.
   Picos earliest_grant(int i, const InputVl& iv, Picos lower) const;
-  // The worst priority level head h (input i) may take at t: with ar_fallback_on_credits the
+  // The worst priority level head h (input i) may take at t: with ar_fallback: credits the
   // best level among its candidates with credits for it (busy or not), else every level (0xFF).
   int fallback_level(int i, const Queued& h, Picos t) const {
     return __builtin_expect(!fallback_on_credits_ || h.count < 2, 1) ? 0xFF : best_credited_level(i, h, t);
@@ -216,7 +215,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   bool escape_;               // escape queues (switch.escape_queue_bytes > 0): two queues per input VL
   bool fifo_;                 // output request queues (rq_) decide instead of the switch arbiter
   bool fifo_head_;            // ... serving only each queue's head (switch.output_request_queue: fifo_head)
-  bool fallback_on_credits_;  // SwitchParams::ar_fallback_on_credits
+  bool fallback_on_credits_;  // SwitchParams::ar_fallback: credits
   bool per_vl_lft_ = false;
   bool arbiter_single_;  // arbiter_.has_single(), asked once
   bool recording_ = false;

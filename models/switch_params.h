@@ -5,17 +5,40 @@
 
 #include "models/sim_time.h"
 #include "models/vl_arbiter.h"
+#include "routing/enum_names.h"
 
 namespace ibsc::models {
 
 // Crossbar inputs: one per input port (a port feeds one output at a time), or one per input VL
 // at link rate (a port may feed several outputs at once from different VLs; seeds/004).
 enum class CrossbarInputs { Port, Vl };
+inline constexpr EnumName<CrossbarInputs> kCrossbarInputsNames[] = {
+    {CrossbarInputs::Port, "port"},
+    {CrossbarInputs::Vl, "vl"},
+};
+constexpr const auto& enum_names(CrossbarInputs) { return kCrossbarInputsNames; }
 
 // Who decides which request an output serves: the switch arbiter (Off), or a FIFO request queue
 // per output crossbar port (seeds/004), serving the first request in arrival order that can go
 // (Fifo) or only the queue's head (FifoHead). See output_request_queue.h.
 enum class OutputRequestQueue { Off, Fifo, FifoHead };
+inline constexpr EnumName<OutputRequestQueue> kOutputRequestQueueNames[] = {
+    {OutputRequestQueue::Off, "off"},
+    {OutputRequestQueue::Fifo, "fifo"},
+    {OutputRequestQueue::FifoHead, "fifo_head"},
+};
+constexpr const auto& enum_names(OutputRequestQueue) { return kOutputRequestQueueNames; }
+
+// Adaptive routing, when a head may take a worse priority level of its LFT entry: whenever no
+// better candidate is free with credits this cycle (Free), or only when no better candidate has
+// credits for the packet, busy or not (Credits), so a head waits for a busy minimal output
+// instead of going round it (seeds/001).
+enum class ArFallback { Free, Credits };
+inline constexpr EnumName<ArFallback> kArFallbackNames[] = {
+    {ArFallback::Free, "free"},
+    {ArFallback::Credits, "credits"},
+};
+constexpr const auto& enum_names(ArFallback) { return kArFallbackNames; }
 
 struct SwitchParams {
   // Limits shared by validate() and the scenario key declarations (tb/scenario_keys.cpp); the
@@ -38,12 +61,8 @@ struct SwitchParams {
   uint32_t escape_queue_bytes = 0;
   // Scenario key switch.output_request_queue: off | fifo | fifo_head (output_request_queue.h).
   OutputRequestQueue output_request_queue = OutputRequestQueue::Off;
-  // Adaptive routing, when a head may take a worse priority level of its LFT entry: false
-  // (scenario key switch.ar_fallback: free) whenever no better candidate is free with credits
-  // this cycle; true (credits) only when no better candidate has credits for the packet, busy
-  // or not, so a head waits for a busy minimal output instead of going round it (seeds/001).
-  bool ar_fallback_on_credits = false;
-  VlArbParams vlarb;  // output VL arbitration (round-robin unless tables)
+  ArFallback ar_fallback = ArFallback::Free;  // scenario key switch.ar_fallback: free | credits
+  VlArbParams vlarb;                          // output VL arbitration (round-robin unless tables)
   bool vl2vl =
       false;  // expects VL2VL tables (keyed by input VL); the switch follows the tables' key, tb checks they agree
   // Reference mode for tests: arbitrate on every core-clock edge while anything is queued, as a

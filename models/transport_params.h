@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string>
 
+#include "routing/enum_names.h"
+
 namespace ibsc::models {
 
 // off: no transport (today's HCA). reorder: in-order delivery through the rearrange buffer,
@@ -19,6 +21,25 @@ enum class ReorderMemoryKind { Static, Dynamic };
 // once every rejected packet is ACKed. lw (ADAP-LW, static memory only): in LI sends only what
 // fits in the destination's buffer.
 enum class InjectionPolicy { Immediate, LimitedInjection, LimitedWindow };
+
+// The scenario's words (transport.mode, transport.memory, transport.injection).
+inline constexpr EnumName<TransportMode> kTransportModeNames[] = {
+    {TransportMode::Off, "off"},
+    {TransportMode::Reorder, "reorder"},
+    {TransportMode::OutOfOrder, "ooo"},
+};
+constexpr const auto& enum_names(TransportMode) { return kTransportModeNames; }
+inline constexpr EnumName<ReorderMemoryKind> kReorderMemoryKindNames[] = {
+    {ReorderMemoryKind::Static, "static"},
+    {ReorderMemoryKind::Dynamic, "dynamic"},
+};
+constexpr const auto& enum_names(ReorderMemoryKind) { return kReorderMemoryKindNames; }
+inline constexpr EnumName<InjectionPolicy> kInjectionPolicyNames[] = {
+    {InjectionPolicy::Immediate, "immediate"},
+    {InjectionPolicy::LimitedInjection, "li"},
+    {InjectionPolicy::LimitedWindow, "lw"},
+};
+constexpr const auto& enum_names(InjectionPolicy) { return kInjectionPolicyNames; }
 
 struct TransportParams {
   TransportMode mode = TransportMode::Off;                 // transport.mode: off | reorder | ooo

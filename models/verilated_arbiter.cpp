@@ -225,7 +225,6 @@ VerilatedArbiter::~VerilatedArbiter() {
 
 const char* VerilatedArbiter::kind() const { return broken_ ? "rtl-broken" : "rtl"; }
 int VerilatedArbiter::rtl_ports() const { return core_->ports(); }
-int VerilatedArbiter::rtl_vls() const { return static_cast<int>(rtl::kArbNumVls); }
 int VerilatedArbiter::max_ports() { return static_cast<int>(kCfgPorts); }
 int VerilatedArbiter::max_vls() { return static_cast<int>(rtl::kArbNumVls); }
 

@@ -63,7 +63,6 @@ class VerilatedArbiter : public SwitchArbiter {
   int num_ports() const { return num_ports_; }
   int num_vls() const { return num_vls_; }
   int rtl_ports() const;                       // NUM_PORTS of the Verilated configuration in use
-  int rtl_vls() const;                         // NUM_VLS of that configuration
   uint64_t cycles() const { return cycles_; }  // arbitrate() calls so far
 
   // Largest configuration compiled in; a fabric checks this before choosing the RTL.

@@ -36,9 +36,10 @@
 
 namespace ibsc::routing {
 
-TableSet route_ador(const Topology& t, const RoutingOptions& opt, const std::string& name) {
-  const bool mixed = name == "mixed-ador" || name == "twisted-mixed";
-  const bool twisted = name == "twisted-ador" || name == "twisted-mixed";
+TableSet route_ador(const Topology& t, const RoutingOptions& opt, Algorithm variant) {
+  const std::string name = enum_name(variant);
+  const bool mixed = variant == Algorithm::MixedAdor || variant == Algorithm::TwistedMixed;
+  const bool twisted = variant == Algorithm::TwistedAdor || variant == Algorithm::TwistedMixed;
   if (t.kind != "flatfly" && t.kind != "hypercube")
     throw RoutingError(name + " needs a flattened butterfly or a hypercube (topology is '" + t.kind + "')");
   const int n = static_cast<int>(t.dims.size());

@@ -22,7 +22,7 @@ std::string TableMemory::text() const {
   return b;
 }
 
-TableMemory estimate_table_memory(const Topology& topo, const std::string& algorithm) {
+TableMemory estimate_table_memory(const Topology& topo, Algorithm algorithm) {
   TableMemory m;
   const double switches = topo.num_switches, hosts = topo.num_hosts;
   const double lids = hosts + switches + 1;  // LMC 0; LID 0 unused but allocated
@@ -35,8 +35,9 @@ TableMemory estimate_table_memory(const Topology& topo, const std::string& algor
   // depend on the source switch; voqsw gives each host pair its own SL, so a row per host;
   // DOR on flattened butterflies (its SL depends on the destination only) and imported tables
   // without records share one row.
-  const bool one_row = algorithm == "file" || algorithm == "dor" || algorithm == "mixed-dor";
-  const double rows = algorithm == "voqsw" ? hosts : one_row ? 1 : switches;
+  using A = Algorithm;
+  const bool one_row = algorithm == A::File || algorithm == A::Dor || algorithm == A::MixedDor;
+  const double rows = algorithm == A::Voqsw ? hosts : one_row ? 1 : switches;
   m.path_record_bytes = hosts * sizeof(HostTables) + rows * hosts * sizeof(PathRecord);
   for (int s = 0; s < topo.num_switches; ++s) {
     const double ports = topo.nodes[s].num_ports + 1;
@@ -44,7 +45,7 @@ TableMemory estimate_table_memory(const Topology& topo, const std::string& algor
   }
   // minhop, up*/down* and Flexible keep a path per ordered switch pair (one channel id at
   // least, plus its offset) and the all-pairs distance matrix; e-cube computes in place.
-  if (algorithm != "ecube" && algorithm != "dor1vl" && algorithm != "file")
+  if (algorithm != A::Ecube && algorithm != A::Dor1vl && algorithm != A::File)
     m.working_bytes = switches * switches * (sizeof(int) + sizeof(uint32_t) + sizeof(uint16_t));
   return m;
 }

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 
+#include "routing/routing.h"
 #include "routing/topology.h"
 
 namespace ibsc::routing {
@@ -22,7 +23,7 @@ struct TableMemory {
   std::string text() const;  // "about 19.7 GB (LFTs 4.7 GB, path records 15.0 GB, ...)"
 };
 
-TableMemory estimate_table_memory(const Topology& topo, const std::string& algorithm);
+TableMemory estimate_table_memory(const Topology& topo, Algorithm algorithm);
 
 // The default limit: half the physical memory (the rest for the simulation, its workers and
 // the system); 0 when the machine does not say.

@@ -1,4 +1,4 @@
-// compute_routing: the one entry point, dispatching on the algorithm name.
+// compute_routing: the one entry point, dispatching on the algorithm.
 #include "routing/routing.h"
 
 #include <algorithm>
@@ -13,55 +13,51 @@
 
 namespace ibsc::routing {
 
-const std::vector<std::string>& routing_algorithms() {
-  static const std::vector<std::string> names{"ecube",
-                                              "dor1vl",
-                                              "minhop",
-                                              "updown-bfs",
-                                              "updown-dfs",
-                                              "flexible",
-                                              "voqsw",
-                                              "vn",
-                                              "tftr",
-                                              "updown-disjoint",
-                                              "dor",
-                                              "mixed-dor",
-                                              "adaptive-updown",
-                                              "updown-escape",
-                                              "distance",
-                                              "deflection",
-                                              "ador",
-                                              "mixed-ador",
-                                              "twisted-ador",
-                                              "twisted-mixed",
-                                              "gsid",
-                                              "static"};
-  return names;
+std::vector<Algorithm> routing_algorithms() {
+  std::vector<Algorithm> all;
+  for (const EnumName<Algorithm>& n : kAlgorithmNames)
+    if (n.value != Algorithm::File) all.push_back(n.value);
+  return all;
 }
 
-std::vector<std::string> routing_algorithm_choices() {
-  std::vector<std::string> c = routing_algorithms();
-  c.push_back("file");
-  return c;
+bool programs_per_vl_lfts(Algorithm algorithm) {
+  using A = Algorithm;
+  switch (algorithm) {
+    case A::Distance:
+    case A::Deflection:
+    case A::Ador:
+    case A::MixedAdor:
+    case A::TwistedAdor:
+    case A::TwistedMixed:
+    case A::Gsid:
+    case A::Static:
+      return true;
+    default:
+      return false;
+  }
 }
 
-bool programs_per_vl_lfts(const std::string& algorithm) {
-  for (const char* a :
-       {"distance", "deflection", "ador", "mixed-ador", "twisted-ador", "twisted-mixed", "gsid", "static"})
-    if (algorithm == a) return true;
-  return false;
-}
-
-bool algorithm_applies(const std::string& algorithm, const Topology& topo) {
-  if (algorithm == "ecube" || algorithm == "dor1vl")
-    return topo.kind == "torus" || topo.kind == "mesh" || topo.kind == "hypercube";
-  if (algorithm == "dor" || algorithm == "mixed-dor" || algorithm == "ador" || algorithm == "mixed-ador" ||
-      algorithm == "twisted-ador" || algorithm == "twisted-mixed")
-    return topo.kind == "flatfly" || topo.kind == "hypercube";
-  if (algorithm == "gsid" || algorithm == "static") return topo.kind == "dragonfly";
-  for (const auto& n : routing_algorithms())
-    if (n == algorithm) return true;
-  return false;
+bool algorithm_applies(Algorithm algorithm, const Topology& topo) {
+  using A = Algorithm;
+  switch (algorithm) {
+    case A::Ecube:
+    case A::Dor1vl:
+      return topo.kind == "torus" || topo.kind == "mesh" || topo.kind == "hypercube";
+    case A::Dor:
+    case A::MixedDor:
+    case A::Ador:
+    case A::MixedAdor:
+    case A::TwistedAdor:
+    case A::TwistedMixed:
+      return topo.kind == "flatfly" || topo.kind == "hypercube";
+    case A::Gsid:
+    case A::Static:
+      return topo.kind == "dragonfly";
+    case A::File:
+      return false;
+    default:
+      return true;
+  }
 }
 
 int largest_fitting_lmc(const Topology& topo, int max_lmc) {
@@ -77,7 +73,7 @@ TableSet compute_routing(const Topology& topo, const RoutingOptions& given) {
   if (given.max_lmc < 0 || given.max_lmc > kMaxLmc) throw RoutingError("max_lmc must be 0..7");
   if (!(given.max_memory_gb >= 0)) throw RoutingError("max_memory_gb must be >= 0");
   RoutingOptions opt = given;
-  if (opt.algorithm != "file") {
+  if (opt.algorithm != Algorithm::File) {
     // Checked before routing (which can take minutes on such fabrics), and renaming is held to
     // the LMC whose LIDs fit, so it falls back to fewer LIDs instead of failing at the end.
     const int lmc = largest_fitting_lmc(topo, opt.max_lmc);
@@ -98,33 +94,53 @@ TableSet compute_routing(const Topology& topo, const RoutingOptions& given) {
         " hosts: the routing tables would need " + need.text() + ", above the limit of " + lim +
         (opt.max_memory_gb > 0 ? " (--max-memory-gb)" : " (half the physical memory; --max-memory-gb sets another)"));
   }
-  if (opt.algorithm == "ecube") return route_ecube(topo, opt, false);
-  if (opt.algorithm == "dor1vl") return route_ecube(topo, opt, true);
-  if (opt.algorithm == "dor") return route_dor_flatfly(topo, opt, false);
-  if (opt.algorithm == "mixed-dor") return route_dor_flatfly(topo, opt, true);
-  if (opt.algorithm == "minhop") return route_minhop(topo, opt);
-  if (opt.algorithm == "updown-bfs") return route_updown(topo, opt, TreeKind::Bfs);
-  if (opt.algorithm == "updown-dfs") return route_updown(topo, opt, TreeKind::Dfs);
-  if (opt.algorithm == "flexible") return route_flexible(topo, opt);
-  if (opt.algorithm == "voqsw") return route_voqsw(topo, opt);
-  if (opt.algorithm == "vn") return route_vn(topo, opt);
-  if (opt.algorithm == "tftr") return route_tftr(topo, opt);
-  if (opt.algorithm == "adaptive-updown") return route_adaptive_updown(topo, opt);
-  if (opt.algorithm == "updown-escape") return route_adaptive_updown(topo, opt, true);
-  if (opt.algorithm == "distance") return route_distance(topo, opt, false);
-  if (opt.algorithm == "deflection") return route_distance(topo, opt, true);
-  if (opt.algorithm == "ador" || opt.algorithm == "mixed-ador" || opt.algorithm == "twisted-ador" ||
-      opt.algorithm == "twisted-mixed")
-    return route_ador(topo, opt, opt.algorithm);
-  if (opt.algorithm == "gsid" || opt.algorithm == "static") return route_dragonfly(topo, opt, opt.algorithm == "gsid");
-  if (opt.algorithm == "updown-disjoint") return route_updown_disjoint(topo, opt);
-  if (opt.algorithm == "file") {
-    if (opt.lft_file.empty()) throw RoutingError("routing 'file' needs an LFT dump (lft_file / --import-opensm)");
-    return import_opensm_tables(topo, opt.lft_file);
+  using A = Algorithm;
+  switch (opt.algorithm) {
+    case A::Ecube:
+      return route_ecube(topo, opt, false);
+    case A::Dor1vl:
+      return route_ecube(topo, opt, true);
+    case A::Dor:
+      return route_dor_flatfly(topo, opt, false);
+    case A::MixedDor:
+      return route_dor_flatfly(topo, opt, true);
+    case A::Minhop:
+      return route_minhop(topo, opt);
+    case A::UpdownBfs:
+      return route_updown(topo, opt, TreeKind::Bfs);
+    case A::UpdownDfs:
+      return route_updown(topo, opt, TreeKind::Dfs);
+    case A::Flexible:
+      return route_flexible(topo, opt);
+    case A::Voqsw:
+      return route_voqsw(topo, opt);
+    case A::Vn:
+      return route_vn(topo, opt);
+    case A::Tftr:
+      return route_tftr(topo, opt);
+    case A::AdaptiveUpdown:
+      return route_adaptive_updown(topo, opt);
+    case A::UpdownEscape:
+      return route_adaptive_updown(topo, opt, true);
+    case A::Distance:
+      return route_distance(topo, opt, false);
+    case A::Deflection:
+      return route_distance(topo, opt, true);
+    case A::Ador:
+    case A::MixedAdor:
+    case A::TwistedAdor:
+    case A::TwistedMixed:
+      return route_ador(topo, opt, opt.algorithm);
+    case A::Gsid:
+    case A::Static:
+      return route_dragonfly(topo, opt, opt.algorithm == A::Gsid);
+    case A::UpdownDisjoint:
+      return route_updown_disjoint(topo, opt);
+    case A::File:
+      if (opt.lft_file.empty()) throw RoutingError("routing 'file' needs an LFT dump (lft_file / --import-opensm)");
+      return import_opensm_tables(topo, opt.lft_file);
   }
-  std::string names;
-  for (const auto& n : routing_algorithms()) names += (names.empty() ? "" : ", ") + n;
-  throw RoutingError("routing algorithm '" + opt.algorithm + "' is not available (available: " + names + ")");
+  throw std::logic_error("compute_routing: an algorithm without a case");
 }
 
 }  // namespace ibsc::routing

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "routing/enum_names.h"
 #include "routing/tables.h"
 #include "routing/topology.h"
 
@@ -20,23 +21,81 @@ class RoutingError : public std::runtime_error {
 // loaded channel is least loaded (Balanced), the first found (First: the lowest channel, i.e.
 // the lowest output port, at each switch), or one at random (Random: a seeded hash).
 enum class ShortestPathChoice { Balanced, First, Random };
+inline constexpr EnumName<ShortestPathChoice> kShortestPathChoiceNames[] = {
+    {ShortestPathChoice::Balanced, "balanced"},
+    {ShortestPathChoice::First, "first"},
+    {ShortestPathChoice::Random, "random"},
+};
+constexpr const auto& enum_names(ShortestPathChoice) { return kShortestPathChoiceNames; }
+
+// The routings (routing.algorithm, `ibsc route --routing`), dispatched by compute_routing; File
+// reads tables computed elsewhere (lft_file). Adding one: an enumerator, its row below (the
+// order of `ibsc route --metrics`, the README and error messages) and its case in routing.cpp.
+enum class Algorithm {
+  Ecube,
+  Dor1vl,
+  Minhop,
+  UpdownBfs,
+  UpdownDfs,
+  Flexible,
+  Voqsw,
+  Vn,
+  Tftr,
+  UpdownDisjoint,
+  Dor,
+  MixedDor,
+  AdaptiveUpdown,
+  UpdownEscape,
+  Distance,
+  Deflection,
+  Ador,
+  MixedAdor,
+  TwistedAdor,
+  TwistedMixed,
+  Gsid,
+  Static,
+  File,
+};
+inline constexpr EnumName<Algorithm> kAlgorithmNames[] = {
+    {Algorithm::Ecube, "ecube"},
+    {Algorithm::Dor1vl, "dor1vl"},
+    {Algorithm::Minhop, "minhop"},
+    {Algorithm::UpdownBfs, "updown-bfs"},
+    {Algorithm::UpdownDfs, "updown-dfs"},
+    {Algorithm::Flexible, "flexible"},
+    {Algorithm::Voqsw, "voqsw"},
+    {Algorithm::Vn, "vn"},
+    {Algorithm::Tftr, "tftr"},
+    {Algorithm::UpdownDisjoint, "updown-disjoint"},
+    {Algorithm::Dor, "dor"},
+    {Algorithm::MixedDor, "mixed-dor"},
+    {Algorithm::AdaptiveUpdown, "adaptive-updown"},
+    {Algorithm::UpdownEscape, "updown-escape"},
+    {Algorithm::Distance, "distance"},
+    {Algorithm::Deflection, "deflection"},
+    {Algorithm::Ador, "ador"},
+    {Algorithm::MixedAdor, "mixed-ador"},
+    {Algorithm::TwistedAdor, "twisted-ador"},
+    {Algorithm::TwistedMixed, "twisted-mixed"},
+    {Algorithm::Gsid, "gsid"},
+    {Algorithm::Static, "static"},
+    {Algorithm::File, "file"},
+};
+constexpr const auto& enum_names(Algorithm) { return kAlgorithmNames; }
 
 struct RoutingOptions {
-  std::string algorithm = "ecube";  // ecube | dor1vl | minhop | updown-bfs | updown-dfs | flexible | voqsw | vn | tftr
-                                    // | updown-disjoint | dor | mixed-dor | adaptive-updown | updown-escape | distance
-                                    // | deflection | ador | mixed-ador | twisted-ador | twisted-mixed | gsid | static
-                                    // | file
-  std::string lft_file;             // algorithm "file": an OpenSM LFT dump or export directory (table_io.h)
-  int max_sls = 16;                 // SL budget; the algorithm refuses to exceed it
-  int sls = 0;                      // SLs asked of voqsw (its VOQ budget) and vn (networks); 0 = max_sls / own choice
-  int max_vls = 15;                 // data VL budget
-  int vls = 0;                      // VLs requested by generic algorithms; 0 = their own choice (1)
-                                    // (seeds/001's VL-counting routings: their VL budget, 0 = 8)
-  int k = 1;                        // distance / deflection: first VL d(src, dst) + k - 1, so up to k - 1
-                                    // hops beyond a minimal path (1: minimal moves only; distance.cpp)
-  uint64_t seed = 1;                // tie-breaking among equally good choices
-  int max_lmc = 7;                  // destination renaming may use up to 2^max_lmc LIDs per host
-                                    // (lowered to what the unicast LID range allows)
+  Algorithm algorithm = Algorithm::Ecube;
+  std::string lft_file;  // algorithm "file": an OpenSM LFT dump or export directory (table_io.h)
+  int max_sls = 16;      // SL budget; the algorithm refuses to exceed it
+  int sls = 0;           // SLs asked of voqsw (its VOQ budget) and vn (networks); 0 = max_sls / own choice
+  int max_vls = 15;      // data VL budget
+  int vls = 0;           // VLs requested by generic algorithms; 0 = their own choice (1)
+                         // (seeds/001's VL-counting routings: their VL budget, 0 = 8)
+  int k = 1;             // distance / deflection: first VL d(src, dst) + k - 1, so up to k - 1
+                         // hops beyond a minimal path (1: minimal moves only; distance.cpp)
+  uint64_t seed = 1;     // tie-breaking among equally good choices
+  int max_lmc = 7;       // destination renaming may use up to 2^max_lmc LIDs per host
+                         // (lowered to what the unicast LID range allows)
   // VOQsw options beyond seeds/004 (both off: the paper's algorithm; routing/voqsw.h):
   bool voq_hca = false;     // tuples at the HCAs too: the HCA's SL2VL picks the first switch's VOQ
   bool voq_spread = false;  // SLs kept out of considered neighbours' VLs where they can be, and
@@ -49,16 +108,14 @@ struct RoutingOptions {
                              // the physical memory
 };
 
-// Every algorithm that computes tables ("file", which reads them, is accepted as well).
-const std::vector<std::string>& routing_algorithms();
-// routing_algorithms() and "file": the names a scenario may give.
-std::vector<std::string> routing_algorithm_choices();
+// Every algorithm that computes tables (all but File, which reads them), in the table's order.
+std::vector<Algorithm> routing_algorithms();
 // seeds/001's routings, which program one LFT per input VL and VL2VL tables (vl_routing.h): they
 // need that hardware, and no OpenSM dump holds their tables.
-bool programs_per_vl_lfts(const std::string& algorithm);
-// Whether an algorithm can route this topology (e-cube needs a torus or mesh; "file" needs
+bool programs_per_vl_lfts(Algorithm algorithm);
+// Whether an algorithm can route this topology (e-cube needs a torus or mesh; File needs
 // lft_file, so it never applies on its own).
-bool algorithm_applies(const std::string& algorithm, const Topology& topo);
+bool algorithm_applies(Algorithm algorithm, const Topology& topo);
 
 // Refuses before routing when the hosts and switches do not fit the unicast LIDs even with
 // LMC 0, or when the tables would take more memory than opt.max_memory_gb allows (the
@@ -76,7 +133,7 @@ TableSet route_dor_flatfly(const Topology& topo, const RoutingOptions& opt, bool
 // seeds/001 Distance+k and Deflection+k on any connected topology (distance.cpp).
 TableSet route_distance(const Topology& topo, const RoutingOptions& opt, bool deflection);
 // seeds/001 ADOR, Mixed ADOR, Twisted ADOR, Twisted Mixed on flattened butterflies (ador.cpp).
-TableSet route_ador(const Topology& topo, const RoutingOptions& opt, const std::string& name);
+TableSet route_ador(const Topology& topo, const RoutingOptions& opt, Algorithm variant);
 // seeds/001 Static and GSID on dragonflies (dragonfly_routing.cpp).
 TableSet route_dragonfly(const Topology& topo, const RoutingOptions& opt, bool gsid);
 

@@ -108,7 +108,7 @@ struct VoqSummary {
 VoqSummary voqsw_summary(const Topology& t, const RoutingOptions& opt);
 
 // The base routing VOQsw and vn start from (the paper's up*/down*, Autonet's BFS tree).
-constexpr const char* kVoqBaseRouting = "updown-bfs";
+constexpr Algorithm kVoqBaseRouting = Algorithm::UpdownBfs;
 // VLs for VOQsw and vn when RoutingOptions::vls is 0: one per port of the largest switch,
 // within max_vls (seeds/004 uses 8 VLs on 8-port switches).
 int voq_default_vls(const Topology& t, const RoutingOptions& opt);

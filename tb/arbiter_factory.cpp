@@ -9,13 +9,13 @@
 namespace ibsc::tb {
 
 bool ArbiterChoice::uses_rtl(int index) const {
-  return kind == "rtl" &&
+  return kind == ArbiterKind::Rtl &&
          (rtl_switches.empty() || std::find(rtl_switches.begin(), rtl_switches.end(), index) != rtl_switches.end());
 }
 
 void ArbiterChoice::validate(int num_switches) const {
-  if (kind != "rtl" && !rtl_switches.empty())
-    throw std::invalid_argument("key 'switch.rtl_switches': given with switch.arbiter '" + kind +
+  if (kind != ArbiterKind::Rtl && !rtl_switches.empty())
+    throw std::invalid_argument("key 'switch.rtl_switches': given with switch.arbiter '" + enum_name(kind) +
                                 "'; it only applies to switch.arbiter: rtl");
   for (int s : rtl_switches)
     if (s < 0 || s >= num_switches)
@@ -25,8 +25,6 @@ void ArbiterChoice::validate(int num_switches) const {
 }
 
 ArbiterFactory make_arbiter_factory(const ArbiterChoice& choice) {
-  if (choice.kind != "model" && choice.kind != "rtl")
-    throw std::invalid_argument("switch.arbiter must be 'model' or 'rtl', not '" + choice.kind + "'");
   return [choice](int index, int num_ports, int num_vls) -> std::unique_ptr<models::SwitchArbiter> {
     if (choice.uses_rtl(index)) return std::make_unique<models::VerilatedArbiter>(num_ports, num_vls);
     return std::make_unique<models::AdaptiveArbiter>(num_ports, num_vls);

@@ -12,14 +12,14 @@ namespace ibsc::tb {
 std::vector<Demand> traffic_matrix(const TrafficConfig& cfg, const routing::Topology& topo) {
   const int n = topo.num_hosts;
   std::vector<Demand> m;
-  if (cfg.pattern == "uniform") {
+  if (cfg.pattern == TrafficPattern::Uniform) {
     if (n < 2) return m;
     for (int s = 0; s < n; ++s)
       for (int d = 0; d < n; ++d)
         if (d != s) m.push_back({s, d, 1.0 / (n - 1)});
     return m;
   }
-  if (cfg.pattern == "hotspot") {
+  if (cfg.pattern == TrafficPattern::Hotspot) {
     // Expected shares (TrafficConfig's hotspot): with probability f one of the listed hosts, each
     // listing equally likely; a draw of the source itself falls back to uniform, as does 1 - f.
     make_destination_pattern(cfg, topo);  // validates hosts and fraction
@@ -39,7 +39,7 @@ std::vector<Demand> traffic_matrix(const TrafficConfig& cfg, const routing::Topo
   for (int s = 0; s < n; ++s) {
     int d = pattern->destination(s, a);
     if (d != pattern->destination(s, b) || d != pattern->destination(s, a))
-      throw std::invalid_argument("traffic pattern '" + cfg.pattern +
+      throw std::invalid_argument("traffic pattern '" + enum_name(cfg.pattern) +
                                   "' draws its destinations at random: its channel-load bound is not computed");
     if (d >= 0 && d != s) m.push_back({s, d, 1.0});
   }
@@ -226,7 +226,7 @@ ChannelLoadBound channel_load_bound(const routing::Topology& topo, const routing
 
 ChannelLoadBound channel_load_bound(const routing::Topology& topo, const routing::TableSet& tables,
                                     const TrafficConfig& traffic, double link_bytes_per_ns) {
-  if (traffic.pattern != "uniform")
+  if (traffic.pattern != TrafficPattern::Uniform)
     return channel_load_bound(topo, tables, traffic_matrix(traffic, topo), link_bytes_per_ns);
   // Uniform: every host sends 1/(n-1) of its rate to each other host. One walk per group of
   // hosts that share their walks (a switch's hosts, usually) and destination, weighted by the

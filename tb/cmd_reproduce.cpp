@@ -88,8 +88,7 @@ std::string unbuilt_algorithm(const StudyAxisValue& routing) {
   for (const auto& kv : routing.set)
     if (kv.rfind(key, 0) == 0) {
       const std::string name = kv.substr(key.size());
-      const auto known = routing::routing_algorithm_choices();
-      return std::find(known.begin(), known.end(), name) == known.end() ? name : "";
+      return parse_enum<routing::Algorithm>(name) ? "" : name;
     }
   return "";
 }

@@ -11,6 +11,7 @@
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -242,26 +243,30 @@ int route(const RouteCmdOptions& opt) {
     }
     return 0;
   }
-  std::vector<std::string> algorithms;
+  using A = routing::Algorithm;
+  std::vector<A> algorithms;
+  const std::optional<A> given = opt.routing.empty() ? std::nullopt : parse_enum<A>(opt.routing);
+  if (!opt.routing.empty() && !given)
+    throw std::invalid_argument("--routing '" + opt.routing + "' is not one of: " + enum_choice_list<A>());
   if (!opt.import_dir.empty()) {
-    if (!opt.routing.empty() && opt.routing != "file")
+    if (given && *given != A::File)
       throw std::invalid_argument("--import-opensm reads the tables; it cannot be combined with --routing " +
                                   opt.routing);
-    algorithms.push_back("file");
-  } else if (!opt.routing.empty()) algorithms.push_back(opt.routing);
+    algorithms.push_back(A::File);
+  } else if (given) algorithms.push_back(*given);
   else if (opt.metrics)
-    for (const auto& a : routing::routing_algorithms()) {
+    for (A a : routing::routing_algorithms()) {
       // Table 2 style: the algorithms of one LFT per switch (seeds/001's per-VL ones by name).
       if (routing::algorithm_applies(a, topo) && !routing::programs_per_vl_lfts(a)) algorithms.push_back(a);
     }
-  else algorithms.push_back(routing::algorithm_applies("ecube", topo) ? "ecube" : "updown-dfs");
+  else algorithms.push_back(routing::algorithm_applies(A::Ecube, topo) ? A::Ecube : A::UpdownDfs);
   const bool single = algorithms.size() == 1;
   // --sls is voqsw's VOQ budget and vn's network count; for every other algorithm (TFTR fits
   // its paths to it) it is the SL budget, --max-sls.
-  const bool sls_is_budget = opt.sls > 0 && algorithms.front() != "voqsw" && algorithms.front() != "vn";
+  const bool sls_is_budget = opt.sls > 0 && algorithms.front() != A::Voqsw && algorithms.front() != A::Vn;
   if (opt.sls > 0)
-    for (const auto& a : algorithms)
-      if ((a == "voqsw" || a == "vn") == sls_is_budget)
+    for (A a : algorithms)
+      if ((a == A::Voqsw || a == A::Vn) == sls_is_budget)
         throw std::invalid_argument(
             "--sls means the VOQ budget for voqsw and vn and the SL budget for the others: "
             "give one kind of algorithm with it");
@@ -270,7 +275,7 @@ int route(const RouteCmdOptions& opt) {
   // Above the 16 SLs of the IBA, voqsw only reports its plan (seeds/004 Table 1 asks how many
   // SLs full VOQ would need); there are no tables to check, export or measure.
   if (opt.sls > kNumSls) {
-    if (opt.check || opt.metrics || opt.json || !opt.export_dir.empty() || algorithms.front() != "voqsw")
+    if (opt.check || opt.metrics || opt.json || !opt.export_dir.empty() || algorithms.front() != A::Voqsw)
       throw std::invalid_argument("--sls " + std::to_string(opt.sls) +
                                   " is above the 16 SLs tables can hold; it only prints the voqsw plan (no --check, "
                                   "--metrics, --json, --export-opensm, other algorithms)");
@@ -285,9 +290,9 @@ int route(const RouteCmdOptions& opt) {
   }
 
   std::vector<Outcome> outcomes;
-  for (const auto& a : algorithms) {
+  for (A a : algorithms) {
     Outcome o;
-    o.algorithm = a;
+    o.algorithm = enum_name(a);
     routing::RoutingOptions ro;
     ro.algorithm = a;
     ro.vls = opt.vls;
@@ -309,7 +314,7 @@ int route(const RouteCmdOptions& opt) {
       continue;
     }
     o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (a == "voqsw") {
+    if (a == A::Voqsw) {
       o.has_voq = true;
       o.voq = routing::voqsw_summary(topo, ro);
     }
@@ -419,11 +424,7 @@ void add_route_command(CLI::App& app) {
                 "torus:4x4, mesh:8x8, hypercube:6, irregular:16:seed=3, flatfly:4x8x8x8:widths=2,1,1,1, "
                 "dragonfly:a=4,h=2,p=2, slimfly:q=5, product:A*B, file:PATH; :hosts=N per switch")
       ->required();
-  c->add_option(
-      "--routing", opt->routing,
-      "ecube, dor1vl, minhop, updown-bfs, updown-dfs, flexible, voqsw, vn, tftr, updown-disjoint, "
-      "adaptive-updown, updown-escape, distance, deflection, ador, mixed-ador, twisted-ador, twisted-mixed, gsid, "
-      "static");
+  c->add_option("--routing", opt->routing, enum_choice_list<routing::Algorithm>());
   c->add_flag("--check", opt->check, "check connectivity, loops, SL/VL budget, deadlock freedom (exit 2 on failure)");
   c->add_flag("--metrics", opt->metrics, "seeds/000 Table 2 metrics; all applicable algorithms without --routing");
   c->add_flag("--json", opt->json, "one JSON object on stdout");

@@ -70,9 +70,7 @@ double portable_log1m(double p) {
 }
 
 InjectionProcess::InjectionProcess(const InjectionConfig& cfg, double load, double link, uint64_t seed)
-    : poisson_(cfg.process == "poisson"), rng_(seed) {
-  if (cfg.process != "bernoulli" && cfg.process != "poisson")
-    throw ParamError("traffic.injection", "traffic.injection: '" + cfg.process + "' is not bernoulli or poisson");
+    : poisson_(cfg.process == ArrivalProcess::Poisson), rng_(seed) {
   if (cfg.length_mix.empty()) throw ParamError("traffic.lengths", "traffic.lengths: empty length mix");
   double total = 0, sum = 0;
   for (auto [len, w] : cfg.length_mix) {

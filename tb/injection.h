@@ -12,10 +12,20 @@
 #include <utility>
 #include <vector>
 
+#include "routing/enum_names.h"
+
 namespace ibsc::tb {
 
+// traffic.injection: when each host starts its next packet.
+enum class ArrivalProcess { Bernoulli, Poisson };
+inline constexpr EnumName<ArrivalProcess> kArrivalProcessNames[] = {
+    {ArrivalProcess::Bernoulli, "bernoulli"},
+    {ArrivalProcess::Poisson, "poisson"},
+};
+constexpr const auto& enum_names(ArrivalProcess) { return kArrivalProcessNames; }
+
 struct InjectionConfig {
-  std::string process = "bernoulli";  // bernoulli | poisson
+  ArrivalProcess process = ArrivalProcess::Bernoulli;
   // (bytes, weight); the fill constructor sidesteps a GCC 12 -Wmaybe-uninitialized false alarm
   std::vector<std::pair<uint32_t, double>> length_mix = std::vector<std::pair<uint32_t, double>>(1, {512, 1.0});
 };

@@ -8,6 +8,7 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <stdexcept>
 #include <string>
@@ -17,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/param_error.h"
+#include "routing/enum_names.h"
 #include "tb/config_reader.h"
 
 namespace ibsc::tb {
@@ -34,7 +36,7 @@ struct Key {
   KeyType type = KeyType::Int;
   nlohmann::ordered_json def;        // the default, as results.json echoes it
   double min = 0, max = 0;           // Int and Double: inclusive range
-  std::vector<std::string> choices;  // Choice: the allowed values, in the order of their enum
+  std::vector<std::string> choices;  // Choice: the allowed values (an enum's: its name table)
   std::string unit;                  // "ns", "bytes", ... ("" for none)
   std::string help;                  // the README's meaning column (Markdown)
   Echo echo = Echo::Always;          // see Echo
@@ -66,10 +68,10 @@ Key uint_key(std::string name, uint64_t def, std::string help);
 Key real_key(std::string name, double def, double min, double max, std::string unit, std::string help);
 Key text_key(std::string name, std::string def, std::string help);
 Key choice_key(std::string name, std::string def, std::vector<std::string> choices, std::string help);
+// A key read as an enum: its choices are the enum's name table (routing/enum_names.h).
 template <class E, std::enable_if_t<std::is_enum_v<E>, int> = 0>
-Key choice_key(std::string name, E def, std::vector<std::string> choices, std::string help) {
-  const std::string d = choices.at(static_cast<size_t>(def));
-  return choice_key(std::move(name), d, std::move(choices), std::move(help));
+Key choice_key(std::string name, E def, std::string help) {
+  return choice_key(std::move(name), enum_name(def), enum_choices<E>(), std::move(help));
 }
 Key list_key(std::string name, KeyType list_type, nlohmann::ordered_json def, std::string unit, std::string help);
 
@@ -78,7 +80,7 @@ class KeyReader {
   KeyReader(ConfigReader& r, const std::vector<Key>& keys);
 
   // T follows the declaration: bool (Bool), int (Int), uint64_t (Uint), double (Double),
-  // std::string (String or Choice), an enum (Choice: the index of the value among the choices),
+  // std::string (String or Choice), an enum (Choice declared with that enum's names),
   // std::vector<int|double|std::string> (the lists). Absent or null: the declared default.
   template <class T>
   T get(const std::string& name);
@@ -133,11 +135,9 @@ std::vector<std::string> KeyReader::get<std::vector<std::string>>(const std::str
 template <class T>
 T KeyReader::get(const std::string& name) {
   static_assert(std::is_enum_v<T>, "KeyReader::get: bool, int, uint64_t, double, std::string, a list or an enum");
-  const Key& k = expect(name, {KeyType::Choice}, "an enum");
-  const std::string v = get<std::string>(name);
-  for (size_t i = 0; i < k.choices.size(); ++i)
-    if (k.choices[i] == v) return static_cast<T>(i);
-  throw std::logic_error("key '" + name + "': value outside its choices");  // get_choice refused it already
+  expect(name, {KeyType::Choice}, "an enum");
+  if (const std::optional<T> v = parse_enum<T>(get<std::string>(name))) return *v;
+  throw std::logic_error("key '" + name + "': declared with choices other than its enum's names");
 }
 
 // The README's key table (Markdown), one row per declared key.

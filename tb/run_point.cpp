@@ -22,7 +22,6 @@ void RunParams::validate() const {
   if (!(watchdog_ns > 0)) throw ParamError("run.watchdog_ns", "run.watchdog_ns must be > 0");
   if (!(check_ns > 0)) throw ParamError("run.check_ns", "run.check_ns must be > 0");
   if (!(hol_sample_ns >= 0)) throw ParamError("run.hol_sample_ns", "run.hol_sample_ns must be >= 0");
-  if (measure != "window" && measure != "ci") throw ParamError("run.measure", "run.measure must be window or ci");
   if (!(ci_relative_width > 0 && ci_relative_width < 1))
     throw ParamError("run.ci_relative_width", "run.ci_relative_width must be in (0, 1)");
   if (!(ci_max_window_ns == 0 || ci_max_window_ns >= window_ns))
@@ -58,7 +57,7 @@ std::vector<uint64_t> link_bytes(const Fabric& f) {
 // The transport's counters and occupancy over the fabric's HCAs.
 TransportResult collect_transport(Fabric& fabric, const models::TransportParams& params) {
   TransportResult t;
-  t.mode = params.mode == models::TransportMode::OutOfOrder ? "ooo" : "reorder";
+  t.mode = enum_name(params.mode);
   const models::TransportCounters c = fabric.transport_counters();
   t.host_packets_generated = c.app_generated;
   t.host_packets_delivered = c.app_delivered;
@@ -79,7 +78,7 @@ TransportResult collect_transport(Fabric& fabric, const models::TransportParams&
   for (int h = 0; h < fabric.topology().num_hosts; ++h) {
     const models::ReliableTransport* rt = fabric.hca(h).transport();
     t.max_nic_bytes = std::max(t.max_nic_bytes, rt->nic_max_bytes());
-    if (t.mode == "reorder") {
+    if (params.mode == models::TransportMode::Reorder) {
       t.nic_max_bytes.push_back(rt->nic_max_bytes());
       t.nic_peak_holding.push_back(rt->peak().holding);
       t.nic_peak_over_half.push_back(rt->peak().over_half);
@@ -161,7 +160,7 @@ LoadPointResult run_load_point(const PointSetup& s, double load, const std::stri
   if (s.run.port_counters) reset_port_counters(fabric);
   // Batches: 20 over a fixed window; 16 over window_ns to start with when measuring to a
   // confidence interval, merged and doubled as the run goes on (tb/batch_means.h).
-  const bool ci = s.run.measure == "ci";
+  const bool ci = s.run.measure == Measure::Ci;
   BatchMeans batches(warm, std::max<Picos>(1, ps(s.run.window_ns) / (ci ? 16 : 20)), 16);
   driver.set_batches(&batches);
   bool converged = false;

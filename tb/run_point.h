@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "routing/enum_names.h"
 #include "routing/tables.h"
 #include "routing/topology.h"
 #include "tb/arbiter_factory.h"
@@ -16,6 +17,14 @@
 #include "tb/wave_probe.h"
 
 namespace ibsc::tb {
+
+// How long a point measures (run.measure): run.window_ns, or until the confidence intervals converge.
+enum class Measure { Window, Ci };
+inline constexpr EnumName<Measure> kMeasureNames[] = {
+    {Measure::Window, "window"},
+    {Measure::Ci, "ci"},
+};
+constexpr const auto& enum_names(Measure) { return kMeasureNames; }
 
 struct RunParams {
   double warmup_ns = 20000;    // traffic runs, nothing is measured
@@ -28,7 +37,7 @@ struct RunParams {
   // How long to measure. window: window_ns. ci: at least window_ns, then until the 95%
   // batch-means intervals of average latency and accepted traffic both have a half-width within
   // ci_relative_width of their mean, or ci_max_window_ns has passed (then "converged": false).
-  std::string measure = "window";
+  Measure measure = Measure::Window;
   double ci_relative_width = 0.02;  // ci: half-width / mean to stop at
   double ci_max_window_ns = 0;      // ci: longest measuring time; 0: 10 x window_ns
   bool progress = true;             // progress lines on stderr

@@ -65,23 +65,25 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   });
 
   routing::RoutingOptions& ro = s.routing;
-  ro.algorithm = r.get<std::string>("routing.algorithm");
-  ro.lft_file = r.get<std::string>("routing.lft_file");  // for algorithm: file
+  ro.algorithm = r.get<routing::Algorithm>("routing.algorithm");
+  const std::string algorithm = enum_name(ro.algorithm);  // for the messages below
+  ro.lft_file = r.get<std::string>("routing.lft_file");   // for algorithm: file
   ro.max_lmc = r.get<int>("routing.max_lmc");
   ro.vls = r.get<int>("routing.vls");
   ro.max_sls = r.get<int>("routing.max_sls");
   ro.max_vls = r.get<int>("routing.max_vls");
   for (auto [key, field] :
        {std::pair{"routing.voq_hca", &ro.voq_hca}, std::pair{"routing.voq_spread", &ro.voq_spread}}) {
-    if (r.has(key) && ro.algorithm != "voqsw")
-      r.fail(key, "only routing voqsw reads it (routing.algorithm is '" + ro.algorithm + "')");
+    if (r.has(key) && ro.algorithm != routing::Algorithm::Voqsw)
+      r.fail(key, "only routing voqsw reads it (routing.algorithm is '" + algorithm + "')");
     *field = r.get<bool>(key);
   }
   // Which shortest up*/down* path a pair takes (echoed only when given, as the VOQsw options).
+  using A = routing::Algorithm;
   if (r.has("routing.updown_paths") &&
-      !std::set<std::string>{"updown-bfs", "updown-dfs", "minhop", "voqsw", "vn"}.count(ro.algorithm))
+      !std::set<A>{A::UpdownBfs, A::UpdownDfs, A::Minhop, A::Voqsw, A::Vn}.count(ro.algorithm))
     r.fail("routing.updown_paths",
-           "only up*/down*, minhop, voqsw and vn read it (routing.algorithm is '" + ro.algorithm + "')");
+           "only up*/down*, minhop, voqsw and vn read it (routing.algorithm is '" + algorithm + "')");
   ro.updown_paths = r.get<routing::ShortestPathChoice>("routing.updown_paths");
   // The up*/down* root (echoed only when given): a switch of this topology.
   if (r.has("routing.root") && !std::set<std::string>{"updown-bfs", "updown-dfs", "voqsw", "vn"}.count(ro.algorithm))
@@ -91,8 +93,8 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
     r.fail("routing.root", "routing.root must name a switch, 0.." + std::to_string(num_switches - 1) + " (got " +
                                std::to_string(ro.root) + ")");
   // seeds/001's hop budget, read only by the routings that count hops in the VL.
-  if (r.has("routing.k") && ro.algorithm != "distance" && ro.algorithm != "deflection")
-    r.fail("routing.k", "only routings distance and deflection read it (routing.algorithm is '" + ro.algorithm + "')");
+  if (r.has("routing.k") && ro.algorithm != A::Distance && ro.algorithm != A::Deflection)
+    r.fail("routing.k", "only routings distance and deflection read it (routing.algorithm is '" + algorithm + "')");
   ro.k = r.get<int>("routing.k");
   ro.seed = s.point.seed;
 
@@ -103,14 +105,14 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   sw.core_clock_ns = r.get<double>("switch.core_clock_ns");
   sw.crossbar_speedup = r.get<int>("switch.crossbar_speedup");
   sw.crossbar_inputs = r.get<models::CrossbarInputs>("switch.crossbar_inputs");
-  sw.ar_fallback_on_credits = r.get<std::string>("switch.ar_fallback") == "credits";
+  sw.ar_fallback = r.get<models::ArFallback>("switch.ar_fallback");
   sw.output_buffer_bytes_per_vl = static_cast<uint32_t>(r.get<int>("switch.output_buffer_bytes_per_vl"));
   sw.escape_queue_bytes = static_cast<uint32_t>(r.get<int>("switch.escape_queue_bytes"));
   sw.output_request_queue = r.get<models::OutputRequestQueue>("switch.output_request_queue");
   sw.vl2vl = r.get<bool>("switch.vl2vl");
-  s.point.arbiter.kind = r.get<std::string>("switch.arbiter");
+  s.point.arbiter.kind = r.get<ArbiterKind>("switch.arbiter");
   s.point.arbiter.rtl_switches = r.get<std::vector<int>>("switch.rtl_switches");
-  if (sw.output_request_queue != models::OutputRequestQueue::Off && s.point.arbiter.kind == "rtl")
+  if (sw.output_request_queue != models::OutputRequestQueue::Off && s.point.arbiter.kind == ArbiterKind::Rtl)
     r.fail("switch.output_request_queue",
            "the request queues replace the switch arbiter, so switch.arbiter rtl has nothing to run; leave one of the "
            "two out");
@@ -137,30 +139,31 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   models::LinkParams& ln = s.point.fabric.link;
   ln.width = r.get<int>("link.width");
   ln.lane_gbps = r.get<double>("link.lane_gbps");
-  ln.coding = r.get<std::string>("link.coding");
+  ln.coding = r.get<models::LineCoding>("link.coding");
   ln.cable_m = r.get<double>("link.cable_m");
   ln.ns_per_m = r.get<double>("link.ns_per_m");
   r.checked("link", [&] { ln.validate(); });
 
   TrafficConfig& tr = s.point.traffic;
-  tr.pattern = r.get<std::string>("traffic.pattern");
+  tr.pattern = r.get<TrafficPattern>("traffic.pattern");
   tr.hotspot_hosts = r.get<std::vector<int>>("traffic.hotspot_hosts");
   tr.hotspot_fraction = r.get<double>("traffic.hotspot_fraction");
   tr.permutation_file = r.get<std::string>("traffic.permutation_file");
   tr.packets_per_host = static_cast<uint64_t>(r.get<int>("traffic.packets_per_host"));
   // The disk-like workload's keys are read (and echoed) only with traffic.workload.
   if (r.has("traffic.workload")) {
-    tr.disk = r.get<std::string>("traffic.workload") == "disk";
+    tr.workload = r.get<Workload>("traffic.workload");
+    const bool disk = tr.workload == Workload::Disk;
     DiskWorkloadConfig& dc = tr.disk_config;
     dc.disks = r.get<int>("traffic.disk.disks");
     dc.compression = r.get<double>("traffic.disk.compression");
     dc.mtu = static_cast<uint32_t>(r.get<int>("traffic.disk.mtu"));
-    if (tr.disk) r.checked("traffic.disk", [&] { dc.validate(num_hosts); });
-    if (tr.disk && r.has("traffic.pattern"))
+    if (disk) r.checked("traffic.disk", [&] { dc.validate(num_hosts); });
+    if (disk && r.has("traffic.pattern"))
       r.fail("traffic.pattern", "traffic.workload: disk chooses its own destinations; drop one of them");
   }
   InjectionConfig& in = s.point.injection;
-  in.process = r.get<std::string>("traffic.injection");
+  in.process = r.get<ArrivalProcess>("traffic.injection");
   if (r.has("traffic.lengths")) {
     std::vector<double> flat = r.get<std::vector<double>>("traffic.lengths");
     if (flat.empty() || flat.size() % 2) r.fail("traffic.lengths", "list length, weight pairs: [512, 0.5, 32, 0.5]");
@@ -213,16 +216,16 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   run.check_ns = r.get<double>("run.check_ns");
   run.hol_sample_ns = r.get<double>("run.hol_sample_ns");
   run.port_counters = r.get<bool>("run.port_counters");
-  run.measure = r.get<std::string>("run.measure");
+  run.measure = r.get<Measure>("run.measure");
   for (auto [key, field] : {std::pair{"run.ci_relative_width", &run.ci_relative_width},
                             std::pair{"run.ci_max_window_ns", &run.ci_max_window_ns}}) {
-    if (run.measure == "ci") *field = r.get<double>(key);  // echoed with its default
+    if (run.measure == Measure::Ci) *field = r.get<double>(key);  // echoed with its default
     else if (r.has(key)) throw ConfigError(r.where(key) + ": key '" + key + "' applies only with run.measure: ci");
   }
   r.checked("run", [&] { run.validate(); });
 
   SweepConfig& sp = s.sweep;
-  sp.load_unit = r.get<std::string>("sweep.load_unit");
+  sp.load_unit = r.get<LoadUnit>("sweep.load_unit");
   sp.loads = r.get<std::vector<double>>("sweep.loads");
   sp.start = r.get<double>("sweep.start");
   sp.step = r.get<double>("sweep.step");
@@ -235,7 +238,7 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   cfg.check_all_consumed();
   s.resolved = r.echoed();
   // The disk workload refuses traffic.pattern: its default stays out so the echo runs again.
-  if (s.point.traffic.disk) s.resolved["traffic"].erase("pattern");
+  if (s.point.traffic.workload == Workload::Disk) s.resolved["traffic"].erase("pattern");
   return s;
 }
 

@@ -147,7 +147,7 @@ void check_scenario(const Scenario& s, const routing::Topology& topo, const rout
   } catch (const std::invalid_argument& e) {
     throw ConfigError(locate(s, e, "traffic.pattern"));
   }
-  if (s.sweep.load_unit == "bytes_per_ns")
+  if (s.sweep.load_unit == LoadUnit::BytesPerNs)
     for (double l : s.sweep.loads)
       if (l > s.point.fabric.link.bytes_per_ns() * (1 + 1e-9))
         fail(s, "sweep.loads",
@@ -196,7 +196,7 @@ void check_routing(const Scenario& s, const routing::Topology& topo, const routi
                     : !rep.connected     ? "host pairs without a route"
                     : !rep.within_budget ? "SL/VL budget exceeded"
                                          : "a channel dependency cycle: deadlock possible";
-  fail(s, s.routing.algorithm == "file" ? "routing.lft_file" : "routing.algorithm",
+  fail(s, s.routing.algorithm == routing::Algorithm::File ? "routing.lft_file" : "routing.algorithm",
        "the tables of routing '" + tables.algorithm + "' fail the checks of `ibsc route --check` (" + why +
            "); not simulated:\n" + rep.text());
 }

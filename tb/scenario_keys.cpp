@@ -41,7 +41,7 @@ std::vector<Key> declare() {
       int_key("topology.switch_ports", t.switch_ports, -1, 254, "ports",
               "the spec's `ports=`; -1 keeps the spec's own; 0: just enough"),
       choice_key(
-          "routing.algorithm", ro.algorithm, routing::routing_algorithm_choices(),
+          "routing.algorithm", ro.algorithm,
           "the routing (`routing: NAME` is short for it): `voqsw` (seeds/004: SL budget `routing.max_sls`, "
           "VLs `routing.vls`, 0 = ports), `vn` (`routing.vls` virtual networks: the HCA draws one of the "
           "pair's n SLs per packet from its own seeded stream), `adaptive-updown` (seeds/003: every minimal "
@@ -64,7 +64,7 @@ std::vector<Key> declare() {
                "`voqsw` only: SLs kept out of considered neighbours' VLs where they can be, and paths with no "
                "considered tuple spread over the VLs instead of SL 0")
           .when_set(),
-      choice_key("routing.updown_paths", ro.updown_paths, {"balanced", "first", "random"},
+      choice_key("routing.updown_paths", ro.updown_paths,
                  "which of a pair's shortest legal paths `updown-bfs`, `updown-dfs`, `minhop` (and `voqsw`, `vn` on "
                  "them) take: `balanced` (least loaded busiest channel, then lowest load sum, rip-up passes), `first` "
                  "(lowest output port at each switch: the first path found), `random` (seeded)")
@@ -86,11 +86,11 @@ std::vector<Key> declare() {
       real_key("switch.core_clock_ns", sw.core_clock_ns, 0.001, 1e3, ns, "switch core clock; arbitration on its edges"),
       int_key("switch.crossbar_speedup", sw.crossbar_speedup, 1, models::SwitchParams::kMaxCrossbarSpeedup, "",
               "crossbar rate / link rate"),
-      choice_key("switch.crossbar_inputs", sw.crossbar_inputs, {"port", "vl"},
+      choice_key("switch.crossbar_inputs", sw.crossbar_inputs,
                  "`port`: one crossbar input per input port; `vl`: one per input VL, so a port may feed several "
                  "outputs at once from different VLs")
           .when_set(),
-      choice_key("switch.ar_fallback", sw.ar_fallback_on_credits ? "credits" : "free", {"free", "credits"},
+      choice_key("switch.ar_fallback", sw.ar_fallback,
                  "adaptive routing: when a head may take a worse priority level of its LFT entry: `free` whenever no "
                  "better candidate is free with credits this cycle; `credits` only when no better candidate has "
                  "credits for the packet, so a head waits for a busy minimal output (seeds/001)")
@@ -103,7 +103,7 @@ std::vector<Key> declare() {
               "`buffer_bytes_per_vl`; the rest is the adaptive queue; needs a routing with escape candidates "
               "(`adaptive-updown`) and at most 8 VLs; output buffers then keep escape queues too; 0: none")
           .when_set(),
-      choice_key("switch.output_request_queue", sw.output_request_queue, {"off", "fifo", "fifo_head"},
+      choice_key("switch.output_request_queue", sw.output_request_queue,
                  "`fifo`: a FIFO request queue per output crossbar port (seeds/004) decides instead of the switch "
                  "arbiter: each free output serves the first request, in the order heads became routed requests, that "
                  "can go now (crossbar input free, room on its output VL); `fifo_head`: only the queue's head, which "
@@ -111,8 +111,7 @@ std::vector<Key> declare() {
                  "buffers (`models/output_request_queue.h`)")
           .when_set(),
       flag_key("switch.vl2vl", sw.vl2vl, "SL2VL keyed by input VL"),
-      choice_key("switch.arbiter", s.point.arbiter.kind, {"model", "rtl"},
-                 "the switch arbiter: the C++ model or the Verilated RTL"),
+      choice_key("switch.arbiter", s.point.arbiter.kind, "the switch arbiter: the C++ model or the Verilated RTL"),
       list_key("switch.rtl_switches", KeyType::IntList, J(s.point.arbiter.rtl_switches), "",
                "`switch.arbiter: rtl`: switch indices that get the RTL; empty: all"),
       flag_key("switch.vlarb.use_tables", sw.vlarb.use_tables, "IBA VLArb tables instead of round-robin"),
@@ -123,13 +122,10 @@ std::vector<Key> declare() {
       list_key("switch.vlarb.low", KeyType::IntList, J::array(), "", "as `switch.vlarb.high`"),
       int_key("link.width", ln.width, 1, 12, "lanes", "1, 2, 4, 8 or 12"),
       real_key("link.lane_gbps", ln.lane_gbps, 0.001, 1000, "Gb/s", "signalling rate per lane"),
-      choice_key("link.coding", ln.coding, {"8b10b", "64b66b"}, "line coding"),
+      choice_key("link.coding", ln.coding, "line coding"),
       real_key("link.cable_m", ln.cable_m, 0, 1e5, "m", "cable length; fly time = length x delay"),
       real_key("link.ns_per_m", ln.ns_per_m, 0, 1e3, "ns/m", "propagation delay"),
-      choice_key("traffic.pattern", tr.pattern,
-                 {"uniform", "bit-reversal", "transpose", "bit-complement", "bit-rotation", "shuffle", "hotspot",
-                  "all-to-all", "neighbour", "permutation"},
-                 "destinations (see below)"),
+      choice_key("traffic.pattern", tr.pattern, "destinations (see below)"),
       list_key("traffic.hotspot_hosts", KeyType::IntList, J(tr.hotspot_hosts), "", "`hotspot`: the hot hosts"),
       real_key("traffic.hotspot_fraction", tr.hotspot_fraction, 0, 1, "",
                "`hotspot`: share of all packets sent to the hot hosts"),
@@ -139,7 +135,7 @@ std::vector<Key> declare() {
               "are delivered (or the drain ends)")
           .when_set()
           .shown("off"),
-      choice_key("traffic.workload", "pattern", {"pattern", "disk"},
+      choice_key("traffic.workload", tr.workload,
                  "`disk`: the bursty disk-like workload of `tb/disk_workload.h` (seeds/003's shape without its "
                  "traces: disks and workstations, bursts of messages of 512 B to 64 KB split at the MTU) instead of "
                  "the pattern, injection process and sweep load")
@@ -150,23 +146,23 @@ std::vector<Key> declare() {
           .only_with("`traffic.workload`"),
       int_key("traffic.disk.mtu", static_cast<int>(dc.mtu), 1, kMtu, bytes, "longer messages are split")
           .only_with("`traffic.workload`"),
-      choice_key("traffic.injection", s.point.injection.process, {"bernoulli", "poisson"}, "injection process"),
+      choice_key("traffic.injection", s.point.injection.process, "injection process"),
       list_key("traffic.lengths", KeyType::DoubleList, J::array(), bytes,
                "a length mix `[len, weight, len, weight, ...]` instead of `traffic.length`")
           .when_set()
           .shown("(none)"),
       int_key("traffic.length", static_cast<int>(s.point.injection.length_mix.front().first), 1, kMtu, bytes,
               "fixed packet length"),
-      choice_key("transport.mode", tp.mode, {"off", "reorder", "ooo"},
+      choice_key("transport.mode", tp.mode,
                  "the HCAs' reliable transport (seeds/003): `reorder`: one connection per host pair, ACK/NACK "
                  "packets through the fabric, rearrange buffer, in-order delivery checked; `ooo`: delivered on "
                  "arrival, no ACK (Adap-OOO)")
           .when_set(),
-      choice_key("transport.injection", tp.injection, {"immediate", "li", "lw"},
+      choice_key("transport.injection", tp.injection,
                  "on a NACK: `immediate` re-send; `li` (ADAP-LI: limited injection until every rejected packet is "
                  "ACKed); `lw` (ADAP-LW, static memory only)")
           .only_with("`transport.mode`"),
-      choice_key("transport.memory", tp.memory, {"static", "dynamic"},
+      choice_key("transport.memory", tp.memory,
                  "rearrange memory: `static` (bytes per connection) or `dynamic` (a pool per NIC, bytes per "
                  "connection its cap)")
           .only_with("`transport.mode`"),
@@ -224,7 +220,7 @@ std::vector<Key> declare() {
                "heads, so stall / window = mean heads stalled), and `ibsc run` prints the 10 most stalled output "
                "VLs; waves show `head_stall` per input VL")
           .when_set(),
-      choice_key("run.measure", run.measure, {"window", "ci"},
+      choice_key("run.measure", run.measure,
                  "`window`: measure `run.window_ns`; `ci`: until the batch-means intervals converge (above)")
           .when_set(),
       real_key("run.ci_relative_width", run.ci_relative_width, 0, 1e12, "", "half-width / mean to stop at")
@@ -232,8 +228,7 @@ std::vector<Key> declare() {
       real_key("run.ci_max_window_ns", run.ci_max_window_ns, 0, 1e12, ns,
                "longest measuring time; 0: 10 x `run.window_ns`")
           .only_with("`run.measure: ci`"),
-      choice_key("sweep.load_unit", sp.load_unit, {"fraction", "bytes_per_ns"},
-                 "`fraction` of link capacity or `bytes_per_ns` per host"),
+      choice_key("sweep.load_unit", sp.load_unit, "`fraction` of link capacity or `bytes_per_ns` per host"),
       list_key("sweep.loads", KeyType::DoubleList, J(sp.loads), "", "explicit offered loads; empty: automatic sweep"),
       real_key("sweep.start", sp.start, 0.001, 1, "", "automatic sweep: first load"),
       real_key("sweep.step", sp.step, 0.001, 1, "", "automatic sweep: increment, until two saturated points"),

@@ -10,7 +10,8 @@
 //     (.when_set() for a new key, so results.json of older scenarios keeps its bytes);
 //  2. the reading line in tb/scenario.cpp:
 //       sw.output_request_queue = r.get<int>("switch.output_request_queue");
-//     (an enum field: r.get<TheEnum>(...) with the choices declared in enum order);
+//     (a choice: an enum with its name table, routing/enum_names.h, declared as
+//     choice_key("key", field, "help") and read with r.get<TheEnum>("key"));
 //  3. checks beyond the range in the struct's validate(), as throw ParamError("key", "key must ...");
 //  4. regenerate the README table: cmake -DIBSC=build/tb/ibsc -DREADME=README.md -DUPDATE=ON
 //     -P tests/tb/readme_keys.cmake.

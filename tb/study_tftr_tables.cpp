@@ -43,7 +43,7 @@ struct Routed {
 };
 
 // torus:NAME with one host per switch (the paper's pairs are switch pairs).
-Routed route(const std::string& torus, const std::string& algorithm, int max_sls) {
+Routed route(const std::string& torus, routing::Algorithm algorithm, int max_sls) {
   const auto t0 = std::chrono::steady_clock::now();
   Routed r;
   r.topo = routing::build_topology_spec("torus:" + torus + ":hosts=1");
@@ -107,7 +107,7 @@ void write_tftr_tables(std::ostream& md, const std::string& dir, const Study& s,
         "| torus | SLs paper | SLs ours | n=1 | n=2 | n=3 (n=5 on 3D) | n=4 (n=6 on 3D) | tables |\n"
         "|---|---|---|---|---|---|---|---|\n";
   for (const auto& torus : tori) {
-    Routed& r = tftr[torus] = route(torus, "tftr", 16);
+    Routed& r = tftr[torus] = route(torus, routing::Algorithm::Tftr, 16);
     const bool three_d = torus.find('x') != torus.rfind('x');
     const size_t full = three_d ? 6 : 4;
     std::vector<double> all = percent(r.census, full), ours = {all[0], all[1], all[full - 2], all[full - 1]};
@@ -136,7 +136,7 @@ void write_tftr_tables(std::ostream& md, const std::string& dir, const Study& s,
   for (const auto& torus : tori) {
     const std::vector<double> paper = numbers(s, "updown." + torus);
     if (paper.size() != 4) continue;
-    const Routed r = route(torus, "updown-disjoint", 16);
+    const Routed r = route(torus, routing::Algorithm::UpdownDisjoint, 16);
     const std::vector<double> ours = percent(r.census, 4);
     md << "| " << torus << " |";
     for (size_t n = 0; n < 4; ++n) {
@@ -160,7 +160,7 @@ void write_tftr_tables(std::ostream& md, const std::string& dir, const Study& s,
     const std::string torus = item.substr(0, item.find('/'));
     const int bound = std::stoi(item.substr(item.find('/') + 1));
     const std::vector<double> paper = numbers(s, "table2." + item);
-    const Routed r = route(torus, "tftr", bound);
+    const Routed r = route(torus, routing::Algorithm::Tftr, bound);
     const std::vector<double> ours = percent(r.census, 4);
     md << "| " << torus << " | " << bound << " |";
     for (size_t n = 0; n < 4; ++n) {
@@ -186,7 +186,7 @@ void write_tftr_tables(std::ostream& md, const std::string& dir, const Study& s,
     for (size_t i = 0; i < bounds.size(); ++i) {
       const std::string torus = bounds[i].substr(0, bounds[i].find('/'));
       const int bound = std::stoi(bounds[i].substr(bounds[i].find('/') + 1));
-      const Routed r = route(torus, "tftr", bound);
+      const Routed r = route(torus, routing::Algorithm::Tftr, bound);
       const size_t full = torus.find('x') != torus.rfind('x') ? 6 : 4;
       const std::vector<double> all = percent(r.census, full);
       md << fmt::format("{} {:.2f} % ({}, {} SLs)", i ? "," : "", all[full - 1], torus, bound);
@@ -229,11 +229,11 @@ void write_tftr_tables(std::ostream& md, const std::string& dir, const Study& s,
   };
   const auto f4_tftr = quick ? option(s, "figure4_quick") : option(s, "figure4_tftr");
   for (const auto& torus : f4_tftr) {
-    if (!tftr.count(torus)) tftr[torus] = route(torus, "tftr", 16);
+    if (!tftr.count(torus)) tftr[torus] = route(torus, routing::Algorithm::Tftr, 16);
     analyse(torus, "TFTR", tftr[torus]);
   }
   for (const auto& torus : quick ? option(s, "figure4_quick") : option(s, "figure4_updown"))
-    analyse(torus, "up*/down*", route(torus, "updown-disjoint", 16));
+    analyse(torus, "up*/down*", route(torus, routing::Algorithm::UpdownDisjoint, 16));
 }
 
 }  // namespace ibsc::tb

@@ -24,10 +24,8 @@
 namespace ibsc::tb {
 
 void SweepConfig::validate() const {
-  if (load_unit != "fraction" && load_unit != "bytes_per_ns")
-    throw ParamError("sweep.load_unit", "sweep.load_unit must be fraction or bytes_per_ns");
   for (double l : loads)
-    if (!(l > 0.0 && (l <= 1.0 || load_unit == "bytes_per_ns")))
+    if (!(l > 0.0 && (l <= 1.0 || load_unit == LoadUnit::BytesPerNs)))
       throw ParamError("sweep.loads", "sweep.loads: every load must be in (0, 1] of link capacity");
   if (!(start > 0.0 && start <= 1.0)) throw ParamError("sweep.start", "sweep.start must be in (0, 1]");
   if (!(step > 0.0)) throw ParamError("sweep.step", "sweep.step must be > 0");
@@ -187,7 +185,7 @@ std::vector<LoadPointResult> run_sweep(const PointSetup& s, const SweepConfig& c
   std::vector<LoadPointResult> pts;
   if (!cfg.loads.empty()) {
     std::vector<double> loads = cfg.loads;
-    if (cfg.load_unit == "bytes_per_ns") {
+    if (cfg.load_unit == LoadUnit::BytesPerNs) {
       const double link = s.fabric.link.bytes_per_ns();
       for (double& l : loads) {
         l /= link;

@@ -5,20 +5,29 @@
 #include <string>
 #include <vector>
 
+#include "routing/enum_names.h"
 #include "tb/results.h"
 #include "tb/run_point.h"
 
 namespace ibsc::tb {
 
+// sweep.load_unit: loads as a fraction of link capacity, or in bytes per ns per host.
+enum class LoadUnit { Fraction, BytesPerNs };
+inline constexpr EnumName<LoadUnit> kLoadUnitNames[] = {
+    {LoadUnit::Fraction, "fraction"},
+    {LoadUnit::BytesPerNs, "bytes_per_ns"},
+};
+constexpr const auto& enum_names(LoadUnit) { return kLoadUnitNames; }
+
 struct SweepConfig {
   static constexpr int kMaxRefine = 8;  // sweep.refine's limit, in validate() and its declaration
 
-  std::vector<double> loads;           // offered loads in load_unit; empty: automatic
-  std::string load_unit = "fraction";  // fraction (of link capacity) | bytes_per_ns (per host)
-  double start = 0.1;                  // automatic: first load
-  double step = 0.1;                   // automatic: increment
-  double max = 1.0;                    // automatic: last load tried
-  int refine = 2;                      // bisection steps between the last unsaturated and first saturated load
+  std::vector<double> loads;                // offered loads in load_unit; empty: automatic
+  LoadUnit load_unit = LoadUnit::Fraction;  // fraction (of link capacity) | bytes_per_ns (per host)
+  double start = 0.1;                       // automatic: first load
+  double step = 0.1;                        // automatic: increment
+  double max = 1.0;                         // automatic: last load tried
+  int refine = 2;                           // bisection steps between the last unsaturated and first saturated load
   // automatic: after the bisection, loads at these multiples (> 1) of the first saturated load,
   // up to max: accepted traffic past saturation (seeds/004 takes the highest of its curve, where
   // traffic to uncongested parts keeps growing). Empty: none.

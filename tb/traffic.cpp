@@ -18,7 +18,6 @@ class Uniform : public DestinationPattern {
     int d = static_cast<int>(uniform_below(rng, static_cast<uint64_t>(n_ - 1)));
     return d >= src ? d + 1 : d;
   }
-  std::string name() const override { return "uniform"; }
 
  private:
   int n_;
@@ -27,12 +26,10 @@ class Uniform : public DestinationPattern {
 // Any fixed map src -> dst (-1: sends nothing).
 class Fixed : public DestinationPattern {
  public:
-  Fixed(std::string name, std::vector<int> map) : name_(std::move(name)), map_(std::move(map)) {}
+  explicit Fixed(std::vector<int> map) : map_(std::move(map)) {}
   int destination(int src, std::mt19937_64&) override { return map_[src]; }
-  std::string name() const override { return name_; }
 
  private:
-  std::string name_;
   std::vector<int> map_;
 };
 
@@ -46,7 +43,6 @@ class Hotspot : public DestinationPattern {
     }
     return uni_.destination(src, rng);
   }
-  std::string name() const override { return "hotspot"; }
 
  private:
   Uniform uni_;
@@ -63,7 +59,6 @@ class AllToAll : public DestinationPattern {
     next_[src] = next_[src] % (n_ - 1) + 1;  // offsets 1, 2, ..., n-1, 1, ...
     return d;
   }
-  std::string name() const override { return "all-to-all"; }
 
  private:
   int n_;
@@ -95,7 +90,6 @@ class Neighbour : public DestinationPattern {
     const auto& c = cand_[src];
     return c.empty() ? -1 : c[uniform_below(rng, c.size())];
   }
-  std::string name() const override { return "neighbour"; }
 
  private:
   std::vector<std::vector<int>> cand_;  // per host, one entry per inter-switch port
@@ -133,17 +127,17 @@ int reverse_digits(int h, const std::vector<int>& r) {
   return v;
 }
 
-std::vector<int> digit_map(const std::string& pattern, int n) {
+std::vector<int> digit_map(TrafficPattern pattern, int n) {
   const std::vector<int> r = digit_radices(n);
   const size_t m = r.size();
   std::vector<int> map(n);
   for (int s = 0; s < n; ++s) {
     int d = s;
-    if (pattern == "bit-reversal") d = reverse_digits(s, r);
-    else if (pattern == "bit-complement") d = n - 1 - s;
-    else if (pattern == "transpose") d = swap_split(s, n, product(r, 0, m / 2));
-    else if (pattern == "bit-rotation") d = m ? swap_split(s, n, r.front()) : s;
-    else if (pattern == "shuffle") d = m ? swap_split(s, n, n / r.back()) : s;
+    if (pattern == TrafficPattern::BitReversal) d = reverse_digits(s, r);
+    else if (pattern == TrafficPattern::BitComplement) d = n - 1 - s;
+    else if (pattern == TrafficPattern::Transpose) d = swap_split(s, n, product(r, 0, m / 2));
+    else if (pattern == TrafficPattern::BitRotation) d = m ? swap_split(s, n, r.front()) : s;
+    else if (pattern == TrafficPattern::Shuffle) d = m ? swap_split(s, n, n / r.back()) : s;
     map[s] = d == s ? -1 : d;
   }
   return map;
@@ -185,44 +179,54 @@ std::vector<int> read_permutation(const std::string& file, int n) {
   return map;
 }
 
+std::unique_ptr<DestinationPattern> make_digit_pattern(TrafficPattern p, int n) {
+  std::vector<int> map = digit_map(p, n);
+  bool any = false;
+  for (int d : map) any |= d >= 0;
+  if (!any && n >= 2)
+    throw ParamError("traffic.pattern",
+                     "traffic.pattern: " + enum_name(p) + " maps each of the " + std::to_string(n) +
+                         " hosts to itself (a prime host count has a single digit), so nothing would be sent");
+  return std::make_unique<Fixed>(std::move(map));
+}
+
+std::unique_ptr<DestinationPattern> make_hotspot(const TrafficConfig& c, int n) {
+  if (c.hotspot_hosts.empty())
+    throw ParamError("traffic.hotspot_hosts", "traffic.hotspot_hosts: list at least one host");
+  for (int h : c.hotspot_hosts)
+    if (h < 0 || h >= n)
+      throw ParamError("traffic.hotspot_hosts", "traffic.hotspot_hosts: host " + std::to_string(h) +
+                                                    " out of range 0.." + std::to_string(n - 1));
+  if (!(c.hotspot_fraction >= 0 && c.hotspot_fraction <= 1))
+    throw ParamError("traffic.hotspot_fraction", "traffic.hotspot_fraction must be in [0, 1]");
+  return std::make_unique<Hotspot>(n, c.hotspot_hosts, c.hotspot_fraction);
+}
+
 }  // namespace
 
 std::unique_ptr<DestinationPattern> make_destination_pattern(const TrafficConfig& c, const routing::Topology& t) {
   const int n = t.num_hosts;
-  const std::string& p = c.pattern;
-  if (p == "uniform") return std::make_unique<Uniform>(n);
-  if (p == "bit-reversal" || p == "transpose" || p == "bit-complement" || p == "bit-rotation" || p == "shuffle") {
-    std::vector<int> map = digit_map(p, n);
-    bool any = false;
-    for (int d : map) any |= d >= 0;
-    if (!any && n >= 2)
-      throw ParamError("traffic.pattern",
-                       "traffic.pattern: " + p + " maps each of the " + std::to_string(n) +
-                           " hosts to itself (a prime host count has a single digit), so nothing would be sent");
-    return std::make_unique<Fixed>(p, std::move(map));
+  switch (c.pattern) {
+    case TrafficPattern::Uniform:
+      return std::make_unique<Uniform>(n);
+    case TrafficPattern::BitReversal:
+    case TrafficPattern::Transpose:
+    case TrafficPattern::BitComplement:
+    case TrafficPattern::BitRotation:
+    case TrafficPattern::Shuffle:
+      return make_digit_pattern(c.pattern, n);
+    case TrafficPattern::Hotspot:
+      return make_hotspot(c, n);
+    case TrafficPattern::AllToAll:
+      return std::make_unique<AllToAll>(n);
+    case TrafficPattern::Neighbour:
+      if (t.num_switches == 0)
+        throw ParamError("traffic.pattern", "traffic.pattern: neighbour needs a switched topology");
+      return std::make_unique<Neighbour>(t);
+    case TrafficPattern::Permutation:
+      return std::make_unique<Fixed>(read_permutation(c.permutation_file, n));
   }
-  if (p == "hotspot") {
-    if (c.hotspot_hosts.empty())
-      throw ParamError("traffic.hotspot_hosts", "traffic.hotspot_hosts: list at least one host");
-    for (int h : c.hotspot_hosts)
-      if (h < 0 || h >= n)
-        throw ParamError("traffic.hotspot_hosts", "traffic.hotspot_hosts: host " + std::to_string(h) +
-                                                      " out of range 0.." + std::to_string(n - 1));
-    if (!(c.hotspot_fraction >= 0 && c.hotspot_fraction <= 1))
-      throw ParamError("traffic.hotspot_fraction", "traffic.hotspot_fraction must be in [0, 1]");
-    return std::make_unique<Hotspot>(n, c.hotspot_hosts, c.hotspot_fraction);
-  }
-  if (p == "all-to-all") return std::make_unique<AllToAll>(n);
-  if (p == "neighbour") {
-    if (t.num_switches == 0)
-      throw ParamError("traffic.pattern", "traffic.pattern: neighbour needs a switched topology");
-    return std::make_unique<Neighbour>(t);
-  }
-  if (p == "permutation") return std::make_unique<Fixed>(p, read_permutation(c.permutation_file, n));
-  throw ParamError("traffic.pattern",
-                   "traffic.pattern: unknown pattern '" + p +
-                       "' (uniform, bit-reversal, transpose, bit-complement, bit-rotation, shuffle, hotspot, "
-                       "all-to-all, neighbour, permutation)");
+  throw std::logic_error("make_destination_pattern: a pattern without a case");
 }
 
 }  // namespace ibsc::tb

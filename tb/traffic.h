@@ -34,22 +34,52 @@
 #include <vector>
 
 #include "models/uniform_draw.h"
+#include "routing/enum_names.h"
 #include "routing/topology.h"
 #include "tb/disk_workload.h"
 
 namespace ibsc::tb {
 
+// traffic.pattern: the destinations above.
+enum class TrafficPattern {
+  Uniform,
+  BitReversal,
+  Transpose,
+  BitComplement,
+  BitRotation,
+  Shuffle,
+  Hotspot,
+  AllToAll,
+  Neighbour,
+  Permutation
+};
+inline constexpr EnumName<TrafficPattern> kTrafficPatternNames[] = {
+    {TrafficPattern::Uniform, "uniform"},          {TrafficPattern::BitReversal, "bit-reversal"},
+    {TrafficPattern::Transpose, "transpose"},      {TrafficPattern::BitComplement, "bit-complement"},
+    {TrafficPattern::BitRotation, "bit-rotation"}, {TrafficPattern::Shuffle, "shuffle"},
+    {TrafficPattern::Hotspot, "hotspot"},          {TrafficPattern::AllToAll, "all-to-all"},
+    {TrafficPattern::Neighbour, "neighbour"},      {TrafficPattern::Permutation, "permutation"},
+};
+constexpr const auto& enum_names(TrafficPattern) { return kTrafficPatternNames; }
+
+// traffic.workload: the pattern with the injection process and sweep load, or the bursty
+// disk-like workload (tb/disk_workload.h), which gives gaps, destinations and lengths itself.
+enum class Workload { Pattern, Disk };
+inline constexpr EnumName<Workload> kWorkloadNames[] = {
+    {Workload::Pattern, "pattern"},
+    {Workload::Disk, "disk"},
+};
+constexpr const auto& enum_names(Workload) { return kWorkloadNames; }
+
 struct TrafficConfig {
-  std::string pattern = "uniform";
+  TrafficPattern pattern = TrafficPattern::Uniform;
   std::vector<int> hotspot_hosts;  // hotspot: hosts taking a share of traffic
   double hotspot_fraction = 0.1;   // share of all packets sent to the hotspot hosts
   std::string permutation_file;    // permutation: "src dst" per line
   // A finite workload: each host generates this many packets, then stops (0: no limit). The
   // run then lasts until every packet is delivered (or run.drain_ns after the window).
   uint64_t packets_per_host = 0;
-  // traffic.workload: disk: the bursty disk-like workload (tb/disk_workload.h) gives gaps,
-  // destinations and lengths instead of the pattern, injection process and sweep load.
-  bool disk = false;
+  Workload workload = Workload::Pattern;
   DiskWorkloadConfig disk_config;
 };
 
@@ -59,7 +89,6 @@ class DestinationPattern {
   // Destination host for the next packet generated at src (0..N-1), or -1 when src sends
   // nothing under this pattern (a fixed point of a permutation, a host left out of a file).
   virtual int destination(int src, std::mt19937_64& rng) = 0;
-  virtual std::string name() const = 0;
 };
 
 // Throws ParamError (the traffic.* key, a clear message) for an unknown pattern, bad hotspot host,

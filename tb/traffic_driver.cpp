@@ -12,7 +12,8 @@ TrafficDriver::TrafficDriver(const routing::Topology& topo, const TrafficConfig&
       limit_(traffic.packets_per_host),
       byte_ps_(1000.0 / link_bytes_per_ns) {
   if (limit_ > 0) left_.assign(topo.num_hosts, limit_);
-  if (traffic.disk) disk_ = std::make_unique<DiskWorkload>(traffic.disk_config, topo.num_hosts, seed);
+  if (traffic.workload == Workload::Disk)
+    disk_ = std::make_unique<DiskWorkload>(traffic.disk_config, topo.num_hosts, seed);
   hosts_.reserve(topo.num_hosts);
   for (int h = 0; h < topo.num_hosts; ++h) {
     // Independent, reproducible streams per host: injection and destination never share one.

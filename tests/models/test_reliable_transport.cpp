@@ -74,7 +74,7 @@ struct Outcome {
 Outcome contention(const std::string& algorithm, const models::TransportParams& tp) {
   routing::Topology topo = routing::build_topology_spec("irregular:8:seed=1:regular=1");
   routing::RoutingOptions o;
-  o.algorithm = algorithm;
+  o.algorithm = enum_value<routing::Algorithm>(algorithm);
   o.vls = algorithm == "vn" ? 4 : 1;  // vn: 4 virtual networks; updown-bfs: one VL
   routing::TableSet tables = routing::compute_routing(topo, o);
   Uniform traffic(topo.num_hosts);

@@ -89,7 +89,7 @@ int farthest_host(const routing::Topology& t, int from) {
 BOOST_AUTO_TEST_CASE(random_sl_per_packet_spread_and_kept_end_to_end) {
   routing::Topology topo = routing::build_topology_spec("irregular:8:seed=1:regular=1");
   routing::RoutingOptions o;
-  o.algorithm = "vn";
+  o.algorithm = routing::Algorithm::Vn;
   o.vls = kVns;
   routing::TableSet tables = routing::compute_routing(topo, o);
   BOOST_REQUIRE(tables.path_choice == routing::PathChoice::RandomPerPacket);

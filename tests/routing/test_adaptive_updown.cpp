@@ -17,7 +17,7 @@ namespace {
 
 TableSet route(const Topology& t, const std::string& algo) {
   RoutingOptions o;
-  o.algorithm = algo;
+  o.algorithm = ibsc::enum_value<Algorithm>(algo);
   return compute_routing(t, o);
 }
 

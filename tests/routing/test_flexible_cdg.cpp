@@ -61,10 +61,10 @@ BOOST_AUTO_TEST_CASE(flexible_tables_on_irregular_networks) {
   for (uint64_t seed : {1, 2, 3}) {
     Topology t = make_irregular(24, 8, 2, seed);
     RoutingOptions o;
-    o.algorithm = "flexible";
+    o.algorithm = Algorithm::Flexible;
     o.search_budget = 60;
     TableSet fx = compute_routing(t, o);
-    o.algorithm = "updown-dfs";
+    o.algorithm = Algorithm::UpdownDfs;
     TableSet ud = compute_routing(t, o);
     CheckReport r = check_tables(t, fx);
     BOOST_TEST_INFO("seed " << seed << "\n" << r.text());
@@ -87,7 +87,7 @@ BOOST_AUTO_TEST_CASE(flexible_balances_small_tori_perfectly) {
     for (int hosts : {1, 4}) {
       Topology t = make_torus(w.dims, hosts);
       RoutingOptions o;
-      o.algorithm = "flexible";
+      o.algorithm = Algorithm::Flexible;
       TableSet fx = compute_routing(t, o);
       CheckReport r = check_tables(t, fx);
       BOOST_TEST_INFO(t.num_switches << " switches, " << hosts << " hosts each\n" << r.text());

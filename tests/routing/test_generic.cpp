@@ -15,7 +15,7 @@ namespace {
 
 TableSet route(const Topology& t, const std::string& algo, int vls = 0) {
   RoutingOptions o;
-  o.algorithm = algo;
+  o.algorithm = ibsc::enum_value<Algorithm>(algo);
   o.vls = vls;
   return compute_routing(t, o);
 }
@@ -87,7 +87,7 @@ BOOST_AUTO_TEST_CASE(two_vls_spread_paths_and_stay_deadlock_free) {
     BOOST_TEST(r.sls_used == 2);
   }
   RoutingOptions o;
-  o.algorithm = "updown-dfs";
+  o.algorithm = Algorithm::UpdownDfs;
   o.vls = 2;
   o.max_vls = 1;
   BOOST_CHECK_THROW(compute_routing(t, o), RoutingError);
@@ -142,7 +142,7 @@ BOOST_AUTO_TEST_CASE(destination_renaming_counts_lids) {
   // Per-pair balanced minimal paths disagree at switches: renaming gives them several LIDs.
   Topology t8 = make_torus({8, 8}, 1);
   RoutingOptions o;
-  o.algorithm = "minhop";
+  o.algorithm = Algorithm::Minhop;
   TableSet free_choice = compute_routing(t8, o);
   BOOST_TEST(free_choice.hosts[0].lmc > 0);
   // With one LID per host the router falls back to destination-consistent choices.
@@ -187,7 +187,7 @@ BOOST_AUTO_TEST_CASE(shared_walks_match_per_pair_walks) {
 BOOST_AUTO_TEST_CASE(lid_budget_is_settled_before_routing) {
   Topology big = make_torus({200, 200}, 1);
   RoutingOptions o;
-  o.algorithm = "updown-bfs";
+  o.algorithm = Algorithm::UpdownBfs;
   std::string err;
   try {
     compute_routing(big, o);
@@ -201,7 +201,7 @@ BOOST_AUTO_TEST_CASE(lid_budget_is_settled_before_routing) {
   BOOST_TEST(largest_fitting_lmc(ff, 0) == 0);
   BOOST_TEST(largest_fitting_lmc(make_torus({4, 4}, 1), 7) == 7);
   Topology irr = make_irregular(32, 8, 2, 7);
-  o.algorithm = "updown-dfs";
+  o.algorithm = Algorithm::UpdownDfs;
   TableSet free_lmc = compute_routing(irr, o);
   BOOST_TEST(free_lmc.hosts[0].lmc > 0);
   o.max_lmc = 0;

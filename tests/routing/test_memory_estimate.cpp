@@ -12,19 +12,19 @@ using namespace ibsc::routing;
 
 BOOST_AUTO_TEST_CASE(torus_4x4_by_hand) {
   const Topology t = build_topology_spec("torus:4x4");  // 16 switches of 8 ports, 64 hosts
-  const TableMemory m = estimate_table_memory(t, "ecube");
+  const TableMemory m = estimate_table_memory(t, Algorithm::Ecube);
   // LIDs 0..80 (64 hosts + 16 switches, LMC 0), 4 bytes each.
   BOOST_TEST(m.lft_bytes == 16.0 * 81 * 4);
   // Per host its HostTables; one row per switch of one 4-byte record per destination.
   BOOST_TEST(m.path_record_bytes == 64.0 * sizeof(HostTables) + 16 * 64 * 4);
   // DOR's records depend on the destination only: one row for all hosts.
-  BOOST_TEST(estimate_table_memory(t, "dor").path_record_bytes == 64.0 * sizeof(HostTables) + 64 * 4);
+  BOOST_TEST(estimate_table_memory(t, Algorithm::Dor).path_record_bytes == 64.0 * sizeof(HostTables) + 64 * 4);
   // voqsw sets an SL per host pair: a row per host.
-  BOOST_TEST(estimate_table_memory(t, "voqsw").path_record_bytes == 64.0 * sizeof(HostTables) + 64 * 64 * 4);
+  BOOST_TEST(estimate_table_memory(t, Algorithm::Voqsw).path_record_bytes == 64.0 * sizeof(HostTables) + 64 * 64 * 4);
   BOOST_TEST(m.sl2vl_bytes == 16.0 * 9 * 9 * 16);
   BOOST_TEST(m.working_bytes == 0.0);  // e-cube needs no path set
   // Generic algorithms keep a path and a distance per ordered switch pair: 10 bytes at least.
-  BOOST_TEST(estimate_table_memory(t, "updown-dfs").working_bytes == 16.0 * 16 * 10);
+  BOOST_TEST(estimate_table_memory(t, Algorithm::UpdownDfs).working_bytes == 16.0 * 16 * 10);
   BOOST_TEST(m.text().rfind("about 0.0 GB (LFTs 0.0 GB, path records 0.0 GB", 0) == 0u, m.text());
 }
 
@@ -35,7 +35,7 @@ BOOST_AUTO_TEST_CASE(compute_routing_refuses_above_the_limit) {
   const Topology big = build_topology_spec("torus:64x64");
   const double lids = 16384 + 4096 + 1;
   const double expect = 4096 * lids * 4 + 16384 * sizeof(HostTables) + 4096.0 * 16384 * 4 + 4096 * 9 * 9 * 16;
-  BOOST_TEST(estimate_table_memory(big, "ecube").total() == expect);
+  BOOST_TEST(estimate_table_memory(big, Algorithm::Ecube).total() == expect);
   RoutingOptions o;
   o.max_memory_gb = 0.5;
   std::string error;

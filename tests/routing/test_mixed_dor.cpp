@@ -16,7 +16,7 @@ namespace {
 
 TableSet route(const Topology& t, const std::string& algo, int max_vls = 15) {
   RoutingOptions opt;
-  opt.algorithm = algo;
+  opt.algorithm = ibsc::enum_value<Algorithm>(algo);
   opt.max_vls = max_vls;
   return compute_routing(t, opt);
 }
@@ -38,7 +38,7 @@ BOOST_AUTO_TEST_CASE(dor_and_mixed_dor_are_minimal_and_deadlock_free) {
     const Topology t = build_topology_spec(spec);
     for (const char* algo : {"dor", "mixed-dor"}) {
       BOOST_TEST_CONTEXT(spec << " " << algo) {
-        BOOST_TEST(algorithm_applies(algo, t));
+        BOOST_TEST(algorithm_applies(ibsc::enum_value<Algorithm>(algo), t));
         const TableSet ts = route(t, algo);
         const CheckReport r = check_tables(t, ts);
         BOOST_TEST(r.ok());
@@ -102,7 +102,7 @@ BOOST_AUTO_TEST_CASE(ecube_on_the_talks_tori_scaled_down) {
 BOOST_AUTO_TEST_CASE(dor_refusals) {
   using ibsc::testing::error_of;
   const Topology torus = build_topology_spec("torus:4x4:hosts=1");
-  BOOST_TEST(!algorithm_applies("mixed-dor", torus));
+  BOOST_TEST(!algorithm_applies(Algorithm::MixedDor, torus));
   BOOST_TEST(error_of([&] { route(torus, "mixed-dor"); }).find("tori and meshes: ecube") != std::string::npos);
   const Topology ff = build_topology_spec("flatfly:4x4:hosts=1");
   BOOST_TEST(error_of([&] { route(ff, "mixed-dor", 2); }).find("needs 4 VLs; the budget is 2") != std::string::npos);

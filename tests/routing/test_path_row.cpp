@@ -75,12 +75,12 @@ BOOST_AUTO_TEST_CASE(hiding_the_host_itself_needs_no_copy_until_a_write) {
 BOOST_AUTO_TEST_CASE(dor_rows_are_one_per_switch) {
   const Topology t = build_topology_spec("flatfly:4x4x8:widths=2,1,1:hosts=8");
   RoutingOptions o;
-  o.algorithm = "dor";
+  o.algorithm = Algorithm::Dor;
   const TableSet ts = compute_routing(t, o);
   std::set<const void*> rows;
   for (const HostTables& h : ts.hosts) rows.insert(h.paths.identity());
   BOOST_TEST(rows.size() == 1u);  // DOR's SL depends on the destination only: one row for all
-  o.algorithm = "minhop";
+  o.algorithm = Algorithm::Minhop;
   const TableSet mh = compute_routing(t, o);
   rows.clear();
   for (const HostTables& h : mh.hosts) rows.insert(h.paths.identity());

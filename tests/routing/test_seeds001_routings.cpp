@@ -21,7 +21,7 @@ namespace {
 
 TableSet route(const Topology& t, const std::string& algo, int k = 1) {
   RoutingOptions opt;
-  opt.algorithm = algo;
+  opt.algorithm = enum_value<Algorithm>(algo);
   opt.k = k;
   return compute_routing(t, opt);
 }
@@ -278,7 +278,7 @@ BOOST_AUTO_TEST_CASE(vl_budget_is_diameter_plus_k) {
              "distance needs 9 VLs (diameter 3 + k 6); the budget is 8 (seeds/001's 8; routing.vls / --vls raises it "
              "up to 15)");
   RoutingOptions o;
-  o.algorithm = "deflection";
+  o.algorithm = Algorithm::Deflection;
   o.k = 6;
   o.vls = 9;
   BOOST_TEST(compute_routing(t, o).vls_used == 9);

@@ -72,11 +72,11 @@ BOOST_AUTO_TEST_CASE(export_then_import_is_identical) {
   for (const char* spec : {"torus:4x4:hosts=2", "irregular:32:seed=5:hosts=2"}) {
     Topology t = build_topology_spec(spec);
     RoutingOptions o;
-    o.algorithm = t.kind == "torus" ? "ecube" : "updown-dfs";
+    o.algorithm = t.kind == "torus" ? Algorithm::Ecube : Algorithm::UpdownDfs;
     TableSet ts = compute_routing(t, o);
-    const std::string dir = tmp_dir(o.algorithm);
+    const std::string dir = tmp_dir(ibsc::enum_name(o.algorithm));
     export_tables(t, ts, dir);
-    o.algorithm = "file";
+    o.algorithm = Algorithm::File;
     o.lft_file = dir;
     TableSet back = compute_routing(t, o);
     BOOST_TEST(back.algorithm == "file");
@@ -94,7 +94,7 @@ BOOST_AUTO_TEST_CASE(real_guid_dump_of_an_ibnetdiscover_fabric_imports) {
   BOOST_TEST(t.nodes[0].lid == 9);
   for (const Node& n : t.nodes) BOOST_TEST(n.lid != 0);
   RoutingOptions o;
-  o.algorithm = "minhop";
+  o.algorithm = Algorithm::Minhop;
   o.max_lmc = 0;  // one LID per host, as the dump below maps them
   TableSet ours = compute_routing(t, o);
   // Our LID -> the fabric's real LID, to write the dump in the fabric's own numbering.
@@ -170,7 +170,7 @@ BOOST_AUTO_TEST_CASE(bad_dumps_name_file_and_line) {
   const std::string exp = tmp_dir("strict");
   {
     RoutingOptions o;
-    o.algorithm = "updown-bfs";
+    o.algorithm = Algorithm::UpdownBfs;
     o.max_lmc = 0;
     export_tables(t, compute_routing(t, o), exp);
   }

@@ -14,7 +14,7 @@ namespace {
 
 TableSet route(const Topology& t, const std::string& algo, int max_sls = 16) {
   RoutingOptions o;
-  o.algorithm = algo;
+  o.algorithm = ibsc::enum_value<Algorithm>(algo);
   o.max_sls = max_sls;
   return compute_routing(t, o);
 }
@@ -27,7 +27,7 @@ BOOST_AUTO_TEST_CASE(paths_are_disjoint_on_a_4x4_torus) {
   Topology t = make_torus({4, 4}, 1);
   SwitchGraph g(t);
   RoutingOptions o;
-  o.algorithm = "tftr";
+  o.algorithm = Algorithm::Tftr;
   TftrResult r = tftr_paths(t, g, o);
   BOOST_TEST(r.k == 4);
   int pairs = 0;

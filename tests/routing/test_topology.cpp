@@ -251,7 +251,7 @@ BOOST_AUTO_TEST_CASE(import_every_shared_fabric) {
     if (e.hosts >= 0) BOOST_TEST(t.num_hosts == e.hosts);
     // Every imported fabric routes deadlock-free with up*/down*.
     RoutingOptions o;
-    o.algorithm = "updown-bfs";
+    o.algorithm = Algorithm::UpdownBfs;
     TableSet ts = compute_routing(t, o);
     CheckReport r = check_tables(t, ts);
     BOOST_TEST(r.ok(), r.text());
@@ -369,7 +369,7 @@ BOOST_AUTO_TEST_CASE(hostile_files_are_read_or_refused_at_their_line) {
 BOOST_AUTO_TEST_CASE(opensm_lft_dump_round_trip) {
   Topology t = build_topology_spec("torus:4x4:hosts=2");
   RoutingOptions o;
-  o.algorithm = "updown-dfs";
+  o.algorithm = Algorithm::UpdownDfs;
   TableSet ts = compute_routing(t, o);
   std::ostringstream out;
   write_opensm_lfts(t, ts, out);

@@ -40,7 +40,7 @@ TableSet base(const Topology& t) {
 
 TableSet route(const Topology& t, const std::string& algo, int sls, int vls = 0) {
   RoutingOptions o;
-  o.algorithm = algo;
+  o.algorithm = ibsc::enum_value<Algorithm>(algo);
   o.sls = sls;
   o.vls = vls;
   return compute_routing(t, o);
@@ -196,7 +196,7 @@ BOOST_AUTO_TEST_CASE(virtual_networks_keep_their_vl) {
   BOOST_TEST(r.sls_used == 8);
   BOOST_TEST(r.vls_used == 8);
   RoutingOptions o;
-  o.algorithm = "vn";
+  o.algorithm = Algorithm::Vn;
   o.sls = 8;
   o.vls = 4;
   BOOST_CHECK_THROW(compute_routing(t, o), RoutingError);
@@ -299,7 +299,7 @@ namespace {
 
 TableSet route_opts(const Topology& t, const std::string& algo, int sls, bool hca, bool spread) {
   RoutingOptions o;
-  o.algorithm = algo;
+  o.algorithm = ibsc::enum_value<Algorithm>(algo);
   o.sls = sls;
   o.vls = 8;
   o.voq_hca = hca;
@@ -365,7 +365,7 @@ BOOST_AUTO_TEST_CASE(hca_tuples_make_the_first_switch_voq) {
 BOOST_AUTO_TEST_CASE(spread_sls_use_every_vl) {
   const Topology t = paper_net(8, 1);
   RoutingOptions o;
-  o.algorithm = "voqsw";
+  o.algorithm = Algorithm::Voqsw;
   o.sls = 8;
   o.vls = 8;
   const VoqSummary plain = voqsw_summary(t, o);

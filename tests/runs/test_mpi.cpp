@@ -133,7 +133,7 @@ BOOST_AUTO_TEST_CASE(message_completes_at_delivery_with_out_of_order_transport) 
 BOOST_AUTO_TEST_CASE(allreduce_16_hosts_correct_data) {
   routing::Topology topo = routing::build_topology_spec("torus:4x4:hosts=1:ports=5");
   routing::RoutingOptions ro;
-  ro.algorithm = "ecube";
+  ro.algorithm = routing::Algorithm::Ecube;
   routing::TableSet tables = routing::compute_routing(topo, ro);
   tb::FabricParams fp;
   fp.sw.num_vls = 2;
@@ -172,7 +172,7 @@ Allreduce adaptive_allreduce(models::TransportMode mode, uint64_t connection_byt
   const std::string j = tb::run_forked(1, 1, [&](int) {
     routing::Topology topo = routing::build_topology_spec("mesh:4x4:hosts=1:ports=5");
     routing::RoutingOptions ro;
-    ro.algorithm = "adaptive-updown";
+    ro.algorithm = routing::Algorithm::AdaptiveUpdown;
     routing::TableSet tables = routing::compute_routing(topo, ro);
     tb::FabricParams fp;
     fp.sw.num_vls = 1;

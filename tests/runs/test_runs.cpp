@@ -28,7 +28,7 @@ struct Setup {
   Setup(const std::vector<int>& dims, const std::string& algorithm, int vls, uint32_t length = 512) {
     topo = routing::make_torus(dims, 4, true, 2 * static_cast<int>(dims.size()) + 4);
     routing::RoutingOptions ro;
-    ro.algorithm = algorithm;
+    ro.algorithm = enum_value<routing::Algorithm>(algorithm);
     tables = routing::compute_routing(topo, ro);
     ps.topo = &topo;
     ps.tables = &tables;

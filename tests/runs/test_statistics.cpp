@@ -30,7 +30,7 @@ struct Setup {
   explicit Setup(const std::string& spec) {
     topo = routing::build_topology_spec(spec);
     routing::RoutingOptions ro;
-    ro.algorithm = "ecube";
+    ro.algorithm = routing::Algorithm::Ecube;
     tables = routing::compute_routing(topo, ro);
     ps.topo = &topo;
     ps.tables = &tables;
@@ -63,11 +63,11 @@ std::vector<tb::LoadPointResult> run_points(const Setup& s, const std::vector<st
 BOOST_AUTO_TEST_CASE(ci_stop_terminates_and_covers_long_run_mean) {
   Setup s("torus:4x4:hosts=4:ports=8");
   tb::RunParams ci = s.ps.run, fixed = s.ps.run, capped = s.ps.run;
-  ci.measure = "ci";
+  ci.measure = tb::Measure::Ci;
   ci.ci_relative_width = 0.02;
   ci.ci_max_window_ns = 5e6;
   fixed.window_ns = 1e7;
-  capped.measure = "ci";
+  capped.measure = tb::Measure::Ci;
   capped.ci_max_window_ns = 3e5;
   capped.drain_ns = 0;
   const auto r = run_points(s, {{ci, 0.2}, {fixed, 0.2}, {capped, 0.8}});
@@ -108,13 +108,13 @@ BOOST_AUTO_TEST_CASE(ring_permutation_saturates_at_capacity) {
     std::ofstream out(perm);
     for (int h = 0; h < 8; ++h) out << h << " " << (h + 2) % 8 << "\n";
   }
-  s.ps.traffic.pattern = "permutation";
+  s.ps.traffic.pattern = tb::TrafficPattern::Permutation;
   s.ps.traffic.permutation_file = perm;
   s.ps.seed = 1;
   tb::SweepConfig sweep;  // start 0.1, step 0.1, refine 2
   sweep.jobs = 2;
   for (const std::string measure : {"window", "ci"}) {
-    s.ps.run.measure = measure;
+    s.ps.run.measure = enum_value<tb::Measure>(measure);
     const auto pts = tb::run_sweep(s.ps, sweep);
     const tb::SaturationPoint knee = tb::find_saturation(pts);
     BOOST_TEST_MESSAGE(measure << ": saturation at " << knee.load);

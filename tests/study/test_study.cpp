@@ -29,12 +29,12 @@ struct Routed {
   Routed(std::vector<int> dims, const std::string& algorithm) {
     topo = routing::make_torus(dims, 4, true, 2 * static_cast<int>(dims.size()) + 4);
     routing::RoutingOptions ro;
-    ro.algorithm = algorithm;
+    ro.algorithm = enum_value<routing::Algorithm>(algorithm);
     tables = routing::compute_routing(topo, ro);
   }
   tb::ChannelLoadBound bound(const std::string& pattern) const {
     tb::TrafficConfig tc;
-    tc.pattern = pattern;
+    tc.pattern = enum_value<tb::TrafficPattern>(pattern);
     return tb::channel_load_bound(topo, tables, tb::traffic_matrix(tc, topo), 0.25);
   }
 };
@@ -81,12 +81,12 @@ BOOST_AUTO_TEST_CASE(permutation_bound) {
 namespace {
 tb::ChannelLoadBound pattern_bound(const routing::Topology& t, const routing::TableSet& ts, const std::string& p) {
   tb::TrafficConfig tc;
-  tc.pattern = p;
+  tc.pattern = enum_value<tb::TrafficPattern>(p);
   return tb::channel_load_bound(t, ts, tc, 0.25);
 }
 routing::TableSet route(const routing::Topology& t, const std::string& algorithm) {
   routing::RoutingOptions ro;
-  ro.algorithm = algorithm;
+  ro.algorithm = enum_value<routing::Algorithm>(algorithm);
   return routing::compute_routing(t, ro);
 }
 }  // namespace
@@ -165,7 +165,7 @@ BOOST_AUTO_TEST_CASE(hotspot_bound_is_the_hot_host_link) {
   // so it stays above.
   Routed r({4, 4}, "ecube");
   tb::TrafficConfig hot;
-  hot.pattern = "hotspot";
+  hot.pattern = tb::TrafficPattern::Hotspot;
   hot.hotspot_hosts = {3};
   hot.hotspot_fraction = 0.5;
   const auto m = tb::traffic_matrix(hot, r.topo);
@@ -196,10 +196,10 @@ BOOST_AUTO_TEST_CASE(seeds000_study_expands_to_its_experiments) {
       tb::Scenario sc = tb::load_scenario(s.base, e.set);
       BOOST_TEST(sc.topology.spec == "torus:4x4x4");
       BOOST_TEST(sc.topology.switch_ports == 10);
-      BOOST_TEST(sc.routing.algorithm == "flexible");
+      BOOST_TEST((sc.routing.algorithm == routing::Algorithm::Flexible));
       BOOST_TEST(sc.routing.vls == 2);
       BOOST_TEST(sc.point.fabric.sw.num_vls == 2);
-      BOOST_TEST(sc.point.traffic.pattern == "transpose");
+      BOOST_TEST((sc.point.traffic.pattern == tb::TrafficPattern::Transpose));
       BOOST_TEST(sc.point.injection.length_mix[0].first == 32u);
     }
 }
@@ -220,7 +220,7 @@ BOOST_AUTO_TEST_CASE(seeds004_study_expands_to_its_blocks) {
     if (e.name == "64sw-8VN-hs4-40-32") {
       tb::Scenario sc = tb::load_scenario(s.base, e.set);
       BOOST_TEST(sc.topology.spec == "irregular:64:seed=1:regular=1");
-      BOOST_TEST(sc.routing.algorithm == "vn");
+      BOOST_TEST((sc.routing.algorithm == routing::Algorithm::Vn));
       BOOST_TEST(sc.point.fabric.sw.num_vls == 8);
       BOOST_TEST(sc.point.fabric.sw.buffer_bytes_per_vl == 1024u);
       BOOST_TEST((sc.point.fabric.sw.crossbar_inputs == models::CrossbarInputs::Vl));
@@ -238,7 +238,7 @@ BOOST_AUTO_TEST_CASE(seeds004_study_expands_to_its_blocks) {
       BOOST_TEST((sc.point.fabric.sw.output_request_queue == models::OutputRequestQueue::Off));
     } else if (e.name == "16sw-VOQ-8SL-ext-uniform-32") {
       tb::Scenario sc = tb::load_scenario(s.base, e.set);
-      BOOST_TEST(sc.routing.algorithm == "voqsw");
+      BOOST_TEST((sc.routing.algorithm == routing::Algorithm::Voqsw));
       BOOST_TEST(sc.routing.voq_hca);
       BOOST_TEST(sc.routing.voq_spread);
     }
@@ -273,7 +273,7 @@ BOOST_AUTO_TEST_CASE(seeds003_study_expands_and_its_disk_scenarios_read_back) {
   for (const auto& e : s.experiments(false)) {
     if (e.name != "32sw-LI-dyn256K-disk-w2-mtu512") continue;
     tb::Scenario a = tb::load_scenario(s.base, e.set);
-    BOOST_TEST(a.point.traffic.disk);
+    BOOST_TEST((a.point.traffic.workload == tb::Workload::Disk));
     BOOST_TEST(a.point.traffic.packets_per_host == 400u);
     BOOST_TEST(a.point.seed == 2u);
     BOOST_TEST((a.point.fabric.transport.memory == models::ReorderMemoryKind::Dynamic));

@@ -202,18 +202,23 @@ BOOST_AUTO_TEST_SUITE_END()
 BOOST_AUTO_TEST_SUITE(declared_keys)
 
 namespace {
+enum class Mode { Slow, Fast, Unnamed };
+constexpr ibsc::EnumName<Mode> kModeNames[] = {
+    {Mode::Slow, "slow"},
+    {Mode::Fast, "fast"},
+};
+constexpr const auto& enum_names(Mode) { return kModeNames; }
+
 const std::vector<tb::Key>& table() {
   static const std::vector<tb::Key> keys = {
       tb::int_key("a.count", 3, 1, 9, "", "a count"),
       tb::real_key("a.delay_ns", 2.5, 0, 10, "ns", "a delay"),
-      tb::choice_key("a.mode", "slow", {"slow", "fast"}, "a mode"),
+      tb::choice_key("a.mode", Mode::Slow, "a mode"),
       tb::flag_key("a.extra", false, "read only when set").when_set(),
       tb::int_key("b.jobs", 0, 0, 8, "", "not part of the experiment").never_echoed(),
   };
   return keys;
 }
-
-enum class Mode { Slow, Fast };
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(reads_through_the_declaration) {
@@ -236,6 +241,18 @@ BOOST_AUTO_TEST_CASE(range_and_choices_come_from_the_declaration) {
              "s.yaml:3: key 'a.mode': 'medium' is not one of: slow, fast");
   BOOST_TEST(r.get<bool>("a.extra") == true);  // set: read, and echoed
   BOOST_TEST(cfg.resolved()["a"]["extra"] == true);
+}
+
+// An enum's one name table gives the key its choices and default, and names values both ways.
+BOOST_AUTO_TEST_CASE(enum_choices_come_from_its_name_table) {
+  const tb::Key& k = table()[2];
+  BOOST_TEST((k.choices == std::vector<std::string>{"slow", "fast"}));
+  BOOST_TEST(k.def == "slow");
+  BOOST_TEST(ibsc::enum_name(Mode::Fast) == "fast");
+  BOOST_TEST((ibsc::parse_enum<Mode>("slow") == Mode::Slow));
+  BOOST_TEST(!ibsc::parse_enum<Mode>("Slow").has_value());
+  BOOST_TEST(error_of([] { ibsc::enum_value<Mode>("medium"); }) == "'medium' is not one of: slow, fast");
+  BOOST_CHECK_THROW(ibsc::enum_name(Mode::Unnamed), std::logic_error);  // a row forgotten
 }
 
 BOOST_AUTO_TEST_CASE(undeclared_or_mistyped_reads_are_programming_errors) {

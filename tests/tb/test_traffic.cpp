@@ -26,7 +26,7 @@ routing::Topology torus44() { return routing::make_torus({4, 4}, 4, true, 8); } 
 
 std::unique_ptr<tb::DestinationPattern> make(const std::string& pattern, const routing::Topology& t) {
   tb::TrafficConfig c;
-  c.pattern = pattern;
+  c.pattern = enum_value<tb::TrafficPattern>(pattern);
   return tb::make_destination_pattern(c, t);
 }
 std::vector<int> map_of_config(const tb::TrafficConfig& c, const routing::Topology& t) {
@@ -38,7 +38,7 @@ std::vector<int> map_of_config(const tb::TrafficConfig& c, const routing::Topolo
 }
 std::vector<int> map_of(const std::string& pattern, const routing::Topology& t) {
   tb::TrafficConfig c;
-  c.pattern = pattern;
+  c.pattern = enum_value<tb::TrafficPattern>(pattern);
   return map_of_config(c, t);
 }
 int dest(const std::string& pattern, int src) { return map_of(pattern, hosts_only(64))[src]; }
@@ -191,7 +191,7 @@ BOOST_AUTO_TEST_CASE(uniform_draws_are_the_same_on_every_standard_library) {
 BOOST_AUTO_TEST_CASE(hotspot_share_within_binomial_bounds) {
   auto t = torus44();
   tb::TrafficConfig c;
-  c.pattern = "hotspot";
+  c.pattern = tb::TrafficPattern::Hotspot;
   c.hotspot_hosts = {10, 20};
   c.hotspot_fraction = 0.3;
   auto p = tb::make_destination_pattern(c, t);
@@ -261,7 +261,7 @@ BOOST_AUTO_TEST_CASE(neighbour_goes_to_adjacent_switches_evenly) {
 BOOST_AUTO_TEST_CASE(permutation_file_is_read_and_checked) {
   auto t = hosts_only(8);
   tb::TrafficConfig c;
-  c.pattern = "permutation";
+  c.pattern = tb::TrafficPattern::Permutation;
   c.permutation_file = tb::test::write_file("perm_ok", "# a partial map\n0 3\n\n3 0   # swap\n1 1\n 5\t6\n");
   auto m = map_of_config(c, t);
   std::vector<int> want = {3, -1, -1, 0, -1, 6, -1, -1};  // unlisted and 1->1 send nothing
@@ -272,7 +272,7 @@ BOOST_AUTO_TEST_CASE(permutation_file_errors_name_file_and_line) {
   auto t = hosts_only(8);
   auto error = [&](const std::string& name, const std::string& text) -> std::string {
     tb::TrafficConfig c;
-    c.pattern = "permutation";
+    c.pattern = tb::TrafficPattern::Permutation;
     c.permutation_file = text.empty() ? name : tb::test::write_file(name, text);
     try {
       tb::make_destination_pattern(c, t);
