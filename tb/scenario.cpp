@@ -86,8 +86,8 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
            "only up*/down*, minhop, voqsw and vn read it (routing.algorithm is '" + algorithm + "')");
   ro.updown_paths = r.get<routing::ShortestPathChoice>("routing.updown_paths");
   // The up*/down* root (echoed only when given): a switch of this topology.
-  if (r.has("routing.root") && !std::set<std::string>{"updown-bfs", "updown-dfs", "voqsw", "vn"}.count(ro.algorithm))
-    r.fail("routing.root", "only up*/down*, voqsw and vn read it (routing.algorithm is '" + ro.algorithm + "')");
+  if (r.has("routing.root") && !std::set<A>{A::UpdownBfs, A::UpdownDfs, A::Voqsw, A::Vn}.count(ro.algorithm))
+    r.fail("routing.root", "only up*/down*, voqsw and vn read it (routing.algorithm is '" + algorithm + "')");
   ro.root = r.get<int>("routing.root");
   if (ro.root >= num_switches && num_switches > 0)
     r.fail("routing.root", "routing.root must name a switch, 0.." + std::to_string(num_switches - 1) + " (got " +

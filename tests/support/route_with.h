@@ -8,7 +8,7 @@ namespace ibsc::testing {
 
 inline routing::TableSet route_with(const routing::Topology& t, const std::string& algorithm, int k = 1) {
   routing::RoutingOptions opt;
-  opt.algorithm = algorithm;
+  opt.algorithm = enum_value<routing::Algorithm>(algorithm);
   opt.k = k;
   return routing::compute_routing(t, opt);
 }
