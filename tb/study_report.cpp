@@ -285,10 +285,7 @@ std::vector<std::string> write_study_report(const std::string& dir, const StudyR
      << "Throughput in bytes/ns/switch; in brackets the share of the routed channel-load bound (the busiest "
         "channel of these tables at the offered mix). Topology bound: what any routing could carry.\n\n| torus | "
         "topology bound |";
-  for (const auto& rt : s.routings) md << " " << rt.name << " |";
-  md << "\n|---|---|";
-  for (size_t i = 0; i < s.routings.size(); ++i) md << "---|";
-  md << "\n";
+  named_columns(md, s.routings);
   for (const auto& torus : s.tori) {
     const ExperimentResult* any =
         find_experiment(run, torus.name, s.factor_baseline, s.figure_pattern, s.figure_length);

@@ -97,6 +97,16 @@ void write_differences(std::ostream& md, const Study& s, bool quick, const std::
 // The report's first line after its title: "Made by `COMMAND` in N s on P processes; E experiments,
 // L load points." In quick mode "(**quick mode**: QUICK_SWEEPS; checks only, ...)" after the command.
 std::string made_by_line(const StudyRun& run, const std::string& quick_sweeps);
+
+// The rest of a Markdown table's header after its two leading columns: one column per item
+// (patterns, routings), named by its `name`, and the separator row.
+template <class Named>
+void named_columns(std::ostream& md, const std::vector<Named>& items) {
+  for (const auto& it : items) md << " " << it.name << " |";
+  md << "\n|---|---|";
+  for (size_t i = 0; i < items.size(); ++i) md << "---|";
+  md << "\n";
+}
 void finish_report(std::ostringstream& md, const std::string& dir, const std::vector<std::string>& failures);
 
 // Writes dir/README.md, CSVs and plots; returns the failures it lists. A study whose report is

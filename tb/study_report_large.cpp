@@ -205,10 +205,7 @@ std::vector<std::string> write_large_direct_report(const std::string& dir, const
     if (row.table != table) {
       table = row.table;
       md << "\n### " << table << "\n\n| Routing | network |";
-      for (const auto& p : s.patterns) md << " " << p.name << " |";
-      md << "\n|---|---|";
-      for (size_t k = 0; k < s.patterns.size(); ++k) md << "---|";
-      md << "\n";
+      named_columns(md, s.patterns);
     }
     md << "| " << row.label << (row.deterministic ? "" : " (adaptive)") << " | " << net << " |";
     for (const auto& p : s.patterns) {
@@ -253,10 +250,7 @@ std::vector<std::string> write_large_direct_report(const std::string& dir, const
     md << "\n## The talk's networks: talk / channel-load bound of our tables\n\n"
        << "The deterministic rows routed on the talk's own 16,384-host networks (no run: the bound only), in % of "
           "injection bandwidth.\n\n| Routing | talk's network |";
-    for (const auto& p : s.patterns) md << " " << p.name << " |";
-    md << "\n|---|---|";
-    for (size_t k = 0; k < s.patterns.size(); ++k) md << "---|";
-    md << "\n";
+    named_columns(md, s.patterns);
     for (const SaturationRow& row : s.rows) {
       if (!row.deterministic || row.talk_network.empty()) continue;
       md << "| " << row.table << " " << row.label << " | " << row.talk_network << " |";

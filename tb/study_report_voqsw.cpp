@@ -181,10 +181,7 @@ std::vector<std::string> write_voqsw_report(const std::string& dir, const StudyR
     md << "\n## " << table.name << ": throughput factor over " << base << ", " << table.length
        << "-byte packets\n\nEach cell: ours (paper's value and difference where the paper gives one; its Table 1 "
           "factors are for uniform traffic).\n\n| network | routing |";
-    for (const auto& p : s.patterns) md << " " << p.name << " |";
-    md << "\n|---|---|";
-    for (size_t i = 0; i < s.patterns.size(); ++i) md << "---|";
-    md << "\n";
+    named_columns(md, s.patterns);
     for (const auto& net : s.tori)
       for (const auto& rt : s.factor_routings) {
         bool any = false;
