@@ -10,6 +10,7 @@
 #include "routing/duato_check.h"
 #include "routing/pair_classes.h"
 #include "routing/port_mask_deps.h"
+#include "routing/ranked_walk.h"
 #include "routing/switch_deps.h"
 
 namespace ibsc::routing {
@@ -54,6 +55,17 @@ CheckReport check_tables(const Topology& t, const TableSet& ts, const CheckLimit
             std::to_string(t.num_hosts));
     rep.text();
     return rep;
+  }
+  if (limits.walk_by_destination_switch && limits.walk_in_vl_order && ranked_walk_applies(t, ts)) {
+    RankedWalk rw;
+    if (ranked_walk(t, ts, deps, rw, limits.threads)) {
+      rep.pairs = rep.routed_pairs = rw.pairs;
+      rep.max_hops = rw.max_hops;
+      rep.walked_in_vl_order = true;
+      check_verdict(t, ts, limits, rw.sl_seen, rw.vl_seen, rw.vl15, false, deps, rep);
+      return rep;
+    }
+    for (int s = 0; s < S; ++s) deps[s].init(t.nodes[s].num_ports);  // gave up: walk again from scratch
   }
   const int max_depth = 4 * (S + 2);
   std::vector<State> stack;
@@ -546,41 +558,11 @@ CheckReport check_tables(const Topology& t, const TableSet& ts, const CheckLimit
     by_dlid.walk_by_destination_switch = false;
     return check_tables(t, ts, by_dlid);
   }
-  for (int i = 0; i < kNumSls; ++i) rep.sls_used += sl_seen[i];
-  for (int i = 0; i < kMaxDataVls; ++i) rep.vls_used += vl_seen[i];
-  rep.connected = rep.unrouted_pairs == 0 && rep.looping_pairs == 0;
-  rep.paths_end = rep.looping_pairs == 0;
-  rep.within_budget = !vl15 && !bad_sl && rep.sls_used <= limits.max_sls && rep.vls_used <= limits.max_vls;
-  if (vl15) problem("a data path uses VL15 (management only)");
-  if (bad_sl) problem("a path record has an SL above 15");
-  if (rep.sls_used > limits.max_sls)
-    problem(std::to_string(rep.sls_used) + " SLs used; the budget is " + std::to_string(limits.max_sls));
-  if (rep.vls_used > limits.max_vls)
-    problem(std::to_string(rep.vls_used) + " data VLs used; the budget is " + std::to_string(limits.max_vls));
-  // The fabric is configured from the declared counts (VLs 0..vls_used-1 get buffers and
-  // arbitration entries), so a walk on a higher VL or SL than declared would meet a lane the
-  // switches were never set up for.
-  int top_sl = -1, top_vl = -1;
-  for (int i = 0; i < kNumSls; ++i)
-    if (sl_seen[i]) top_sl = i;
-  for (int i = 0; i < kMaxDataVls; ++i)
-    if (vl_seen[i]) top_vl = i;
-  if (top_sl >= ts.sls_used) {
-    rep.within_budget = false;
-    problem("a path record uses SL " + std::to_string(top_sl) + " but the tables declare " +
-            std::to_string(ts.sls_used) + " SLs");
-  }
-  if (top_vl >= ts.vls_used) {
-    rep.within_budget = false;
-    problem("a walk uses VL " + std::to_string(top_vl) + " but the tables declare " + std::to_string(ts.vls_used) +
-            " VLs");
-  }
-
   if (port_free) {
     by_mask.flush(t, ts);
     by_mask.for_each(ts, [&](int s, int ip, int iv, int op, int ov) { deps[s].set(ip, iv, op, ov); });
   }
-  dependency_graph(t, deps, rep);
+  check_verdict(t, ts, limits, sl_seen, vl_seen, vl15, bad_sl, deps, rep);
   return rep;
 }
 

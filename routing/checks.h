@@ -30,6 +30,10 @@ struct CheckLimits {
   // hop (destination_groups.h) in full, the others from their switch on. false: every
   // destination in full (the reference the tests compare with).
   bool walk_by_destination_switch = true;
+  // Per-VL LFTs whose hops between switches all lower the VL: walk the states in VL order
+  // (ranked_walk.h), over `threads` threads; false, or any problem: the walk above.
+  bool walk_in_vl_order = true;
+  int threads = 2;
 };
 
 struct CheckReport {
@@ -46,6 +50,7 @@ struct CheckReport {
   bool deadlock_free = false;    // channel dependency graph acyclic
   bool escape_channels = false;  // the graph is the escape sub-network's (Duato, duato_check.h)
   size_t cdg_nodes = 0, cdg_edges = 0;
+  bool walked_in_vl_order = false;    // by ranked_walk.h (not in text(): the proof is the same)
   std::vector<CycleHop> cycle;        // when not deadlock-free
   std::vector<std::string> problems;  // human-readable, first max_problems
   bool ok() const { return connected && paths_end && within_budget && deadlock_free; }

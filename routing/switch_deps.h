@@ -31,4 +31,9 @@ struct SwitchDeps {
 // Fills rep's cdg_nodes, cdg_edges, deadlock_free and cycle.
 void dependency_graph(const Topology& t, const std::vector<SwitchDeps>& deps, CheckReport& rep);
 
+// The rest of the report from what the walks saw (sl_seen, vl_seen: kDepVls flags each): the
+// SL/VL budgets and the declared counts, then dependency_graph() (check_verdict.cpp).
+void check_verdict(const Topology& t, const TableSet& ts, const CheckLimits& limits, const bool* sl_seen,
+                   const bool* vl_seen, bool vl15, bool bad_sl, const std::vector<SwitchDeps>& deps, CheckReport& rep);
+
 }  // namespace ibsc::routing

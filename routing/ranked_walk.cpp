@@ -1,0 +1,365 @@
+#include "routing/ranked_walk.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <thread>
+
+#include "routing/destination_groups.h"
+#include "routing/pair_classes.h"
+
+namespace ibsc::routing {
+namespace {
+
+constexpr int kV = kDepVls;
+constexpr int kGroups = 8;  // VL2VL groups of input ports per switch (ADOR on 4 dimensions: 5)
+
+// What every walker reads: the cabling, the input port groups and their output VLs per switch.
+// Per-port arrays are indexed pbase[s] + p; per-VL ones [v * ports + pbase[s] + p], so that
+// the states of one VL, visited in switch order, read them in order.
+struct Prep {
+  int S = 0;
+  size_t ports = 0;           // pbase[S]
+  std::vector<int> p1;        // [s]: ports + 1
+  std::vector<size_t> pbase;  // [s]: first index of s in the per-port arrays
+  struct Peer {
+    int32_t node = -1;
+    uint8_t port = 0;
+    int8_t group = -1;  // the VL2VL group of this input port at its switch (-1: not cabled)
+  };
+  std::vector<Peer> peer;       // [pbase + p]: the far end of port p, and p's own group
+  std::vector<uint64_t> gmask;  // [s * kGroups + k]: the input ports of group k
+  std::vector<uint8_t> ovt;     // [(k * kV + v) * ports + pbase + p]: output VL
+  PairClasses classes;
+  std::vector<uint64_t> class_mask;          // [class]: its hosts' ports
+  std::vector<std::vector<int>> classes_on;  // [switch]
+  std::vector<std::vector<int>> hosts_on;    // [switch]
+  std::vector<int> group_of;                 // destination_groups
+};
+
+bool prepare(const Topology& t, const TableSet& ts, Prep& pr) {
+  const int S = pr.S = t.num_switches;
+  pr.p1.resize(S);
+  pr.pbase.resize(S + 1, 0);
+  for (int s = 0; s < S; ++s) {
+    pr.p1[s] = t.nodes[s].num_ports + 1;
+    pr.pbase[s + 1] = pr.pbase[s] + pr.p1[s];
+  }
+  pr.ports = pr.pbase[S];
+  pr.peer.assign(pr.ports, {});
+  pr.gmask.assign(static_cast<size_t>(S) * kGroups, 0);
+  pr.ovt.assign(pr.ports * kGroups * kV, 0);
+  for (int s = 0; s < S; ++s) {
+    const Node& node = t.nodes[s];
+    const Sl2VlTable& tab = ts.switches[s].sl2vl;
+    const int P = node.num_ports;
+    std::vector<std::string> rows;  // [group]: the VL2VL row of its first port
+    for (int p = 1; p <= P; ++p) {
+      Prep::Peer& x = pr.peer[pr.pbase[s] + p];
+      if (node.ports[p].node < 0) continue;
+      x.node = node.ports[p].node;
+      x.port = static_cast<uint8_t>(node.ports[p].port);
+      std::string row;
+      for (int out = 1; out <= P; ++out)
+        for (int v = 0; v < kV; ++v) row.push_back(static_cast<char>(tab.get(p, out, v) & 15));
+      const auto k = std::find(rows.begin(), rows.end(), row) - rows.begin();
+      if (k == static_cast<long>(rows.size())) {
+        if (k == kGroups) return false;
+        rows.push_back(row);
+        for (int out = 1; out <= P; ++out)
+          for (int v = 0; v < kV; ++v)
+            pr.ovt[(k * kV + v) * pr.ports + pr.pbase[s] + out] = static_cast<uint8_t>(row[(out - 1) * kV + v]);
+      }
+      x.group = static_cast<int8_t>(k);
+      pr.gmask[static_cast<size_t>(s) * kGroups + k] |= 1ULL << p;
+    }
+  }
+  pr.classes = pair_classes(t, ts);
+  if (pr.classes.list.empty()) return false;
+  pr.classes_on.assign(S, {});
+  pr.hosts_on.assign(S, {});
+  for (const PairClass& c : pr.classes.list) {
+    uint64_t m = 0;
+    for (int p : c.ports) m |= 1ULL << p;
+    pr.class_mask.push_back(m);
+    pr.classes_on[c.sw].push_back(c.id);
+  }
+  for (int h = 0; h < t.num_hosts; ++h) pr.hosts_on[t.host_switch(h)].push_back(h);
+  pr.group_of = destination_groups(t, ts);
+  return true;
+}
+
+// One thread's walks and what they saw.
+class Walker {
+ public:
+  Walker(const Topology& t, const TableSet& ts, const Prep& pr) : t_(t), ts_(ts), pr_(pr) {
+    st_.assign(static_cast<size_t>(pr.S) * kV, {});
+    root_at_.assign(st_.size(), 0);
+    for (auto& b : touched_) b.assign((pr.S + 63) / 64, 0);
+    col_.assign(pr.S, 0);
+    dep.assign(pr.ports * kV, 0);
+  }
+  // Every host of destination switch D; false: gave up.
+  bool destination_switch(int D);
+
+  std::vector<uint64_t> dep;  // [v * ports + pbase[s] + output port]: input ports
+  RankedWalk out;
+
+ private:
+  struct State {                  // a packet entering a switch on a VL, [v * S + s]
+    uint64_t mask = 0;            // the input ports that reached it
+    uint32_t stamp = 0;           // the walk that last touched it
+    uint8_t depth[kGroups] = {};  // longest walk into it by each group's ports, in links
+  };
+  struct AtD {  // the states that reached the destination switch from other switches
+    int rep = -1;
+    uint64_t mask[kV] = {};
+    uint8_t depth[kV][kGroups] = {};
+  };
+  State& touch(int s, int v) {
+    State& x = st_[static_cast<size_t>(v) * pr_.S + s];
+    if (x.stamp != cur_) {
+      x = State{};
+      x.stamp = cur_;
+      touched_[v][s >> 6] |= 1ULL << (s & 63);
+    }
+    return x;
+  }
+  LftEntry entry(int s, int v, Lid dlid) const {
+    const VlLftPool* pool = ts_.switches[s].vl_pool.get();
+    if (!pool) return ts_.switches[s].route(dlid, static_cast<Vl>(v));
+    return col_[s] == UINT32_MAX || v >= pool->vls() ? LftEntry{} : pool->entry(col_[s], v);
+  }
+  bool inject(const PairClass& c, int q, uint64_t bits, uint64_t* mask, uint8_t (*depth)[kGroups]);
+  bool walk_to(int q, AtD& at);
+  bool visit(int s, int v, uint64_t m, Lid dlid, bool ranked, int root_depth);
+  bool finish_at(int q, const AtD& at);
+
+  const Topology& t_;
+  const TableSet& ts_;
+  const Prep& pr_;
+  uint32_t cur_ = 0;
+  std::vector<State> st_;
+  std::vector<uint64_t> touched_[kV];               // [v]: bit per switch with a state this walk
+  std::vector<uint32_t> col_;                       // [s]: the DLID's pool column (vl_lft.h)
+  std::vector<std::pair<size_t, uint64_t>> roots_;  // first-hop states (v * S + s), host ports
+  std::vector<size_t> root_at_;                     // [state]: its place in roots_
+};
+
+// One path record row's records toward q from class c, as first hops: into `mask` / `depth`
+// when given (the destination switch's sources), else into the walk's states.
+bool Walker::inject(const PairClass& c, int q, uint64_t bits, uint64_t* mask, uint8_t (*depth)[kGroups]) {
+  const Span<PathRecord> recs = ts_.hosts[c.hosts.front()].paths[q];
+  if (recs.empty()) return false;
+  const HostTables& src = ts_.hosts[c.hosts.front()];
+  const int k = pr_.peer[pr_.pbase[c.sw] + c.ports.front()].group;
+  for (const PathRecord& rec : recs) {
+    if (rec.sl >= kNumSls || rec.dlid != ts_.hosts[q].base_lid) return false;
+    out.sl_seen[rec.sl] = true;
+    const Vl inj = src.sl2vl[rec.sl];
+    const int v = inj & 15;
+    out.vl_seen[v] = true;
+    out.vl15 |= inj >= kManagementVl;
+    if (mask) {
+      mask[v] |= bits;
+      depth[v][k] = std::max<uint8_t>(depth[v][k], 1);
+      continue;
+    }
+    const size_t i = static_cast<size_t>(v) * pr_.S + c.sw;
+    const bool fresh = st_[i].stamp != cur_;
+    State& x = touch(c.sw, v);  // only first hops have touched states yet
+    if (fresh) root_at_[i] = roots_.size(), roots_.emplace_back(i, 0);
+    roots_[root_at_[i]].second |= bits;
+    x.mask |= bits;
+    x.depth[k] = std::max<uint8_t>(x.depth[k], 1);
+  }
+  return true;
+}
+
+// A state's candidates, for the input ports m (ranked: each output VL below v; root_depth > 0:
+// the depth of every port, a first hop).
+bool Walker::visit(int s, int v, uint64_t m, Lid dlid, bool ranked, int root_depth) {
+  const LftEntry e = entry(s, v, dlid);
+  if (!e.routed()) return false;
+  const State& here = st_[static_cast<size_t>(v) * pr_.S + s];
+  int ks[kGroups], n = 0;
+  for (int k = 0; k < kGroups; ++k)
+    if (m & pr_.gmask[static_cast<size_t>(s) * kGroups + k]) ks[n++] = k;
+  const int P = pr_.p1[s] - 1;
+  const size_t base = pr_.pbase[s];
+  uint64_t* dep_row = dep.data() + static_cast<size_t>(v) * pr_.ports + base;
+  for (const PortCandidate& c : e.candidates) {
+    if (c.port < 1 || c.port > P) return false;
+    const Prep::Peer& to = pr_.peer[base + c.port];
+    if (to.node < 0 || to.node >= pr_.S) return false;  // not cabled, or a host beyond the destination switch
+    dep_row[c.port] |= m;
+    const int pk = pr_.peer[pr_.pbase[to.node] + to.port].group;
+    for (int j = 0; j < n; ++j) {
+      const int ov = pr_.ovt[(ks[j] * kV + v) * pr_.ports + base + c.port];
+      if (ranked && ov >= v) return false;
+      out.vl_seen[ov] = true;
+      out.vl15 |= ov == kManagementVl;
+      State& x = touch(to.node, ov);
+      x.mask |= 1ULL << to.port;
+      const int d = (root_depth > 0 ? root_depth : here.depth[ks[j]]) + 1;
+      x.depth[pk] = static_cast<uint8_t>(std::max<int>(x.depth[pk], d));
+    }
+  }
+  return true;
+}
+
+// The walks toward q (a group's first host) from every source beyond q's switch D, up to D.
+bool Walker::walk_to(int q, AtD& at) {
+  const int D = t_.host_switch(q);
+  const Lid dlid = ts_.hosts[q].base_lid;
+  if (++cur_ == 0) {
+    for (State& x : st_) x.stamp = 0;
+    cur_ = 1;
+  }
+  for (auto& b : touched_) std::fill(b.begin(), b.end(), 0);
+  roots_.clear();
+  for (int s = 0; s < pr_.S; ++s) {  // independent loads, one pass
+    const SwitchTables& st = ts_.switches[s];
+    col_[s] = dlid < st.vl_column.size() ? st.vl_column[dlid] : UINT32_MAX;
+  }
+  for (const PairClass& c : pr_.classes.list)
+    if (c.sw != D && !inject(c, q, pr_.class_mask[c.id], nullptr, nullptr)) return false;
+  // First hops that keep or raise the VL (from a host, which no hop enters) go first.
+  for (const auto& [i, bits] : roots_) {
+    const int s = static_cast<int>(i % pr_.S), v = static_cast<int>(i / pr_.S);
+    bool up = false;
+    for (const PortCandidate& c : entry(s, v, dlid).candidates) {
+      if (c.port < 1 || c.port >= pr_.p1[s]) continue;  // visit() gives up
+      for (int k = 0; k < kGroups; ++k)
+        up |= (bits & pr_.gmask[static_cast<size_t>(s) * kGroups + k]) &&
+              pr_.ovt[(k * kV + v) * pr_.ports + pr_.pbase[s] + c.port] >= v;
+    }
+    if (!up) continue;
+    if (!visit(s, v, bits, dlid, false, 1)) return false;
+    st_[i].mask &= ~bits;
+  }
+  // The rest VL by VL from the highest, each VL's switches in order.
+  for (int v = kV - 1; v >= 0; --v) {
+    const std::vector<uint64_t>& bits = touched_[v];  // visits add states of lower VLs only
+    for (size_t w = 0; w < bits.size(); ++w)
+      for (uint64_t b = bits[w]; b; b &= b - 1) {
+        const int s = static_cast<int>(w * 64) + __builtin_ctzll(b);
+        const uint64_t m = st_[static_cast<size_t>(v) * pr_.S + s].mask;
+        if (s != D && m && !visit(s, v, m, dlid, true, 0)) return false;
+      }
+  }
+  at.rep = q;
+  for (int v = 0; v < kV; ++v) {
+    const State& x = st_[static_cast<size_t>(v) * pr_.S + D];
+    if (x.stamp != cur_) continue;
+    at.mask[v] = x.mask;
+    std::copy_n(x.depth, kGroups, at.depth[v]);
+  }
+  return true;
+}
+
+// The last hop toward q, at its switch D: from the states that reached D (at) and from the
+// sources on D.
+bool Walker::finish_at(int q, const AtD& at) {
+  const int D = t_.host_switch(q), qport = t_.host_switch_port(q);
+  uint64_t mask[kV];
+  uint8_t depth[kV][kGroups];
+  std::copy_n(at.mask, kV, mask);
+  std::memcpy(depth, at.depth, sizeof depth);
+  for (int id : pr_.classes_on[D]) {
+    const uint64_t bits = pr_.class_mask[id] & ~(1ULL << qport);
+    if (bits && !inject(pr_.classes.list[id], q, bits, mask, depth)) return false;
+  }
+  const Lid dlid = ts_.hosts[q].base_lid;
+  const size_t base = pr_.pbase[D];
+  for (int v = 0; v < kV; ++v) {
+    if (!mask[v]) continue;
+    const LftEntry e = ts_.switches[D].route(dlid, static_cast<Vl>(v));
+    if (!e.routed()) return false;
+    uint64_t* dep_row = dep.data() + static_cast<size_t>(v) * pr_.ports + base;
+    for (const PortCandidate& c : e.candidates) {
+      if (c.port < 1 || c.port >= pr_.p1[D] || pr_.peer[base + c.port].node != t_.host_node(q)) return false;
+      dep_row[c.port] |= mask[v];
+      for (int k = 0; k < kGroups; ++k) {
+        if (!(mask[v] & pr_.gmask[static_cast<size_t>(D) * kGroups + k])) continue;
+        const int ov = pr_.ovt[(k * kV + v) * pr_.ports + base + c.port];
+        out.vl_seen[ov] = true;
+        out.vl15 |= ov == kManagementVl;
+        out.max_hops = std::max(out.max_hops, depth[v][k] + 1);
+      }
+    }
+  }
+  out.pairs += t_.num_hosts - 1;
+  return true;
+}
+
+bool Walker::destination_switch(int D) {
+  std::vector<AtD> reps;
+  for (int q : pr_.hosts_on[D]) {
+    const int r = pr_.group_of[q];
+    if (r == q) {
+      reps.emplace_back();
+      if (!walk_to(q, reps.back())) return false;
+    }
+    const auto it = std::find_if(reps.begin(), reps.end(), [&](const AtD& a) { return a.rep == r; });
+    if (it == reps.end() || !finish_at(q, *it)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool ranked_walk_applies(const Topology& t, const TableSet& ts) {
+  for (int s = 0; s < t.num_switches; ++s) {
+    const SwitchTables& st = ts.switches[s];
+    if (!st.per_vl() || st.sl2vl.key() != Sl2VlTable::Key::InputVl || st.sl2vl.num_ports() < t.nodes[s].num_ports ||
+        t.nodes[s].num_ports > 63)
+      return false;
+  }
+  for (const HostTables& h : ts.hosts)
+    if (h.lmc != 0) return false;
+  return true;
+}
+
+bool ranked_walk(const Topology& t, const TableSet& ts, std::vector<SwitchDeps>& deps, RankedWalk& out, int threads) {
+  Prep pr;
+  if (!prepare(t, ts, pr)) return false;
+  threads = std::max(1, std::min(threads, pr.S));
+  std::vector<Walker> walkers;
+  walkers.reserve(threads);
+  for (int i = 0; i < threads; ++i) walkers.emplace_back(t, ts, pr);
+  std::vector<char> ok(threads, 1);
+  auto work = [&](int w) {  // destination switches w, w + threads, ...
+    for (int D = w; D < pr.S && ok[w]; D += threads)
+      if (!pr.hosts_on[D].empty()) ok[w] = walkers[w].destination_switch(D);
+  };
+  std::vector<std::thread> pool;
+  for (int i = 1; i < threads; ++i) pool.emplace_back(work, i);
+  work(0);
+  for (std::thread& th : pool) th.join();
+  if (std::find(ok.begin(), ok.end(), 0) != ok.end()) return false;
+  for (const Walker& w : walkers) {
+    out.pairs += w.out.pairs;
+    out.max_hops = std::max(out.max_hops, w.out.max_hops);
+    out.vl15 |= w.out.vl15;
+    for (int v = 0; v < kV; ++v) {
+      out.sl_seen[v] |= w.out.sl_seen[v];
+      out.vl_seen[v] |= w.out.vl_seen[v];
+    }
+  }
+  for (int s = 0; s < pr.S; ++s) {
+    const Sl2VlTable& tab = ts.switches[s].sl2vl;
+    for (int v = 0; v < kV; ++v)
+      for (int p = 1; p < pr.p1[s]; ++p) {
+        uint64_t m = 0;
+        for (const Walker& w : walkers) m |= w.dep[v * pr.ports + pr.pbase[s] + p];
+        for (; m; m &= m - 1) {
+          const int in = __builtin_ctzll(m);
+          deps[s].set(in, v, p, tab.get(in, p, v) & 15);
+        }
+      }
+  }
+  return true;
+}
+
+}  // namespace ibsc::routing
