@@ -40,15 +40,31 @@ TableSet route_distance(const Topology& t, const RoutingOptions& opt, bool defle
   VlRules r;
   r.name = name;
   r.vls = vls;
+  // The moves allowed on VL v are a prefix of one list per (switch, destination), ordered by
+  // priority: the minimal ones always (v >= d(curr)), the sideways ones once d(curr) <= v - 1,
+  // the deflections once d(curr) + 1 <= v - 1. build_vl_tables asks VL after VL for one pair,
+  // so the list is made once per pair.
+  std::vector<PortCandidate> all, by_prio[3];
+  int all_s = -1, all_dst = -1, ends[3] = {0, 0, 0};  // end of each priority in `all`
   r.candidates = [&](int s, int v, int dst, std::vector<PortCandidate>& out) {
-    const int here = d(s, dst), w = v - 1;
+    const int here = d(s, dst);
     if (v < here) return;  // the invariant v >= d(curr) rules this state out
-    for (int prio = 0; prio <= (deflection ? 2 : 1); ++prio)
+    if (s != all_s || dst != all_dst) {
+      for (auto& b : by_prio) b.clear();
       for (int c : g.out[s]) {
-        const int there = d(g.channels[c].to, dst);
-        const bool ok = prio == 0 ? there == here - 1 : there == here - 1 + prio && there <= w;
-        if (ok) out.push_back({static_cast<PortNum>(g.channels[c].port), static_cast<uint8_t>(prio)});
+        const int prio = d(g.channels[c].to, dst) - here + 1;  // 0 closer, 1 sideways, 2 farther
+        if (prio >= 0 && prio <= (deflection ? 2 : 1))
+          by_prio[prio].push_back({static_cast<PortNum>(g.channels[c].port), static_cast<uint8_t>(prio)});
       }
+      all.clear();
+      for (int prio = 0; prio < 3; ++prio) {
+        all.insert(all.end(), by_prio[prio].begin(), by_prio[prio].end());
+        ends[prio] = static_cast<int>(all.size());
+      }
+      all_s = s, all_dst = dst;
+    }
+    const int w = v - 1, n = here + 1 <= w ? ends[2] : here <= w ? ends[1] : ends[0];
+    out.insert(out.end(), all.begin(), all.begin() + n);
   };
   r.next_vl = [](int, int, int, int v) { return static_cast<Vl>(v > 0 ? v - 1 : 0); };
   r.first_vl = [&](int src, int dst) { return static_cast<Vl>(d(src, dst) + opt.k - 1); };

@@ -25,7 +25,8 @@ struct Prep {
   struct Peer {
     int32_t node = -1;
     uint8_t port = 0;
-    int8_t group = -1;  // the VL2VL group of this input port at its switch (-1: not cabled)
+    int8_t group = -1;      // the VL2VL group of this input port at its switch (-1: not cabled)
+    int8_t far_group = -1;  // the group of the far end's port at its switch
   };
   std::vector<Peer> peer;       // [pbase + p]: the far end of port p, and p's own group
   std::vector<uint64_t> gmask;  // [s * kGroups + k]: the input ports of group k
@@ -74,6 +75,8 @@ bool prepare(const Topology& t, const TableSet& ts, Prep& pr) {
       pr.gmask[static_cast<size_t>(s) * kGroups + k] |= 1ULL << p;
     }
   }
+  for (Prep::Peer& x : pr.peer)
+    if (x.node >= 0 && x.node < S) x.far_group = pr.peer[pr.pbase[x.node] + x.port].group;
   pr.classes = pair_classes(t, ts);
   if (pr.classes.list.empty()) return false;
   pr.classes_on.assign(S, {});
@@ -193,7 +196,7 @@ bool Walker::visit(int s, int v, uint64_t m, Lid dlid, bool ranked, int root_dep
     const Prep::Peer& to = pr_.peer[base + c.port];
     if (to.node < 0 || to.node >= pr_.S) return false;  // not cabled, or a host beyond the destination switch
     dep_row[c.port] |= m;
-    const int pk = pr_.peer[pr_.pbase[to.node] + to.port].group;
+    const int pk = to.far_group;
     for (int j = 0; j < n; ++j) {
       const int ov = pr_.ovt[(ks[j] * kV + v) * pr_.ports + base + c.port];
       if (ranked && ov >= v) return false;

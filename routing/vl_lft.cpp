@@ -13,6 +13,30 @@ size_t VlLftPool::bytes() const {
          cands_.capacity() * sizeof(PortCandidate);
 }
 
+namespace {
+
+uint64_t mix(uint64_t h, uint64_t x) {
+  h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  return h * 0xff51afd7ed558ccdULL;
+}
+
+uint64_t hash_bytes(const void* p, size_t n) {
+  const auto* b = static_cast<const unsigned char*>(p);
+  uint64_t h = n;
+  for (; n >= 8; n -= 8, b += 8) {
+    uint64_t w;
+    std::memcpy(&w, b, 8);
+    h = mix(h, w);
+  }
+  uint64_t tail = 0;
+  std::memcpy(&tail, b, n);
+  return mix(h, tail);
+}
+
+uint64_t probe(uint64_t h) { return mix(h, 1); }  // the next slot after a hash met with other content
+
+}  // namespace
+
 void VlLftPool::add_list(const PortCandidate* b, const PortCandidate* e) {
   const size_t n = static_cast<size_t>(e - b);
   if (n > 0xFF) throw std::invalid_argument("LFT entry with over 255 candidates");
@@ -26,37 +50,52 @@ void VlLftPool::add_list(const PortCandidate* b, const PortCandidate* e) {
   }
   List l{0, static_cast<uint8_t>(n), n ? *b : PortCandidate{}};
   if (n > 1) {
-    const std::string key(reinterpret_cast<const char*>(b), n * sizeof *b);
-    auto it = list_.emplace(key, static_cast<uint32_t>(cands_.size())).first;
-    if (it->second == cands_.size()) cands_.insert(cands_.end(), b, e);
-    l.at = it->second;
+    for (uint64_t h = hash_bytes(b, n * sizeof *b);; h = probe(h)) {
+      const auto [it, fresh] = list_.emplace(h, static_cast<uint64_t>(cands_.size()) << 8 | n);
+      const auto at = static_cast<uint32_t>(it->second >> 8);
+      if (fresh) cands_.insert(cands_.end(), b, e);
+      if (fresh || ((it->second & 0xFF) == n && std::memcmp(cands_.data() + at, b, n * sizeof *b) == 0)) {
+        l.at = at;
+        break;
+      }
+    }
   }
   lists_.push_back(l);
 }
 
 uint32_t VlLftPool::end_column() {
   if (static_cast<int>(lists_.size()) != vls_) throw std::logic_error("VlLftPool: a column needs one list per VL");
-  key_.clear();
+  uint64_t h = 0;
   for (const List& l : lists_) {
-    key_.append(reinterpret_cast<const char*>(&l.at), sizeof l.at);
-    key_.push_back(static_cast<char>(l.count));
-    key_.append(reinterpret_cast<const char*>(&l.first), sizeof l.first);
+    uint32_t first = 0;
+    std::memcpy(&first, &l.first, sizeof l.first);
+    h = mix(h, (static_cast<uint64_t>(l.at) << 32) | (static_cast<uint64_t>(l.count) << 24) | first);
   }
   const auto column = static_cast<uint32_t>(columns());
-  auto it = column_.emplace(key_, column).first;
-  if (it->second == column)
-    for (const List& l : lists_) {
-      slot_.push_back({l.first, l.count});
-      more_at_.push_back(l.at);
+  for (;; h = probe(h)) {
+    const auto [it, fresh] = column_.emplace(h, column);
+    if (fresh) {
+      for (const List& l : lists_) {
+        slot_.push_back({l.first, l.count});
+        more_at_.push_back(l.at);
+      }
+      return column;
     }
-  return it->second;
+    const size_t c = static_cast<size_t>(it->second) * vls_;
+    bool same = true;
+    for (int v = 0; v < vls_ && same; ++v) {
+      const List& l = lists_[v];
+      same = slot_[c + v].count == l.count && more_at_[c + v] == l.at &&
+             std::memcmp(&slot_[c + v].first, &l.first, sizeof l.first) == 0;
+    }
+    if (same) return it->second;
+  }
 }
 
 void VlLftPool::finish() {
   list_ = {};
   column_ = {};
   lists_ = {};
-  key_ = {};
   named_.assign(columns(), PortSet{});
   for (uint32_t c = 0; c < columns(); ++c)
     for (int v = 0; v < vls_; ++v)

@@ -12,7 +12,6 @@
 #include <array>
 #include <cstdint>
 #include <memory>
-#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -58,11 +57,12 @@ class VlLftPool {
   std::vector<Lft::Slot> slot_;    // [column * vls + VL]
   std::vector<uint32_t> more_at_;  // [column * vls + VL], into cands_ when count > 1
   std::vector<PortCandidate> cands_;
-  std::vector<PortSet> named_;                        // [column]
-  std::vector<List> lists_;                           // the column being built
-  std::unordered_map<std::string, uint32_t> list_;    // candidates -> offset in cands_
-  std::unordered_map<std::string, uint32_t> column_;  // (offset, count) per VL -> column
-  std::string key_;
+  std::vector<PortSet> named_;  // [column]
+  std::vector<List> lists_;     // the column being built
+  // Build-time indexes by a hash of the content (a hash met with other content probes on:
+  // the content decides, as a key of the whole content would, at a fraction of the cost).
+  std::unordered_map<uint64_t, uint64_t> list_;    // candidates -> offset in cands_ << 8 | count
+  std::unordered_map<uint64_t, uint32_t> column_;  // (offset, count, first) per VL -> column
 };
 
 struct TableSet;
