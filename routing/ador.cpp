@@ -94,26 +94,42 @@ TableSet route_ador(const Topology& t, const RoutingOptions& opt, Algorithm vari
   VlRules r;
   r.name = name;
   r.vls = vls;
+  // The dimension of every switch port, once (port_dim compares coordinates).
+  std::vector<std::vector<int>> dim_of(t.num_switches);
+  for (int s = 0; s < t.num_switches; ++s)
+    for (int p = 0; p <= t.nodes[s].num_ports; ++p) dim_of[s].push_back(port_dim(s, p));
+  // The moves on VL v are a prefix of one list per (switch, destination): the minimal ports,
+  // then the detours (only while left >= 2 x here). build_vl_tables asks VL after VL for one
+  // pair, so the list is made once per pair.
+  std::vector<PortCandidate> all;
+  int all_s = -1, all_dst = -1, here = 0, minimal_end = 0;
   r.candidates = [&](int s, int v, int dst, std::vector<PortCandidate>& out) {
-    const int here = differing(s, dst), dim = current_dim(s, dst);
-    const int left = v == 0 && here == n ? 2 * n : v;  // VL 0 from the HCA: n dimensions, none started
-    if (dim < 0 || left < 2 * here - 1) return;        // no packet arrives so
-    const Node& node = t.nodes[s];
-    for (int prio = 0; prio <= 1; ++prio)
-      for (int p = 1; p <= node.num_ports; ++p) {
-        if (port_dim(s, p) != dim) continue;
-        const bool minimal = t.nodes[node.ports[p].node].coord[dim] == t.nodes[dst].coord[dim];
-        if (prio == 0 ? minimal : !minimal && left >= 2 * here)
-          out.push_back({static_cast<PortNum>(p), static_cast<uint8_t>(prio)});
+    if (s != all_s || dst != all_dst) {
+      here = differing(s, dst);
+      const int dim = current_dim(s, dst);
+      const Node& node = t.nodes[s];
+      all.clear();
+      minimal_end = 0;
+      for (int prio = 0; prio <= 1 && dim >= 0; ++prio) {
+        for (int p = 1; p <= node.num_ports; ++p)
+          if (dim_of[s][p] == dim && (t.nodes[node.ports[p].node].coord[dim] == t.nodes[dst].coord[dim]) == (prio == 0))
+            all.push_back({static_cast<PortNum>(p), static_cast<uint8_t>(prio)});
+        if (prio == 0) minimal_end = static_cast<int>(all.size());
       }
+      if (dim < 0) here = -1;  // no moves
+      all_s = s, all_dst = dst;
+    }
+    const int left = v == 0 && here == n ? 2 * n : v;  // VL 0 from the HCA
+    if (here < 0 || left < 2 * here - 1) return;       // no packet arrives so
+    out.insert(out.end(), all.begin(), all.begin() + (left >= 2 * here ? all.size() : minimal_end));
   };
   r.next_vl = [&](int s, int in_port, int out_port, int v) {
-    const int from = port_dim(s, in_port);
+    const int from = dim_of[s][in_port];
     int w;
-    if (from >= 0 && from == port_dim(s, out_port)) w = v - 1;  // the second hop in a dimension
-    else if (v == 0) w = 2 * n - 1;                             // first hop, n dimensions left
-    else w = v % 2 ? v - 2 : v - 1;                             // into another dimension: next odd VL below
-    return static_cast<Vl>(w > 0 ? w : 0);                      // w < 0: a state no packet reaches
+    if (from >= 0 && from == dim_of[s][out_port]) w = v - 1;  // the second hop in a dimension
+    else if (v == 0) w = 2 * n - 1;                           // first hop, n dimensions left
+    else w = v % 2 ? v - 2 : v - 1;                           // into another dimension: next odd VL below
+    return static_cast<Vl>(w > 0 ? w : 0);                    // w < 0: a state no packet reaches
   };
   r.first_vl = [&](int src, int dst) {
     const int d = differing(src, dst);
