@@ -19,6 +19,7 @@ constexpr int kGroups = 8;  // VL2VL groups of input ports per switch (ADOR on 4
 // the states of one VL, visited in switch order, read them in order.
 struct Prep {
   int S = 0;
+  int groups = 1;             // the most groups of any switch
   size_t ports = 0;           // pbase[S]
   std::vector<int> p1;        // [s]: ports + 1
   std::vector<size_t> pbase;  // [s]: first index of s in the per-port arrays
@@ -72,6 +73,7 @@ bool prepare(const Topology& t, const TableSet& ts, Prep& pr) {
             pr.ovt[(k * kV + v) * pr.ports + pr.pbase[s] + out] = static_cast<uint8_t>(row[(out - 1) * kV + v]);
       }
       x.group = static_cast<int8_t>(k);
+      pr.groups = std::max(pr.groups, static_cast<int>(k) + 1);
       pr.gmask[static_cast<size_t>(s) * kGroups + k] |= 1ULL << p;
     }
   }
@@ -97,6 +99,7 @@ class Walker {
  public:
   Walker(const Topology& t, const TableSet& ts, const Prep& pr) : t_(t), ts_(ts), pr_(pr) {
     st_.assign(static_cast<size_t>(pr.S) * kV, {});
+    depth_.assign(st_.size() * pr.groups, 0);
     root_at_.assign(st_.size(), 0);
     for (auto& b : touched_) b.assign((pr.S + 63) / 64, 0);
     col_.assign(pr.S, 0);
@@ -109,24 +112,21 @@ class Walker {
   RankedWalk out;
 
  private:
-  struct State {                  // a packet entering a switch on a VL, [v * S + s]
-    uint64_t mask = 0;            // the input ports that reached it
-    uint32_t stamp = 0;           // the walk that last touched it
-    uint8_t depth[kGroups] = {};  // longest walk into it by each group's ports, in links
+  struct State {        // a packet entering a switch on a VL, [v * S + s]; zero between walks
+    uint64_t mask = 0;  // the input ports that reached it
   };
+  // [state * groups + group]: the longest walk into the state by that group's ports, in links
+  // (at most 2 + 15: hops between switches lower the VL, and only a first hop raises it).
+  uint8_t* depth_of(size_t state) { return &depth_[state * pr_.groups]; }
   struct AtD {  // the states that reached the destination switch from other switches
     int rep = -1;
     uint64_t mask[kV] = {};
     uint8_t depth[kV][kGroups] = {};
   };
-  State& touch(int s, int v) {
-    State& x = st_[static_cast<size_t>(v) * pr_.S + s];
-    if (x.stamp != cur_) {
-      x = State{};
-      x.stamp = cur_;
-      touched_[v][s >> 6] |= 1ULL << (s & 63);
-    }
-    return x;
+  bool touched(int s, int v) const { return touched_[v][s >> 6] >> (s & 63) & 1; }
+  State& touch(int s, int v) {  // no branch: whether the state is new is hard to predict
+    touched_[v][s >> 6] |= 1ULL << (s & 63);
+    return st_[static_cast<size_t>(v) * pr_.S + s];
   }
   LftEntry entry(int s, int v, Lid dlid) const {
     const VlLftPool* pool = ts_.switches[s].vl_pool.get();
@@ -141,8 +141,8 @@ class Walker {
   const Topology& t_;
   const TableSet& ts_;
   const Prep& pr_;
-  uint32_t cur_ = 0;
   std::vector<State> st_;
+  std::vector<uint8_t> depth_;
   std::vector<uint64_t> touched_[kV];               // [v]: bit per switch with a state this walk
   std::vector<uint32_t> col_;                       // [s]: the DLID's pool column (vl_lft.h)
   std::vector<std::pair<size_t, uint64_t>> roots_;  // first-hop states (v * S + s), host ports
@@ -169,12 +169,12 @@ bool Walker::inject(const PairClass& c, int q, uint64_t bits, uint64_t* mask, ui
       continue;
     }
     const size_t i = static_cast<size_t>(v) * pr_.S + c.sw;
-    const bool fresh = st_[i].stamp != cur_;
+    const bool fresh = !touched(c.sw, v);
     State& x = touch(c.sw, v);  // only first hops have touched states yet
     if (fresh) root_at_[i] = roots_.size(), roots_.emplace_back(i, 0);
     roots_[root_at_[i]].second |= bits;
     x.mask |= bits;
-    x.depth[k] = std::max<uint8_t>(x.depth[k], 1);
+    depth_of(i)[k] = std::max<uint8_t>(depth_of(i)[k], 1);
   }
   return true;
 }
@@ -184,13 +184,14 @@ bool Walker::inject(const PairClass& c, int q, uint64_t bits, uint64_t* mask, ui
 bool Walker::visit(int s, int v, uint64_t m, Lid dlid, bool ranked, int root_depth) {
   const LftEntry e = entry(s, v, dlid);
   if (!e.routed()) return false;
-  const State& here = st_[static_cast<size_t>(v) * pr_.S + s];
+  const uint8_t* here = depth_of(static_cast<size_t>(v) * pr_.S + s);
   int ks[kGroups], n = 0;
-  for (int k = 0; k < kGroups; ++k)
+  for (int k = 0; k < pr_.groups; ++k)
     if (m & pr_.gmask[static_cast<size_t>(s) * kGroups + k]) ks[n++] = k;
   const int P = pr_.p1[s] - 1;
   const size_t base = pr_.pbase[s];
   uint64_t* dep_row = dep.data() + static_cast<size_t>(v) * pr_.ports + base;
+  uint32_t seen = 0;  // output VLs, kept in a register
   for (const PortCandidate& c : e.candidates) {
     if (c.port < 1 || c.port > P) return false;
     const Prep::Peer& to = pr_.peer[base + c.port];
@@ -200,14 +201,16 @@ bool Walker::visit(int s, int v, uint64_t m, Lid dlid, bool ranked, int root_dep
     for (int j = 0; j < n; ++j) {
       const int ov = pr_.ovt[(ks[j] * kV + v) * pr_.ports + base + c.port];
       if (ranked && ov >= v) return false;
-      out.vl_seen[ov] = true;
-      out.vl15 |= ov == kManagementVl;
+      seen |= 1u << ov;
       State& x = touch(to.node, ov);
       x.mask |= 1ULL << to.port;
-      const int d = (root_depth > 0 ? root_depth : here.depth[ks[j]]) + 1;
-      x.depth[pk] = static_cast<uint8_t>(std::max<int>(x.depth[pk], d));
+      const int d = (root_depth > 0 ? root_depth : here[ks[j]]) + 1;
+      uint8_t& xd = depth_of(static_cast<size_t>(ov) * pr_.S + to.node)[pk];
+      xd = static_cast<uint8_t>(std::max<int>(xd, d));
     }
   }
+  for (int ov = 0; ov < kV; ++ov) out.vl_seen[ov] |= (seen >> ov) & 1;
+  out.vl15 |= (seen >> kManagementVl) & 1;
   return true;
 }
 
@@ -215,11 +218,15 @@ bool Walker::visit(int s, int v, uint64_t m, Lid dlid, bool ranked, int root_dep
 bool Walker::walk_to(int q, AtD& at) {
   const int D = t_.host_switch(q);
   const Lid dlid = ts_.hosts[q].base_lid;
-  if (++cur_ == 0) {
-    for (State& x : st_) x.stamp = 0;
-    cur_ = 1;
+  for (int v = 0; v < kV; ++v) {  // the last walk's states back to zero
+    std::vector<uint64_t>& bits = touched_[v];
+    for (size_t w = 0; w < bits.size(); ++w)
+      for (; bits[w]; bits[w] &= bits[w] - 1) {
+        const size_t i = static_cast<size_t>(v) * pr_.S + w * 64 + __builtin_ctzll(bits[w]);
+        st_[i].mask = 0;
+        std::fill_n(depth_of(i), pr_.groups, 0);
+      }
   }
-  for (auto& b : touched_) std::fill(b.begin(), b.end(), 0);
   roots_.clear();
   for (int s = 0; s < pr_.S; ++s) {  // independent loads, one pass
     const SwitchTables& st = ts_.switches[s];
@@ -233,7 +240,7 @@ bool Walker::walk_to(int q, AtD& at) {
     bool up = false;
     for (const PortCandidate& c : entry(s, v, dlid).candidates) {
       if (c.port < 1 || c.port >= pr_.p1[s]) continue;  // visit() gives up
-      for (int k = 0; k < kGroups; ++k)
+      for (int k = 0; k < pr_.groups; ++k)
         up |= (bits & pr_.gmask[static_cast<size_t>(s) * kGroups + k]) &&
               pr_.ovt[(k * kV + v) * pr_.ports + pr_.pbase[s] + c.port] >= v;
     }
@@ -254,9 +261,9 @@ bool Walker::walk_to(int q, AtD& at) {
   at.rep = q;
   for (int v = 0; v < kV; ++v) {
     const State& x = st_[static_cast<size_t>(v) * pr_.S + D];
-    if (x.stamp != cur_) continue;
+    if (!touched(D, v)) continue;
     at.mask[v] = x.mask;
-    std::copy_n(x.depth, kGroups, at.depth[v]);
+    std::copy_n(depth_of(static_cast<size_t>(v) * pr_.S + D), pr_.groups, at.depth[v]);
   }
   return true;
 }
@@ -283,7 +290,7 @@ bool Walker::finish_at(int q, const AtD& at) {
     for (const PortCandidate& c : e.candidates) {
       if (c.port < 1 || c.port >= pr_.p1[D] || pr_.peer[base + c.port].node != t_.host_node(q)) return false;
       dep_row[c.port] |= mask[v];
-      for (int k = 0; k < kGroups; ++k) {
+      for (int k = 0; k < pr_.groups; ++k) {
         if (!(mask[v] & pr_.gmask[static_cast<size_t>(D) * kGroups + k])) continue;
         const int ov = pr_.ovt[(k * kV + v) * pr_.ports + base + c.port];
         out.vl_seen[ov] = true;

@@ -80,9 +80,11 @@ TableSet build_vl_tables(const Topology& t, const VlRules& r) {
     st.vl_pool = pool;
     // The plain LFT (read by tools that know one LFT, e.g. exports): each DLID's first
     // candidate on the highest input VL.
+    uint32_t last_col = UINT32_MAX;  // hosts of one switch share a column
+    LftEntry top;
     for (int h = 0; h < t.num_hosts; ++h) {
       const Lid l = ts.hosts[h].base_lid;
-      const LftEntry top = st.route(l, static_cast<Vl>(r.vls - 1));
+      if (st.vl_column[l] != last_col) last_col = st.vl_column[l], top = st.route(l, static_cast<Vl>(r.vls - 1));
       if (top.routed()) st.lft.set(l, top.candidates.front().port, top.candidates.front().priority);
     }
     st.sl2vl.reset(node.num_ports, Sl2VlTable::Key::InputVl);
@@ -99,10 +101,12 @@ TableSet build_vl_tables(const Topology& t, const VlRules& r) {
     if (by_switch[s].empty()) continue;
     PathRow row;  // one row per source switch: the first VL depends on (source, destination) switch
     row.assign(t.num_hosts);
+    int last_d = -1;  // hosts of one switch share the first VL
+    Vl vl = 0;
     for (int g = 0; g < t.num_hosts; ++g) {
       const int d = t.host_switch(g);
       if (d < 0) continue;
-      const Vl vl = r.first_vl(s, d);
+      if (d != last_d) last_d = d, vl = r.first_vl(s, d);
       if (vl >= r.vls) throw RoutingError(r.name + ": first VL " + std::to_string(vl) + " beyond its VLs");
       row.set(g, {ts.hosts[g].base_lid, static_cast<Sl>(vl)});
     }
