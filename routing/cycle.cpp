@@ -38,13 +38,27 @@ std::vector<int> find_cycle(const std::vector<uint32_t>& offsets, const std::vec
 
 void compress_edges(int nodes, std::vector<std::pair<int, int>>& edges, std::vector<uint32_t>& offsets,
                     std::vector<int>& targets) {
-  std::sort(edges.begin(), edges.end());
-  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+  // By source in one counting pass, then each source's short list sorted: the order of sorting
+  // the pairs (millions at 16,384 hosts) at a fraction of the cost.
   offsets.assign(nodes + 1, 0);
   for (const auto& e : edges) ++offsets[e.first + 1];
   for (int v = 0; v < nodes; ++v) offsets[v + 1] += offsets[v];
   targets.resize(edges.size());
-  for (size_t i = 0; i < edges.size(); ++i) targets[i] = edges[i].second;
+  std::vector<uint32_t> next(offsets.begin(), offsets.end() - 1);
+  for (const auto& e : edges) targets[next[e.first]++] = e.second;
+  size_t w = 0;  // duplicates out, in place
+  for (int v = 0; v < nodes; ++v) {
+    const size_t b = offsets[v], e = offsets[v + 1];
+    offsets[v] = static_cast<uint32_t>(w);
+    std::sort(targets.begin() + b, targets.begin() + e);
+    for (size_t i = b; i < e; ++i)
+      if (i == b || targets[i] != targets[i - 1]) targets[w++] = targets[i];
+  }
+  offsets[nodes] = static_cast<uint32_t>(w);
+  targets.resize(w);
+  edges.resize(w);  // sorted and without duplicates, as before
+  for (int v = 0; v < nodes; ++v)
+    for (uint32_t i = offsets[v]; i < offsets[v + 1]; ++i) edges[i] = {v, targets[i]};
 }
 
 }  // namespace ibsc::routing
