@@ -103,7 +103,7 @@ TableSet route_ador(const Topology& t, const RoutingOptions& opt, Algorithm vari
   // pair, so the list is made once per pair.
   std::vector<PortCandidate> all;
   int all_s = -1, all_dst = -1, here = 0, minimal_end = 0;
-  r.candidates = [&](int s, int v, int dst, std::vector<PortCandidate>& out) {
+  auto make_all = [&](int s, int dst) {
     if (s != all_s || dst != all_dst) {
       here = differing(s, dst);
       const int dim = current_dim(s, dst);
@@ -119,9 +119,19 @@ TableSet route_ador(const Topology& t, const RoutingOptions& opt, Algorithm vari
       if (dim < 0) here = -1;  // no moves
       all_s = s, all_dst = dst;
     }
+  };
+  r.candidates = [&](int s, int v, int dst, std::vector<PortCandidate>& out) {
+    make_all(s, dst);
     const int left = v == 0 && here == n ? 2 * n : v;  // VL 0 from the HCA
     if (here < 0 || left < 2 * here - 1) return;       // no packet arrives so
     out.insert(out.end(), all.begin(), all.begin() + (left >= 2 * here ? all.size() : minimal_end));
+  };
+  // The lists of every VL follow from here, the list and where its minimal ports end.
+  r.column_key = [&](int s, int dst, std::string& key) {
+    make_all(s, dst);
+    key.push_back(static_cast<char>(here));
+    key.push_back(static_cast<char>(minimal_end));
+    key.append(reinterpret_cast<const char*>(all.data()), all.size() * sizeof(PortCandidate));
   };
   r.next_vl = [&](int s, int in_port, int out_port, int v) {
     const int from = dim_of[s][in_port];

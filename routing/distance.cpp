@@ -46,9 +46,8 @@ TableSet route_distance(const Topology& t, const RoutingOptions& opt, bool defle
   // so the list is made once per pair.
   std::vector<PortCandidate> all, by_prio[3];
   int all_s = -1, all_dst = -1, ends[3] = {0, 0, 0};  // end of each priority in `all`
-  r.candidates = [&](int s, int v, int dst, std::vector<PortCandidate>& out) {
+  auto make_all = [&](int s, int dst) {
     const int here = d(s, dst);
-    if (v < here) return;  // the invariant v >= d(curr) rules this state out
     if (s != all_s || dst != all_dst) {
       for (auto& b : by_prio) b.clear();
       for (int c : g.out[s]) {
@@ -63,8 +62,20 @@ TableSet route_distance(const Topology& t, const RoutingOptions& opt, bool defle
       }
       all_s = s, all_dst = dst;
     }
+    return here;
+  };
+  r.candidates = [&](int s, int v, int dst, std::vector<PortCandidate>& out) {
+    const int here = make_all(s, dst);
+    if (v < here) return;  // the invariant v >= d(curr) rules this state out
     const int w = v - 1, n = here + 1 <= w ? ends[2] : here <= w ? ends[1] : ends[0];
     out.insert(out.end(), all.begin(), all.begin() + n);
+  };
+  // The lists of every VL follow from d(curr), the list and where each priority ends.
+  r.column_key = [&](int s, int dst, std::string& key) {
+    const int here = make_all(s, dst);
+    key.push_back(static_cast<char>(here));
+    for (int e : ends) key.push_back(static_cast<char>(e));
+    key.append(reinterpret_cast<const char*>(all.data()), all.size() * sizeof(PortCandidate));
   };
   r.next_vl = [](int, int, int, int v) { return static_cast<Vl>(v > 0 ? v - 1 : 0); };
   r.first_vl = [&](int src, int dst) { return static_cast<Vl>(d(src, dst) + opt.k - 1); };

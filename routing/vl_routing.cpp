@@ -48,6 +48,8 @@ TableSet build_vl_tables(const Topology& t, const VlRules& r) {
     if (e.candidates.size() <= 1) plain_column.emplace(key | (e.routed() ? 1u << 31 : 0), col);
     return col;
   };
+  std::string key;
+  std::unordered_map<std::string, uint32_t> by_key;  // column_key -> column
   std::vector<char> host_lid(ts.max_lid + 1, 0);
   for (const HostTables& h : ts.hosts) host_lid[h.base_lid] = 1;
   for (int s = 0; s < t.num_switches; ++s) {
@@ -68,6 +70,15 @@ TableSet build_vl_tables(const Topology& t, const VlRules& r) {
         }
         continue;
       }
+      if (r.column_key) {
+        key.clear();
+        r.column_key(s, d, key);
+        const auto it = by_key.find(key);
+        if (it != by_key.end()) {  // the same lists as a pair already built: the same column
+          for (int h : hosts) st.vl_column[ts.hosts[h].base_lid] = it->second;
+          continue;
+        }
+      }
       pool->begin_column();
       for (int v = 0; v < r.vls; ++v) {
         c.clear();
@@ -75,6 +86,7 @@ TableSet build_vl_tables(const Topology& t, const VlRules& r) {
         pool->add_list(c.data(), c.data() + c.size());
       }
       const uint32_t col = pool->end_column();
+      if (r.column_key) by_key.emplace(key, col);
       for (int h : hosts) st.vl_column[ts.hosts[h].base_lid] = col;
     }
     st.vl_pool = pool;

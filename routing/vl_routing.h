@@ -26,6 +26,9 @@ struct VlRules {
   std::function<Vl(int s, int in_port, int out_port, int v)> next_vl;
   // The VL the source HCA sends on (path record SL = VL); src and dst are switches.
   std::function<Vl(int src, int dst)> first_vl;
+  // Optional: bytes that decide the candidates of (switch s, destination switch t) on every VL
+  // (pairs with equal keys get equal lists VL by VL); candidates() is then asked once per key.
+  std::function<void(int s, int t, std::string& key)> column_key;
 };
 
 // Builds the table set; RoutingError when the rules ask for VLs beyond kMaxDataVls.
