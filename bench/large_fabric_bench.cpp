@@ -26,15 +26,15 @@
 //   Distance+4  4,096   0.39   1.17   0.22   0.23      0.06       94,687  2,443    149 MB
 //   Distance+4 16,384   8.13  25.27   1.52   1.73      0.29      397,308  4,345    974 MB
 // (16,384 hosts under /usr/bin/time -v: 755 MB and 997 MB maximum RSS.)
-// Set-up since (2026-11-26, route and check CPU s; the check walks Distance+k and the ADOR family
-// in VL order, routing/ranked_walk.h, on 2 threads whose CPU time both counts; the 2 cores
-// were shared with three other helpers' builds and runs, so +-15%):
-//   routing      1,024 hosts   4,096 hosts   16,384 hosts    route+check peak RSS at 16,384
-//   DOR          0.00  0.01    0.04  0.16    0.69   2.42     360 MB (unchanged)
-//   Distance+4   0.01  0.03    0.18  0.28    3.70   5.07     725 MB (787 MB before)
-//   ADOR         0.01  0.02    0.13  0.15    2.39   1.92     643 MB (683 MB before)
-// where they were, same conditions: Distance+4 0.02 0.05, 0.39 0.71, 8.19 24.75; ADOR 0.02 0.03,
-// 0.27 0.67, 4.75 39.43. Before the compact
+// Set-up since (2026-11-26, route and check CPU s, the check on one thread; the check walks
+// Distance+k and the ADOR family in VL order, routing/ranked_walk.h; the 2 cores were shared
+// with three other helpers' builds, so +-15%; before -> after, same conditions):
+//   routing      1,024 hosts             4,096 hosts             16,384 hosts              max RSS
+//   DOR          0.00 0.01 -> 0.00 0.01  0.04 0.17 -> 0.04 0.15  0.73  2.39 -> 0.72 2.31  360 MB
+//   Distance+4   0.02 0.04 -> 0.01 0.02  0.37 0.78 -> 0.11 0.24  8.34 28.16 -> 2.40 4.54  787 -> 725 MB
+//   ADOR         0.02 0.03 -> 0.01 0.01  0.29 1.05 -> 0.10 0.13  4.78 39.36 -> 1.53 2.06  682 -> 643 MB
+// (max RSS of routing and checking alone at 16,384 hosts; the check's 2 threads by default
+// shorten its wall time, not its CPU time). Before the compact
 // per-VL LFTs (routing/vl_lft.h) and the check by destination switch, Distance+4 at 4,096
 // hosts: check 79 s, build 0.50 s, 550 MB; at 16,384 hosts routing alone took 3.7 GB (8 LFT
 // copies 2.4 GB, and the switches flattened a copy as large again) and the check 219 s at k = 1.
