@@ -23,12 +23,16 @@
 //   - Orders (a detour never changes the order, which the VL accounting relies on):
 //       ador           one order, the highest dimension first (as dor);
 //       mixed-ador     mixed-dor's four orders (1234, 2413, 3142, 4321), picked by the
-//                      destination switch (coordinate sum mod 4);
+//                      destination host as mixed-dor does (its switch's coordinate sum + its
+//                      class, the host's index on its switch mod 4: build_vl_tables' classes);
 //       twisted-ador   the order turns by one dimension at every coordinate corrected: it starts
-//                      at dimension (destination's coordinate sum + coordinates the current
-//                      switch shares with it) mod n and goes on cyclically;
-//       twisted-mixed  both: the mixed order picked by (destination's coordinate sum +
+//                      at dimension (destination's coordinate sum + class + coordinates the
+//                      current switch shares with it) mod n and goes on cyclically (n classes);
+//       twisted-mixed  both: the mixed order picked by (destination's coordinate sum + class +
 //                      coordinates the current switch shares with it) mod 4.
+//     An order per destination host, not per switch: under the bit complement the 8 hosts of a
+//     switch then take the four orders two by two, and no (switch, dimension) gathers more than
+//     the 8 host rates ADOR's one order puts there (routing/README.md).
 #include <string>
 
 #include "routing/routing.h"
@@ -69,10 +73,10 @@ TableSet route_ador(const Topology& t, const RoutingOptions& opt, Algorithm vari
   };
   // The dimension to correct at s for dst: the first differing one in the order, which depends
   // on s only through the coordinates it shares with dst (a detour keeps them).
-  auto current_dim = [&](int s, int dst) {
+  auto current_dim = [&](int s, int dst, int cls) {
     const auto& a = t.nodes[s].coord;
     const auto& b = t.nodes[dst].coord;
-    const int turn = twisted ? n - differing(s, dst) : 0;
+    const int turn = cls + (twisted ? n - differing(s, dst) : 0);
     for (int j = 0; j < n; ++j) {
       int dim;
       if (mixed) dim = orders[(coord_sum(dst) + turn) % 4][j];
@@ -94,8 +98,10 @@ TableSet route_ador(const Topology& t, const RoutingOptions& opt, Algorithm vari
   VlRules r;
   r.name = name;
   r.vls = vls;
-  r.candidates = [&](int s, int v, int dst, std::vector<PortCandidate>& out) {
-    const int here = differing(s, dst), dim = current_dim(s, dst);
+  r.classes = mixed ? 4 : twisted ? n : 1;
+  r.candidates = [&](int s, int v, int dst_class, std::vector<PortCandidate>& out) {
+    const DestinationClass to(t, dst_class);
+    const int dst = to.sw, here = differing(s, dst), dim = current_dim(s, dst, to.cls);
     const int left = v == 0 && here == n ? 2 * n : v;  // VL 0 from the HCA: n dimensions, none started
     if (dim < 0 || left < 2 * here - 1) return;        // no packet arrives so
     const Node& node = t.nodes[s];
@@ -115,8 +121,8 @@ TableSet route_ador(const Topology& t, const RoutingOptions& opt, Algorithm vari
     else w = v % 2 ? v - 2 : v - 1;                             // into another dimension: next odd VL below
     return static_cast<Vl>(w > 0 ? w : 0);                      // w < 0: a state no packet reaches
   };
-  r.first_vl = [&](int src, int dst) {
-    const int d = differing(src, dst);
+  r.first_vl = [&](int src, int dst_class) {
+    const int d = differing(src, DestinationClass(t, dst_class).sw);
     return static_cast<Vl>(d == n ? 0 : 2 * d);
   };
   return build_vl_tables(t, r);
