@@ -23,12 +23,16 @@
 //   - Orders (a detour never changes the order, which the VL accounting relies on):
 //       ador           one order, the highest dimension first (as dor);
 //       mixed-ador     mixed-dor's four orders (1234, 2413, 3142, 4321), picked by the
-//                      destination switch (coordinate sum mod 4);
+//                      destination host as mixed-dor does (its switch's coordinate sum + its
+//                      class, the host's index on its switch mod 4: build_vl_tables' classes);
 //       twisted-ador   the order turns by one dimension at every coordinate corrected: it starts
-//                      at dimension (destination's coordinate sum + coordinates the current
-//                      switch shares with it) mod n and goes on cyclically;
-//       twisted-mixed  both: the mixed order picked by (destination's coordinate sum +
+//                      at dimension (destination's coordinate sum + class + coordinates the
+//                      current switch shares with it) mod n and goes on cyclically (n classes);
+//       twisted-mixed  both: the mixed order picked by (destination's coordinate sum + class +
 //                      coordinates the current switch shares with it) mod 4.
+//     An order per destination host, not per switch: under the bit complement the 8 hosts of a
+//     switch then take the four orders two by two, and no (switch, dimension) gathers more than
+//     the 8 host rates ADOR's one order puts there (routing/README.md).
 #include <string>
 
 #include "routing/routing.h"
@@ -69,10 +73,10 @@ TableSet route_ador(const Topology& t, const RoutingOptions& opt, Algorithm vari
   };
   // The dimension to correct at s for dst: the first differing one in the order, which depends
   // on s only through the coordinates it shares with dst (a detour keeps them).
-  auto current_dim = [&](int s, int dst) {
+  auto current_dim = [&](int s, int dst, int cls) {
     const auto& a = t.nodes[s].coord;
     const auto& b = t.nodes[dst].coord;
-    const int turn = twisted ? n - differing(s, dst) : 0;
+    const int turn = cls + (twisted ? n - differing(s, dst) : 0);
     for (int j = 0; j < n; ++j) {
       int dim;
       if (mixed) dim = orders[(coord_sum(dst) + turn) % 4][j];
@@ -94,6 +98,7 @@ TableSet route_ador(const Topology& t, const RoutingOptions& opt, Algorithm vari
   VlRules r;
   r.name = name;
   r.vls = vls;
+  r.classes = mixed ? 4 : twisted ? n : 1;
   // The dimension of every switch port, once (port_dim compares coordinates).
   std::vector<std::vector<int>> dim_of(t.num_switches);
   for (int s = 0; s < t.num_switches; ++s)
@@ -103,10 +108,12 @@ TableSet route_ador(const Topology& t, const RoutingOptions& opt, Algorithm vari
   // pair, so the list is made once per pair.
   std::vector<PortCandidate> all;
   int all_s = -1, all_dst = -1, here = 0, minimal_end = 0;
-  auto make_all = [&](int s, int dst) {
-    if (s != all_s || dst != all_dst) {
+  auto make_all = [&](int s, int dst_class) {
+    if (s != all_s || dst_class != all_dst) {
+      const DestinationClass to(t, dst_class);
+      const int dst = to.sw;
       here = differing(s, dst);
-      const int dim = current_dim(s, dst);
+      const int dim = current_dim(s, dst, to.cls);
       const Node& node = t.nodes[s];
       all.clear();
       minimal_end = 0;
@@ -117,7 +124,7 @@ TableSet route_ador(const Topology& t, const RoutingOptions& opt, Algorithm vari
         if (prio == 0) minimal_end = static_cast<int>(all.size());
       }
       if (dim < 0) here = -1;  // no moves
-      all_s = s, all_dst = dst;
+      all_s = s, all_dst = dst_class;
     }
   };
   r.candidates = [&](int s, int v, int dst, std::vector<PortCandidate>& out) {
@@ -141,8 +148,8 @@ TableSet route_ador(const Topology& t, const RoutingOptions& opt, Algorithm vari
     else w = v % 2 ? v - 2 : v - 1;                           // into another dimension: next odd VL below
     return static_cast<Vl>(w > 0 ? w : 0);                    // w < 0: a state no packet reaches
   };
-  r.first_vl = [&](int src, int dst) {
-    const int d = differing(src, dst);
+  r.first_vl = [&](int src, int dst_class) {
+    const int d = differing(src, DestinationClass(t, dst_class).sw);
     return static_cast<Vl>(d == n ? 0 : 2 * d);
   };
   return build_vl_tables(t, r);

@@ -7,11 +7,15 @@
 //   mixed-dor: the talk's four orders 1234, 2413, 3142, 4321, chosen by the destination and
 //     carried in the SL, each order on its own VL (SL = VL = order), so each VL holds one
 //     acyclic DOR. The talk does not say how the destination picks its order; reconstruction:
-//     order = (sum of the destination switch's coordinates) mod 4, which spreads neighbouring
-//     destinations over all four. For n dimensions the four orders generalise the talk's as
-//     ascending (1234), odd then even dimensions ascending (2413, 0-based 1,3,0,2), its reverse
-//     (3142) and descending (4321); for n = 4 they are exactly the talk's.
-// Parallel cables (link widths) are spread by destination host, as e-cube does on tori.
+//     order = (sum of the destination switch's coordinates + the host's index on its switch)
+//     mod 4, which spreads neighbouring destinations over all four and a switch's hosts too:
+//     under the bit complement a source switch's hosts then split over the four orders
+//     instead of all taking one (up to four source switches' hosts on one cable). For n dimensions the four orders
+//     generalise the talk's as ascending (1234), odd then even dimensions ascending (2413, 0-based 1,3,0,2), its
+//     reverse (3142) and descending (4321); for n = 4 they are exactly the talk's.
+// Parallel cables (link widths) are spread by destination host, as e-cube does on tori, over
+// the hosts of one order (host / orders): hosts h and h + 4 of a switch share mixed-dor's
+// order, and h % 2 would put both on one cable.
 #include <map>
 #include <string>
 
@@ -56,11 +60,13 @@ TableSet route_dor_flatfly(const Topology& t, const RoutingOptions& opt, bool mi
   assign_lids(t, 0, ts);
   std::vector<int> stride(n, 1);
   for (int d = 1; d < n; ++d) stride[d] = stride[d - 1] * t.dims[d - 1];
-  auto order_of = [&](int sw) {
+  std::vector<int> order_of(t.num_hosts, 0);  // [destination host] -> its order
+  const std::vector<std::vector<int>> by_switch = hosts_by_switch(t);
+  for (int sw = 0; sw < t.num_switches; ++sw) {
     int sum = 0;
     for (int c : t.nodes[sw].coord) sum += c;
-    return sum % k;
-  };
+    for (size_t i = 0; i < by_switch[sw].size(); ++i) order_of[by_switch[sw][i]] = (sum + static_cast<int>(i)) % k;
+  }
   for (int s = 0; s < t.num_switches; ++s) {
     const Node& node = t.nodes[s];
     std::map<int, std::vector<int>> ports_to;  // neighbour switch -> its parallel cables
@@ -74,7 +80,7 @@ TableSet route_dor_flatfly(const Topology& t, const RoutingOptions& opt, bool mi
         port = static_cast<PortNum>(t.host_switch_port(h));
       } else {
         int d = -1;
-        for (int dim : orders[order_of(b)])
+        for (int dim : orders[order_of[h]])
           if (node.coord[dim] != t.nodes[b].coord[dim]) {
             d = dim;
             break;
@@ -84,7 +90,7 @@ TableSet route_dor_flatfly(const Topology& t, const RoutingOptions& opt, bool mi
         if (it == ports_to.end())
           throw RoutingError("dor: switch " + node.name + " has no cable to " + t.nodes[next].name +
                              " (not a full flattened butterfly)");
-        port = static_cast<PortNum>(it->second[h % it->second.size()]);
+        port = static_cast<PortNum>(it->second[(h / k) % it->second.size()]);
       }
       st.lft.set(ts.hosts[h].base_lid, port);
     }
@@ -94,7 +100,7 @@ TableSet route_dor_flatfly(const Topology& t, const RoutingOptions& opt, bool mi
   }
   PathRow row;  // the same records from every source: one row for all
   row.assign(t.num_hosts);
-  for (int g = 0; g < t.num_hosts; ++g) row.set(g, {ts.hosts[g].base_lid, static_cast<Sl>(order_of(t.host_switch(g)))});
+  for (int g = 0; g < t.num_hosts; ++g) row.set(g, {ts.hosts[g].base_lid, static_cast<Sl>(order_of[g])});
   for (int h = 0; h < t.num_hosts; ++h) {
     HostTables& ht = ts.hosts[h];
     for (int sl = 0; sl < k; ++sl) ht.sl2vl[sl] = static_cast<Vl>(sl);

@@ -1,5 +1,6 @@
 #include "routing/vl_routing.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <unordered_map>
@@ -23,6 +24,7 @@ int seeds001_vl_budget(const std::string& name, int vls, int max_vls, int need, 
 TableSet build_vl_tables(const Topology& t, const VlRules& r) {
   if (r.vls < 1 || r.vls > kMaxDataVls)
     throw RoutingError(r.name + ": " + std::to_string(r.vls) + " VLs, outside 1.." + std::to_string(kMaxDataVls));
+  if (r.classes < 1) throw RoutingError(r.name + ": " + std::to_string(r.classes) + " destination classes");
   TableSet ts;
   ts.algorithm = r.name;
   ts.vls_used = ts.sls_used = r.vls;
@@ -70,24 +72,30 @@ TableSet build_vl_tables(const Topology& t, const VlRules& r) {
         }
         continue;
       }
-      if (r.column_key) {
-        key.clear();
-        r.column_key(s, d, key);
-        const auto it = by_key.find(key);
-        if (it != by_key.end()) {  // the same lists as a pair already built: the same column
-          for (int h : hosts) st.vl_column[ts.hosts[h].base_lid] = it->second;
-          continue;
+      const int classes = std::min<int>(r.classes, static_cast<int>(hosts.size()));
+      for (int cls = 0; cls < classes; ++cls) {
+        const int to = d + t.num_switches * cls;
+        uint32_t col = 0;
+        auto it = by_key.end();
+        if (r.column_key) {
+          key.clear();
+          r.column_key(s, to, key);
+          it = by_key.find(key);  // the same lists as a pair already built: the same column
         }
+        if (it != by_key.end()) {
+          col = it->second;
+        } else {
+          pool->begin_column();
+          for (int v = 0; v < r.vls; ++v) {
+            c.clear();
+            r.candidates(s, v, to, c);
+            pool->add_list(c.data(), c.data() + c.size());
+          }
+          col = pool->end_column();
+          if (r.column_key) by_key.emplace(key, col);
+        }
+        for (size_t i = cls; i < hosts.size(); i += r.classes) st.vl_column[ts.hosts[hosts[i]].base_lid] = col;
       }
-      pool->begin_column();
-      for (int v = 0; v < r.vls; ++v) {
-        c.clear();
-        r.candidates(s, v, d, c);
-        pool->add_list(c.data(), c.data() + c.size());
-      }
-      const uint32_t col = pool->end_column();
-      if (r.column_key) by_key.emplace(key, col);
-      for (int h : hosts) st.vl_column[ts.hosts[h].base_lid] = col;
     }
     st.vl_pool = pool;
     // The plain LFT (read by tools that know one LFT, e.g. exports): each DLID's first
@@ -109,16 +117,20 @@ TableSet build_vl_tables(const Topology& t, const VlRules& r) {
       }
   }
   pool->finish();
+  std::vector<int> host_class(t.num_hosts, 0);  // the i-th host of its switch: class i % classes
+  for (const std::vector<int>& hosts : by_switch)
+    for (size_t i = 0; i < hosts.size(); ++i) host_class[hosts[i]] = static_cast<int>(i) % r.classes;
   for (int s = 0; s < t.num_switches; ++s) {
     if (by_switch[s].empty()) continue;
-    PathRow row;  // one row per source switch: the first VL depends on (source, destination) switch
+    PathRow row;  // one row per source switch: the first VL depends on source switch and destination
     row.assign(t.num_hosts);
-    int last_d = -1;  // hosts of one switch share the first VL
+    int last_d = -1;  // consecutive hosts of one destination switch and class share the first VL
     Vl vl = 0;
     for (int g = 0; g < t.num_hosts; ++g) {
       const int d = t.host_switch(g);
       if (d < 0) continue;
-      if (d != last_d) last_d = d, vl = r.first_vl(s, d);
+      const int to = d + t.num_switches * host_class[g];
+      if (to != last_d) last_d = to, vl = r.first_vl(s, to);
       if (vl >= r.vls) throw RoutingError(r.name + ": first VL " + std::to_string(vl) + " beyond its VLs");
       row.set(g, {ts.hosts[g].base_lid, static_cast<Sl>(vl)});
     }

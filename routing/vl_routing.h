@@ -26,9 +26,21 @@ struct VlRules {
   std::function<Vl(int s, int in_port, int out_port, int v)> next_vl;
   // The VL the source HCA sends on (path record SL = VL); src and dst are switches.
   std::function<Vl(int src, int dst)> first_vl;
-  // Optional: bytes that decide the candidates of (switch s, destination switch t) on every VL
+  // Optional: bytes that decide the candidates of (switch s, destination t) on every VL
   // (pairs with equal keys get equal lists VL by VL); candidates() is then asked once per key.
+  // t is as candidates() receives it (with classes > 1, switch and class).
   std::function<void(int s, int t, std::string& key)> column_key;
+  // Destination classes. seeds/001 picks Mixed DOR's order "based on destination, encoded in
+  // SL", so by destination host: with classes > 1 the i-th host of a switch is in class
+  // i % classes, each class gets lists of its own, and candidates() and first_vl() receive the
+  // destination as t + switches x class (DestinationClass takes it apart).
+  int classes = 1;
+};
+
+// The destination switch and class that build_vl_tables passes as one int when classes > 1.
+struct DestinationClass {
+  int sw, cls;
+  DestinationClass(const Topology& t, int dst) : sw(dst % t.num_switches), cls(dst / t.num_switches) {}
 };
 
 // Builds the table set; RoutingError when the rules ask for VLs beyond kMaxDataVls.

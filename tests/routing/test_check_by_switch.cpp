@@ -74,8 +74,11 @@ BOOST_AUTO_TEST_CASE(adaptive_routings_same_report) {
     BOOST_TEST_CONTEXT(c.spec << " " << c.algo << " k=" << c.k) {
       const Topology t = build_topology_spec(c.spec);
       const TableSet ts = testing::route_with(t, c.algo, c.k);
-      // Two hosts per switch: every second host is walked from its switch only.
-      BOOST_TEST(grouped(t, ts) == t.num_hosts / 2);
+      // Two hosts per switch: every second host is walked from its switch only, but where
+      // the two take different dimension orders (twisted-mixed picks one per destination host)
+      // and so have lists of their own at other switches.
+      const bool order_per_host = std::string(c.algo) == "twisted-mixed";
+      BOOST_TEST(grouped(t, ts) == (order_per_host ? 0 : t.num_hosts / 2));
       const CheckReport r = same_both_ways(t, ts);
       BOOST_TEST(r.ok(), r.text());
     }

@@ -144,6 +144,29 @@ BOOST_AUTO_TEST_CASE(ador_family_candidates_by_hand) {
   BOOST_TEST((next_of(cands(t, twisted, 1, 3, 5), 0) == std::set<int>{5}));
 }
 
+// The order is picked per destination host (routing/ador.cpp, the talk's "based on
+// destination, encoded in SL"): on 4x4x4 with 4 hosts per switch, the hosts of switch (1,1,0)
+// = 5 (coordinate sum 2) are in classes 0..3: mixed-ador's order (2 + class) mod 4 gives
+// (2,0,1) for the first host, so dimension 0 first (switch 1), and (2,1,0) for the second,
+// dimension 1 (switch 4). Each host of a switch is one class: two of them share no list at
+// other switches, and the path records carry the same first VL (it counts coordinates only).
+BOOST_AUTO_TEST_CASE(ador_orders_per_destination_host) {
+  const Topology t = build_topology_spec("flatfly:4x4x4:hosts=4");
+  const TableSet mixed = route(t, "mixed-ador"), ador = route(t, "ador");
+  auto first_hop = [&](const TableSet& ts, int g) {
+    const auto& e = ts.switches[0].route(ts.hosts[g].base_lid, Vl{4});
+    return t.nodes[0].ports[e.primary()].node;
+  };
+  const int h5 = 4 * 5;  // the first host of switch 5
+  BOOST_TEST(t.host_switch(h5) == 5);
+  BOOST_TEST(first_hop(mixed, h5) == 1);
+  BOOST_TEST(first_hop(mixed, h5 + 1) == 4);
+  // ador: one order for every host.
+  for (int i = 0; i < 4; ++i) BOOST_TEST(first_hop(ador, h5 + i) == 4);
+  for (int i = 0; i < 4; ++i) BOOST_TEST(mixed.path(0, h5 + i).sl == 4);
+  BOOST_TEST(check_tables(t, mixed).ok());
+}
+
 // One detour per dimension: the walk that takes a detour wherever one is offered goes 0 ->
 // (0,0,2) 32 -> (0,0,1) 16 -> (0,2,1) 24 -> (0,1,1) 20 -> (2,1,1) 22 -> 21, 2n = 6 hops on VLs
 // 5, 4, 3, 2, 1, 0 (HCA VL 0 read as 6); the minimal walk enters each dimension on the next odd

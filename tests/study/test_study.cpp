@@ -8,6 +8,7 @@
 
 #include "routing/generators.h"
 #include "routing/routing.h"
+#include "routing/topo_spec.h"
 #include "tb/channel_load.h"
 #include "tb/fair_share.h"
 #include "tb/scenario.h"
@@ -90,6 +91,20 @@ routing::TableSet route(const routing::Topology& t, const std::string& algorithm
   return routing::compute_routing(t, ro);
 }
 }  // namespace
+
+// Mixed DOR's order per destination host (routing/mixed_dor.cpp). Bit complement on a 6-D
+// hypercube with 2 cables per dimension and 8 hosts per switch: under DOR every stage moves a
+// permutation of the switches, 8 host rates per (switch, dimension) on 2 cables, bound 1/4.
+// With the order per destination host each order carries 2 of a switch's 8 hosts, again a
+// permutation per order and stage: at most 4 x 2 rates per (switch, dimension), 1/4 too. With
+// one order per destination switch (all 8 hosts alike) up to four source switches' 8 meet.
+BOOST_AUTO_TEST_CASE(mixed_dor_orders_per_host_keep_the_complement_bound) {
+  const routing::Topology cube = routing::build_topology_spec("hypercube:6:widths=2:hosts=8");
+  for (const char* algo : {"dor", "mixed-dor"}) BOOST_TEST_CONTEXT(algo) {
+      const tb::ChannelLoadBound b = pattern_bound(cube, route(cube, algo), "bit-complement");
+      BOOST_TEST(tb::bound_fraction(b) == 0.25, boost::test_tools::tolerance(1e-12));
+    }
+}
 
 BOOST_AUTO_TEST_CASE(fair_share_ceilings_by_hand) {
   // Two switches on one cable, 4 hosts each, uniform: each host sends 1/7 of its rate to each
