@@ -5,7 +5,9 @@
 #define BOOST_TEST_MODULE routing_seeds001_routings
 #include <boost/test/unit_test.hpp>
 
+#include <map>
 #include <set>
+#include <string>
 #include <utility>
 
 #include "routing/checks.h"
@@ -193,6 +195,57 @@ BOOST_AUTO_TEST_CASE(ador_takes_one_detour_per_dimension) {
   BOOST_TEST(c.size() == 5u);
   BOOST_TEST(c.back().first == 63);
   BOOST_TEST(c.back().second == 0);
+}
+
+// The dimension orders on 4 dimensions (4x4x4x4, one host per switch), read off the minimal
+// walks of the pairs whose every coordinate differs (bit complement's pairs), dimensions
+// 1-based as the talk writes them, S = the destination's coordinate sum: ador always 4321;
+// mixed-ador the talk's 1234, 2413, 3142, 4321 by S mod 4; twisted-ador the rotation of 1234
+// starting at dimension S mod 4 + 1 (it turns by one at every corrected coordinate, so a
+// packet with all four left goes round the dimensions once); twisted-mixed, picking mixed
+// order (S + corrected coordinates) mod 4 at every switch, takes the same rotations on these
+// pairs (1234 on order 0, then order 1 = 2413 from dimension 2, ...) and differs from both
+// only on pairs that share a coordinate.
+BOOST_AUTO_TEST_CASE(ador_orders_on_four_dimensions) {
+  const Topology t = build_topology_spec("flatfly:4x4x4x4:hosts=1");
+  auto order = [&](const TableSet& ts, int h, int g) {
+    const auto w = walk(t, ts, h, g);
+    std::string o;
+    for (size_t i = 1; i < w.size(); ++i)
+      for (int d = 0; d < 4; ++d)
+        if (t.nodes[w[i].first].coord[d] != t.nodes[w[i - 1].first].coord[d]) o += static_cast<char>('1' + d);
+    return o;
+  };
+  const std::vector<std::string> mixed_orders{"1234", "2413", "3142", "4321"}, turns{"1234", "2341", "3412", "4123"};
+  std::map<std::string, TableSet> ts;
+  for (const char* algo : {"ador", "mixed-ador", "twisted-ador", "twisted-mixed"}) ts[algo] = route(t, algo);
+  std::map<std::string, std::set<std::string>> seen;
+  int full = 0, twisted_mixed_own = 0;
+  for (int h = 0; h < t.num_switches; ++h)
+    for (int g = 0; g < t.num_switches; ++g) {
+      int differ = 0, sum = 0;
+      for (int d = 0; d < 4; ++d) {
+        differ += t.nodes[h].coord[d] != t.nodes[g].coord[d];
+        sum += t.nodes[g].coord[d];
+      }
+      std::map<std::string, std::string> o;
+      for (auto& [algo, tables] : ts) seen[algo].insert(o[algo] = order(tables, h, g));
+      if (differ < 4) {
+        twisted_mixed_own += o["twisted-mixed"] != o["twisted-ador"] && o["twisted-mixed"] != o["mixed-ador"];
+        continue;
+      }
+      ++full;
+      BOOST_TEST_CONTEXT(h << " -> " << g) {
+        BOOST_TEST(o["ador"] == "4321");
+        BOOST_TEST(o["mixed-ador"] == mixed_orders[sum % 4]);
+        BOOST_TEST(o["twisted-ador"] == turns[sum % 4]);
+        BOOST_TEST(o["twisted-mixed"] == turns[sum % 4]);
+      }
+    }
+  BOOST_TEST(full == 256 * 81);
+  BOOST_TEST(twisted_mixed_own > 0);  // a combination of its own elsewhere
+  BOOST_TEST(seen["mixed-ador"].count("2413") == 1u);
+  BOOST_TEST(seen["mixed-ador"].count("3142") == 1u);
 }
 
 // Dragonfly a=4, h=2, 9 groups (one cable per pair of groups), switch = 4 g + s. Static from
