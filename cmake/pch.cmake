@@ -2,12 +2,12 @@
 # seconds to parse and most of our files include them, so each file would parse them anew (in
 # both of CI's trees). Targets adopt it with ibsc_use_pch(); routing/ never does (no SystemC
 # there). Boost.Test stays out: its header defines main() in the file that sets the module.
-# Tests built at -O0 (IBSC_TESTS_O0) get their own copy, since GCC refuses a header
-# precompiled at another optimisation level.
+# Tests built with flags of their own (IBSC_TEST_FLAGS: IBSC_TESTS_O0, IBSC_TESTS_UBSAN) get
+# their own copy, since GCC refuses a header precompiled at another optimisation level.
 set(_ibsc_pch_headers <systemc> <tlm> <nlohmann/json.hpp>
     <algorithm> <functional> <map> <memory> <string> <vector>)
 set(_ibsc_pch_hosts ibsc_pch)
-if(IBSC_TESTS_O0)
+if(IBSC_TEST_FLAGS)
   list(APPEND _ibsc_pch_hosts ibsc_test_pch)
 endif()
 foreach(_host ${_ibsc_pch_hosts})
@@ -15,8 +15,8 @@ foreach(_host ${_ibsc_pch_hosts})
   target_link_libraries(${_host} PRIVATE PkgConfig::SYSTEMC nlohmann_json::nlohmann_json)
   target_precompile_headers(${_host} PRIVATE ${_ibsc_pch_headers})
 endforeach()
-if(IBSC_TESTS_O0)
-  target_compile_options(ibsc_test_pch PRIVATE -O0)
+if(IBSC_TEST_FLAGS)
+  target_compile_options(ibsc_test_pch PRIVATE ${IBSC_TEST_FLAGS})
 endif()
 
 # ibsc_use_pch(target [TEST]): TEST for test executables.
@@ -24,7 +24,7 @@ function(ibsc_use_pch target)
   if(NOT IBSC_PCH)
     return()
   endif()
-  if(ARGV1 STREQUAL "TEST" AND IBSC_TESTS_O0)
+  if(ARGV1 STREQUAL "TEST" AND IBSC_TEST_FLAGS)
     target_precompile_headers(${target} REUSE_FROM ibsc_test_pch)
   else()
     target_precompile_headers(${target} REUSE_FROM ibsc_pch)

@@ -8,14 +8,11 @@
 
 // Verilator's runtime headers trip -Wunused-parameter; they are not ours to fix. They come
 // before SystemC's: with SYSTEMC_VERSION defined they expect Verilator's SystemC output, which
-// these models are not. One model header per entry of IBSC_ARB_MODELS (rtl/arbiter_config.h);
-// a missing one fails to compile.
+// these models are not. rtl/arbiter_models.h includes one model header per entry of
+// IBSC_ARB_MODELS (rtl/arbiter_config.h), both made by rtl/CMakeLists.txt.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-parameter"
-#include "Varb_p16_v16.h"
-#include "Varb_p16_v16_broken.h"
-#include "Varb_p64_v16.h"
-#include "Varb_p64_v16_broken.h"
+#include "rtl/arbiter_models.h"
 #include "verilated.h"
 #include "verilated_vcd_c.h"
 #pragma GCC diagnostic pop
