@@ -9,11 +9,40 @@
 // (SystemC elaborates once per process), so each peak RSS is its own. Times are CPU seconds of
 // the process; ns/hop is the simulation's CPU time per packet-hop; dlv % is packets delivered
 // of those generated (about 97% below saturation in 100 us, the rest in flight); route MB is
-// the peak after routing and the check.
+// the peak after routing and the check. The first SIM_US include the first touch of every
+// table and queue; then the same run goes on for a steady-state interval (st. us: 200 us at
+// 16,384 hosts, as many packet-hops on the smaller fabrics, --steady-us to set it) in five
+// parts: st. ns/hop is the median part's CPU per packet-hop, st. best the fastest part's (the
+// one the VM's other tenants disturbed least), wk/hop the module wake-ups per packet-hop.
 //   large_fabric_bench [--sim-us N] [--load F] [--width W] [--lane-gbps G] [--only SPEC] [--max-hosts N]
-//                      [--routing NAME] [--k K]
+//                      [--routing NAME] [--k K] [--steady-us N] [--huge-pages 0|1]
 // --routing: dor (the default) or another routing of these fabrics, e.g. seeds/001's distance
 // with its --k (the switches get the VLs the routing uses; per-input-VL LFTs as it programs).
+// --huge-pages 0: without tb/huge_pages.h's 2 MB pages, to compare.
+//
+// 2026-11-26, per packet-hop at about half of saturation (DOR at 0.13, Distance+4 at 0.11, see
+// below), CPU ns on the 2-core VM at a load average of 8-11 (runs of the same binary differ by
+// up to 20%): first 100 us / steady state (median part), with 2 MB pages and without.
+//   routing     hosts   2 MB pages     4 KB pages     build s (2 MB / 4 KB)
+//   DOR         1,024     868 /   701    853 /   641   0.06 / 0.04
+//   DOR         4,096   1,317 / 1,024  1,290 / 1,134   0.30 / 0.18
+//   DOR        16,384   1,375 / 1,605  2,094 / 1,883   2.54 / 1.14
+//   Distance+4  1,024     940 /   918  1,115 /   987   0.04 / 0.04
+//   Distance+4  4,096   1,409 / 1,265  1,978 / 2,116   0.30 / 0.21
+//   Distance+4 16,384   2,999 / 3,011  4,843 / 4,853   3.85 / 1.60
+// The first interval costs what the steady state does: first touch is not the cost. Wake-ups
+// per packet-hop fall with size (1.29 to 1.14): no work grows with switches or ports. What
+// grows is memory stalls: callgrind (32 MB last-level cache simulated, steady state, DOR)
+// counts 1,830 instructions per packet-hop at 1,024 hosts and 1,800 at 16,384, but 1.1 and
+// 11.7 last-level misses; at 16,384 hosts every switch port sees a packet only every ~15 us of
+// simulated time, by when the lines it touched (port record, input VL, credit counter, LFT
+// entry, link counters, the HCAs' random streams) have left the cache, each miss spread over
+// a different place (the largest, the arrival's input VL and LFT entry and the grant's link
+// counters, ~0.65 per packet-hop each). With 4 KB pages each such miss also walks the page
+// tables (several more reads in a VM); 2 MB pages (MADV_COLLAPSE of the built fabric, about
+// 2 CPU ms per 2 MB here) cut that. Neither software prefetches of the downstream switch's lines
+// in grant() nor an LFT stored by blocks of DLIDs (128 MB down to 8 MB, 130 MB less peak)
+// helped: no measurable change, so they were left out.
 //
 // 2026-11-25, at about half of saturation (uniform, 200 us at 4,096 hosts: DOR delivers 96% at
 // load 0.25 and 94% at 0.28; Distance+4, 8 VLs, 97% at 0.20 and 90% at 0.25): DOR at 0.13,
