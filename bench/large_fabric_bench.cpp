@@ -9,11 +9,40 @@
 // (SystemC elaborates once per process), so each peak RSS is its own. Times are CPU seconds of
 // the process; ns/hop is the simulation's CPU time per packet-hop; dlv % is packets delivered
 // of those generated (about 97% below saturation in 100 us, the rest in flight); route MB is
-// the peak after routing and the check.
+// the peak after routing and the check. The first SIM_US include the first touch of every
+// table and queue; then the same run goes on for a steady-state interval (st. us: 200 us at
+// 16,384 hosts, as many packet-hops on the smaller fabrics, --steady-us to set it) in five
+// parts: st. ns/hop is the median part's CPU per packet-hop, st. best the fastest part's (the
+// one the VM's other tenants disturbed least), wk/hop the module wake-ups per packet-hop.
 //   large_fabric_bench [--sim-us N] [--load F] [--width W] [--lane-gbps G] [--only SPEC] [--max-hosts N]
-//                      [--routing NAME] [--k K]
+//                      [--routing NAME] [--k K] [--steady-us N] [--huge-pages 0|1]
 // --routing: dor (the default) or another routing of these fabrics, e.g. seeds/001's distance
 // with its --k (the switches get the VLs the routing uses; per-input-VL LFTs as it programs).
+// --huge-pages 0: without tb/huge_pages.h's 2 MB pages, to compare.
+//
+// 2026-11-26, per packet-hop at about half of saturation (DOR at 0.13, Distance+4 at 0.11, see
+// below), CPU ns on the 2-core VM at a load average of 8-11 (runs of the same binary differ by
+// up to 20%): first 100 us / steady state (median part), with 2 MB pages and without.
+//   routing     hosts   2 MB pages     4 KB pages     build s (2 MB / 4 KB)
+//   DOR         1,024     868 /   701    853 /   641   0.06 / 0.04
+//   DOR         4,096   1,317 / 1,024  1,290 / 1,134   0.30 / 0.18
+//   DOR        16,384   1,375 / 1,605  2,094 / 1,883   2.54 / 1.14
+//   Distance+4  1,024     940 /   918  1,115 /   987   0.04 / 0.04
+//   Distance+4  4,096   1,409 / 1,265  1,978 / 2,116   0.30 / 0.21
+//   Distance+4 16,384   2,999 / 3,011  4,843 / 4,853   3.85 / 1.60
+// The first interval costs what the steady state does: first touch is not the cost. Wake-ups
+// per packet-hop fall with size (1.29 to 1.14): no work grows with switches or ports. What
+// grows is memory stalls: callgrind (32 MB last-level cache simulated, steady state, DOR)
+// counts 1,830 instructions per packet-hop at 1,024 hosts and 1,800 at 16,384, but 1.1 and
+// 11.7 last-level misses; at 16,384 hosts every switch port sees a packet only every ~15 us of
+// simulated time, by when the lines it touched (port record, input VL, credit counter, LFT
+// entry, link counters, the HCAs' random streams) have left the cache, each miss spread over
+// a different place (the largest, the arrival's input VL and LFT entry and the grant's link
+// counters, ~0.65 per packet-hop each). With 4 KB pages each such miss also walks the page
+// tables (several more reads in a VM); 2 MB pages (MADV_COLLAPSE of the built fabric, about
+// 2 CPU ms per 2 MB here) cut that. Neither software prefetches of the downstream switch's lines
+// in grant() nor an LFT stored by blocks of DLIDs (128 MB down to 8 MB, 130 MB less peak)
+// helped: no measurable change, so they were left out.
 //
 // 2026-11-25, at about half of saturation (uniform, 200 us at 4,096 hosts: DOR delivers 96% at
 // load 0.25 and 94% at 0.28; Distance+4, 8 VLs, 97% at 0.20 and 90% at 0.25): DOR at 0.13,
@@ -62,6 +91,7 @@
 #include <ctime>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -71,6 +101,17 @@
 #include "tb/fabric.h"
 #include "tb/sweep.h"
 #include "tb/traffic_driver.h"
+
+// Under `valgrind --tool=callgrind --instr-atstart=no` only the steady-state interval is
+// profiled; natively the requests cost nothing.
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#define IBSC_BENCH_PROFILE_ON() CALLGRIND_START_INSTRUMENTATION
+#define IBSC_BENCH_PROFILE_OFF() CALLGRIND_STOP_INSTRUMENTATION
+#else
+#define IBSC_BENCH_PROFILE_ON()
+#define IBSC_BENCH_PROFILE_OFF()
+#endif
 
 using namespace ibsc;
 
@@ -91,8 +132,10 @@ double peak_mb() {
 
 std::string g_routing = "dor";
 int g_k = 1;
+bool g_huge_pages = true;
 
-nlohmann::json measure(const std::string& spec, double load, double sim_us, const models::LinkParams& link) {
+nlohmann::json measure(const std::string& spec, double load, double sim_us, double steady_us,
+                       const models::LinkParams& link) {
   nlohmann::json j;
   auto t0 = Clock::now();
   auto topo = std::make_unique<routing::Topology>(routing::build_topology_spec(spec));
@@ -112,6 +155,7 @@ nlohmann::json measure(const std::string& spec, double load, double sim_us, cons
   t0 = Clock::now();
   tb::FabricParams fp;
   fp.link = link;
+  fp.huge_pages = g_huge_pages;
   fp.sw.num_vls = std::max(fp.sw.num_vls, tables->vls_used);
   const double rate = fp.link.bytes_per_ns();
   auto driver =
@@ -120,16 +164,46 @@ nlohmann::json measure(const std::string& spec, double load, double sim_us, cons
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
   j["build_s"] = since(t0);
 
+  // First interval: includes the first touch of every table, queue and ring the traffic reaches.
+  const models::FabricMonitor& mon = fabric->monitor();
   t0 = Clock::now();
   sc_core::sc_start(sc_core::sc_time(sim_us, sc_core::SC_US));
   const double sim_s = since(t0);
   fabric->check_conservation();
   j["sim_s"] = sim_s;
-  j["hops"] = fabric->monitor().hops;
-  j["delivered"] = fabric->monitor().delivered;
-  j["delivered_share"] = static_cast<double>(fabric->monitor().delivered) /
-                         static_cast<double>(std::max<uint64_t>(1, fabric->monitor().generated));
-  j["ns_per_hop"] = sim_s * 1e9 / static_cast<double>(std::max<uint64_t>(1, fabric->monitor().hops));
+  j["hops"] = mon.hops;
+  j["delivered"] = mon.delivered;
+  j["delivered_share"] = static_cast<double>(mon.delivered) / static_cast<double>(std::max<uint64_t>(1, mon.generated));
+  j["ns_per_hop"] = sim_s * 1e9 / static_cast<double>(std::max<uint64_t>(1, mon.hops));
+  // Steady state: the next steady_us of the same run, in kParts equal parts, each with its own
+  // hops and CPU time: the cost per packet-hop once the fabric is warm, what a long run pays.
+  // The median part is the figure; the fastest part is the one the machine's other tenants
+  // (the VM's two cores are shared) disturbed least.
+  j["steady_ns_per_hop"] = 0.0;
+  // Unset (< 0): 200 us at 16,384 hosts and as many packet-hops on the smaller fabrics.
+  if (steady_us < 0) steady_us = 200.0 * 16384 / std::max(1, j["hosts"].get<int>());
+  if (steady_us > 0) {
+    constexpr int kParts = 5;
+    const uint64_t hops0 = mon.hops, wakes0 = mon.switch_wakes + mon.hca_wakes;
+    std::vector<double> part_ns;
+    IBSC_BENCH_PROFILE_ON();  // once: each start empties callgrind's simulated caches
+    for (int k = 0; k < kParts; ++k) {
+      const uint64_t h = mon.hops;
+      t0 = Clock::now();
+      sc_core::sc_start(sc_core::sc_time(steady_us / kParts, sc_core::SC_US));
+      part_ns.push_back(since(t0) * 1e9 / static_cast<double>(std::max<uint64_t>(1, mon.hops - h)));
+    }
+    IBSC_BENCH_PROFILE_OFF();
+    fabric->check_conservation();
+    const double hops = static_cast<double>(std::max<uint64_t>(1, mon.hops - hops0));
+    j["steady_us"] = steady_us;
+    j["steady_hops"] = mon.hops - hops0;
+    j["steady_part_ns_per_hop"] = part_ns;
+    std::sort(part_ns.begin(), part_ns.end());
+    j["steady_ns_per_hop"] = part_ns[kParts / 2];
+    j["steady_best_ns_per_hop"] = part_ns.front();
+    j["steady_wakes_per_hop"] = static_cast<double>(mon.switch_wakes + mon.hca_wakes - wakes0) / hops;
+  }
   j["peak_mb"] = peak_mb();
 
   t0 = Clock::now();
@@ -144,27 +218,33 @@ nlohmann::json measure(const std::string& spec, double load, double sim_us, cons
 void print_row(const nlohmann::json& m) {
   const double total = m["route_s"].get<double>() + m["check_s"].get<double>() + m["build_s"].get<double>() +
                        m["sim_s"].get<double>() + m["teardown_s"].get<double>();
-  std::printf("%7d %6d %8.2f %8.2f %8.2f %8.2f %9.2f %8.2f %9.0f %9.1f %6.1f %8.0f %8.0f\n", m["hosts"].get<int>(),
+  std::printf("%7d %6d %8.2f %8.2f %8.2f %8.2f %9.2f %8.2f %9.0f %9.1f %6.1f %8.0f %8.0f", m["hosts"].get<int>(),
               m["switches"].get<int>(), m["route_s"].get<double>(), m["check_s"].get<double>(),
               m["build_s"].get<double>(), m["sim_s"].get<double>(), m["teardown_s"].get<double>(), total,
               m["hops"].get<double>(), m["ns_per_hop"].get<double>(), 100 * m["delivered_share"].get<double>(),
               m["after_route_mb"].get<double>(), m["peak_mb"].get<double>());
+  if (m.contains("steady_hops"))
+    std::printf(" %6.0f %10.0f %9.1f %9.1f %7.2f", m["steady_us"].get<double>(), m["steady_hops"].get<double>(),
+                m["steady_ns_per_hop"].get<double>(), m["steady_best_ns_per_hop"].get<double>(),
+                m["steady_wakes_per_hop"].get<double>());
+  std::printf("\n");
 }
 
 }  // namespace
 
 int sc_main(int argc, char** argv) {
-  double sim_us = 100, load = 0.5;
+  double sim_us = 100, steady_us = -1, load = 0.5;
   models::LinkParams link;
   long max_hosts = 16384;
   std::string only;
   for (int i = 1; i < argc; i += 2) {
     const std::string k = argv[i];
-    if (i + 1 >= argc || (k != "--sim-us" && k != "--load" && k != "--only" && k != "--max-hosts" && k != "--width" &&
-                          k != "--lane-gbps" && k != "--routing" && k != "--k")) {
+    if (i + 1 >= argc ||
+        (k != "--sim-us" && k != "--load" && k != "--only" && k != "--max-hosts" && k != "--width" &&
+         k != "--lane-gbps" && k != "--routing" && k != "--k" && k != "--steady-us" && k != "--huge-pages")) {
       std::fprintf(stderr,
                    "usage: large_fabric_bench [--sim-us N] [--load F] [--width W] [--lane-gbps G] [--only SPEC] "
-                   "[--max-hosts N] [--routing NAME] [--k K] (bad '%s')\n",
+                   "[--max-hosts N] [--routing NAME] [--k K] [--steady-us N] [--huge-pages 0|1] (bad '%s')\n",
                    argv[i]);
       return 2;
     }
@@ -174,6 +254,8 @@ int sc_main(int argc, char** argv) {
     else if (k == "--max-hosts") max_hosts = std::atol(argv[i + 1]);
     else if (k == "--width") link.width = std::atoi(argv[i + 1]);
     else if (k == "--lane-gbps") link.lane_gbps = std::atof(argv[i + 1]);
+    else if (k == "--steady-us") steady_us = std::atof(argv[i + 1]);
+    else if (k == "--huge-pages") g_huge_pages = std::atoi(argv[i + 1]) != 0;
     else (k == "--sim-us" ? sim_us : load) = std::atof(argv[i + 1]);
   }
   try {
@@ -188,12 +270,14 @@ int sc_main(int argc, char** argv) {
   }
   std::printf(
       "flattened butterflies, 8 hosts/switch, %s (k %d), %dX %.4g Gb/s lanes, uniform, 512 B, load %.2f of link rate, "
-      "%.0f us\n",
+      "%.0f us, then a steady-state interval (st.) of the same run\n",
       g_routing.c_str(), g_k, link.width, link.lane_gbps, load, sim_us);
-  std::printf("%7s %6s %8s %8s %8s %8s %9s %8s %9s %9s %6s %8s %8s\n", "hosts", "sw", "route", "check", "build",
+  std::printf("%7s %6s %8s %8s %8s %8s %9s %8s %9s %9s %6s %8s %8s", "hosts", "sw", "route", "check", "build",
               "simulate", "teardown", "total", "hops", "ns/hop", "dlv %", "route MB", "peak MB");
+  if (steady_us != 0) std::printf(" %6s %10s %9s %9s %7s", "st. us", "st. hops", "st. ns/hop", "st. best", "wk/hop");
+  std::printf("\n");
   if (!only.empty()) {
-    print_row(measure(only, load, sim_us, link));
+    print_row(measure(only, load, sim_us, steady_us, link));
     return 0;
   }
   const struct {
@@ -204,7 +288,7 @@ int sc_main(int argc, char** argv) {
                {16384, "flatfly:4x8x8x8:widths=2,1,1,1:hosts=8"}};
   for (const auto& s : sizes) {
     if (s.hosts > max_hosts) continue;
-    auto r = tb::run_forked(1, 1, [&](int) { return measure(s.spec, load, sim_us, link).dump(); });
+    auto r = tb::run_forked(1, 1, [&](int) { return measure(s.spec, load, sim_us, steady_us, link).dump(); });
     print_row(nlohmann::json::parse(r[0]));
     std::fflush(stdout);
   }

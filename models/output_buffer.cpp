@@ -15,6 +15,7 @@ void OutputBuffers::configure(int num_ports, int num_vls, int buffer_blocks, int
   vlarb_.reset(new VlArbiter[num_ports + 1]());
   link_busy_.reset(new Picos[num_ports + 1]());
   byte_ps_.reset(new Picos[num_ports + 1]());
+  vls_held_.assign(num_ports + 1, 0);
 }
 
 void OutputBuffers::connect(int port, int peer_buffer_blocks, Picos byte_ps, const VlArbParams& vlarb) {
@@ -25,6 +26,7 @@ void OutputBuffers::connect(int port, int peer_buffer_blocks, Picos byte_ps, con
 
 void OutputBuffers::push(int port, const Buffered& b) {
   q_[qindex(port, b.vl, queues_ == 2 && b.escape)].push_back(b);
+  vls_held_[port] |= static_cast<uint16_t>(1u << b.vl);
   ++total_;
 }
 
@@ -48,15 +50,15 @@ Picos OutputBuffers::queue_start(int port, int vl, bool escape, Picos lower) con
 
 Picos OutputBuffers::next_send(int port, Picos lower) const {
   Picos best = kNever;
-  for (int v = 0; v < num_vls_; ++v) best = std::min(best, head_start(port, v, lower));
+  for (unsigned m = vls_held_[port]; m; m &= m - 1) best = std::min(best, head_start(port, __builtin_ctz(m), lower));
   return best;
 }
 
 bool OutputBuffers::send(int port, Picos t, LinkSend& out) {
   if (link_busy_[port] > t) return false;
   uint32_t mask = 0;
-  for (int v = 0; v < num_vls_; ++v)
-    if (head_start(port, v, t) == t) mask |= 1u << v;
+  for (unsigned m = vls_held_[port]; m; m &= m - 1)
+    if (head_start(port, __builtin_ctz(m), t) == t) mask |= 1u << __builtin_ctz(m);
   if (mask == 0) return false;
   const int w = vlarb_[port].select(mask);
   if (w < 0) return false;
@@ -69,6 +71,7 @@ bool OutputBuffers::send(int port, Picos t, LinkSend& out) {
   const uint32_t len = b.pkt->length;
   if (!link_credits(port, w).consume(static_cast<int>(b.pkt->blocks()), t)) return false;  // head_start checked
   q.pop_front();
+  if (queued(port, w) == 0) vls_held_[port] &= static_cast<uint16_t>(~(1u << w));
   --total_;
   vlarb_[port].charge(w, len);
   const Picos ps = byte_ps_[port];

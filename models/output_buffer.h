@@ -42,6 +42,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "models/credit_counter.h"
 #include "models/link_protocol.h"
@@ -93,6 +94,13 @@ class OutputBuffers {
     return queues_ == 1 ? q_[index(port, vl)].size() : q_[qindex(port, vl, 0)].size() + q_[qindex(port, vl, 1)].size();
   }
   size_t queued_total() const { return total_; }
+  // The first port >= from (ports 1..num_ports) with a packet in its buffers, 0 if none: the
+  // link side visits only those (a port without packets can neither send nor wait to).
+  int next_port(int from) const {
+    for (int p = from; p < static_cast<int>(vls_held_.size()); ++p)
+      if (vls_held_[p]) return p;
+    return 0;
+  }
   Picos link_busy(int port) const { return link_busy_[port]; }
 
  private:
@@ -110,6 +118,9 @@ class OutputBuffers {
   int num_vls_ = 1;
   int blocks_ = 0;
   size_t total_ = 0;
+  // [port]: bit v set while VL v of the port holds a packet (either queue), so that scans skip
+  // the empty VLs and ports.
+  std::vector<uint16_t> vls_held_;
 };
 
 }  // namespace ibsc::models

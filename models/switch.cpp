@@ -279,7 +279,8 @@ void Switch::wake() {
 // at most one packet now, then every port with packets asks for its next edge.
 void Switch::run_links(Picos t, bool stale) {
   if (ob_->queued_total() == 0) return;
-  for (int o = 1; o <= num_ports_; ++o) {
+  // Ports in order, those with packets only (the others neither send nor wait).
+  for (int o = ob_->next_port(1); o != 0; o = ob_->next_port(o + 1)) {
     if (!connected(o)) continue;
     LinkSend s;
     if (!stale && ob_->send(o, t, s)) {
@@ -289,7 +290,7 @@ void Switch::run_links(Picos t, bool stale) {
       space_returns(o, s.freed);
     }
   }
-  for (int o = 1; o <= num_ports_; ++o)
+  for (int o = ob_->next_port(1); o != 0; o = ob_->next_port(o + 1))
     if (connected(o)) wake_link(o);
 }
 

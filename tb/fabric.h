@@ -27,6 +27,11 @@ struct FabricParams {
   models::TransportParams transport;
   // Link faults during the run and APM at the sources (tb/link_faults.h); none by default.
   LinkFaultConfig faults;
+  // Once built, back the process's memory with 2 MB pages where the kernel allows
+  // (tb/huge_pages.h): a large fabric simulates faster; results do not change. Not a scenario
+  // key: how the simulator uses the machine, not what it models (benchmarks switch it off to
+  // compare).
+  bool huge_pages = true;
 };
 
 // Makes the switch arbiter of switch `index` (C++ model or Verilated RTL).
