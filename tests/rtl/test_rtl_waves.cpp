@@ -4,6 +4,7 @@
 #define BOOST_TEST_MODULE rtl_waves
 #include <boost/test/unit_test.hpp>
 #include <fstream>
+#include <iterator>
 #include <regex>
 #include <string>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "models/adaptive_arbiter.h"
 #include "models/arbiter_pins.h"
 #include "models/verilated_arbiter.h"
+#include "rtl/arbiter_config.h"
 #include "tb/cosim/cosim.h"
 #include "tb/cosim/stimulus.h"
 #include "tb/cosim/vcd_reader.h"
@@ -218,7 +220,8 @@ void check_pin_widths(const std::string& vcd, int ports) {
 
 BOOST_AUTO_TEST_CASE(pin_bundle_widths_match_rtl_ports) {
   check_pin_widths<16>("rtl_waves_pins16.vcd", 5);
-  check_pin_widths<64>("rtl_waves_pins64.vcd", 40);
+  // The 64-port model only where it is built (CI's sanitizer tree: 16 only, IBSC_ARB_PORT_COUNTS).
+  if (std::end(ibsc::rtl::kArbPortCounts)[-1] >= 64) check_pin_widths<64>("rtl_waves_pins64.vcd", 40);
 }
 
 BOOST_AUTO_TEST_CASE(vcd_reader_handwritten) {
