@@ -3,6 +3,9 @@
 #define BOOST_TEST_MODULE routing_mixed_dor
 #include <boost/test/unit_test.hpp>
 
+#include <map>
+#include <set>
+
 #include "routing/checks.h"
 #include "routing/metrics.h"
 #include "routing/routing.h"
@@ -106,4 +109,23 @@ BOOST_AUTO_TEST_CASE(dor_refusals) {
   BOOST_TEST(error_of([&] { route(torus, "mixed-dor"); }).find("tori and meshes: ecube") != std::string::npos);
   const Topology ff = build_topology_spec("flatfly:4x4:hosts=1");
   BOOST_TEST(error_of([&] { route(ff, "mixed-dor", 2); }).find("needs 4 VLs; the budget is 2") != std::string::npos);
+}
+
+// Parallel cables by (order + dimension) (routing/mixed_dor.cpp): on a hypercube with 2 cables
+// per dimension, the hosts of one destination switch that share an order (SL) leave switch 0 by
+// one cable, so no input VL's stream splits over both; the four orders still use both cables.
+BOOST_AUTO_TEST_CASE(mixed_dor_keeps_one_cable_per_order) {
+  const Topology t = build_topology_spec("hypercube:3:widths=2:hosts=8");
+  const TableSet ts = route(t, "mixed-dor");
+  std::map<int, std::set<int>> ports_of_sl;
+  std::set<int> ports;
+  for (int g = 0; g < t.num_hosts; ++g) {
+    if (t.host_switch(g) != 7) continue;
+    const int port = ts.switches[0].lft[ts.hosts[g].base_lid].primary();
+    ports_of_sl[ts.path(0, g).sl].insert(port);
+    ports.insert(port);
+  }
+  BOOST_TEST(ports_of_sl.size() == 4u);
+  for (const auto& [sl, p] : ports_of_sl) BOOST_TEST(p.size() == 1u, "SL " << sl);
+  BOOST_TEST(ports.size() >= 2u);
 }
