@@ -7,6 +7,7 @@
 
 #include "routing/dense_lft.h"
 #include "routing/destination_groups.h"
+#include "routing/deterministic_walk.h"
 #include "routing/duato_check.h"
 #include "routing/pair_classes.h"
 #include "routing/port_mask_deps.h"
@@ -71,6 +72,15 @@ CheckReport check_tables(const Topology& t, const TableSet& ts, const CheckLimit
   std::vector<State> stack;
   std::vector<uint64_t> on_path;
   const DenseLft dense(ts);
+  PairClasses classes = dense.exact ? pair_classes(t, ts) : PairClasses{};
+  if (!classes.list.empty() && limits.walk_by_destination_switch) {  // deterministic_walk.h
+    WalkSeen seen;
+    if (walk_deterministic_by_switch(t, ts, dense, classes, deps, seen, rep)) {
+      rep.walked_by_switch = true;
+      check_verdict(t, ts, limits, seen.sl, seen.vl, seen.vl15, false, deps, rep);
+      return rep;
+    }  // else some walk fails: pair by pair below, for the problems' names
+  }
   // Memo of the adaptive walks (tables with several candidates or per-VL LFTs): one slot per
   // (switch, input port, input VL below the declared VLs, SL unless every table is VL2VL),
   // valid while its stamp is that of the (destination, DLID, SL) being walked.
@@ -478,7 +488,6 @@ CheckReport check_tables(const Topology& t, const TableSet& ts, const CheckLimit
     }
     if (--members_left[first] == 0) walked.erase(first);
   };
-  PairClasses classes = dense.exact ? pair_classes(t, ts) : PairClasses{};
   // All pairs from class c to q at once, when every walk ends well; false leaves them to
   // check_pair (which reports the problems), having set only what check_pair sets too.
   struct Step {

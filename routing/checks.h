@@ -27,8 +27,9 @@ struct CheckLimits {
   int max_vls = kMaxDataVls;
   int max_problems = 20;  // problems kept verbatim; the counts cover all
   // Adaptive tables: walk one destination per group of hosts that differ only in their last
-  // hop (destination_groups.h) in full, the others from their switch on. false: every
-  // destination in full (the reference the tests compare with).
+  // hop (destination_groups.h) in full, the others from their switch on; deterministic ones
+  // likewise by deterministic_walk.h. false: every destination in full (the reference the
+  // tests compare with).
   bool walk_by_destination_switch = true;
   // Per-VL LFTs whose hops between switches all lower the VL: walk the states in VL order
   // (ranked_walk.h), over `threads` threads; false, or any problem: the walk above.
@@ -51,6 +52,7 @@ struct CheckReport {
   bool escape_channels = false;  // the graph is the escape sub-network's (Duato, duato_check.h)
   size_t cdg_nodes = 0, cdg_edges = 0;
   bool walked_in_vl_order = false;    // by ranked_walk.h (not in text(): the proof is the same)
+  bool walked_by_switch = false;      // deterministic tables by deterministic_walk.h (nor this)
   std::vector<CycleHop> cycle;        // when not deadlock-free
   std::vector<std::string> problems;  // human-readable, first max_problems
   bool ok() const { return connected && paths_end && within_budget && deadlock_free; }

@@ -1,0 +1,244 @@
+#include "routing/deterministic_walk.h"
+
+#include <algorithm>
+#include <map>
+
+namespace ibsc::routing {
+namespace {
+
+constexpr int32_t kInProgress = -1;
+
+// The VL a switch gives a packet leaving by `out`, read as the walk of a pair reads it (VL 0
+// from a table too small for the ports).
+int out_vl(const Sl2VlTable& tab, int in_port, int out, int sl, int vl) {
+  const int key = tab.key() == Sl2VlTable::Key::Sl ? sl : vl;
+  return tab.num_ports() >= std::max(out, in_port) ? tab.get(in_port, out, key) & 15 : 0;
+}
+
+bool cabled(const Node& node, int out) { return out >= 1 && out <= node.num_ports && node.ports[out].node >= 0; }
+
+struct Group {
+  int first = -1;          // the host whose LID the walks follow
+  std::vector<int> hosts;  // in host order, `first` included
+};
+
+// [switch] -> its hosts by group: equal entries at every other switch.
+std::vector<std::vector<Group>> groups_by_switch(const Topology& t, const TableSet& ts, const DenseLft& dense) {
+  const int S = t.num_switches;
+  std::vector<std::vector<Group>> by(S);
+  auto column = [&](int q, int k) { return &dense.port[static_cast<size_t>(ts.hosts[q].base_lid + k) * S]; };
+  for (int q = 0; q < t.num_hosts; ++q) {
+    const int D = t.host_switch(q);
+    auto same = [&](const Group& g) {
+      if (ts.hosts[g.first].lmc != ts.hosts[q].lmc) return false;
+      for (int k = 0; k < 1 << ts.hosts[q].lmc; ++k) {
+        const PortNum *a = column(q, k), *b = column(g.first, k);
+        if (!std::equal(a, a + D, b) || !std::equal(a + D + 1, a + S, b + D + 1)) return false;
+      }
+      return true;
+    };
+    auto g = std::find_if(by[D].begin(), by[D].end(), same);
+    if (g != by[D].end()) g->hosts.push_back(q);
+    else by[D].push_back({q, {q}});
+  }
+  return by;
+}
+
+// Takes out of its group (into one of its own) each host whose records differ from the first
+// host's in a row that a class on another switch reads.
+void split_by_records(const Topology& t, const TableSet& ts, const PairClasses& classes,
+                      std::vector<std::vector<Group>>& by) {
+  std::map<const void*, std::pair<const PathRow*, int>> rows;  // identity -> (row, its one switch or -1)
+  for (const PairClass& c : classes.list) {
+    const PathRow& row = ts.hosts[c.hosts.front()].paths;
+    auto it = rows.emplace(row.identity(), std::make_pair(&row, c.sw)).first;
+    if (it->second.second != c.sw) it->second.second = -1;
+  }
+  std::vector<char> leave(t.num_hosts, 0);
+  for (const auto& [id, r] : rows)
+    for (int D = 0; D < t.num_switches; ++D) {
+      if (r.second == D) continue;  // read only by sources on D: their pairs are walked host by host
+      for (const Group& g : by[D]) {
+        const Span<PathRecord> b = (*r.first)[g.first];
+        const int lid0 = ts.hosts[g.first].base_lid, lids = 1 << ts.hosts[g.first].lmc;
+        for (size_t i = 1; i < g.hosts.size(); ++i) {
+          const int q = g.hosts[i];
+          const Span<PathRecord> a = (*r.first)[q];
+          bool same = a.size() == b.size();
+          for (size_t k = 0; same && k < a.size(); ++k) {
+            const int offset = b[k].dlid - lid0;  // the same LID of each host
+            same = a[k].sl == b[k].sl && a[k].dlid - ts.hosts[q].base_lid == offset && offset >= 0 && offset < lids;
+          }
+          if (!same) leave[q] = 1;
+        }
+      }
+    }
+  for (std::vector<Group>& gs : by) {
+    const size_t n = gs.size();
+    for (size_t i = 0; i < n; ++i) {
+      const std::vector<int> hosts = std::move(gs[i].hosts);
+      gs[i].hosts.clear();
+      for (int q : hosts)
+        if (leave[q]) gs.push_back({q, {q}});
+        else gs[i].hosts.push_back(q);
+    }
+  }
+}
+
+}  // namespace
+
+bool walk_deterministic_by_switch(const Topology& t, const TableSet& ts, const DenseLft& dense, PairClasses& classes,
+                                  std::vector<SwitchDeps>& deps, WalkSeen& seen, CheckReport& rep) {
+  const int S = t.num_switches, H = t.num_hosts;
+  for (const HostTables& h : ts.hosts)
+    if (h.base_lid == 0 || h.lmc > 7 || h.base_lid + (1 << h.lmc) - 1 > ts.max_lid) return false;
+  std::vector<std::vector<Group>> groups = groups_by_switch(t, ts, dense);
+  split_by_records(t, ts, classes, groups);
+  std::vector<std::vector<int>> classes_on(S);
+  for (const PairClass& c : classes.list) classes_on[c.sw].push_back(c.id);
+  // The tails of one group's walks: per state entering a switch, the switches from there to D
+  // (D included), valid while its key is the group's (and the SL's, where an SL2VL reads it).
+  std::vector<size_t> port_base(S + 1, 0);
+  for (int s = 0; s < S; ++s) port_base[s + 1] = port_base[s] + t.nodes[s].num_ports + 1;
+  std::vector<uint32_t> memo_key(port_base[S] * kDepVls, 0);
+  std::vector<int32_t> memo_len(memo_key.size(), 0);
+  const bool sl_keyed = std::any_of(ts.switches.begin(), ts.switches.end(),
+                                    [](const SwitchTables& st) { return st.sl2vl.key() == Sl2VlTable::Key::Sl; });
+  struct Arrival {  // a state entering D from another switch
+    int in_port, vl, sl;
+  };
+  std::vector<Arrival> arrivals;
+  std::vector<size_t> path;
+  WalkSeen saw;
+  long pairs = 0;
+  int max_hops = 0;
+  uint32_t gen = 0;
+  for (int D = 0; D < S; ++D)
+    for (const Group& g : groups[D]) {
+      if (g.hosts.empty()) continue;
+      const Node& dn = t.nodes[D];
+      const Sl2VlTable& dtab = ts.switches[D].sl2vl;
+      auto last_hop = [&](int q, Lid dlid) {
+        const int out = dense.at(dlid, D);
+        return cabled(dn, out) && dn.ports[out].node == t.host_node(q) ? out : -1;
+      };
+      const int lids = 1 << ts.hosts[g.first].lmc;
+      for (int k = 0; k < lids; ++k) {  // the walks toward each LID of the group's hosts in turn
+        ++gen;
+        arrivals.clear();
+        const Lid lid = static_cast<Lid>(ts.hosts[g.first].base_lid + k);
+        const PortNum* lft = &dense.port[static_cast<size_t>(lid) * S];  // this LID's entry at every switch
+        // The walk entering switch n through in_port on vl: switches to D, or -1 when it fails.
+        auto tail = [&](int n, int in_port, int vl, int sl) -> int {
+          const uint32_t key = gen << 4 | (sl_keyed ? sl : 0);
+          path.clear();
+          int len = 0;
+          while (true) {
+            if (n >= S) return -1;  // a host, from a switch other than its own
+            const size_t id = (port_base[n] + in_port) * kDepVls + vl;
+            if (memo_key[id] == key) {
+              len = memo_len[id];
+              if (len == kInProgress) return -1;  // a loop
+              break;
+            }
+            memo_key[id] = key;
+            memo_len[id] = kInProgress;
+            if (n == D) {
+              arrivals.push_back({in_port, vl, sl});
+              len = memo_len[id] = 1;
+              break;
+            }
+            const Node& node = t.nodes[n];
+            const int out = lft[n];
+            if (!cabled(node, out)) return -1;
+            const int ov = out_vl(ts.switches[n].sl2vl, in_port, out, sl, vl);
+            saw.vl[ov] = true;
+            saw.vl15 |= ov == kManagementVl;
+            deps[n].set(in_port, vl, out, ov);
+            path.push_back(id);
+            const PortPeer& nx = node.ports[out];
+            n = nx.node, in_port = nx.port, vl = ov;
+          }
+          for (auto it = path.rbegin(); it != path.rend(); ++it) memo_len[*it] = ++len;
+          return len;
+        };
+        // Sources on other switches: the first hop per class (its dependencies for every port
+        // of the class), the rest by tail.
+        for (PairClass& c : classes.list) {
+          if (c.sw == D) continue;
+          const HostTables& src = ts.hosts[c.hosts.front()];
+          const Span<PathRecord> recs = src.paths[g.first];
+          if (k == 0) {  // each record once
+            if (recs.empty()) return false;
+            for (const PathRecord& rec : recs)
+              if (rec.sl >= kNumSls || rec.dlid < ts.hosts[g.first].base_lid ||
+                  rec.dlid >= ts.hosts[g.first].base_lid + lids)
+                return false;
+            pairs += static_cast<long>(c.hosts.size() * g.hosts.size());
+          }
+          const Node& node = t.nodes[c.sw];
+          for (const PathRecord& rec : recs) {
+            if (rec.dlid != lid) continue;
+            const int out = lft[c.sw];
+            if (!cabled(node, out) || node.ports[out].node >= S) return false;
+            const PortPeer& nx = node.ports[out];
+            const Vl inj = src.sl2vl[rec.sl];
+            const int iv = inj & 15, ov = out_vl(ts.switches[c.sw].sl2vl, c.ports.front(), out, rec.sl, iv);
+            const int len = tail(nx.node, nx.port, ov, rec.sl);
+            if (len < 0) return false;
+            saw.sl[rec.sl] = saw.vl[iv] = saw.vl[ov] = true;
+            saw.vl15 |= inj >= kManagementVl || ov == kManagementVl;
+            const size_t combo = ((static_cast<size_t>(iv) * (node.num_ports + 1)) + out) * kDepVls + ov;
+            if (!(c.seen[combo >> 6] >> (combo & 63) & 1)) {
+              c.seen[combo >> 6] |= 1ULL << (combo & 63);
+              for (int p : c.ports) deps[c.sw].set(p, iv, out, ov);
+            }
+            max_hops = std::max(max_hops, len + 2);
+          }
+        }
+        // Walks from beyond D: the last hop toward each host of the group (its LID k) from
+        // every state that entered D.
+        for (const Arrival& a : arrivals)
+          for (int q : g.hosts) {
+            const int out = last_hop(q, static_cast<Lid>(ts.hosts[q].base_lid + k));
+            if (out < 0) return false;
+            const int ov = out_vl(dtab, a.in_port, out, a.sl, a.vl);
+            saw.vl[ov] = true;
+            saw.vl15 |= ov == kManagementVl;
+            deps[D].set(a.in_port, a.vl, out, ov);
+          }
+      }
+      // Sources on D, host by host of the group: one hop to the destination.
+      for (int ci : classes_on[D]) {
+        PairClass& c = classes.list[ci];
+        const HostTables& src = ts.hosts[c.hosts.front()];
+        for (int q : g.hosts) {
+          const bool inside = classes.of[q] == c.id;
+          if (c.hosts.size() == 1 && inside) continue;
+          const Span<PathRecord> recs = src.paths[q];
+          if (recs.empty()) return false;
+          for (const PathRecord& rec : recs) {
+            if (rec.sl >= kNumSls || rec.dlid < ts.hosts[q].base_lid || rec.dlid >= ts.hosts[q].base_lid + lids)
+              return false;
+            const int out = last_hop(q, rec.dlid);
+            if (out < 0) return false;
+            const Vl inj = src.sl2vl[rec.sl];
+            const int iv = inj & 15, ov = out_vl(dtab, c.ports.front(), out, rec.sl, iv);
+            saw.sl[rec.sl] = saw.vl[iv] = saw.vl[ov] = true;
+            saw.vl15 |= inj >= kManagementVl || ov == kManagementVl;
+            for (size_t i = 0; i < c.hosts.size(); ++i)
+              if (c.hosts[i] != q) deps[D].set(c.ports[i], iv, out, ov);
+            max_hops = std::max(max_hops, 2);
+          }
+          pairs += static_cast<long>(c.hosts.size()) - inside;
+        }
+      }
+    }
+  if (pairs != static_cast<long>(H) * (H - 1)) return false;
+  rep.pairs = rep.routed_pairs = pairs;
+  rep.max_hops = max_hops;
+  seen = saw;
+  return true;
+}
+
+}  // namespace ibsc::routing
