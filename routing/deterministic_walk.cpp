@@ -96,19 +96,42 @@ bool walk_deterministic_by_switch(const Topology& t, const TableSet& ts, const D
   split_by_records(t, ts, classes, groups);
   std::vector<std::vector<int>> classes_on(S);
   for (const PairClass& c : classes.list) classes_on[c.sw].push_back(c.id);
-  // The tails of one group's walks: per state entering a switch, the switches from there to D
-  // (D included), valid while its key is the group's (and the SL's, where an SL2VL reads it).
+  // Each state entering a switch (switch, input port, VL below the declared ones): the
+  // switches from there to D, D included, valid while `key` is the walk's (group, LID and SL
+  // where an SL2VL reads it); and the last transition taken from it (output port and VL, its
+  // dependency set), which walks toward the next destinations mostly take again: its SL2VL
+  // entry and dependency bits are then not read again (both far apart in memory).
   std::vector<size_t> port_base(S + 1, 0);
   for (int s = 0; s < S; ++s) port_base[s + 1] = port_base[s] + t.nodes[s].num_ports + 1;
-  std::vector<uint32_t> memo_key(port_base[S] * kDepVls, 0);
-  std::vector<int32_t> memo_len(memo_key.size(), 0);
+  struct Peer {  // [port_base[switch] + port]: where a cable leads (node -1: none)
+    int node = -1, port = -1;
+  };
+  std::vector<Peer> peer(port_base[S]);
+  for (int s = 0; s < S; ++s)
+    for (int p = 1; p <= t.nodes[s].num_ports; ++p)
+      peer[port_base[s] + p] = {t.nodes[s].ports[p].node, t.nodes[s].ports[p].port};
+  const int V = std::clamp(ts.vls_used, 1, kDepVls);  // a walk above them: the pair walk, which names it
+  struct Memo {
+    uint32_t key = 0;
+    int32_t len = 0;
+    PortNum out = kNoPort;  // the last transition: out, ov, under SL sl
+    uint8_t ov = 0, sl = 0;
+  };
+  std::vector<Memo> memo(port_base[S] * V);
   const bool sl_keyed = std::any_of(ts.switches.begin(), ts.switches.end(),
                                     [](const SwitchTables& st) { return st.sl2vl.key() == Sl2VlTable::Key::Sl; });
+  struct FirstHop {  // per class: the last first hop taken, as above
+    PortNum out = kNoPort;
+    uint8_t iv = 0, sl = 0, ov = 0;
+  };
+  std::vector<FirstHop> first_hop(classes.list.size());
+  std::vector<const PathRow*> row_of(classes.list.size());
+  for (const PairClass& c : classes.list) row_of[c.id] = &ts.hosts[c.hosts.front()].paths;
   struct Arrival {  // a state entering D from another switch
     int in_port, vl, sl;
   };
   std::vector<Arrival> arrivals;
-  std::vector<size_t> path;
+  std::vector<Memo*> path;
   WalkSeen saw;
   long pairs = 0;
   int max_hops = 0;
@@ -134,40 +157,42 @@ bool walk_deterministic_by_switch(const Topology& t, const TableSet& ts, const D
           path.clear();
           int len = 0;
           while (true) {
-            if (n >= S) return -1;  // a host, from a switch other than its own
-            const size_t id = (port_base[n] + in_port) * kDepVls + vl;
-            if (memo_key[id] == key) {
-              len = memo_len[id];
+            if (n >= S || vl >= V) return -1;  // a host from a switch not its own; an undeclared VL
+            Memo& m = memo[(port_base[n] + in_port) * V + vl];
+            if (m.key == key) {
+              len = m.len;
               if (len == kInProgress) return -1;  // a loop
               break;
             }
-            memo_key[id] = key;
-            memo_len[id] = kInProgress;
+            m.key = key;
+            m.len = kInProgress;
             if (n == D) {
               arrivals.push_back({in_port, vl, sl});
-              len = memo_len[id] = 1;
+              len = m.len = 1;
               break;
             }
-            const Node& node = t.nodes[n];
             const int out = lft[n];
-            if (!cabled(node, out)) return -1;
-            const int ov = out_vl(ts.switches[n].sl2vl, in_port, out, sl, vl);
-            saw.vl[ov] = true;
-            saw.vl15 |= ov == kManagementVl;
-            deps[n].set(in_port, vl, out, ov);
-            path.push_back(id);
-            const PortPeer& nx = node.ports[out];
-            n = nx.node, in_port = nx.port, vl = ov;
+            if (out < 1 || out >= static_cast<int>(port_base[n + 1] - port_base[n])) return -1;
+            const Peer nx = peer[port_base[n] + out];
+            if (nx.node < 0) return -1;
+            if (m.out != out || (sl_keyed && m.sl != sl)) {
+              const int ov = out_vl(ts.switches[n].sl2vl, in_port, out, sl, vl);
+              saw.vl[ov] = true;
+              saw.vl15 |= ov == kManagementVl;
+              deps[n].set(in_port, vl, out, ov);
+              m.out = static_cast<PortNum>(out), m.ov = static_cast<uint8_t>(ov), m.sl = static_cast<uint8_t>(sl);
+            }
+            path.push_back(&m);
+            n = nx.node, in_port = nx.port, vl = m.ov;
           }
-          for (auto it = path.rbegin(); it != path.rend(); ++it) memo_len[*it] = ++len;
+          for (auto it = path.rbegin(); it != path.rend(); ++it) (*it)->len = ++len;
           return len;
         };
         // Sources on other switches: the first hop per class (its dependencies for every port
         // of the class), the rest by tail.
         for (PairClass& c : classes.list) {
           if (c.sw == D) continue;
-          const HostTables& src = ts.hosts[c.hosts.front()];
-          const Span<PathRecord> recs = src.paths[g.first];
+          const Span<PathRecord> recs = (*row_of[c.id])[g.first];
           if (k == 0) {  // each record once
             if (recs.empty()) return false;
             for (const PathRecord& rec : recs)
@@ -176,23 +201,27 @@ bool walk_deterministic_by_switch(const Topology& t, const TableSet& ts, const D
                 return false;
             pairs += static_cast<long>(c.hosts.size() * g.hosts.size());
           }
-          const Node& node = t.nodes[c.sw];
           for (const PathRecord& rec : recs) {
             if (rec.dlid != lid) continue;
             const int out = lft[c.sw];
-            if (!cabled(node, out) || node.ports[out].node >= S) return false;
-            const PortPeer& nx = node.ports[out];
-            const Vl inj = src.sl2vl[rec.sl];
-            const int iv = inj & 15, ov = out_vl(ts.switches[c.sw].sl2vl, c.ports.front(), out, rec.sl, iv);
-            const int len = tail(nx.node, nx.port, ov, rec.sl);
-            if (len < 0) return false;
-            saw.sl[rec.sl] = saw.vl[iv] = saw.vl[ov] = true;
-            saw.vl15 |= inj >= kManagementVl || ov == kManagementVl;
-            const size_t combo = ((static_cast<size_t>(iv) * (node.num_ports + 1)) + out) * kDepVls + ov;
-            if (!(c.seen[combo >> 6] >> (combo & 63) & 1)) {
-              c.seen[combo >> 6] |= 1ULL << (combo & 63);
-              for (int p : c.ports) deps[c.sw].set(p, iv, out, ov);
+            if (out < 1 || out >= static_cast<int>(port_base[c.sw + 1] - port_base[c.sw])) return false;
+            const Peer nx = peer[port_base[c.sw] + out];
+            if (nx.node < 0 || nx.node >= S) return false;
+            FirstHop& f = first_hop[c.id];
+            if (f.out != out || f.sl != rec.sl) {
+              const Vl inj = ts.hosts[c.hosts.front()].sl2vl[rec.sl];
+              const int iv = inj & 15, ov = out_vl(ts.switches[c.sw].sl2vl, c.ports.front(), out, rec.sl, iv);
+              saw.sl[rec.sl] = saw.vl[iv] = saw.vl[ov] = true;
+              saw.vl15 |= inj >= kManagementVl || ov == kManagementVl;
+              const size_t combo = ((static_cast<size_t>(iv) * (t.nodes[c.sw].num_ports + 1)) + out) * kDepVls + ov;
+              if (!(c.seen[combo >> 6] >> (combo & 63) & 1)) {
+                c.seen[combo >> 6] |= 1ULL << (combo & 63);
+                for (int p : c.ports) deps[c.sw].set(p, iv, out, ov);
+              }
+              f = {static_cast<PortNum>(out), static_cast<uint8_t>(iv), rec.sl, static_cast<uint8_t>(ov)};
             }
+            const int len = tail(nx.node, nx.port, f.ov, rec.sl);
+            if (len < 0) return false;
             max_hops = std::max(max_hops, len + 2);
           }
         }

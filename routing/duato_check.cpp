@@ -52,7 +52,10 @@ bool has_escape_candidates(const TableSet& ts) {
   for (const SwitchTables& st : ts.switches) {
     bool found = false;
     auto scan = [&](const Lft& lft) {
-      for (size_t d = 0; d < lft.size(); ++d) found = found || escape_of(lft[d]) != nullptr;
+      for (size_t d = 0; d < lft.size() && !found; ++d) {  // by slot: one read per entry
+        const Lft::Slot& e = lft.slot(d);
+        found = e.count == 1 ? e.first.escape : e.count > 1 && escape_of(lft[d]) != nullptr;
+      }
     };
     scan(st.lft);
     for (const Lft& l : st.lft_per_input_vl) scan(l);
