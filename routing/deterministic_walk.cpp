@@ -6,8 +6,6 @@
 namespace ibsc::routing {
 namespace {
 
-constexpr int32_t kInProgress = -1;
-
 // The VL a switch gives a packet leaving by `out`, read as the walk of a pair reads it (VL 0
 // from a table too small for the ports).
 int out_vl(const Sl2VlTable& tab, int in_port, int out, int sl, int vl) {
@@ -96,28 +94,43 @@ bool walk_deterministic_by_switch(const Topology& t, const TableSet& ts, const D
   split_by_records(t, ts, classes, groups);
   std::vector<std::vector<int>> classes_on(S);
   for (const PairClass& c : classes.list) classes_on[c.sw].push_back(c.id);
-  // Each state entering a switch (switch, input port, VL below the declared ones): the
-  // switches from there to D, D included, valid while `key` is the walk's (group, LID and SL
-  // where an SL2VL reads it); and the last transition taken from it (output port and VL, its
-  // dependency set), which walks toward the next destinations mostly take again: its SL2VL
-  // entry and dependency bits are then not read again (both far apart in memory).
+  // The walks' states: a packet entering a switch from another switch (one per cable end,
+  // numbered by the switch entered) on a VL below the declared ones. enter[port_base[n] +
+  // out]: the state a packet leaving switch n by `out` enters, or kToHost, kNoCable.
   std::vector<size_t> port_base(S + 1, 0);
   for (int s = 0; s < S; ++s) port_base[s + 1] = port_base[s] + t.nodes[s].num_ports + 1;
-  struct Peer {  // [port_base[switch] + port]: where a cable leads (node -1: none)
-    int node = -1, port = -1;
-  };
-  std::vector<Peer> peer(port_base[S]);
-  for (int s = 0; s < S; ++s)
-    for (int p = 1; p <= t.nodes[s].num_ports; ++p)
-      peer[port_base[s] + p] = {t.nodes[s].ports[p].node, t.nodes[s].ports[p].port};
+  constexpr int32_t kToHost = -1, kNoCable = -2;
+  std::vector<int32_t> enter(port_base[S], kNoCable);
+  std::vector<int32_t> state_port;  // [state]: the input port
+  std::vector<int32_t> state_node;  // [state]: the switch entered
+  for (int m = 0; m < S; ++m)
+    for (int p = 1; p <= t.nodes[m].num_ports; ++p) {
+      const PortPeer& from = t.nodes[m].ports[p];
+      if (from.node < 0) continue;
+      if (from.node >= S) {
+        enter[port_base[m] + p] = kToHost;  // the host's end is no state: hosts only inject here
+        continue;
+      }
+      enter[port_base[from.node] + from.port] = static_cast<int32_t>(state_port.size());
+      state_port.push_back(p);
+      state_node.push_back(m);
+    }
   const int V = std::clamp(ts.vls_used, 1, kDepVls);  // a walk above them: the pair walk, which names it
+  // Per state and VL: the switches from there to D, D included, valid while `key` is the
+  // walk's (group, LID and, where an SL2VL reads it, SL in the low 4 bits); and the last
+  // transition taken from it (output port and VL, its dependency set), which walks toward the
+  // next destinations mostly take again: its SL2VL entry and dependency bits are then not
+  // read again (both far apart in memory). 12 bytes, so that the walks' states stay in cache.
+  constexpr uint16_t kInProgress = 0xFFFF;
   struct Memo {
     uint32_t key = 0;
-    int32_t len = 0;
-    PortNum out = kNoPort;  // the last transition: out, ov, under SL sl
-    uint8_t ov = 0, sl = 0;
+    int32_t node = 0;  // the switch entered
+    uint16_t len = 0;
+    PortNum out = kNoPort;
+    uint8_t ov = 0;
   };
-  std::vector<Memo> memo(port_base[S] * V);
+  std::vector<Memo> memo(state_node.size() * V);
+  for (size_t i = 0; i < memo.size(); ++i) memo[i].node = state_node[i / V];
   const bool sl_keyed = std::any_of(ts.switches.begin(), ts.switches.end(),
                                     [](const SwitchTables& st) { return st.sl2vl.key() == Sl2VlTable::Key::Sl; });
   struct FirstHop {  // per class: the last first hop taken, as above
@@ -127,8 +140,9 @@ bool walk_deterministic_by_switch(const Topology& t, const TableSet& ts, const D
   std::vector<FirstHop> first_hop(classes.list.size());
   std::vector<const PathRow*> row_of(classes.list.size());
   for (const PairClass& c : classes.list) row_of[c.id] = &ts.hosts[c.hosts.front()].paths;
-  struct Arrival {  // a state entering D from another switch
-    int in_port, vl, sl;
+  struct Arrival {  // a state entering D
+    int32_t state;
+    int vl, sl;
   };
   std::vector<Arrival> arrivals;
   std::vector<Memo*> path;
@@ -151,41 +165,48 @@ bool walk_deterministic_by_switch(const Topology& t, const TableSet& ts, const D
         arrivals.clear();
         const Lid lid = static_cast<Lid>(ts.hosts[g.first].base_lid + k);
         const PortNum* lft = &dense.port[static_cast<size_t>(lid) * S];  // this LID's entry at every switch
-        // The walk entering switch n through in_port on vl: switches to D, or -1 when it fails.
-        auto tail = [&](int n, int in_port, int vl, int sl) -> int {
+        // The walk from a state on vl: switches to D, or -1 when it fails.
+        auto tail = [&](int32_t state, int vl, int sl) -> int {
           const uint32_t key = gen << 4 | (sl_keyed ? sl : 0);
           path.clear();
           int len = 0;
           while (true) {
-            if (n >= S || vl >= V) return -1;  // a host from a switch not its own; an undeclared VL
-            Memo& m = memo[(port_base[n] + in_port) * V + vl];
+            if (vl >= V) return -1;  // an undeclared VL
+            Memo& m = memo[static_cast<size_t>(state) * V + vl];
             if (m.key == key) {
+              if (m.len == kInProgress) return -1;  // a loop
               len = m.len;
-              if (len == kInProgress) return -1;  // a loop
               break;
             }
+            const int last_sl = m.key & 15;
             m.key = key;
             m.len = kInProgress;
+            const int n = m.node;
             if (n == D) {
-              arrivals.push_back({in_port, vl, sl});
-              len = m.len = 1;
+              arrivals.push_back({state, vl, sl});
+              m.len = 1, m.out = kNoPort;
+              len = 1;
               break;
             }
             const int out = lft[n];
             if (out < 1 || out >= static_cast<int>(port_base[n + 1] - port_base[n])) return -1;
-            const Peer nx = peer[port_base[n] + out];
-            if (nx.node < 0) return -1;
-            if (m.out != out || (sl_keyed && m.sl != sl)) {
+            const int32_t next = enter[port_base[n] + out];
+            if (next < 0) return -1;  // not cabled, or a host from a switch not its own
+            if (m.out != out || (sl_keyed && last_sl != sl)) {
+              const int in_port = state_port[state];
               const int ov = out_vl(ts.switches[n].sl2vl, in_port, out, sl, vl);
               saw.vl[ov] = true;
               saw.vl15 |= ov == kManagementVl;
               deps[n].set(in_port, vl, out, ov);
-              m.out = static_cast<PortNum>(out), m.ov = static_cast<uint8_t>(ov), m.sl = static_cast<uint8_t>(sl);
+              m.out = static_cast<PortNum>(out), m.ov = static_cast<uint8_t>(ov);
             }
             path.push_back(&m);
-            n = nx.node, in_port = nx.port, vl = m.ov;
+            state = next, vl = m.ov;
           }
-          for (auto it = path.rbegin(); it != path.rend(); ++it) (*it)->len = ++len;
+          for (auto it = path.rbegin(); it != path.rend(); ++it) {
+            if (++len >= kInProgress) return -1;
+            (*it)->len = static_cast<uint16_t>(len);
+          }
           return len;
         };
         // Sources on other switches: the first hop per class (its dependencies for every port
@@ -205,8 +226,8 @@ bool walk_deterministic_by_switch(const Topology& t, const TableSet& ts, const D
             if (rec.dlid != lid) continue;
             const int out = lft[c.sw];
             if (out < 1 || out >= static_cast<int>(port_base[c.sw + 1] - port_base[c.sw])) return false;
-            const Peer nx = peer[port_base[c.sw] + out];
-            if (nx.node < 0 || nx.node >= S) return false;
+            const int32_t next = enter[port_base[c.sw] + out];
+            if (next < 0) return false;
             FirstHop& f = first_hop[c.id];
             if (f.out != out || f.sl != rec.sl) {
               const Vl inj = ts.hosts[c.hosts.front()].sl2vl[rec.sl];
@@ -220,7 +241,7 @@ bool walk_deterministic_by_switch(const Topology& t, const TableSet& ts, const D
               }
               f = {static_cast<PortNum>(out), static_cast<uint8_t>(iv), rec.sl, static_cast<uint8_t>(ov)};
             }
-            const int len = tail(nx.node, nx.port, f.ov, rec.sl);
+            const int len = tail(next, f.ov, rec.sl);
             if (len < 0) return false;
             max_hops = std::max(max_hops, len + 2);
           }
@@ -231,10 +252,10 @@ bool walk_deterministic_by_switch(const Topology& t, const TableSet& ts, const D
           for (int q : g.hosts) {
             const int out = last_hop(q, static_cast<Lid>(ts.hosts[q].base_lid + k));
             if (out < 0) return false;
-            const int ov = out_vl(dtab, a.in_port, out, a.sl, a.vl);
+            const int in_port = state_port[a.state], ov = out_vl(dtab, in_port, out, a.sl, a.vl);
             saw.vl[ov] = true;
             saw.vl15 |= ov == kManagementVl;
-            deps[D].set(a.in_port, a.vl, out, ov);
+            deps[D].set(in_port, a.vl, out, ov);
           }
       }
       // Sources on D, host by host of the group: one hop to the destination.
