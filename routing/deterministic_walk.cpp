@@ -95,25 +95,26 @@ bool walk_deterministic_by_switch(const Topology& t, const TableSet& ts, const D
   std::vector<std::vector<int>> classes_on(S);
   for (const PairClass& c : classes.list) classes_on[c.sw].push_back(c.id);
   // The walks' states: a packet entering a switch from another switch (one per cable end,
-  // numbered by the switch entered) on a VL below the declared ones. enter[port_base[n] +
-  // out]: the state a packet leaving switch n by `out` enters, or kToHost, kNoCable.
+  // numbered by the switch it left, so that a pass over switches reads them in order) on a VL
+  // below the declared ones. enter[port_base[n] + out]: the state a packet leaving switch n by
+  // `out` enters, or kToHost, kNoCable.
   std::vector<size_t> port_base(S + 1, 0);
   for (int s = 0; s < S; ++s) port_base[s + 1] = port_base[s] + t.nodes[s].num_ports + 1;
   constexpr int32_t kToHost = -1, kNoCable = -2;
   std::vector<int32_t> enter(port_base[S], kNoCable);
   std::vector<int32_t> state_port;  // [state]: the input port
   std::vector<int32_t> state_node;  // [state]: the switch entered
-  for (int m = 0; m < S; ++m)
-    for (int p = 1; p <= t.nodes[m].num_ports; ++p) {
-      const PortPeer& from = t.nodes[m].ports[p];
-      if (from.node < 0) continue;
-      if (from.node >= S) {
-        enter[port_base[m] + p] = kToHost;  // the host's end is no state: hosts only inject here
+  for (int n = 0; n < S; ++n)
+    for (int p = 1; p <= t.nodes[n].num_ports; ++p) {
+      const PortPeer& to = t.nodes[n].ports[p];
+      if (to.node < 0) continue;
+      if (to.node >= S) {
+        enter[port_base[n] + p] = kToHost;  // a host's cable end is no state: hosts only inject
         continue;
       }
-      enter[port_base[from.node] + from.port] = static_cast<int32_t>(state_port.size());
-      state_port.push_back(p);
-      state_node.push_back(m);
+      enter[port_base[n] + p] = static_cast<int32_t>(state_port.size());
+      state_port.push_back(to.port);
+      state_node.push_back(to.node);
     }
   const int V = std::clamp(ts.vls_used, 1, kDepVls);  // a walk above them: the pair walk, which names it
   // Per state and VL: the switches from there to D, D included, valid while `key` is the
@@ -133,23 +134,105 @@ bool walk_deterministic_by_switch(const Topology& t, const TableSet& ts, const D
   for (size_t i = 0; i < memo.size(); ++i) memo[i].node = state_node[i / V];
   const bool sl_keyed = std::any_of(ts.switches.begin(), ts.switches.end(),
                                     [](const SwitchTables& st) { return st.sl2vl.key() == Sl2VlTable::Key::Sl; });
-  struct FirstHop {  // per class: the last first hop taken, as above
-    PortNum out = kNoPort;
-    uint8_t iv = 0, sl = 0, ov = 0;
-  };
-  std::vector<FirstHop> first_hop(classes.list.size());
-  std::vector<const PathRow*> row_of(classes.list.size());
-  for (const PairClass& c : classes.list) row_of[c.id] = &ts.hosts[c.hosts.front()].paths;
+  // Per class: the output VL of its first hop by output port under SL class_sl (kUnknown: not
+  // taken yet), so that a first hop taken before costs neither its SL2VL entry nor its
+  // dependency bits.
+  constexpr uint8_t kUnknown = 0xFF;
+  size_t ports_max = 0;
+  for (int s = 0; s < S; ++s) ports_max = std::max(ports_max, port_base[s + 1] - port_base[s]);
+  std::vector<uint8_t> class_ov(classes.list.size() * ports_max, kUnknown), class_sl(classes.list.size(), 0);
+  // The distinct path record rows the classes read (one for every DOR source): a group's
+  // records are looked up once per row, not once per class.
+  std::vector<const PathRow*> rows;
+  std::vector<int> row_of(classes.list.size());
+  {
+    std::map<const void*, int> index;
+    for (const PairClass& c : classes.list) {
+      const PathRow& row = ts.hosts[c.hosts.front()].paths;
+      const auto it = index.emplace(row.identity(), static_cast<int>(rows.size())).first;
+      if (it->second == static_cast<int>(rows.size())) rows.push_back(&row);
+      row_of[c.id] = it->second;
+    }
+  }
+  std::vector<Span<PathRecord>> row_recs(rows.size());
+  WalkSeen saw;
+  long pairs = 0;
+  int max_hops = 0;
+  uint32_t gen = 0;
   struct Arrival {  // a state entering D
     int32_t state;
     int vl, sl;
   };
   std::vector<Arrival> arrivals;
+  struct First {  // a first hop of a group's walks: the state it enters, from where, on what
+    int32_t state;
+    int sw, ov, sl;
+  };
+  std::vector<First> firsts;
+  // Walks on one VL under one SL (or SL2VL tables that read no SL): a state is then its cable
+  // end alone, and how far a switch is from D depends on the switch alone. So a group's walks
+  // are three passes over the switches on arrays that stay in cache: each switch's next switch
+  // toward the LID; from each source switch, the switches to D (marking every switch walked);
+  // from each switch walked, the transition at the switch it enters. Fails as tail() does.
+  std::vector<uint32_t> sw_key(S, 0);
+  std::vector<int32_t> sw_len(S, 0), next_state(S, 0), next_node(S, 0);
+  std::vector<int> chain;
+  // Per state: the output ports whose transition (on VL 0, under SL state_sl) is set.
+  std::vector<uint64_t> state_done(state_node.size(), 0);
+  std::vector<uint8_t> state_sl(state_node.size(), 0);
+  auto tree_pass = [&](int D, const PortNum* lft, int sl) {
+    const uint32_t key = gen << 4 | (sl_keyed ? sl : 0);
+    for (int n = 0; n < S; ++n) {
+      const int out = lft[n];
+      const bool ok = n != D && out >= 1 && out < static_cast<int>(port_base[n + 1] - port_base[n]);
+      next_state[n] = ok ? enter[port_base[n] + out] : kNoCable;
+      next_node[n] = next_state[n] >= 0 ? state_node[next_state[n]] : -1;
+    }
+    for (const First& f : firsts) {
+      if (f.ov != 0) return false;  // a VL above the one declared
+      chain.clear();
+      int n = f.sw, len = 0;
+      while (true) {
+        if (sw_key[n] == key) {
+          len = sw_len[n];
+          if (len < 0) return false;  // a loop
+          break;
+        }
+        sw_key[n] = key;
+        sw_len[n] = -1;
+        if (n == D) {
+          len = sw_len[n] = 1;
+          break;
+        }
+        if (next_node[n] < 0) return false;  // no entry, not cabled, or a host from a switch not its own
+        chain.push_back(n);
+        n = next_node[n];
+      }
+      for (auto it = chain.rbegin(); it != chain.rend(); ++it) sw_len[*it] = ++len;
+      max_hops = std::max(max_hops, sw_len[f.sw] + 1);
+    }
+    saw.vl[0] = true;
+    for (int p = 0; p < S; ++p) {
+      if (sw_key[p] != key || p == D) continue;
+      const int32_t state = next_state[p];
+      const int n = next_node[p];
+      if (n == D) {
+        arrivals.push_back({state, 0, sl});
+        continue;
+      }
+      const int out = lft[n];
+      uint64_t& done = state_done[state];
+      if (state_sl[state] != sl) done = 0, state_sl[state] = static_cast<uint8_t>(sl);
+      if (out >= 64 || !(done >> out & 1)) {
+        const int in_port = state_port[state];
+        if (out_vl(ts.switches[n].sl2vl, in_port, out, sl, 0) != 0) return false;
+        deps[n].set(in_port, 0, out, 0);
+        if (out < 64) done |= 1ULL << out;
+      }
+    }
+    return true;
+  };
   std::vector<Memo*> path;
-  WalkSeen saw;
-  long pairs = 0;
-  int max_hops = 0;
-  uint32_t gen = 0;
   for (int D = 0; D < S; ++D)
     for (const Group& g : groups[D]) {
       if (g.hosts.empty()) continue;
@@ -209,11 +292,15 @@ bool walk_deterministic_by_switch(const Topology& t, const TableSet& ts, const D
           }
           return len;
         };
+        firsts.clear();
+        uint32_t sl_mask = 0;
+        if (k == 0)
+          for (size_t r = 0; r < rows.size(); ++r) row_recs[r] = (*rows[r])[g.first];
         // Sources on other switches: the first hop per class (its dependencies for every port
         // of the class), the rest by tail.
         for (PairClass& c : classes.list) {
           if (c.sw == D) continue;
-          const Span<PathRecord> recs = (*row_of[c.id])[g.first];
+          const Span<PathRecord> recs = row_recs[row_of[c.id]];
           if (k == 0) {  // each record once
             if (recs.empty()) return false;
             for (const PathRecord& rec : recs)
@@ -228,8 +315,9 @@ bool walk_deterministic_by_switch(const Topology& t, const TableSet& ts, const D
             if (out < 1 || out >= static_cast<int>(port_base[c.sw + 1] - port_base[c.sw])) return false;
             const int32_t next = enter[port_base[c.sw] + out];
             if (next < 0) return false;
-            FirstHop& f = first_hop[c.id];
-            if (f.out != out || f.sl != rec.sl) {
+            uint8_t* known = &class_ov[c.id * ports_max];
+            if (class_sl[c.id] != rec.sl) std::fill(known, known + ports_max, kUnknown), class_sl[c.id] = rec.sl;
+            if (known[out] == kUnknown) {
               const Vl inj = ts.hosts[c.hosts.front()].sl2vl[rec.sl];
               const int iv = inj & 15, ov = out_vl(ts.switches[c.sw].sl2vl, c.ports.front(), out, rec.sl, iv);
               saw.sl[rec.sl] = saw.vl[iv] = saw.vl[ov] = true;
@@ -239,12 +327,21 @@ bool walk_deterministic_by_switch(const Topology& t, const TableSet& ts, const D
                 c.seen[combo >> 6] |= 1ULL << (combo & 63);
                 for (int p : c.ports) deps[c.sw].set(p, iv, out, ov);
               }
-              f = {static_cast<PortNum>(out), static_cast<uint8_t>(iv), rec.sl, static_cast<uint8_t>(ov)};
+              known[out] = static_cast<uint8_t>(ov);
             }
-            const int len = tail(next, f.ov, rec.sl);
+            firsts.push_back({next, c.sw, known[out], rec.sl});
+            sl_mask |= 1u << rec.sl;
+          }
+        }
+        const bool one_sl = (sl_mask & (sl_mask - 1)) == 0;
+        if (V > 1 || (sl_keyed && !one_sl)) {  // state by state
+          for (const First& f : firsts) {
+            const int len = tail(f.state, f.ov, f.sl);
             if (len < 0) return false;
             max_hops = std::max(max_hops, len + 2);
           }
+        } else if (!tree_pass(D, lft, sl_mask ? __builtin_ctz(sl_mask) : 0)) {
+          return false;
         }
         // Walks from beyond D: the last hop toward each host of the group (its LID k) from
         // every state that entered D.
