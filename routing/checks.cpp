@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <string>
 #include <tuple>
 
@@ -36,7 +37,13 @@ constexpr int32_t kBadRes = -1, kLoopRes = -2, kInProgress = -3;
 }  // namespace
 
 CheckReport check_tables(const Topology& t, const TableSet& ts, const CheckLimits& limits) {
-  if (has_escape_candidates(ts)) {  // walks, budgets on the escape sub-network; then Duato
+  // One LFT per switch: the dense copy reads every entry, so it also tells whether an entry
+  // has an escape candidate (only the rare tables with several candidates are searched again).
+  std::optional<DenseLft> dense_first;
+  if (std::none_of(ts.switches.begin(), ts.switches.end(), [](const SwitchTables& st) { return st.per_vl(); }))
+    dense_first.emplace(ts);
+  if (!(dense_first && dense_first->exact && !dense_first->escape) &&
+      has_escape_candidates(ts)) {  // walks, budgets on the escape sub-network; then Duato
     CheckReport rep = check_tables(t, escape_subnetwork(ts), limits);
     check_escape_channels(t, ts, limits, rep);
     return rep;
@@ -71,7 +78,8 @@ CheckReport check_tables(const Topology& t, const TableSet& ts, const CheckLimit
   const int max_depth = 4 * (S + 2);
   std::vector<State> stack;
   std::vector<uint64_t> on_path;
-  const DenseLft dense(ts);
+  if (!dense_first) dense_first.emplace(ts);
+  const DenseLft& dense = *dense_first;
   PairClasses classes = dense.exact ? pair_classes(t, ts) : PairClasses{};
   if (!classes.list.empty() && limits.walk_by_destination_switch) {  // deterministic_walk.h
     WalkSeen seen;
