@@ -155,6 +155,14 @@ bool walk_deterministic_by_switch(const Topology& t, const TableSet& ts, const D
     }
   }
   std::vector<Span<PathRecord>> row_recs(rows.size());
+  std::vector<int> row_sw(rows.size(), -2);  // the one switch of a row's classes, or -1
+  for (const PairClass& c : classes.list) {
+    int& sw = row_sw[row_of[c.id]];
+    sw = sw == -2 || sw == c.sw ? c.sw : -1;
+  }
+  std::vector<int> hosts_on(S, 0);
+  for (int q = 0; q < H; ++q) ++hosts_on[t.host_switch(q)];
+  uint32_t sl_mask = 0;  // the SLs of the group's records from beyond D
   WalkSeen saw;
   long pairs = 0;
   int max_hops = 0;
@@ -171,46 +179,44 @@ bool walk_deterministic_by_switch(const Topology& t, const TableSet& ts, const D
   std::vector<First> firsts;
   // Walks on one VL under one SL (or SL2VL tables that read no SL): a state is then its cable
   // end alone, and how far a switch is from D depends on the switch alone. So a group's walks
-  // are three passes over the switches on arrays that stay in cache: each switch's next switch
-  // toward the LID; from each source switch, the switches to D (marking every switch walked);
-  // from each switch walked, the transition at the switch it enters. Fails as tail() does.
+  // are passes over switches on arrays that stay in cache: from each source switch, the
+  // switches to D (marking every switch walked, with its next state and switch); then from
+  // each switch walked, the transition at the switch it enters. They fail as tail() does.
   std::vector<uint32_t> sw_key(S, 0);
   std::vector<int32_t> sw_len(S, 0), next_state(S, 0), next_node(S, 0);
   std::vector<int> chain;
+  // Switches from sw to D along the LID's entries (lft), or -1.
+  auto distance = [&](int sw, int D, const PortNum* lft, uint32_t key) -> int {
+    chain.clear();
+    int n = sw, len = 0;
+    while (true) {
+      if (sw_key[n] == key) {
+        len = sw_len[n];
+        if (len < 0) return -1;  // a loop
+        break;
+      }
+      sw_key[n] = key;
+      sw_len[n] = -1;
+      if (n == D) {
+        len = sw_len[n] = 1;
+        break;
+      }
+      const int out = lft[n];
+      if (out < 1 || out >= static_cast<int>(port_base[n + 1] - port_base[n])) return -1;
+      const int32_t next = enter[port_base[n] + out];
+      if (next < 0) return -1;  // not cabled, or a host from a switch not its own
+      next_state[n] = next;
+      next_node[n] = state_node[next];
+      chain.push_back(n);
+      n = next_node[n];
+    }
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it) sw_len[*it] = ++len;
+    return len;
+  };
   // Per state: the output ports whose transition (on VL 0, under SL state_sl) is set.
   std::vector<uint64_t> state_done(state_node.size(), 0);
   std::vector<uint8_t> state_sl(state_node.size(), 0);
-  auto tree_pass = [&](int D, const PortNum* lft, int sl) {
-    const uint32_t key = gen << 4 | (sl_keyed ? sl : 0);
-    for (int n = 0; n < S; ++n) {
-      const int out = lft[n];
-      const bool ok = n != D && out >= 1 && out < static_cast<int>(port_base[n + 1] - port_base[n]);
-      next_state[n] = ok ? enter[port_base[n] + out] : kNoCable;
-      next_node[n] = next_state[n] >= 0 ? state_node[next_state[n]] : -1;
-    }
-    for (const First& f : firsts) {
-      if (f.ov != 0) return false;  // a VL above the one declared
-      chain.clear();
-      int n = f.sw, len = 0;
-      while (true) {
-        if (sw_key[n] == key) {
-          len = sw_len[n];
-          if (len < 0) return false;  // a loop
-          break;
-        }
-        sw_key[n] = key;
-        sw_len[n] = -1;
-        if (n == D) {
-          len = sw_len[n] = 1;
-          break;
-        }
-        if (next_node[n] < 0) return false;  // no entry, not cabled, or a host from a switch not its own
-        chain.push_back(n);
-        n = next_node[n];
-      }
-      for (auto it = chain.rbegin(); it != chain.rend(); ++it) sw_len[*it] = ++len;
-      max_hops = std::max(max_hops, sw_len[f.sw] + 1);
-    }
+  auto transitions = [&](int D, const PortNum* lft, int sl, uint32_t key) {
     saw.vl[0] = true;
     for (int p = 0; p < S; ++p) {
       if (sw_key[p] != key || p == D) continue;
@@ -225,7 +231,7 @@ bool walk_deterministic_by_switch(const Topology& t, const TableSet& ts, const D
       if (state_sl[state] != sl) done = 0, state_sl[state] = static_cast<uint8_t>(sl);
       if (out >= 64 || !(done >> out & 1)) {
         const int in_port = state_port[state];
-        if (out_vl(ts.switches[n].sl2vl, in_port, out, sl, 0) != 0) return false;
+        if (out_vl(ts.switches[n].sl2vl, in_port, out, sl, 0) != 0) return false;  // a VL above the one declared
         deps[n].set(in_port, 0, out, 0);
         if (out < 64) done |= 1ULL << out;
       }
@@ -293,23 +299,29 @@ bool walk_deterministic_by_switch(const Topology& t, const TableSet& ts, const D
           return len;
         };
         firsts.clear();
-        uint32_t sl_mask = 0;
-        if (k == 0)
-          for (size_t r = 0; r < rows.size(); ++r) row_recs[r] = (*rows[r])[g.first];
-        // Sources on other switches: the first hop per class (its dependencies for every port
-        // of the class), the rest by tail.
-        for (PairClass& c : classes.list) {
-          if (c.sw == D) continue;
-          const Span<PathRecord> recs = row_recs[row_of[c.id]];
-          if (k == 0) {  // each record once
-            if (recs.empty()) return false;
-            for (const PathRecord& rec : recs)
+        if (k == 0) {  // each record once: the rows that sources beyond D read
+          sl_mask = 0;
+          for (size_t r = 0; r < rows.size(); ++r) {
+            row_recs[r] = (*rows[r])[g.first];
+            if (row_sw[r] == D) continue;
+            if (row_recs[r].empty()) return false;
+            for (const PathRecord& rec : row_recs[r]) {
               if (rec.sl >= kNumSls || rec.dlid < ts.hosts[g.first].base_lid ||
                   rec.dlid >= ts.hosts[g.first].base_lid + lids)
                 return false;
-            pairs += static_cast<long>(c.hosts.size() * g.hosts.size());
+              sl_mask |= 1u << rec.sl;
+            }
           }
-          for (const PathRecord& rec : recs) {
+          pairs += static_cast<long>(H - hosts_on[D]) * static_cast<long>(g.hosts.size());
+        }
+        const bool by_switch = V == 1 && (!sl_keyed || (sl_mask & (sl_mask - 1)) == 0);
+        const int sl0 = sl_mask ? __builtin_ctz(sl_mask) : 0;
+        const uint32_t key = gen << 4 | (sl_keyed ? sl0 : 0);
+        // Sources on other switches: the first hop per class (its dependencies for every port
+        // of the class), the rest by distance() or tail().
+        for (PairClass& c : classes.list) {
+          if (c.sw == D) continue;
+          for (const PathRecord& rec : row_recs[row_of[c.id]]) {
             if (rec.dlid != lid) continue;
             const int out = lft[c.sw];
             if (out < 1 || out >= static_cast<int>(port_base[c.sw + 1] - port_base[c.sw])) return false;
@@ -329,19 +341,20 @@ bool walk_deterministic_by_switch(const Topology& t, const TableSet& ts, const D
               }
               known[out] = static_cast<uint8_t>(ov);
             }
-            firsts.push_back({next, c.sw, known[out], rec.sl});
-            sl_mask |= 1u << rec.sl;
+            if (!by_switch) {
+              firsts.push_back({next, c.sw, known[out], rec.sl});
+              continue;
+            }
+            const int len = known[out] == 0 ? distance(c.sw, D, lft, key) : -1;  // else a VL above the one declared
+            if (len < 0) return false;
+            max_hops = std::max(max_hops, len + 1);
           }
         }
-        const bool one_sl = (sl_mask & (sl_mask - 1)) == 0;
-        if (V > 1 || (sl_keyed && !one_sl)) {  // state by state
-          for (const First& f : firsts) {
-            const int len = tail(f.state, f.ov, f.sl);
-            if (len < 0) return false;
-            max_hops = std::max(max_hops, len + 2);
-          }
-        } else if (!tree_pass(D, lft, sl_mask ? __builtin_ctz(sl_mask) : 0)) {
-          return false;
+        if (by_switch && !transitions(D, lft, sl0, key)) return false;
+        for (const First& f : firsts) {  // state by state
+          const int len = tail(f.state, f.ov, f.sl);
+          if (len < 0) return false;
+          max_hops = std::max(max_hops, len + 2);
         }
         // Walks from beyond D: the last hop toward each host of the group (its LID k) from
         // every state that entered D.
