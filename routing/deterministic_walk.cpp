@@ -15,29 +15,54 @@ int out_vl(const Sl2VlTable& tab, int in_port, int out, int sl, int vl) {
 
 bool cabled(const Node& node, int out) { return out >= 1 && out <= node.num_ports && node.ports[out].node >= 0; }
 
-struct Group {
-  int first = -1;          // the host whose LID the walks follow
-  std::vector<int> hosts;  // in host order, `first` included
+// A host's entry that differs from its group's first host's at switch `sw`, both leading
+// straight to their switch D by parallel cables.
+struct Diff {
+  int host, sw;
+  PortNum out;
 };
 
-// [switch] -> its hosts by group: equal entries at every other switch.
-std::vector<std::vector<Group>> groups_by_switch(const Topology& t, const TableSet& ts, const DenseLft& dense) {
+struct Group {
+  int first = -1;           // the host whose LID the walks follow
+  std::vector<int> hosts;   // in host order, `first` included
+  std::vector<Diff> diffs;  // by host
+};
+
+// [switch] -> its hosts by group: equal entries at every other switch, or (near: LMC 0) entries
+// that differ only at switches next to D, both on cables to D (DOR spreads the hosts of a
+// switch over parallel cables: 2 groups per switch instead of 1 otherwise).
+std::vector<std::vector<Group>> groups_by_switch(const Topology& t, const TableSet& ts, const DenseLft& dense,
+                                                 bool near) {
   const int S = t.num_switches;
   std::vector<std::vector<Group>> by(S);
   auto column = [&](int q, int k) { return &dense.port[static_cast<size_t>(ts.hosts[q].base_lid + k) * S]; };
+  auto to = [&](int n, int out, int D) {
+    return out >= 1 && out <= t.nodes[n].num_ports && t.nodes[n].ports[out].node == D;
+  };
+  std::vector<Diff> diffs;
   for (int q = 0; q < t.num_hosts; ++q) {
     const int D = t.host_switch(q);
     auto same = [&](const Group& g) {
+      diffs.clear();
       if (ts.hosts[g.first].lmc != ts.hosts[q].lmc) return false;
       for (int k = 0; k < 1 << ts.hosts[q].lmc; ++k) {
         const PortNum *a = column(q, k), *b = column(g.first, k);
-        if (!std::equal(a, a + D, b) || !std::equal(a + D + 1, a + S, b + D + 1)) return false;
+        for (const PortNum* x = a; (x = std::mismatch(x, a + S, b + (x - a)).first) != a + S; ++x) {
+          const int n = static_cast<int>(x - a);
+          if (n == D) continue;
+          if (!near || ts.hosts[q].lmc != 0 || !to(n, *x, D) || !to(n, b[n], D)) return false;
+          diffs.push_back({q, n, *x});
+        }
       }
       return true;
     };
     auto g = std::find_if(by[D].begin(), by[D].end(), same);
-    if (g != by[D].end()) g->hosts.push_back(q);
-    else by[D].push_back({q, {q}});
+    if (g != by[D].end()) {
+      g->hosts.push_back(q);
+      g->diffs.insert(g->diffs.end(), diffs.begin(), diffs.end());
+    } else {
+      by[D].push_back({q, {q}, {}});
+    }
   }
   return by;
 }
@@ -77,8 +102,10 @@ void split_by_records(const Topology& t, const TableSet& ts, const PairClasses& 
       const std::vector<int> hosts = std::move(gs[i].hosts);
       gs[i].hosts.clear();
       for (int q : hosts)
-        if (leave[q]) gs.push_back({q, {q}});
+        if (leave[q]) gs.push_back({q, {q}, {}});
         else gs[i].hosts.push_back(q);
+      auto& d = gs[i].diffs;
+      d.erase(std::remove_if(d.begin(), d.end(), [&](const Diff& x) { return leave[x.host]; }), d.end());
     }
   }
 }
@@ -90,7 +117,8 @@ bool walk_deterministic_by_switch(const Topology& t, const TableSet& ts, const D
   const int S = t.num_switches, H = t.num_hosts;
   for (const HostTables& h : ts.hosts)
     if (h.base_lid == 0 || h.lmc > 7 || h.base_lid + (1 << h.lmc) - 1 > ts.max_lid) return false;
-  std::vector<std::vector<Group>> groups = groups_by_switch(t, ts, dense);
+  const int V = std::clamp(ts.vls_used, 1, kDepVls);  // a walk above them: the pair walk, which names it
+  std::vector<std::vector<Group>> groups = groups_by_switch(t, ts, dense, V == 1);
   split_by_records(t, ts, classes, groups);
   std::vector<std::vector<int>> classes_on(S);
   for (const PairClass& c : classes.list) classes_on[c.sw].push_back(c.id);
@@ -116,7 +144,6 @@ bool walk_deterministic_by_switch(const Topology& t, const TableSet& ts, const D
       state_port.push_back(to.port);
       state_node.push_back(to.node);
     }
-  const int V = std::clamp(ts.vls_used, 1, kDepVls);  // a walk above them: the pair walk, which names it
   // Per state and VL: the switches from there to D, D included, valid while `key` is the
   // walk's (group, LID and, where an SL2VL reads it, SL in the low 4 bits); and the last
   // transition taken from it (output port and VL, its dependency set), which walks toward the
@@ -170,7 +197,10 @@ bool walk_deterministic_by_switch(const Topology& t, const TableSet& ts, const D
   struct Arrival {  // a state entering D
     int32_t state;
     int vl, sl;
+    int from = -1;  // the switch it came from, where the group's hosts' cables may differ
   };
+  // Switches where some host of the group being walked leaves by another cable (Group::diffs).
+  std::vector<uint32_t> diff_key(S, 0);
   std::vector<Arrival> arrivals;
   struct First {  // a first hop of a group's walks: the state it enters, from where, on what
     int32_t state;
@@ -216,6 +246,18 @@ bool walk_deterministic_by_switch(const Topology& t, const TableSet& ts, const D
   // Per state: the output ports whose transition (on VL 0, under SL state_sl) is set.
   std::vector<uint64_t> state_done(state_node.size(), 0);
   std::vector<uint8_t> state_sl(state_node.size(), 0);
+  // The transition from `state` (entering switch n) by `out` on VL 0; false if it leaves on another.
+  auto step = [&](int32_t state, int n, int out, int sl) {
+    uint64_t& done = state_done[state];
+    if (state_sl[state] != sl) done = 0, state_sl[state] = static_cast<uint8_t>(sl);
+    if (out < 64 && (done >> out & 1)) return true;
+    const int in_port = state_port[state];
+    if (out_vl(ts.switches[n].sl2vl, in_port, out, sl, 0) != 0) return false;  // a VL above the one declared
+    deps[n].set(in_port, 0, out, 0);
+    if (out < 64) done |= 1ULL << out;
+    return true;
+  };
+  const std::vector<Diff>* diffs = nullptr;  // the group's
   auto transitions = [&](int D, const PortNum* lft, int sl, uint32_t key) {
     saw.vl[0] = true;
     for (int p = 0; p < S; ++p) {
@@ -223,22 +265,34 @@ bool walk_deterministic_by_switch(const Topology& t, const TableSet& ts, const D
       const int32_t state = next_state[p];
       const int n = next_node[p];
       if (n == D) {
-        arrivals.push_back({state, 0, sl});
+        arrivals.push_back({state, 0, sl, p});
         continue;
       }
-      const int out = lft[n];
-      uint64_t& done = state_done[state];
-      if (state_sl[state] != sl) done = 0, state_sl[state] = static_cast<uint8_t>(sl);
-      if (out >= 64 || !(done >> out & 1)) {
-        const int in_port = state_port[state];
-        if (out_vl(ts.switches[n].sl2vl, in_port, out, sl, 0) != 0) return false;  // a VL above the one declared
-        deps[n].set(in_port, 0, out, 0);
-        if (out < 64) done |= 1ULL << out;
-      }
+      if (!step(state, n, lft[n], sl)) return false;
+      if (diff_key[n] == gen)
+        for (const Diff& d : *diffs)
+          if (d.sw == n && !step(state, n, d.out, sl)) return false;
     }
     return true;
   };
   std::vector<Memo*> path;
+  // The first hop of class c by `out` under `sl`: its output VL, its dependencies for every
+  // port of the class set once.
+  auto first_hop = [&](PairClass& c, int out, Sl sl) -> int {
+    uint8_t* known = &class_ov[c.id * ports_max];
+    if (class_sl[c.id] != sl) std::fill(known, known + ports_max, kUnknown), class_sl[c.id] = sl;
+    if (known[out] != kUnknown) return known[out];
+    const Vl inj = ts.hosts[c.hosts.front()].sl2vl[sl];
+    const int iv = inj & 15, ov = out_vl(ts.switches[c.sw].sl2vl, c.ports.front(), out, sl, iv);
+    saw.sl[sl] = saw.vl[iv] = saw.vl[ov] = true;
+    saw.vl15 |= inj >= kManagementVl || ov == kManagementVl;
+    const size_t combo = ((static_cast<size_t>(iv) * (t.nodes[c.sw].num_ports + 1)) + out) * kDepVls + ov;
+    if (!(c.seen[combo >> 6] >> (combo & 63) & 1)) {
+      c.seen[combo >> 6] |= 1ULL << (combo & 63);
+      for (int p : c.ports) deps[c.sw].set(p, iv, out, ov);
+    }
+    return known[out] = static_cast<uint8_t>(ov);
+  };
   for (int D = 0; D < S; ++D)
     for (const Group& g : groups[D]) {
       if (g.hosts.empty()) continue;
@@ -315,6 +369,9 @@ bool walk_deterministic_by_switch(const Topology& t, const TableSet& ts, const D
           pairs += static_cast<long>(H - hosts_on[D]) * static_cast<long>(g.hosts.size());
         }
         const bool by_switch = V == 1 && (!sl_keyed || (sl_mask & (sl_mask - 1)) == 0);
+        if (!by_switch && !g.diffs.empty()) return false;  // cables apart under several SLs: pair by pair
+        diffs = &g.diffs;
+        for (const Diff& d : g.diffs) diff_key[d.sw] = gen;
         const int sl0 = sl_mask ? __builtin_ctz(sl_mask) : 0;
         const uint32_t key = gen << 4 | (sl_keyed ? sl0 : 0);
         // Sources on other switches: the first hop per class (its dependencies for every port
@@ -327,27 +384,17 @@ bool walk_deterministic_by_switch(const Topology& t, const TableSet& ts, const D
             if (out < 1 || out >= static_cast<int>(port_base[c.sw + 1] - port_base[c.sw])) return false;
             const int32_t next = enter[port_base[c.sw] + out];
             if (next < 0) return false;
-            uint8_t* known = &class_ov[c.id * ports_max];
-            if (class_sl[c.id] != rec.sl) std::fill(known, known + ports_max, kUnknown), class_sl[c.id] = rec.sl;
-            if (known[out] == kUnknown) {
-              const Vl inj = ts.hosts[c.hosts.front()].sl2vl[rec.sl];
-              const int iv = inj & 15, ov = out_vl(ts.switches[c.sw].sl2vl, c.ports.front(), out, rec.sl, iv);
-              saw.sl[rec.sl] = saw.vl[iv] = saw.vl[ov] = true;
-              saw.vl15 |= inj >= kManagementVl || ov == kManagementVl;
-              const size_t combo = ((static_cast<size_t>(iv) * (t.nodes[c.sw].num_ports + 1)) + out) * kDepVls + ov;
-              if (!(c.seen[combo >> 6] >> (combo & 63) & 1)) {
-                c.seen[combo >> 6] |= 1ULL << (combo & 63);
-                for (int p : c.ports) deps[c.sw].set(p, iv, out, ov);
-              }
-              known[out] = static_cast<uint8_t>(ov);
-            }
+            const int ov = first_hop(c, out, rec.sl);
             if (!by_switch) {
-              firsts.push_back({next, c.sw, known[out], rec.sl});
+              firsts.push_back({next, c.sw, ov, rec.sl});
               continue;
             }
-            const int len = known[out] == 0 ? distance(c.sw, D, lft, key) : -1;  // else a VL above the one declared
+            const int len = ov == 0 ? distance(c.sw, D, lft, key) : -1;  // else a VL above the one declared
             if (len < 0) return false;
             max_hops = std::max(max_hops, len + 1);
+            if (diff_key[c.sw] == gen)  // other hosts of the group: another cable to D
+              for (const Diff& d : g.diffs)
+                if (d.sw == c.sw && first_hop(c, d.out, rec.sl) != 0) return false;
           }
         }
         if (by_switch && !transitions(D, lft, sl0, key)) return false;
@@ -362,7 +409,11 @@ bool walk_deterministic_by_switch(const Topology& t, const TableSet& ts, const D
           for (int q : g.hosts) {
             const int out = last_hop(q, static_cast<Lid>(ts.hosts[q].base_lid + k));
             if (out < 0) return false;
-            const int in_port = state_port[a.state], ov = out_vl(dtab, in_port, out, a.sl, a.vl);
+            int32_t state = a.state;  // q's own cable into D, where it has one
+            if (a.from >= 0 && diff_key[a.from] == gen)
+              for (const Diff& d : g.diffs)
+                if (d.host == q && d.sw == a.from) state = enter[port_base[d.sw] + d.out];
+            const int in_port = state_port[state], ov = out_vl(dtab, in_port, out, a.sl, a.vl);
             saw.vl[ov] = true;
             saw.vl15 |= ov == kManagementVl;
             deps[D].set(in_port, a.vl, out, ov);

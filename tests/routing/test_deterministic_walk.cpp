@@ -143,8 +143,8 @@ BOOST_AUTO_TEST_CASE(host_off_its_group_walks_alone) {
 
 // Broken tables: the walk by switch gives up and the pair walk names the problems.
 BOOST_AUTO_TEST_CASE(broken_tables_fall_back_to_the_pair_walk) {
-  for (const Case& c :
-       {Case{"flatfly:4x4:hosts=2", "dor"}, Case{"torus:4x4:hosts=2", "ecube"}, Case{"hypercube:4:hosts=2", "dor"}}) {
+  for (const Case& c : {Case{"flatfly:4x4:hosts=2", "dor"}, Case{"flatfly:4x4:widths=2,1:hosts=2", "dor"},
+                        Case{"torus:4x4:hosts=2", "ecube"}, Case{"hypercube:4:hosts=2", "dor"}}) {
     const char* spec = c.spec;
     const Topology t = build_topology_spec(spec);
     const TableSet good = testing::route_with(t, c.algo);
