@@ -15,10 +15,11 @@
 // parts: st. ns/hop is the median part's CPU per packet-hop, st. best the fastest part's (the
 // one the VM's other tenants disturbed least), wk/hop the module wake-ups per packet-hop.
 //   large_fabric_bench [--sim-us N] [--load F] [--width W] [--lane-gbps G] [--only SPEC] [--max-hosts N]
-//                      [--routing NAME] [--k K] [--steady-us N] [--huge-pages 0|1]
+//                      [--routing NAME] [--k K] [--steady-us N] [--huge-pages 0|1|auto]
 // --routing: dor (the default) or another routing of these fabrics, e.g. seeds/001's distance
 // with its --k (the switches get the VLs the routing uses; per-input-VL LFTs as it programs).
-// --huge-pages 0: without tb/huge_pages.h's 2 MB pages, to compare.
+// --huge-pages 0: without tb/huge_pages.h's 2 MB pages, to compare; 1: with them whatever the
+// length; auto (the default): as `ibsc run` decides, from the planned length (SIM_US + st. us).
 //
 // 2026-11-26, per packet-hop at about half of saturation (DOR at 0.13, Distance+4 at 0.11, see
 // below), CPU ns on the 2-core VM at a load average of 8-11 (runs of the same binary differ by
@@ -89,6 +90,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -132,7 +134,7 @@ double peak_mb() {
 
 std::string g_routing = "dor";
 int g_k = 1;
-bool g_huge_pages = true;
+int g_huge_pages = -1;  // --huge-pages: 0 off, 1 always, -1 (auto) as a run decides
 
 nlohmann::json measure(const std::string& spec, double load, double sim_us, double steady_us,
                        const models::LinkParams& link) {
@@ -155,7 +157,10 @@ nlohmann::json measure(const std::string& spec, double load, double sim_us, doub
   t0 = Clock::now();
   tb::FabricParams fp;
   fp.link = link;
-  fp.huge_pages = g_huge_pages;
+  fp.huge_pages = g_huge_pages != 0;
+  // auto: tb/huge_pages.h decides from the planned length, as a run does; 1: always.
+  const double planned_us = sim_us + (steady_us < 0 ? 200.0 * 16384 / std::max(1, topo->num_hosts) : steady_us);
+  fp.planned_ns = g_huge_pages == 1 ? std::numeric_limits<double>::infinity() : planned_us * 1000.0;
   fp.sw.num_vls = std::max(fp.sw.num_vls, tables->vls_used);
   const double rate = fp.link.bytes_per_ns();
   auto driver =
@@ -244,7 +249,7 @@ int sc_main(int argc, char** argv) {
          k != "--lane-gbps" && k != "--routing" && k != "--k" && k != "--steady-us" && k != "--huge-pages")) {
       std::fprintf(stderr,
                    "usage: large_fabric_bench [--sim-us N] [--load F] [--width W] [--lane-gbps G] [--only SPEC] "
-                   "[--max-hosts N] [--routing NAME] [--k K] [--steady-us N] [--huge-pages 0|1] (bad '%s')\n",
+                   "[--max-hosts N] [--routing NAME] [--k K] [--steady-us N] [--huge-pages 0|1|auto] (bad '%s')\n",
                    argv[i]);
       return 2;
     }
@@ -255,7 +260,8 @@ int sc_main(int argc, char** argv) {
     else if (k == "--width") link.width = std::atoi(argv[i + 1]);
     else if (k == "--lane-gbps") link.lane_gbps = std::atof(argv[i + 1]);
     else if (k == "--steady-us") steady_us = std::atof(argv[i + 1]);
-    else if (k == "--huge-pages") g_huge_pages = std::atoi(argv[i + 1]) != 0;
+    else if (k == "--huge-pages")
+      g_huge_pages = std::strcmp(argv[i + 1], "auto") == 0 ? -1 : std::atoi(argv[i + 1]) != 0;
     else (k == "--sim-us" ? sim_us : load) = std::atof(argv[i + 1]);
   }
   try {
