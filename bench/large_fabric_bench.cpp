@@ -21,6 +21,27 @@
 // --huge-pages 0: without tb/huge_pages.h's 2 MB pages, to compare; 1: with them whatever the
 // length; auto (the default): as `ibsc run` decides, from the planned length (SIM_US + st. us).
 //
+// 2026-11-26 (later), build and teardown, CPU s, two runs each (2 cores shared with two other
+// helpers' jobs): DOR at load 0.13, Distance+4 at 0.11, 100 us, --steady-us 0; before -> after
+// one LFT read in place by its switch (no flat copy: 150 MB less at 16,384 hosts), compact
+// per-VL tables checked once per pool and port mask, and the 2 MB-page collapse only for runs
+// planned 500 us or longer (tb/huge_pages.cpp; before, every run paid it). Default pages, then
+// --huge-pages 0 (4 KB pages in both):
+//   routing     hosts   build (default)          build (4 KB pages)     teardown               peak MB
+//   DOR         1,024   0.03-0.05 -> 0.03        0.03-0.04 -> 0.03      0.01 -> 0.01            31 -> 30
+//   DOR         4,096   0.33-0.40 -> 0.14-0.16   0.17-0.18 -> 0.15      0.05-0.06 -> 0.05-0.06 121 -> 110
+//   DOR        16,384   1.62-2.69 -> 0.73-0.77   1.10-1.18 -> 0.77-0.78 0.24-0.25 -> 0.24-0.26 740 -> 592
+//   Distance+4  1,024   0.04 -> 0.03             0.04 -> 0.03           0.01 -> 0.01            36 -> 36
+//   Distance+4  4,096   0.24 -> 0.14-0.16        0.21-0.22 -> 0.16      0.05-0.06 -> 0.05-0.06 151 -> 149
+//   Distance+4 16,384   3.02-3.60 -> 0.81-0.86   1.51-1.55 -> 0.82-0.83 0.26-0.31 -> 0.26-0.31 977 -> 973
+// At 16,384 hosts build + simulate + teardown of the 100 us: DOR 2.6-3.7 -> 1.7-2.0 s,
+// Distance+4 4.5-5.1 -> 2.6-2.9 s (of which simulating, before on 2 MB pages, now on 4 KB: DOR
+// 0.68-0.73 -> 0.73-0.96 s, Distance+4 1.24-1.27 -> 1.55-1.73 s). What is left of the build is
+// SystemC's: 88,064 link modules, each with a port and an export named in the kernel's name
+// map (~0.25 s), the binding pass of elaboration (~0.15 s), and the first touch of the new
+// modules; of the teardown, the name map again and malloc coalescing the freed blocks. The
+// per-hop figures below were taken with 2 MB pages on every run (--huge-pages 1 now).
+//
 // 2026-11-26, per packet-hop at about half of saturation (DOR at 0.13, Distance+4 at 0.11, see
 // below), CPU ns on the 2-core VM at a load average of 8-11 (runs of the same binary differ by
 // up to 20%): first 100 us / steady state (median part), with 2 MB pages and without.

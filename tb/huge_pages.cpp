@@ -20,8 +20,10 @@ namespace ibsc::tb {
 // 0.1-0.2 s against 200-300 ns per hop at ~1,100 hops per us: even after 400-800 us. Cost
 // (memory) and gain (hops times misses) grow together, so the break-even is a length more than
 // a size: 500 us, from 4,096 hosts on. Below, the fabric fits the caches and 2 MB pages gain
-// nothing (1,024 hosts: the same CPU per hop). Distance+4 (8 VLs) at 16,384 hosts breaks even
-// sooner (~300 us: 2.2 s against 1.8 us per hop); a lighter load later (fewer hops per us).
+// nothing (1,024 hosts: the same CPU per hop). Distance+4 (8 VLs, load 0.11) at 16,384 hosts
+// evens out after 400-600 us too (1.5-2.1 s against 0.3-0.45 s per 100 us); at 4,096 hosts it
+// gains sooner (0.05 s per 100 us for a collapse of 0.03-0.08 s), which the rule gives up for
+// the simplicity of one length. A lighter load evens out later (fewer hops per us).
 constexpr int kHugePagesMinHosts = 4096;
 constexpr double kHugePagesBreakEvenNs = 500e3;
 
