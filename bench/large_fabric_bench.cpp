@@ -15,10 +15,32 @@
 // parts: st. ns/hop is the median part's CPU per packet-hop, st. best the fastest part's (the
 // one the VM's other tenants disturbed least), wk/hop the module wake-ups per packet-hop.
 //   large_fabric_bench [--sim-us N] [--load F] [--width W] [--lane-gbps G] [--only SPEC] [--max-hosts N]
-//                      [--routing NAME] [--k K] [--steady-us N] [--huge-pages 0|1]
+//                      [--routing NAME] [--k K] [--steady-us N] [--huge-pages 0|1|auto]
 // --routing: dor (the default) or another routing of these fabrics, e.g. seeds/001's distance
 // with its --k (the switches get the VLs the routing uses; per-input-VL LFTs as it programs).
-// --huge-pages 0: without tb/huge_pages.h's 2 MB pages, to compare.
+// --huge-pages 0: without tb/huge_pages.h's 2 MB pages, to compare; 1: with them whatever the
+// length; auto (the default): as `ibsc run` decides, from the planned length (SIM_US + st. us).
+//
+// 2026-11-26 (later), build and teardown, CPU s, two runs each (2 cores shared with two other
+// helpers' jobs): DOR at load 0.13, Distance+4 at 0.11, 100 us, --steady-us 0; before -> after
+// one LFT read in place by its switch (no flat copy: 150 MB less at 16,384 hosts), compact
+// per-VL tables checked once per pool and port mask, and the 2 MB-page collapse only for runs
+// planned 500 us or longer (tb/huge_pages.cpp; before, every run paid it). Default pages, then
+// --huge-pages 0 (4 KB pages in both):
+//   routing     hosts   build (default)          build (4 KB pages)     teardown               peak MB
+//   DOR         1,024   0.03-0.05 -> 0.03        0.03-0.04 -> 0.03      0.01 -> 0.01            31 -> 30
+//   DOR         4,096   0.33-0.40 -> 0.14-0.16   0.17-0.18 -> 0.15      0.05-0.06 -> 0.05-0.06 121 -> 110
+//   DOR        16,384   1.62-2.69 -> 0.73-0.77   1.10-1.18 -> 0.77-0.78 0.24-0.25 -> 0.24-0.26 740 -> 592
+//   Distance+4  1,024   0.04 -> 0.03             0.04 -> 0.03           0.01 -> 0.01            36 -> 36
+//   Distance+4  4,096   0.24 -> 0.14-0.16        0.21-0.22 -> 0.16      0.05-0.06 -> 0.05-0.06 151 -> 149
+//   Distance+4 16,384   3.02-3.60 -> 0.81-0.86   1.51-1.55 -> 0.82-0.83 0.26-0.31 -> 0.26-0.31 977 -> 973
+// At 16,384 hosts build + simulate + teardown of the 100 us: DOR 2.6-3.7 -> 1.7-2.0 s,
+// Distance+4 4.5-5.1 -> 2.6-2.9 s (of which simulating, before on 2 MB pages, now on 4 KB: DOR
+// 0.68-0.73 -> 0.73-0.96 s, Distance+4 1.24-1.27 -> 1.55-1.73 s). What is left of the build is
+// SystemC's: 88,064 link modules, each with a port and an export named in the kernel's name
+// map (~0.25 s), the binding pass of elaboration (~0.15 s), and the first touch of the new
+// modules; of the teardown, the name map again and malloc coalescing the freed blocks. The
+// per-hop figures below were taken with 2 MB pages on every run (--huge-pages 1 now).
 //
 // 2026-11-26, per packet-hop at about half of saturation (DOR at 0.13, Distance+4 at 0.11, see
 // below), CPU ns on the 2-core VM at a load average of 8-11 (runs of the same binary differ by
@@ -98,6 +120,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -141,7 +164,7 @@ double peak_mb() {
 
 std::string g_routing = "dor";
 int g_k = 1;
-bool g_huge_pages = true;
+int g_huge_pages = -1;  // --huge-pages: 0 off, 1 always, -1 (auto) as a run decides
 
 nlohmann::json measure(const std::string& spec, double load, double sim_us, double steady_us,
                        const models::LinkParams& link) {
@@ -164,7 +187,10 @@ nlohmann::json measure(const std::string& spec, double load, double sim_us, doub
   t0 = Clock::now();
   tb::FabricParams fp;
   fp.link = link;
-  fp.huge_pages = g_huge_pages;
+  fp.huge_pages = g_huge_pages != 0;
+  // auto: tb/huge_pages.h decides from the planned length, as a run does; 1: always.
+  const double planned_us = sim_us + (steady_us < 0 ? 200.0 * 16384 / std::max(1, topo->num_hosts) : steady_us);
+  fp.planned_ns = g_huge_pages == 1 ? std::numeric_limits<double>::infinity() : planned_us * 1000.0;
   fp.sw.num_vls = std::max(fp.sw.num_vls, tables->vls_used);
   const double rate = fp.link.bytes_per_ns();
   auto driver =
@@ -253,7 +279,7 @@ int sc_main(int argc, char** argv) {
          k != "--lane-gbps" && k != "--routing" && k != "--k" && k != "--steady-us" && k != "--huge-pages")) {
       std::fprintf(stderr,
                    "usage: large_fabric_bench [--sim-us N] [--load F] [--width W] [--lane-gbps G] [--only SPEC] "
-                   "[--max-hosts N] [--routing NAME] [--k K] [--steady-us N] [--huge-pages 0|1] (bad '%s')\n",
+                   "[--max-hosts N] [--routing NAME] [--k K] [--steady-us N] [--huge-pages 0|1|auto] (bad '%s')\n",
                    argv[i]);
       return 2;
     }
@@ -264,7 +290,8 @@ int sc_main(int argc, char** argv) {
     else if (k == "--width") link.width = std::atoi(argv[i + 1]);
     else if (k == "--lane-gbps") link.lane_gbps = std::atof(argv[i + 1]);
     else if (k == "--steady-us") steady_us = std::atof(argv[i + 1]);
-    else if (k == "--huge-pages") g_huge_pages = std::atoi(argv[i + 1]) != 0;
+    else if (k == "--huge-pages")
+      g_huge_pages = std::strcmp(argv[i + 1], "auto") == 0 ? -1 : std::atoi(argv[i + 1]) != 0;
     else (k == "--sim-us" ? sim_us : load) = std::atof(argv[i + 1]);
   }
   try {

@@ -92,7 +92,7 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
     port_[port].out.byte_ps = static_cast<uint32_t>(byte_ps[port]);
   }
   per_vl_lft_ = tables.per_vl();
-  if (!tables.vl_pool || !shared_routes(tables)) flatten_routes(tables);
+  if (per_vl_lft_ ? !tables.vl_pool || !shared_routes(tables) : !lft_in_place(tables)) flatten_routes(tables);
   sl2vl_.configure(tables.sl2vl);
   configure_parts();
 }
@@ -151,7 +151,8 @@ std::string Switch::where(int port, int vl) const {
 
 void Switch::refuse_route(const Packet& pkt, uint32_t route) const {
   const routing::LftEntry& e = tables_.route(pkt.dlid, pkt.vl);
-  if (route != kNoRoute)
+  // (In place, the switch's own LID is refused before its entry, which names port 0, is read.)
+  if (route != kNoRoute || (!per_vl_lft_ && pkt.dlid < lids_))
     for (const auto& c : e.candidates)
       if (c.port < 1 || c.port > num_ports() || !connected(c.port))
         throw FabricError(std::string(name()) + ": LFT entry for DLID " + std::to_string(pkt.dlid) + " names port " +

@@ -188,6 +188,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   std::string where(int port, int vl) const;
   void refuse_route(const Packet& pkt, uint32_t route) const;  // throws the LFT error
   bool shared_routes(const routing::SwitchTables& tables);     // construction: see routes_
+  bool lft_in_place(const routing::SwitchTables& tables);
   void flatten_routes(const routing::SwitchTables& tables);
   void configure_parts();
   bool connected(int port) const { return port_[port].out.byte_ps != 0; }
@@ -238,7 +239,8 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   // (count 0: no route, or a candidate port without a cable), so that the table, read at
   // random, stays small. All its candidates are cand_[route_begin_[k] .. + count), read only
   // for entries with several (both empty when none has). Compact per-VL tables (vl_lft.h) are
-  // read in place, shared by all switches: k = column_[d] * pool_vls_ + v.
+  // read in place, shared by all switches: k = column_[d] * pool_vls_ + v; so is one LFT whose
+  // entries all name cabled ports (lft_in_place()), k = d.
   using Route = routing::Lft::Slot;
   static_assert(sizeof(Route) == 4, "an LFT entry, 4 bytes");
   const Route* routes_ = nullptr;
@@ -246,7 +248,9 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   const uint32_t* column_ = nullptr;              // [DLID], compact per-VL tables only
   int pool_vls_ = 0;
   static constexpr uint32_t kNoLid = 0xFFFFFFFF;
-  uint32_t own_lid_ = kNoLid;  // compact tables: this LID reads empty_route_ (an empty entry)
+  // This LID reads empty_route_ (an empty entry) with compact tables, has no route with one LFT
+  // read in place.
+  uint32_t own_lid_ = kNoLid;
   uint32_t empty_route_ = 0;
   // Read with the LFT on every arrival. Shared by equal tables; its owning pointer, last in it,
   // is its only cold part.
@@ -261,7 +265,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   std::vector<std::pair<OutputRequest, int>> picks_;  // arbitrate_fifo()'s choice per output
 
   uint32_t route_index(const Packet& p) const {
-    if (!per_vl_lft_) return p.dlid < lids_ ? static_cast<uint32_t>(p.dlid) : kNoRoute;
+    if (!per_vl_lft_) return p.dlid < lids_ && p.dlid != own_lid_ ? static_cast<uint32_t>(p.dlid) : kNoRoute;
     if (column_) {
       if (p.dlid >= lids_ || p.vl >= pool_vls_) return kNoRoute;
       return p.dlid != own_lid_ ? column_[p.dlid] * pool_vls_ + p.vl : empty_route_;

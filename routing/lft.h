@@ -66,6 +66,12 @@ class Lft {
   const Slot& slot(size_t dlid) const { return slot_[dlid]; }
   // The candidates of an entry with several (slot(dlid).count > 1).
   const PortCandidate* more(size_t dlid) const { return more_.data() + more_at_[dlid]; }
+  // The storage, for a reader that keeps the table in place (models/switch_routes.cpp): slots
+  // [DLID], the offsets [DLID] of entries with several candidates (null when none has) and the
+  // candidates they point into.
+  const Slot* slot_data() const { return slot_.data(); }
+  const uint32_t* more_at_data() const { return more_at_.empty() ? nullptr : more_at_.data(); }
+  const PortCandidate* more_data() const { return more_.data(); }
   // No entry has several candidates.
   bool single() const {
     if (more_.empty()) return true;

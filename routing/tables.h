@@ -32,6 +32,8 @@ class Sl2VlTable {
   int num_ports() const { return ports_ - 1; }
   Vl get(int in_port, int out_port, int sl_or_vl) const { return map_[index(in_port, out_port, sl_or_vl)]; }
   void set(int in_port, int out_port, int sl_or_vl, Vl vl) { map_[index(in_port, out_port, sl_or_vl)] = vl; }
+  // The whole table, [in port][out port][SL or VL] (ports 0..num_ports()).
+  const std::vector<Vl>& flat() const { return map_; }
   // Sets the same VL for an SL on every (input, output) pair.
   void set_all(int sl_or_vl, Vl vl) {
     for (int i = 0; i < ports_; ++i)

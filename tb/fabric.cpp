@@ -75,7 +75,7 @@ Fabric::Fabric(const routing::Topology& topo, const routing::TableSet& tables, c
   if (p_.faults.enabled())
     link_faults_ = std::make_unique<LinkFaults>(*this, topo, tables, resolve_link_faults(topo, p_.faults, &tables),
                                                 static_cast<Picos>(p_.faults.detection_ns * 1000.0 + 0.5), *sched_);
-  if (p_.huge_pages) back_with_huge_pages();
+  if (p_.huge_pages && huge_pages_pay_off(topo.num_hosts, p_.planned_ns)) back_with_huge_pages();
 }
 
 // SystemC removes a destroyed module from its module and top-level object lists by a search

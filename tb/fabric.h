@@ -28,10 +28,14 @@ struct FabricParams {
   // Link faults during the run and APM at the sources (tb/link_faults.h); none by default.
   LinkFaultConfig faults;
   // Once built, back the process's memory with 2 MB pages where the kernel allows
-  // (tb/huge_pages.h): a large fabric simulates faster; results do not change. Not a scenario
-  // key: how the simulator uses the machine, not what it models (benchmarks switch it off to
-  // compare).
+  // (tb/huge_pages.h) if the run is planned long enough to earn the collapse back
+  // (huge_pages_pay_off of the hosts and planned_ns): a large fabric simulates faster; results
+  // do not change. Not scenario keys: how the simulator uses the machine, not what it models
+  // (benchmarks switch it off, or force it with an infinite planned_ns, to compare).
   bool huge_pages = true;
+  // The simulated time the run surely covers (run_load_point: warm-up + window), in ns; 0:
+  // unknown (e.g. an MPI workload that runs to its end), then no collapse.
+  double planned_ns = 0;
 };
 
 // Makes the switch arbiter of switch `index` (C++ model or Verilated RTL).

@@ -101,6 +101,8 @@ LoadPointResult run_load_point(const PointSetup& s, double load, const std::stri
   TrafficDriver driver(*s.topo, s.traffic, s.injection, load * link_rate, link_rate, s.seed);
   FabricParams fp = s.fabric;
   fp.path_seed = s.seed;
+  // The drain ends as soon as the window's packets are in, so only warm-up and window are sure.
+  fp.planned_ns = s.run.warmup_ns + s.run.window_ns;
   Fabric fabric(*s.topo, *s.tables, fp, driver, make_arbiter_factory(s.arbiter));
   // Waves are set up here, during elaboration: SystemC traces only what exists before time 0.
   std::unique_ptr<WaveProbe> probe;

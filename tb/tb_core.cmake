@@ -12,6 +12,7 @@ add_library(ibsc_tb_core STATIC
   ${CMAKE_CURRENT_LIST_DIR}/config_reader.cpp
   ${CMAKE_CURRENT_LIST_DIR}/param_key.cpp
   ${CMAKE_CURRENT_LIST_DIR}/yaml_guard.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/huge_pages.cpp
 )
 target_include_directories(ibsc_tb_core PUBLIC ${CMAKE_CURRENT_LIST_DIR}/..)  # includes read "tb/x.h"
 target_link_libraries(ibsc_tb_core PUBLIC ibsc_routing yaml-cpp nlohmann_json::nlohmann_json)

@@ -78,3 +78,39 @@ BOOST_AUTO_TEST_CASE(missing_lft_entry_stops_the_run) {
   }
   BOOST_TEST(msg.find("sw_1: LFT has no entry for DLID 2") != std::string::npos, msg);
 }
+
+// An LFT read in place (every entry names a cabled port) still refuses the switch's own LID,
+// whose entry names port 0, the management port: the same message as the flat copy gave.
+BOOST_AUTO_TEST_CASE(own_lid_is_refused_in_place) {
+  routing::Topology topo = testing::chain(2, 1, 1);
+  routing::TableSet tables = testing::chain_tables(topo);
+  const auto own = tables.switches[0].lid;
+  tables.switches[0].lft.set(own, 0);
+  tables.hosts[0].paths.set(1, routing::PathRecord{own, 0});  // host 0 sends to sw_0's LID
+  testing::ScriptedTraffic traffic(topo.num_hosts, {{0, 0, 1, 64}});
+  tb::Fabric fabric(topo, tables, tb::FabricParams{}, traffic, tb::make_arbiter_factory({}));
+  std::string msg;
+  try {
+    sc_core::sc_start(sc_core::sc_time(10, sc_core::SC_US));
+  } catch (const std::exception& e) {
+    msg = e.what();
+  }
+  const std::string want = "sw_0: LFT entry for DLID " + std::to_string(own) + " names port 0, which has no cable";
+  BOOST_TEST(msg.find(want) != std::string::npos, msg);
+}
+
+// An entry naming a port without a cable: the switch keeps its own copy and refuses the packet.
+BOOST_AUTO_TEST_CASE(uncabled_port_stops_the_run) {
+  routing::Topology topo = testing::chain(2, 1, 1);
+  routing::TableSet tables = testing::chain_tables(topo);
+  tables.switches[1].lft.set(2, 9);  // sw_1 sends host 1 (LID 2) out of port 9, which it lacks
+  testing::ScriptedTraffic traffic(topo.num_hosts, {{0, 0, 1, 64}});
+  tb::Fabric fabric(topo, tables, tb::FabricParams{}, traffic, tb::make_arbiter_factory({}));
+  std::string msg;
+  try {
+    sc_core::sc_start(sc_core::sc_time(10, sc_core::SC_US));
+  } catch (const std::exception& e) {
+    msg = e.what();
+  }
+  BOOST_TEST(msg.find("sw_1: LFT entry for DLID 2 names port 9, which has no cable") != std::string::npos, msg);
+}

@@ -8,6 +8,7 @@
 #define BOOST_TEST_MODULE per_vl_lft
 #include <boost/test/unit_test.hpp>
 
+#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -23,7 +24,7 @@ using namespace ibsc;
 namespace {
 testing::ScStrict strict;
 
-enum class Lfts { PerVl, Swapped, Single, Compact };
+enum class Lfts { PerVl, Swapped, Single, Compact, CompactUncabled };
 
 // Bytes sent per VL (0, 1) on sw_0's ports 1 and 3 and packets delivered, as JSON.
 nlohmann::json run(Lfts kind) {
@@ -47,14 +48,22 @@ nlohmann::json run(Lfts kind) {
           if (topo.host_switch(h) != s)
             st.lft_per_input_vl[v].set(h + 1, static_cast<PortNum>(first + 2 * ((v == 1) != (kind == Lfts::Swapped))));
     }
-    if (kind == Lfts::Compact) routing::compact_per_vl(tables);  // read in place by the switches
+    // sw_0's VL 1 copy sends host 3 (LID 4) out of port 2, which has no cable on sw_0.
+    if (kind == Lfts::CompactUncabled) tables.switches[0].lft_per_input_vl[1].set(4, 2);
+    if (kind == Lfts::Compact || kind == Lfts::CompactUncabled)
+      routing::compact_per_vl(tables);  // read in place by the switches
     testing::ScriptedTraffic traffic(topo.num_hosts, {{0, 0, 2, 512}, {0, 1, 3, 512}});
     tb::FabricParams params;
     params.sw.num_vls = 2;
     params.sw.vl2vl = true;
     tb::Fabric fabric(topo, tables, params, traffic, tb::make_arbiter_factory({}));
-    sc_core::sc_start(sc_core::sc_time(20, sc_core::SC_US));
     nlohmann::json j;
+    try {
+      sc_core::sc_start(sc_core::sc_time(20, sc_core::SC_US));
+    } catch (const std::exception& e) {
+      j["error"] = e.what();
+      return j.dump();
+    }
     for (const tb::LinkInfo& l : fabric.links()) {
       if (l.from_node != 0 || l.to_node != 1) continue;
       const auto& b = l.link->bytes_per_vl();
@@ -77,4 +86,12 @@ BOOST_AUTO_TEST_CASE(input_vl_selects_the_lft) {
   BOOST_TEST((swapped["p3"].get<B>() == B{512, 0}));
   BOOST_TEST((single["p1"].get<B>() == B{512, 512}));
   BOOST_TEST((single["p3"].get<B>() == B{0, 0}));
+}
+
+// A compact column naming a port without a cable at one switch: that switch keeps a flat copy
+// with the entry empty, and the packet is refused with the port named, not sent to no cable.
+BOOST_AUTO_TEST_CASE(compact_entry_naming_an_uncabled_port_stops_the_run) {
+  const nlohmann::json j = run(Lfts::CompactUncabled);
+  const std::string msg = j.value("error", "");
+  BOOST_TEST(msg.find("sw_0: LFT entry for DLID 4 names port 2, which has no cable") != std::string::npos, msg);
 }
