@@ -1,5 +1,6 @@
 #include "routing/lids.h"
 
+#include <algorithm>
 #include <string>
 
 #include "routing/routing.h"
@@ -32,17 +33,38 @@ void assign_lids(const Topology& t, int lmc, TableSet& ts) {
 }
 
 void route_switch_lids(const Topology& t, const SwitchGraph& g, TableSet& ts) {
+  // The channels of each switch in port order, flat (the search below reads them n times).
+  std::vector<int> first(g.n + 1, 0), to, port;
+  to.reserve(g.channels.size());
+  port.reserve(g.channels.size());
+  for (int x = 0; x < g.n; ++x) {
+    for (int c : g.out[x]) to.push_back(g.channels[c].to), port.push_back(g.channels[c].port);
+    first[x + 1] = static_cast<int>(to.size());
+  }
+  // One breadth-first search per destination switch d (symmetric cables: distance to d ==
+  // from d). A switch x at distance L leaves the queue after every switch at L - 1 has its
+  // distance, so the scan of its channels that finds the switches at L + 1 also finds its
+  // first channel toward L - 1: the port its LFT sends d's LID to.
+  std::vector<int> dist(g.n), queue(g.n);
   for (int d = 0; d < t.num_switches; ++d) {
     const Lid lid = ts.switches[d].lid;
-    std::vector<int> dist = bfs_distances(g, d);  // symmetric cables: distance to d == from d
     ts.switches[d].lft.set(lid, 0);
-    for (int x = 0; x < t.num_switches; ++x) {
-      if (x == d || dist[x] < 0) continue;
-      for (int c : g.out[x])
-        if (dist[g.channels[c].to] == dist[x] - 1) {
-          ts.switches[x].lft.set(lid, static_cast<PortNum>(g.channels[c].port));
-          break;
+    std::fill(dist.begin(), dist.end(), -1);
+    dist[d] = 0;
+    queue[0] = d;
+    for (int head = 0, tail = 1; head < tail; ++head) {
+      const int x = queue[head], below = dist[x] - 1;
+      bool routed = x == d;
+      for (int i = first[x]; i < first[x + 1]; ++i) {
+        const int y = to[i];
+        if (dist[y] < 0) {
+          dist[y] = below + 2;
+          queue[tail++] = y;
+        } else if (!routed && dist[y] == below) {
+          ts.switches[x].lft.set(lid, static_cast<PortNum>(port[i]));
+          routed = true;
         }
+      }
     }
   }
 }

@@ -18,8 +18,9 @@
 // the orders share the cables evenly (the bit complement on a hypercube with 2 cables: 4 host
 // rates per cable, bound 25%; spread by host, an input VL's stream split over both cables and
 // saturated 4 steps under that bound, measured 21.9%).
-#include <map>
+#include <algorithm>
 #include <string>
+#include <utility>
 
 #include "routing/graph.h"
 #include "routing/lids.h"
@@ -69,37 +70,47 @@ TableSet route_dor_flatfly(const Topology& t, const RoutingOptions& opt, bool mi
     for (int c : t.nodes[sw].coord) sum += c;
     for (size_t i = 0; i < by_switch[sw].size(); ++i) order_of[by_switch[sw][i]] = (sum + static_cast<int>(i)) % k;
   }
+  // Per source switch: its cables by neighbour switch (ports ascending), then the LFT entries
+  // destination switch by destination switch (the dimension to correct depends on the
+  // destination switch and the order only, so it is found once per order).
+  std::vector<int> cable_at(t.num_switches, -1), cables(t.num_switches, 0);
+  std::vector<std::pair<int, int>> to;  // (neighbour switch, port)
   for (int s = 0; s < t.num_switches; ++s) {
     const Node& node = t.nodes[s];
-    std::map<int, std::vector<int>> ports_to;  // neighbour switch -> its parallel cables
+    to.clear();
     for (int p = 1; p <= node.num_ports; ++p)
-      if (node.ports[p].node >= 0 && node.ports[p].node < t.num_switches) ports_to[node.ports[p].node].push_back(p);
+      if (node.ports[p].node >= 0 && node.ports[p].node < t.num_switches) to.emplace_back(node.ports[p].node, p);
+    std::sort(to.begin(), to.end());  // by neighbour, its cables by port
+    for (size_t i = 0; i < to.size(); ++i)
+      if (cables[to[i].first]++ == 0) cable_at[to[i].first] = static_cast<int>(i);
     SwitchTables& st = ts.switches[s];
-    for (int h = 0; h < t.num_hosts; ++h) {
-      const int b = t.host_switch(h);
-      PortNum port;
+    for (int b = 0; b < t.num_switches; ++b) {
+      if (by_switch[b].empty()) continue;
       if (b == s) {
-        port = static_cast<PortNum>(t.host_switch_port(h));
-      } else {
-        int d = -1;
-        for (int dim : orders[order_of[h]])
+        for (int h : by_switch[b]) st.lft.set(ts.hosts[h].base_lid, static_cast<PortNum>(t.host_switch_port(h)));
+        continue;
+      }
+      int dim_of_order[4] = {-1, -1, -1, -1};  // the dimension each order corrects here
+      for (int o = 0; o < k; ++o)
+        for (int dim : orders[o])
           if (node.coord[dim] != t.nodes[b].coord[dim]) {
-            d = dim;
+            dim_of_order[o] = dim;
             break;
           }
+      for (int h : by_switch[b]) {
+        const int d = dim_of_order[order_of[h]];
         const int next = s + (t.nodes[b].coord[d] - node.coord[d]) * stride[d];
-        auto it = ports_to.find(next);
-        if (it == ports_to.end())
+        if (cable_at[next] < 0)
           throw RoutingError("dor: switch " + node.name + " has no cable to " + t.nodes[next].name +
                              " (not a full flattened butterfly)");
         // dor: by destination host; mixed-dor: by order and dimension, so that the packets of
         // one order (one VL) in one dimension share a cable and no input VL's stream splits
         // over parallel cables (a head waiting for one would block those for the other).
         const size_t cable = k == 1 ? h : order_of[h] + d;
-        port = static_cast<PortNum>(it->second[cable % it->second.size()]);
+        st.lft.set(ts.hosts[h].base_lid, static_cast<PortNum>(to[cable_at[next] + cable % cables[next]].second));
       }
-      st.lft.set(ts.hosts[h].base_lid, port);
     }
+    for (const auto& c : to) cable_at[c.first] = -1, cables[c.first] = 0;  // clean for the next switch
     for (int sl = 0; sl < k; ++sl)
       for (int out = 1; out <= node.num_ports; ++out)
         for (int in = 0; in <= node.num_ports; ++in) st.sl2vl.set(in, out, sl, static_cast<Vl>(sl));
