@@ -44,7 +44,8 @@ void route_switch_lids(const Topology& t, const SwitchGraph& g, TableSet& ts) {
   // One breadth-first search per destination switch d (symmetric cables: distance to d ==
   // from d). A switch x at distance L leaves the queue after every switch at L - 1 has its
   // distance, so the scan of its channels that finds the switches at L + 1 also finds its
-  // first channel toward L - 1: the port its LFT sends d's LID to.
+  // first channel toward L - 1: the port its LFT sends d's LID to (once every switch has its
+  // distance, the scan ends there).
   std::vector<int> dist(g.n), queue(g.n);
   for (int d = 0; d < t.num_switches; ++d) {
     const Lid lid = ts.switches[d].lid;
@@ -64,6 +65,7 @@ void route_switch_lids(const Topology& t, const SwitchGraph& g, TableSet& ts) {
           ts.switches[x].lft.set(lid, static_cast<PortNum>(port[i]));
           routed = true;
         }
+        if (routed && tail == g.n) break;  // every switch found: nothing more to discover
       }
     }
   }

@@ -73,6 +73,8 @@ TableSet route_dor_flatfly(const Topology& t, const RoutingOptions& opt, bool mi
   // Per source switch: its cables by neighbour switch (ports ascending), then the LFT entries
   // destination switch by destination switch (the dimension to correct depends on the
   // destination switch and the order only, so it is found once per order).
+  std::vector<Lid> lid_of(t.num_hosts);
+  for (int h = 0; h < t.num_hosts; ++h) lid_of[h] = ts.hosts[h].base_lid;
   std::vector<int> cable_at(t.num_switches, -1), cables(t.num_switches, 0);
   std::vector<std::pair<int, int>> to;  // (neighbour switch, port)
   for (int s = 0; s < t.num_switches; ++s) {
@@ -87,27 +89,30 @@ TableSet route_dor_flatfly(const Topology& t, const RoutingOptions& opt, bool mi
     for (int b = 0; b < t.num_switches; ++b) {
       if (by_switch[b].empty()) continue;
       if (b == s) {
-        for (int h : by_switch[b]) st.lft.set(ts.hosts[h].base_lid, static_cast<PortNum>(t.host_switch_port(h)));
+        for (int h : by_switch[b]) st.lft.set(lid_of[h], static_cast<PortNum>(t.host_switch_port(h)));
         continue;
       }
-      int dim_of_order[4] = {-1, -1, -1, -1};  // the dimension each order corrects here
-      for (int o = 0; o < k; ++o)
+      int dim_of_order[4], next_of_order[4];  // the dimension each order corrects here, the next switch
+      for (int o = 0; o < k; ++o) {
+        int d = -1;
         for (int dim : orders[o])
           if (node.coord[dim] != t.nodes[b].coord[dim]) {
-            dim_of_order[o] = dim;
+            d = dim;
             break;
           }
-      for (int h : by_switch[b]) {
-        const int d = dim_of_order[order_of[h]];
         const int next = s + (t.nodes[b].coord[d] - node.coord[d]) * stride[d];
         if (cable_at[next] < 0)
           throw RoutingError("dor: switch " + node.name + " has no cable to " + t.nodes[next].name +
                              " (not a full flattened butterfly)");
+        dim_of_order[o] = d, next_of_order[o] = next;
+      }
+      for (int h : by_switch[b]) {
+        const int o = order_of[h], next = next_of_order[o], n_cables = cables[next];
         // dor: by destination host; mixed-dor: by order and dimension, so that the packets of
         // one order (one VL) in one dimension share a cable and no input VL's stream splits
         // over parallel cables (a head waiting for one would block those for the other).
-        const size_t cable = k == 1 ? h : order_of[h] + d;
-        st.lft.set(ts.hosts[h].base_lid, static_cast<PortNum>(to[cable_at[next] + cable % cables[next]].second));
+        const int cable = n_cables == 1 ? 0 : (k == 1 ? h : o + dim_of_order[o]) % n_cables;
+        st.lft.set(lid_of[h], static_cast<PortNum>(to[cable_at[next] + cable].second));
       }
     }
     for (const auto& c : to) cable_at[c.first] = -1, cables[c.first] = 0;  // clean for the next switch
