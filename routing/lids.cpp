@@ -33,14 +33,8 @@ void assign_lids(const Topology& t, int lmc, TableSet& ts) {
 }
 
 void route_switch_lids(const Topology& t, const SwitchGraph& g, TableSet& ts) {
-  // The channels of each switch in port order, flat (the search below reads them n times).
-  std::vector<int> first(g.n + 1, 0), to, port;
-  to.reserve(g.channels.size());
-  port.reserve(g.channels.size());
-  for (int x = 0; x < g.n; ++x) {
-    for (int c : g.out[x]) to.push_back(g.channels[c].to), port.push_back(g.channels[c].port);
-    first[x + 1] = static_cast<int>(to.size());
-  }
+  const FlatChannels f(g);
+  const std::vector<int>&first = f.first, &to = f.to, &port = f.port;
   // One breadth-first search per destination switch d (symmetric cables: distance to d ==
   // from d). A switch x at distance L leaves the queue after every switch at L - 1 has its
   // distance, so the scan of its channels that finds the switches at L + 1 also finds its
