@@ -43,23 +43,39 @@ TableSet route_distance(const Topology& t, const RoutingOptions& opt, bool defle
   // The moves allowed on VL v are a prefix of one list per (switch, destination), ordered by
   // priority: the minimal ones always (v >= d(curr)), the sideways ones once d(curr) <= v - 1,
   // the deflections once d(curr) + 1 <= v - 1. build_vl_tables asks VL after VL for one pair,
-  // so the list is made once per pair.
-  std::vector<PortCandidate> all, by_prio[3];
-  int all_s = -1, all_dst = -1, ends[3] = {0, 0, 0};  // end of each priority in `all`
+  // so the list is made once per pair. The switch's channels and their far ends' rows of
+  // distances are looked up once per switch (the pairs come switch by switch).
+  std::vector<PortCandidate> all;
+  std::vector<const uint16_t*> far_row;  // [channel of s]: distances from its far switch
+  std::vector<PortNum> far_port;
+  std::vector<int> prio_of;
+  int all_s = -1, all_dst = -1, rows_s = -1, ends[3] = {0, 0, 0};  // end of each priority in `all`
+  const int worst = deflection ? 2 : 1;
   auto make_all = [&](int s, int dst) {
     const int here = d(s, dst);
     if (s != all_s || dst != all_dst) {
-      for (auto& b : by_prio) b.clear();
-      for (int c : g.out[s]) {
-        const int prio = d(g.channels[c].to, dst) - here + 1;  // 0 closer, 1 sideways, 2 farther
-        if (prio >= 0 && prio <= (deflection ? 2 : 1))
-          by_prio[prio].push_back({static_cast<PortNum>(g.channels[c].port), static_cast<uint8_t>(prio)});
+      if (s != rows_s) {
+        far_row.clear();
+        far_port.clear();
+        for (int c : g.out[s]) {
+          far_row.push_back(dist.data() + static_cast<size_t>(g.channels[c].to) * g.n);
+          far_port.push_back(static_cast<PortNum>(g.channels[c].port));
+        }
+        prio_of.resize(far_row.size());
+        rows_s = s;
       }
-      all.clear();
-      for (int prio = 0; prio < 3; ++prio) {
-        all.insert(all.end(), by_prio[prio].begin(), by_prio[prio].end());
-        ends[prio] = static_cast<int>(all.size());
+      int count[3] = {0, 0, 0};
+      for (size_t i = 0; i < far_row.size(); ++i) {
+        const int prio = far_row[i][dst] - here + 1;  // 0 closer, 1 sideways, 2 farther
+        prio_of[i] = prio;
+        if (prio >= 0 && prio <= worst) ++count[prio];
       }
+      ends[0] = count[0], ends[1] = ends[0] + count[1], ends[2] = ends[1] + count[2];
+      all.resize(ends[2]);
+      int at[3] = {0, ends[0], ends[1]};  // by priority, each in channel order
+      for (size_t i = 0; i < far_row.size(); ++i)
+        if (prio_of[i] >= 0 && prio_of[i] <= worst)
+          all[at[prio_of[i]]++] = {far_port[i], static_cast<uint8_t>(prio_of[i])};
       all_s = s, all_dst = dst;
     }
     return here;

@@ -1,17 +1,15 @@
 #include "routing/table_hash.h"
 
-#include <cstring>
 #include <unordered_map>
+
+#include "routing/content_hash.h"
 
 namespace ibsc::routing {
 namespace {
 
 struct Hasher {
   uint64_t h = 0x6a09e667f3bcc908ULL;
-  void add(uint64_t x) {
-    h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-    h *= 0xff51afd7ed558ccdULL;
-  }
+  void add(uint64_t x) { h = hash_mix(h, x); }
   void add(const PortCandidate& c) { add(static_cast<uint64_t>(c.port) << 16 | c.priority << 8 | c.escape); }
   void add(LftEntry e) {
     add(e.candidates.size());

@@ -5,6 +5,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "routing/content_hash.h"
 #include "routing/graph.h"
 #include "routing/lids.h"
 #include "routing/routing.h"
@@ -36,10 +37,15 @@ TableSet build_vl_tables(const Topology& t, const VlRules& r) {
   // every VL for the other LIDs (the switch LIDs).
   auto pool = std::make_shared<VlLftPool>(r.vls);
   std::vector<PortCandidate> c;
-  std::unordered_map<uint32_t, uint32_t> plain_column;  // single plain candidate (bytes) -> column
+  // Plain entries of one candidate or none -> their column (most switch LIDs share a few).
+  std::unordered_map<uint32_t, uint32_t> plain_column;  // candidate bytes | routed << 31 -> column
+  std::vector<uint32_t> plain_port(256, UINT32_MAX);    // the same for {port, priority 0, no escape}
   auto plain = [&](const LftEntry& e) {
     uint32_t key = 0;
     if (e.candidates.size() == 1) std::memcpy(&key, &e.candidates.front(), sizeof(PortCandidate));
+    const bool one_port =
+        e.candidates.size() == 1 && e.candidates.front().priority == 0 && !e.candidates.front().escape;
+    if (one_port && plain_port[e.candidates.front().port] != UINT32_MAX) return plain_port[e.candidates.front().port];
     if (e.candidates.size() <= 1) {
       auto it = plain_column.find(key | (e.routed() ? 1u << 31 : 0));
       if (it != plain_column.end()) return it->second;
@@ -48,10 +54,23 @@ TableSet build_vl_tables(const Topology& t, const VlRules& r) {
     for (int v = 0; v < r.vls; ++v) pool->add_list(e.candidates.begin(), e.candidates.end());
     const uint32_t col = pool->end_column();
     if (e.candidates.size() <= 1) plain_column.emplace(key | (e.routed() ? 1u << 31 : 0), col);
+    if (one_port) plain_port[e.candidates.front().port] = col;
     return col;
   };
-  std::string key;
-  std::unordered_map<std::string, uint32_t> by_key;  // column_key -> column
+  // column_key -> column: by a hash of the key, the keys kept end to end in `keys`.
+  struct Keyed {
+    uint32_t at, size, column;
+  };
+  std::unordered_map<uint64_t, Keyed> by_key;
+  std::string key, keys;
+  auto find_key = [&](uint64_t& h) -> const Keyed* {  // h: where the key is or would go
+    for (h = hash_bytes(key.data(), key.size());; h = hash_probe(h)) {
+      const auto it = by_key.find(h);
+      if (it == by_key.end()) return nullptr;
+      const Keyed& k = it->second;
+      if (k.size == key.size() && std::memcmp(keys.data() + k.at, key.data(), k.size) == 0) return &k;
+    }
+  };
   std::vector<char> host_lid(ts.max_lid + 1, 0);
   for (const HostTables& h : ts.hosts) host_lid[h.base_lid] = 1;
   for (int s = 0; s < t.num_switches; ++s) {
@@ -76,14 +95,15 @@ TableSet build_vl_tables(const Topology& t, const VlRules& r) {
       for (int cls = 0; cls < classes; ++cls) {
         const int to = d + t.num_switches * cls;
         uint32_t col = 0;
-        auto it = by_key.end();
+        const Keyed* known = nullptr;
+        uint64_t h = 0;
         if (r.column_key) {
           key.clear();
           r.column_key(s, to, key);
-          it = by_key.find(key);  // the same lists as a pair already built: the same column
+          known = find_key(h);  // the same lists as a pair already built: the same column
         }
-        if (it != by_key.end()) {
-          col = it->second;
+        if (known) {
+          col = known->column;
         } else {
           pool->begin_column();
           for (int v = 0; v < r.vls; ++v) {
@@ -92,7 +112,10 @@ TableSet build_vl_tables(const Topology& t, const VlRules& r) {
             pool->add_list(c.data(), c.data() + c.size());
           }
           col = pool->end_column();
-          if (r.column_key) by_key.emplace(key, col);
+          if (r.column_key) {
+            by_key.emplace(h, Keyed{static_cast<uint32_t>(keys.size()), static_cast<uint32_t>(key.size()), col});
+            keys += key;
+          }
         }
         for (size_t i = cls; i < hosts.size(); i += r.classes) st.vl_column[ts.hosts[hosts[i]].base_lid] = col;
       }
@@ -120,20 +143,25 @@ TableSet build_vl_tables(const Topology& t, const VlRules& r) {
   std::vector<int> host_class(t.num_hosts, 0);  // the i-th host of its switch: class i % classes
   for (const std::vector<int>& hosts : by_switch)
     for (size_t i = 0; i < hosts.size(); ++i) host_class[hosts[i]] = static_cast<int>(i) % r.classes;
+  std::vector<int> host_sw(t.num_hosts);  // read once per source switch: flat
+  std::vector<Lid> lid_of(t.num_hosts);
+  for (int g = 0; g < t.num_hosts; ++g) host_sw[g] = t.host_switch(g), lid_of[g] = ts.hosts[g].base_lid;
   for (int s = 0; s < t.num_switches; ++s) {
     if (by_switch[s].empty()) continue;
-    PathRow row;  // one row per source switch: the first VL depends on source switch and destination
-    row.assign(t.num_hosts);
+    // One row per source switch: the first VL depends on source switch and destination.
+    std::vector<PathRecord> records(t.num_hosts);
     int last_d = -1;  // consecutive hosts of one destination switch and class share the first VL
     Vl vl = 0;
     for (int g = 0; g < t.num_hosts; ++g) {
-      const int d = t.host_switch(g);
+      const int d = host_sw[g];
       if (d < 0) continue;
       const int to = d + t.num_switches * host_class[g];
       if (to != last_d) last_d = to, vl = r.first_vl(s, to);
       if (vl >= r.vls) throw RoutingError(r.name + ": first VL " + std::to_string(vl) + " beyond its VLs");
-      row.set(g, {ts.hosts[g].base_lid, static_cast<Sl>(vl)});
+      records[g] = {lid_of[g], static_cast<Sl>(vl)};
     }
+    PathRow row;
+    row.assign(std::move(records));
     for (int h : by_switch[s]) {
       HostTables& ht = ts.hosts[h];
       for (int v = 0; v < kNumSls; ++v) ht.sl2vl[v] = static_cast<Vl>(v < r.vls ? v : 0);
