@@ -48,9 +48,8 @@ TableSet route_distance(const Topology& t, const RoutingOptions& opt, bool defle
   std::vector<PortCandidate> all;
   std::vector<const uint16_t*> far_row;  // [channel of s]: distances from its far switch
   std::vector<PortNum> far_port;
-  std::vector<int> prio_of;
+  std::vector<uint64_t> mask;                                      // [64 channels][priority]
   int all_s = -1, all_dst = -1, rows_s = -1, ends[3] = {0, 0, 0};  // end of each priority in `all`
-  const int worst = deflection ? 2 : 1;
   auto make_all = [&](int s, int dst) {
     const int here = d(s, dst);
     if (s != all_s || dst != all_dst) {
@@ -61,21 +60,26 @@ TableSet route_distance(const Topology& t, const RoutingOptions& opt, bool defle
           far_row.push_back(dist.data() + static_cast<size_t>(g.channels[c].to) * g.n);
           far_port.push_back(static_cast<PortNum>(g.channels[c].port));
         }
-        prio_of.resize(far_row.size());
         rows_s = s;
       }
-      int count[3] = {0, 0, 0};
-      for (size_t i = 0; i < far_row.size(); ++i) {
-        const int prio = far_row[i][dst] - here + 1;  // 0 closer, 1 sideways, 2 farther
-        prio_of[i] = prio;
-        if (prio >= 0 && prio <= worst) ++count[prio];
+      // A bit mask per priority (and 64 channels), built without a branch per channel (the
+      // priorities follow no pattern a predictor learns), then read in channel order.
+      const size_t m = far_row.size(), blocks = (m + 63) / 64;
+      mask.assign(3 * blocks, 0);
+      for (size_t i = 0; i < m; ++i) {
+        const int p = far_row[i][dst] - here + 1;  // 0 closer, 1 sideways, 2 farther
+        uint64_t* b = mask.data() + 3 * (i / 64);
+        b[0] |= static_cast<uint64_t>(p == 0) << i % 64;
+        b[1] |= static_cast<uint64_t>(p == 1) << i % 64;
+        b[2] |= static_cast<uint64_t>(p == 2 && deflection) << i % 64;
       }
-      ends[0] = count[0], ends[1] = ends[0] + count[1], ends[2] = ends[1] + count[2];
-      all.resize(ends[2]);
-      int at[3] = {0, ends[0], ends[1]};  // by priority, each in channel order
-      for (size_t i = 0; i < far_row.size(); ++i)
-        if (prio_of[i] >= 0 && prio_of[i] <= worst)
-          all[at[prio_of[i]]++] = {far_port[i], static_cast<uint8_t>(prio_of[i])};
+      all.clear();
+      for (int prio = 0; prio < 3; ++prio) {
+        for (size_t k = 0; k < blocks; ++k)
+          for (uint64_t b = mask[3 * k + prio]; b; b &= b - 1)
+            all.push_back({far_port[64 * k + __builtin_ctzll(b)], static_cast<uint8_t>(prio)});
+        ends[prio] = static_cast<int>(all.size());
+      }
       all_s = s, all_dst = dst;
     }
     return here;

@@ -11,6 +11,55 @@
 #include "routing/routing.h"
 
 namespace ibsc::routing {
+namespace {
+
+// Column keys -> columns, by open addressing on the keys' 64-bit hashes (a look-up reads one
+// slot, where std::unordered_map chased two pointers); the keys are kept end to end, and a
+// key is found only where its bytes are equal.
+class KeyIndex {
+ public:
+  static constexpr uint32_t kNone = UINT32_MAX;
+  uint32_t find(const std::string& key, uint64_t h) const {
+    if (slots_.empty()) return kNone;
+    for (size_t i = h & mask_;; i = (i + 1) & mask_) {
+      const Slot& x = slots_[i];
+      if (x.column == kNone) return kNone;
+      if (x.h == h && x.size == key.size() && std::memcmp(keys_.data() + x.at, key.data(), x.size) == 0)
+        return x.column;
+    }
+  }
+  void insert(const std::string& key, uint64_t h, uint32_t column) {
+    if (2 * (used_ + 1) > slots_.size()) grow();
+    place({h, keys_.size(), static_cast<uint32_t>(key.size()), column});
+    keys_ += key;
+    ++used_;
+  }
+
+ private:
+  struct Slot {
+    uint64_t h = 0;
+    size_t at = 0;
+    uint32_t size = 0;
+    uint32_t column = kNone;  // kNone: empty
+  };
+  void place(const Slot& x) {
+    size_t i = x.h & mask_;
+    while (slots_[i].column != kNone) i = (i + 1) & mask_;
+    slots_[i] = x;
+  }
+  void grow() {
+    std::vector<Slot> old(std::max<size_t>(1024, 2 * slots_.size()));
+    old.swap(slots_);
+    mask_ = slots_.size() - 1;
+    for (const Slot& x : old)
+      if (x.column != kNone) place(x);
+  }
+  std::vector<Slot> slots_;
+  size_t mask_ = 0, used_ = 0;
+  std::string keys_;
+};
+
+}  // namespace
 
 int seeds001_vl_budget(const std::string& name, int vls, int max_vls, int need, const std::string& why) {
   constexpr int kTalkVls = 8;  // seeds/001: 8 VLs per port
@@ -57,20 +106,8 @@ TableSet build_vl_tables(const Topology& t, const VlRules& r) {
     if (one_port) plain_port[e.candidates.front().port] = col;
     return col;
   };
-  // column_key -> column: by a hash of the key, the keys kept end to end in `keys`.
-  struct Keyed {
-    uint32_t at, size, column;
-  };
-  std::unordered_map<uint64_t, Keyed> by_key;
-  std::string key, keys;
-  auto find_key = [&](uint64_t& h) -> const Keyed* {  // h: where the key is or would go
-    for (h = hash_bytes(key.data(), key.size());; h = hash_probe(h)) {
-      const auto it = by_key.find(h);
-      if (it == by_key.end()) return nullptr;
-      const Keyed& k = it->second;
-      if (k.size == key.size() && std::memcmp(keys.data() + k.at, key.data(), k.size) == 0) return &k;
-    }
-  };
+  KeyIndex by_key;  // column_key -> column
+  std::string key;
   std::vector<char> host_lid(ts.max_lid + 1, 0);
   for (const HostTables& h : ts.hosts) host_lid[h.base_lid] = 1;
   for (int s = 0; s < t.num_switches; ++s) {
@@ -94,17 +131,15 @@ TableSet build_vl_tables(const Topology& t, const VlRules& r) {
       const int classes = std::min<int>(r.classes, static_cast<int>(hosts.size()));
       for (int cls = 0; cls < classes; ++cls) {
         const int to = d + t.num_switches * cls;
-        uint32_t col = 0;
-        const Keyed* known = nullptr;
+        uint32_t col = UINT32_MAX;
         uint64_t h = 0;
         if (r.column_key) {
           key.clear();
           r.column_key(s, to, key);
-          known = find_key(h);  // the same lists as a pair already built: the same column
+          h = hash_bytes(key.data(), key.size());
+          col = by_key.find(key, h);  // the same lists as a pair already built: the same column
         }
-        if (known) {
-          col = known->column;
-        } else {
+        if (col == UINT32_MAX) {
           pool->begin_column();
           for (int v = 0; v < r.vls; ++v) {
             c.clear();
@@ -112,10 +147,7 @@ TableSet build_vl_tables(const Topology& t, const VlRules& r) {
             pool->add_list(c.data(), c.data() + c.size());
           }
           col = pool->end_column();
-          if (r.column_key) {
-            by_key.emplace(h, Keyed{static_cast<uint32_t>(keys.size()), static_cast<uint32_t>(key.size()), col});
-            keys += key;
-          }
+          if (r.column_key) by_key.insert(key, h, col);
         }
         for (size_t i = cls; i < hosts.size(); i += r.classes) st.vl_column[ts.hosts[hosts[i]].base_lid] = col;
       }
