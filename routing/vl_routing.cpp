@@ -109,7 +109,8 @@ TableSet build_vl_tables(const Topology& t, const VlRules& r) {
   KeyIndex by_key;  // column_key -> column
   std::string key;
   std::vector<char> host_lid(ts.max_lid + 1, 0);
-  for (const HostTables& h : ts.hosts) host_lid[h.base_lid] = 1;
+  std::vector<Lid> lid_of(t.num_hosts);  // read once per switch: flat
+  for (int h = 0; h < t.num_hosts; ++h) lid_of[h] = ts.hosts[h].base_lid, host_lid[lid_of[h]] = 1;
   for (int s = 0; s < t.num_switches; ++s) {
     SwitchTables& st = ts.switches[s];
     const Node& node = t.nodes[s];
@@ -124,7 +125,7 @@ TableSet build_vl_tables(const Topology& t, const VlRules& r) {
           const PortCandidate local{static_cast<PortNum>(t.host_switch_port(h)), 0, false};
           pool->begin_column();
           for (int v = 0; v < r.vls; ++v) pool->add_list(&local, &local + 1);
-          st.vl_column[ts.hosts[h].base_lid] = pool->end_column();
+          st.vl_column[lid_of[h]] = pool->end_column();
         }
         continue;
       }
@@ -149,7 +150,7 @@ TableSet build_vl_tables(const Topology& t, const VlRules& r) {
           col = pool->end_column();
           if (r.column_key) by_key.insert(key, h, col);
         }
-        for (size_t i = cls; i < hosts.size(); i += r.classes) st.vl_column[ts.hosts[hosts[i]].base_lid] = col;
+        for (size_t i = cls; i < hosts.size(); i += r.classes) st.vl_column[lid_of[hosts[i]]] = col;
       }
     }
     st.vl_pool = pool;
@@ -158,7 +159,7 @@ TableSet build_vl_tables(const Topology& t, const VlRules& r) {
     uint32_t last_col = UINT32_MAX;  // hosts of one switch share a column
     LftEntry top;
     for (int h = 0; h < t.num_hosts; ++h) {
-      const Lid l = ts.hosts[h].base_lid;
+      const Lid l = lid_of[h];
       if (st.vl_column[l] != last_col) last_col = st.vl_column[l], top = st.route(l, static_cast<Vl>(r.vls - 1));
       if (top.routed()) st.lft.set(l, top.candidates.front().port, top.candidates.front().priority);
     }
@@ -176,8 +177,7 @@ TableSet build_vl_tables(const Topology& t, const VlRules& r) {
   for (const std::vector<int>& hosts : by_switch)
     for (size_t i = 0; i < hosts.size(); ++i) host_class[hosts[i]] = static_cast<int>(i) % r.classes;
   std::vector<int> host_sw(t.num_hosts);  // read once per source switch: flat
-  std::vector<Lid> lid_of(t.num_hosts);
-  for (int g = 0; g < t.num_hosts; ++g) host_sw[g] = t.host_switch(g), lid_of[g] = ts.hosts[g].base_lid;
+  for (int g = 0; g < t.num_hosts; ++g) host_sw[g] = t.host_switch(g);
   for (int s = 0; s < t.num_switches; ++s) {
     if (by_switch[s].empty()) continue;
     // One row per source switch: the first VL depends on source switch and destination.
