@@ -65,13 +65,16 @@ TableSet route_distance(const Topology& t, const RoutingOptions& opt, bool defle
       // A bit mask per priority (and 64 channels), built without a branch per channel (the
       // priorities follow no pattern a predictor learns), then read in channel order.
       const size_t m = far_row.size(), blocks = (m + 63) / 64;
-      mask.assign(3 * blocks, 0);
-      for (size_t i = 0; i < m; ++i) {
-        const int p = far_row[i][dst] - here + 1;  // 0 closer, 1 sideways, 2 farther
-        uint64_t* b = mask.data() + 3 * (i / 64);
-        b[0] |= static_cast<uint64_t>(p == 0) << i % 64;
-        b[1] |= static_cast<uint64_t>(p == 1) << i % 64;
-        b[2] |= static_cast<uint64_t>(p == 2 && deflection) << i % 64;
+      mask.resize(3 * blocks);
+      for (size_t k = 0; k < blocks; ++k) {
+        uint64_t closer = 0, sideways = 0, farther = 0;  // in registers, not through memory
+        for (size_t i = 64 * k; i < std::min(m, 64 * k + 64); ++i) {
+          const int p = far_row[i][dst] - here + 1;  // 0 closer, 1 sideways, 2 farther
+          closer |= static_cast<uint64_t>(p == 0) << i % 64;
+          sideways |= static_cast<uint64_t>(p == 1) << i % 64;
+          farther |= static_cast<uint64_t>(p == 2 && deflection) << i % 64;
+        }
+        mask[3 * k] = closer, mask[3 * k + 1] = sideways, mask[3 * k + 2] = farther;
       }
       all.clear();
       for (int prio = 0; prio < 3; ++prio) {
