@@ -2,8 +2,8 @@
 // (walks of every host pair, channel dependency graph, cycle search) and to compute the
 // seeds/000 metrics. Goal: each step under 10 s. Usage: routing_bench [SPEC ALGORITHM ...]
 // routing_bench --tables [--repeat N] SPEC ALGORITHM[:K] ...: routing alone, N times each, in CPU
-// seconds (the machine is shared), with the tables' fingerprint (routing/table_hash.h), which
-// a faster routing must leave as it is.
+// seconds (the machine is shared; building the topology apart), with the tables' fingerprint (routing/table_hash.h),
+// which a faster routing must leave as it is.
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -32,7 +32,9 @@ int time_tables(int argc, char** argv) {
   int repeat = 1, i = 2;
   if (i + 1 < argc && std::string(argv[i]) == "--repeat") repeat = std::stoi(argv[i + 1]), i += 2;
   for (; i + 1 < argc; i += 2) {
+    const std::clock_t t_topo = std::clock();
     const Topology t = build_topology_spec(argv[i]);
+    const double topo_s = cpu_since(t_topo);
     std::string algo = argv[i + 1];
     RoutingOptions o;
     if (const auto colon = algo.find(':'); colon != std::string::npos)
@@ -55,7 +57,7 @@ int time_tables(int argc, char** argv) {
       if (r > 0 && h != hash) std::printf(" (fingerprint changed!)");
       hash = h;
     }
-    std::printf("  CPU s, tables %016llx\n", static_cast<unsigned long long>(hash));
+    std::printf("  CPU s (topology %.3f), tables %016llx\n", topo_s, static_cast<unsigned long long>(hash));
   }
   return 0;
 }

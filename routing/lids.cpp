@@ -40,27 +40,42 @@ void route_switch_lids(const Topology& t, const SwitchGraph& g, TableSet& ts) {
   // distance, so the scan of its channels that finds the switches at L + 1 also finds its
   // first channel toward L - 1: the port its LFT sends d's LID to (once every switch has its
   // distance, the scan ends there).
+  // The ports are gathered for a block of destinations and then written switch by switch (one
+  // LFT entry in each of n tables per destination missed the cache every time).
+  constexpr int kBlock = 128;
+  constexpr uint16_t kUnset = 0xFFFF;
+  std::vector<uint16_t> chosen(static_cast<size_t>(g.n) * kBlock);  // [x * kBlock + d - d0]
   std::vector<int> dist(g.n), queue(g.n);
-  for (int d = 0; d < t.num_switches; ++d) {
-    const Lid lid = ts.switches[d].lid;
-    ts.switches[d].lft.set(lid, 0);
-    std::fill(dist.begin(), dist.end(), -1);
-    dist[d] = 0;
-    queue[0] = d;
-    for (int head = 0, tail = 1; head < tail; ++head) {
-      const int x = queue[head], below = dist[x] - 1;
-      bool routed = x == d;
-      for (int i = first[x]; i < first[x + 1]; ++i) {
-        const int y = to[i];
-        if (dist[y] < 0) {
-          dist[y] = below + 2;
-          queue[tail++] = y;
-        } else if (!routed && dist[y] == below) {
-          ts.switches[x].lft.set(lid, static_cast<PortNum>(port[i]));
-          routed = true;
+  for (int d0 = 0; d0 < t.num_switches; d0 += kBlock) {
+    const int d1 = std::min(t.num_switches, d0 + kBlock);
+    std::fill(chosen.begin(), chosen.end(), kUnset);
+    for (int d = d0; d < d1; ++d) {
+      uint16_t* const by_x = chosen.data() + (d - d0);
+      by_x[static_cast<size_t>(d) * kBlock] = 0;
+      std::fill(dist.begin(), dist.end(), -1);
+      dist[d] = 0;
+      queue[0] = d;
+      for (int head = 0, tail = 1; head < tail; ++head) {
+        const int x = queue[head], below = dist[x] - 1;
+        bool routed = x == d;
+        for (int i = first[x]; i < first[x + 1]; ++i) {
+          const int y = to[i];
+          if (dist[y] < 0) {
+            dist[y] = below + 2;
+            queue[tail++] = y;
+          } else if (!routed && dist[y] == below) {
+            by_x[static_cast<size_t>(x) * kBlock] = static_cast<PortNum>(port[i]);
+            routed = true;
+          }
+          if (routed && tail == g.n) break;  // every switch found: nothing more to discover
         }
-        if (routed && tail == g.n) break;  // every switch found: nothing more to discover
       }
+    }
+    for (int x = 0; x < g.n; ++x) {
+      Lft& lft = ts.switches[x].lft;
+      const uint16_t* c = chosen.data() + static_cast<size_t>(x) * kBlock;
+      for (int d = d0; d < d1; ++d)
+        if (c[d - d0] != kUnset) lft.set(ts.switches[d].lid, static_cast<PortNum>(c[d - d0]));
     }
   }
 }
