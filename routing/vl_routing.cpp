@@ -111,12 +111,16 @@ TableSet build_vl_tables(const Topology& t, const VlRules& r) {
   std::vector<char> host_lid(ts.max_lid + 1, 0);
   std::vector<Lid> lid_of(t.num_hosts);  // read once per switch: flat
   for (int h = 0; h < t.num_hosts; ++h) lid_of[h] = ts.hosts[h].base_lid, host_lid[lid_of[h]] = 1;
+  std::vector<size_t> other_lids;  // the LIDs of no host (LID 0, the switches'), ascending
+  for (size_t l = 0; l < host_lid.size(); ++l)
+    if (!host_lid[l]) other_lids.push_back(l);
   for (int s = 0; s < t.num_switches; ++s) {
     SwitchTables& st = ts.switches[s];
     const Node& node = t.nodes[s];
     st.vl_column.assign(st.lft.size(), 0);
-    for (size_t l = 0; l < st.lft.size(); ++l)
-      if (l >= host_lid.size() || !host_lid[l]) st.vl_column[l] = plain(st.lft[l]);
+    for (size_t l : other_lids)
+      if (l < st.lft.size()) st.vl_column[l] = plain(st.lft[l]);
+    for (size_t l = host_lid.size(); l < st.lft.size(); ++l) st.vl_column[l] = plain(st.lft[l]);
     for (int d = 0; d < t.num_switches; ++d) {
       const std::vector<int>& hosts = by_switch[d];
       if (hosts.empty()) continue;
@@ -176,8 +180,9 @@ TableSet build_vl_tables(const Topology& t, const VlRules& r) {
   std::vector<int> host_class(t.num_hosts, 0);  // the i-th host of its switch: class i % classes
   for (const std::vector<int>& hosts : by_switch)
     for (size_t i = 0; i < hosts.size(); ++i) host_class[hosts[i]] = static_cast<int>(i) % r.classes;
-  std::vector<int> host_sw(t.num_hosts);  // read once per source switch: flat
-  for (int g = 0; g < t.num_hosts; ++g) host_sw[g] = t.host_switch(g);
+  std::vector<int> to_of(t.num_hosts, -1);  // destination switch and class (-1: none), read once per source switch
+  for (int g = 0; g < t.num_hosts; ++g)
+    if (const int d = t.host_switch(g); d >= 0) to_of[g] = d + t.num_switches * host_class[g];
   for (int s = 0; s < t.num_switches; ++s) {
     if (by_switch[s].empty()) continue;
     // One row per source switch: the first VL depends on source switch and destination.
@@ -185,11 +190,12 @@ TableSet build_vl_tables(const Topology& t, const VlRules& r) {
     int last_d = -1;  // consecutive hosts of one destination switch and class share the first VL
     Vl vl = 0;
     for (int g = 0; g < t.num_hosts; ++g) {
-      const int d = host_sw[g];
-      if (d < 0) continue;
-      const int to = d + t.num_switches * host_class[g];
-      if (to != last_d) last_d = to, vl = r.first_vl(s, to);
-      if (vl >= r.vls) throw RoutingError(r.name + ": first VL " + std::to_string(vl) + " beyond its VLs");
+      const int to = to_of[g];
+      if (to < 0) continue;
+      if (to != last_d) {
+        last_d = to, vl = r.first_vl(s, to);
+        if (vl >= r.vls) throw RoutingError(r.name + ": first VL " + std::to_string(vl) + " beyond its VLs");
+      }
       records[g] = {lid_of[g], static_cast<Sl>(vl)};
     }
     PathRow row;
