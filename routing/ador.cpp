@@ -33,6 +33,7 @@
 //     An order per destination host, not per switch: under the bit complement the 8 hosts of a
 //     switch then take the four orders two by two, and no (switch, dimension) gathers more than
 //     the 8 host rates ADOR's one order puts there (routing/README.md).
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -106,9 +107,9 @@ TableSet route_ador(const Topology& t, const RoutingOptions& opt, Algorithm vari
     for (int p = 0; p <= t.nodes[s].num_ports; ++p) dim_of[s].push_back(port_dim(s, p));
   // The moves on VL v are a prefix of one list per (switch, destination): the minimal ports,
   // then the detours (only while left >= 2 x here). build_vl_tables asks VL after VL for one
-  // pair, so the list is made once per pair.
-  // The ports of the switch in each dimension (ascending) with the far switch's coordinate
-  // there, once per switch (the pairs come switch by switch).
+  // pair, so the list is made once per pair, from the ports of the switch in each dimension
+  // (ascending) with the far switch's coordinate there, found once per switch (the pairs come
+  // switch by switch).
   std::vector<PortCandidate> all;
   std::vector<std::vector<std::pair<PortNum, int>>> dim_ports(n);
   int all_s = -1, all_dst = -1, ports_s = -1, here = 0, minimal_end = 0;
@@ -152,6 +153,17 @@ TableSet route_ador(const Topology& t, const RoutingOptions& opt, Algorithm vari
     key.push_back(static_cast<char>(here));
     key.push_back(static_cast<char>(minimal_end));
     key.append(reinterpret_cast<const char*>(all.data()), all.size() * sizeof(PortCandidate));
+  };
+  // At one switch the lists follow from here, the dimension and the destination's coordinate
+  // in it (the ports of that dimension are the switch's own).
+  int span = 1;  // coordinates per dimension, at most
+  for (int c : coord) span = std::max(span, c + 1);
+  r.local_keys = 1 + (n + 1) * n * span;
+  r.local_key = [&, span](int s, int dst_class) {
+    const DestinationClass to(t, dst_class);
+    const int dim = current_dim(s, to.sw, to.cls);
+    if (dim < 0) return 0;  // no moves
+    return 1 + (differing(s, to.sw) * n + dim) * span + coord[to.sw * n + dim];
   };
   r.next_vl = [&](int s, int in_port, int out_port, int v) {
     const int from = dim_of[s][in_port];

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <unordered_map>
 
@@ -106,7 +107,8 @@ TableSet build_vl_tables(const Topology& t, const VlRules& r) {
     if (one_port) plain_port[e.candidates.front().port] = col;
     return col;
   };
-  KeyIndex by_key;  // column_key -> column
+  KeyIndex by_key;             // column_key -> column
+  std::vector<uint32_t> memo;  // local_key -> column, at the current switch
   std::string key;
   std::vector<char> host_lid(ts.max_lid + 1, 0);
   std::vector<Lid> lid_of(t.num_hosts);  // read once per switch: flat
@@ -118,6 +120,7 @@ TableSet build_vl_tables(const Topology& t, const VlRules& r) {
     SwitchTables& st = ts.switches[s];
     const Node& node = t.nodes[s];
     st.vl_column.assign(st.lft.size(), 0);
+    memo.assign(r.local_key ? r.local_keys : 0, UINT32_MAX);
     for (size_t l : other_lids)
       if (l < st.lft.size()) st.vl_column[l] = plain(st.lft[l]);
     for (size_t l = host_lid.size(); l < st.lft.size(); ++l) st.vl_column[l] = plain(st.lft[l]);
@@ -137,8 +140,15 @@ TableSet build_vl_tables(const Topology& t, const VlRules& r) {
       for (int cls = 0; cls < classes; ++cls) {
         const int to = d + t.num_switches * cls;
         uint32_t col = UINT32_MAX;
+        int local = -1;
+        if (r.local_key) {
+          local = r.local_key(s, to);
+          if (local < 0 || local >= r.local_keys)
+            throw std::logic_error(r.name + ": local key " + std::to_string(local) + " out of range");
+          col = memo[local];  // a pair of this switch with the same lists, already built
+        }
         uint64_t h = 0;
-        if (r.column_key) {
+        if (col == UINT32_MAX && r.column_key) {
           key.clear();
           r.column_key(s, to, key);
           h = hash_bytes(key.data(), key.size());
@@ -154,6 +164,7 @@ TableSet build_vl_tables(const Topology& t, const VlRules& r) {
           col = pool->end_column();
           if (r.column_key) by_key.insert(key, h, col);
         }
+        if (local >= 0) memo[local] = col;
         for (size_t i = cls; i < hosts.size(); i += r.classes) st.vl_column[lid_of[hosts[i]]] = col;
       }
     }
