@@ -7,7 +7,7 @@
 
 namespace ibsc::routing {
 
-void assign_lids(const Topology& t, int lmc, TableSet& ts) {
+void assign_lids(const Topology& t, int lmc, TableSet& ts, bool size_lfts) {
   if (lmc < 0 || lmc > kMaxLmc) throw RoutingError("LMC " + std::to_string(lmc) + " is outside 0..7");
   const long last = (static_cast<long>(t.num_hosts) + 1) * (1L << lmc) + t.num_switches - 1;
   if (last > kMaxUnicastLid)
@@ -20,7 +20,7 @@ void assign_lids(const Topology& t, int lmc, TableSet& ts) {
   for (int s = 0; s < t.num_switches; ++s) {
     SwitchTables& st = ts.switches[s];
     st.lid = static_cast<Lid>(((t.num_hosts + 1) << lmc) + s);
-    st.lft.assign(ts.max_lid + 1);
+    if (size_lfts) st.lft.assign(ts.max_lid + 1);
     st.sl2vl.reset(t.nodes[s].num_ports);
   }
   PathRow none;  // one row without records, shared until an algorithm writes

@@ -60,7 +60,7 @@ TableSet route_dor_flatfly(const Topology& t, const RoutingOptions& opt, bool mi
     throw RoutingError("mixed-dor needs " + std::to_string(k) + " SLs; the budget is " + std::to_string(opt.max_sls));
   if (k > opt.max_vls)
     throw RoutingError("mixed-dor needs " + std::to_string(k) + " VLs; the budget is " + std::to_string(opt.max_vls));
-  assign_lids(t, 0, ts);
+  assign_lids(t, 0, ts, false);  // each LFT sized where it is filled, below
   std::vector<int> stride(n, 1);
   for (int d = 1; d < n; ++d) stride[d] = stride[d - 1] * t.dims[d - 1];
   std::vector<int> order_of(t.num_hosts, 0);  // [destination host] -> its order
@@ -86,6 +86,7 @@ TableSet route_dor_flatfly(const Topology& t, const RoutingOptions& opt, bool mi
     for (size_t i = 0; i < to.size(); ++i)
       if (cables[to[i].first]++ == 0) cable_at[to[i].first] = static_cast<int>(i);
     SwitchTables& st = ts.switches[s];
+    st.lft.assign(ts.max_lid + 1);
     for (int b = 0; b < t.num_switches; ++b) {
       if (by_switch[b].empty()) continue;
       if (b == s) {
