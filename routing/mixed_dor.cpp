@@ -73,6 +73,9 @@ TableSet route_dor_flatfly(const Topology& t, const RoutingOptions& opt, bool mi
   // Per source switch: its cables by neighbour switch (ports ascending), then the LFT entries
   // destination switch by destination switch (the dimension to correct depends on the
   // destination switch and the order only, so it is found once per order).
+  std::vector<int> coord(static_cast<size_t>(t.num_switches) * n);  // [switch * n + dimension], read per pair
+  for (int sw = 0; sw < t.num_switches; ++sw)
+    for (int d = 0; d < n; ++d) coord[sw * n + d] = t.nodes[sw].coord[d];
   std::vector<Lid> lid_of(t.num_hosts);
   for (int h = 0; h < t.num_hosts; ++h) lid_of[h] = ts.hosts[h].base_lid;
   std::vector<int> cable_at(t.num_switches, -1), cables(t.num_switches, 0);
@@ -94,14 +97,15 @@ TableSet route_dor_flatfly(const Topology& t, const RoutingOptions& opt, bool mi
         continue;
       }
       int dim_of_order[4], next_of_order[4];  // the dimension each order corrects here, the next switch
+      const int *at_s = coord.data() + s * n, *at_b = coord.data() + b * n;
       for (int o = 0; o < k; ++o) {
         int d = -1;
         for (int dim : orders[o])
-          if (node.coord[dim] != t.nodes[b].coord[dim]) {
+          if (at_s[dim] != at_b[dim]) {
             d = dim;
             break;
           }
-        const int next = s + (t.nodes[b].coord[d] - node.coord[d]) * stride[d];
+        const int next = s + (at_b[d] - at_s[d]) * stride[d];
         if (cable_at[next] < 0)
           throw RoutingError("dor: switch " + node.name + " has no cable to " + t.nodes[next].name +
                              " (not a full flattened butterfly)");
