@@ -111,6 +111,11 @@ TableSet route_dor_flatfly(const Topology& t, const RoutingOptions& opt, bool mi
                              " (not a full flattened butterfly)");
         dim_of_order[o] = d, next_of_order[o] = next;
       }
+      if (k == 1 && cables[next_of_order[0]] == 1) {  // dor, one cable: one port for the switch's hosts
+        const PortNum port = static_cast<PortNum>(to[cable_at[next_of_order[0]]].second);
+        for (int h : by_switch[b]) st.lft.set(lid_of[h], port);
+        continue;
+      }
       for (int h : by_switch[b]) {
         const int o = order_of[h], next = next_of_order[o], n_cables = cables[next];
         // dor: by destination host; mixed-dor: by order and dimension, so that the packets of
