@@ -93,12 +93,13 @@ TableSet route_distance(const Topology& t, const RoutingOptions& opt, bool defle
     const int w = v - 1, n = here + 1 <= w ? ends[2] : here <= w ? ends[1] : ends[0];
     out.insert(out.end(), all.begin(), all.begin() + n);
   };
-  // The lists of every VL follow from d(curr), the list and where each priority ends.
+  // The lists of every VL follow from d(curr), the list's ports and where each priority ends
+  // (which gives the priorities; no candidate is an escape one): a short key, hashed per pair.
   r.column_key = [&](int s, int dst, std::string& key) {
     const int here = make_all(s, dst);
     key.push_back(static_cast<char>(here));
     for (int e : ends) key.push_back(static_cast<char>(e));
-    key.append(reinterpret_cast<const char*>(all.data()), all.size() * sizeof(PortCandidate));
+    for (const PortCandidate& c : all) key.push_back(static_cast<char>(c.port));
   };
   r.next_vl = [](int, int, int, int v) { return static_cast<Vl>(v > 0 ? v - 1 : 0); };
   r.first_vl = [&](int src, int dst) { return static_cast<Vl>(d(src, dst) + opt.k - 1); };

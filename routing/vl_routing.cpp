@@ -22,7 +22,7 @@ class KeyIndex {
   static constexpr uint32_t kNone = UINT32_MAX;
   uint32_t find(const std::string& key, uint64_t h) const {
     if (slots_.empty()) return kNone;
-    for (size_t i = h & mask_;; i = (i + 1) & mask_) {
+    for (size_t i = h >> shift_;; i = (i + 1) & mask_) {
       const Slot& x = slots_[i];
       if (x.column == kNone) return kNone;
       if (x.h == h && x.size == key.size() && std::memcmp(keys_.data() + x.at, key.data(), x.size) == 0)
@@ -44,7 +44,7 @@ class KeyIndex {
     uint32_t column = kNone;  // kNone: empty
   };
   void place(const Slot& x) {
-    size_t i = x.h & mask_;
+    size_t i = x.h >> shift_;
     while (slots_[i].column != kNone) i = (i + 1) & mask_;
     slots_[i] = x;
   }
@@ -52,11 +52,13 @@ class KeyIndex {
     std::vector<Slot> old(std::max<size_t>(1024, 2 * slots_.size()));
     old.swap(slots_);
     mask_ = slots_.size() - 1;
+    for (shift_ = 64; size_t{1} << (64 - shift_) < slots_.size();) --shift_;
     for (const Slot& x : old)
       if (x.column != kNone) place(x);
   }
   std::vector<Slot> slots_;
   size_t mask_ = 0, used_ = 0;
+  int shift_ = 63;  // the slot is the hash's top bits (its low bits mix least)
   std::string keys_;
 };
 
