@@ -42,6 +42,27 @@
 // modules; of the teardown, the name map again and malloc coalescing the freed blocks. The
 // per-hop figures below were taken with 2 MB pages on every run (--huge-pages 1 now).
 //
+// 2026-11-26, routing alone (route CPU s; bench/routing_bench --tables, a fresh process per run,
+// so first touch of the tables included; 3 runs each, ranges; 2 cores shared with 2 helpers):
+//   routing      1,024 hosts            4,096 hosts            16,384 hosts
+//   DOR          0.003 -> 0.002         0.031-0.033 -> 0.017   0.56-0.60 -> 0.22-0.23
+//   Distance+4   0.008 -> 0.005-0.006   0.110-0.118 -> 0.066   2.16-2.29 -> 1.08-1.09
+//   ADOR         0.007 -> 0.004         0.088 -> 0.045         1.48-1.50 -> 0.56-0.57
+// Here (route includes building the topology, 0.005 s): DOR 0.22-0.23, Distance+4 1.05-1.14,
+// ADOR 0.56 at 16,384 hosts, the same hops and results.
+// (Mixed / Twisted ADOR and Twisted Mixed at 16,384 hosts 3.4-3.7 -> 0.9-1.0; the tables are
+// the same bits, tests/routing/test_table_fingerprints.cpp.) What went: the switch-LID routes
+// every routing programs (the bfs_distances of the profile: 2,048 searches, then a second pass
+// over every switch's channels, then one LFT entry per switch and destination, a cache miss
+// each) are one pass that takes the port when the search pops the switch, stops once every
+// switch is found, and writes 128 destinations at a time; DOR's std::map of cables per
+// switch and its dimension search per (switch, host); Distance's all-pairs search
+// stops early too, its candidate lists come from a bit mask per priority; column keys are
+// found in an open-addressing index; the ADOR family asks for a column once per (coordinates
+// left, dimension, coordinate) at each switch. Left: first touch of 150 MB of LFTs (about
+// 0.08 s), and for Distance+k and ADOR 150 MB of DLID -> column and 130 MB of path records,
+// and Distance's candidate list per (switch, destination switch), 4.2 M of them.
+//
 // 2026-11-26, per packet-hop at about half of saturation (DOR at 0.13, Distance+4 at 0.11, see
 // below), CPU ns on the 2-core VM at a load average of 8-11 (runs of the same binary differ by
 // up to 20%): first 100 us / steady state (median part), with 2 MB pages and without.

@@ -33,7 +33,9 @@
 //     An order per destination host, not per switch: under the bit complement the 8 hosts of a
 //     switch then take the four orders two by two, and no (switch, dimension) gathers more than
 //     the 8 host rates ADOR's one order puts there (routing/README.md).
+#include <algorithm>
 #include <string>
+#include <utility>
 
 #include "routing/routing.h"
 #include "routing/vl_routing.h"
@@ -61,21 +63,21 @@ TableSet route_ador(const Topology& t, const RoutingOptions& opt, Algorithm vari
     orders = {up, odd_even, std::vector<int>(odd_even.rbegin(), odd_even.rend()),
               std::vector<int>(up.rbegin(), up.rend())};
   }
-  auto coord_sum = [&](int s) {
-    int sum = 0;
-    for (int c : t.nodes[s].coord) sum += c;
-    return sum;
-  };
+  // Coordinates flat, [switch * n + dimension], and their sums (read once per pair below).
+  std::vector<int> coord(static_cast<size_t>(t.num_switches) * n), sum_of(t.num_switches, 0);
+  for (int s = 0; s < t.num_switches; ++s)
+    for (int i = 0; i < n; ++i) coord[s * n + i] = t.nodes[s].coord[i], sum_of[s] += t.nodes[s].coord[i];
+  auto coord_sum = [&](int s) { return sum_of[s]; };
   auto differing = [&](int s, int dst) {
     int d = 0;
-    for (int i = 0; i < n; ++i) d += t.nodes[s].coord[i] != t.nodes[dst].coord[i];
+    for (int i = 0; i < n; ++i) d += coord[s * n + i] != coord[dst * n + i];
     return d;
   };
   // The dimension to correct at s for dst: the first differing one in the order, which depends
   // on s only through the coordinates it shares with dst (a detour keeps them).
   auto current_dim = [&](int s, int dst, int cls) {
-    const auto& a = t.nodes[s].coord;
-    const auto& b = t.nodes[dst].coord;
+    const int* a = coord.data() + s * n;
+    const int* b = coord.data() + dst * n;
     const int turn = cls + (twisted ? n - differing(s, dst) : 0);
     for (int j = 0; j < n; ++j) {
       int dim;
@@ -105,23 +107,35 @@ TableSet route_ador(const Topology& t, const RoutingOptions& opt, Algorithm vari
     for (int p = 0; p <= t.nodes[s].num_ports; ++p) dim_of[s].push_back(port_dim(s, p));
   // The moves on VL v are a prefix of one list per (switch, destination): the minimal ports,
   // then the detours (only while left >= 2 x here). build_vl_tables asks VL after VL for one
-  // pair, so the list is made once per pair.
+  // pair, so the list is made once per pair, from the ports of the switch in each dimension
+  // (ascending) with the far switch's coordinate there, found once per switch (the pairs come
+  // switch by switch).
   std::vector<PortCandidate> all;
-  int all_s = -1, all_dst = -1, here = 0, minimal_end = 0;
+  std::vector<std::vector<std::pair<PortNum, int>>> dim_ports(n);
+  int all_s = -1, all_dst = -1, ports_s = -1, here = 0, minimal_end = 0;
   auto make_all = [&](int s, int dst_class) {
     if (s != all_s || dst_class != all_dst) {
       const DestinationClass to(t, dst_class);
       const int dst = to.sw;
       here = differing(s, dst);
       const int dim = current_dim(s, dst, to.cls);
-      const Node& node = t.nodes[s];
+      if (s != ports_s) {
+        const Node& node = t.nodes[s];
+        for (auto& l : dim_ports) l.clear();
+        for (int p = 1; p <= node.num_ports; ++p)
+          if (dim_of[s][p] >= 0)
+            dim_ports[dim_of[s][p]].emplace_back(static_cast<PortNum>(p), coord[node.ports[p].node * n + dim_of[s][p]]);
+        ports_s = s;
+      }
       all.clear();
       minimal_end = 0;
-      for (int prio = 0; prio <= 1 && dim >= 0; ++prio) {
-        for (int p = 1; p <= node.num_ports; ++p)
-          if (dim_of[s][p] == dim && (t.nodes[node.ports[p].node].coord[dim] == t.nodes[dst].coord[dim]) == (prio == 0))
-            all.push_back({static_cast<PortNum>(p), static_cast<uint8_t>(prio)});
-        if (prio == 0) minimal_end = static_cast<int>(all.size());
+      if (dim >= 0) {  // the minimal ports (to dst's coordinate), then the detours
+        const int want = coord[dst * n + dim];
+        for (const auto& [p, c] : dim_ports[dim])
+          if (c == want) all.push_back({p, 0});
+        minimal_end = static_cast<int>(all.size());
+        for (const auto& [p, c] : dim_ports[dim])
+          if (c != want) all.push_back({p, 1});
       }
       if (dim < 0) here = -1;  // no moves
       all_s = s, all_dst = dst_class;
@@ -139,6 +153,17 @@ TableSet route_ador(const Topology& t, const RoutingOptions& opt, Algorithm vari
     key.push_back(static_cast<char>(here));
     key.push_back(static_cast<char>(minimal_end));
     key.append(reinterpret_cast<const char*>(all.data()), all.size() * sizeof(PortCandidate));
+  };
+  // At one switch the lists follow from here, the dimension and the destination's coordinate
+  // in it (the ports of that dimension are the switch's own).
+  int span = 1;  // coordinates per dimension, at most
+  for (int c : coord) span = std::max(span, c + 1);
+  r.local_keys = 1 + (n + 1) * n * span;
+  r.local_key = [&, span](int s, int dst_class) {
+    const DestinationClass to(t, dst_class);
+    const int dim = current_dim(s, to.sw, to.cls);
+    if (dim < 0) return 0;  // no moves
+    return 1 + (differing(s, to.sw) * n + dim) * span + coord[to.sw * n + dim];
   };
   r.next_vl = [&](int s, int in_port, int out_port, int v) {
     const int from = dim_of[s][in_port];

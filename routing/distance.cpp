@@ -43,21 +43,44 @@ TableSet route_distance(const Topology& t, const RoutingOptions& opt, bool defle
   // The moves allowed on VL v are a prefix of one list per (switch, destination), ordered by
   // priority: the minimal ones always (v >= d(curr)), the sideways ones once d(curr) <= v - 1,
   // the deflections once d(curr) + 1 <= v - 1. build_vl_tables asks VL after VL for one pair,
-  // so the list is made once per pair.
-  std::vector<PortCandidate> all, by_prio[3];
-  int all_s = -1, all_dst = -1, ends[3] = {0, 0, 0};  // end of each priority in `all`
+  // so the list is made once per pair. The switch's channels and their far ends' rows of
+  // distances are looked up once per switch (the pairs come switch by switch).
+  std::vector<PortCandidate> all;
+  std::vector<const uint16_t*> far_row;  // [channel of s]: distances from its far switch
+  std::vector<PortNum> far_port;
+  std::vector<uint64_t> mask;                                      // [64 channels][priority]
+  int all_s = -1, all_dst = -1, rows_s = -1, ends[3] = {0, 0, 0};  // end of each priority in `all`
   auto make_all = [&](int s, int dst) {
     const int here = d(s, dst);
     if (s != all_s || dst != all_dst) {
-      for (auto& b : by_prio) b.clear();
-      for (int c : g.out[s]) {
-        const int prio = d(g.channels[c].to, dst) - here + 1;  // 0 closer, 1 sideways, 2 farther
-        if (prio >= 0 && prio <= (deflection ? 2 : 1))
-          by_prio[prio].push_back({static_cast<PortNum>(g.channels[c].port), static_cast<uint8_t>(prio)});
+      if (s != rows_s) {
+        far_row.clear();
+        far_port.clear();
+        for (int c : g.out[s]) {
+          far_row.push_back(dist.data() + static_cast<size_t>(g.channels[c].to) * g.n);
+          far_port.push_back(static_cast<PortNum>(g.channels[c].port));
+        }
+        rows_s = s;
+      }
+      // A bit mask per priority (and 64 channels), built without a branch per channel (the
+      // priorities follow no pattern a predictor learns), then read in channel order.
+      const size_t m = far_row.size(), blocks = (m + 63) / 64;
+      mask.resize(3 * blocks);
+      for (size_t k = 0; k < blocks; ++k) {
+        uint64_t closer = 0, sideways = 0, farther = 0;  // in registers, not through memory
+        for (size_t i = 64 * k; i < std::min(m, 64 * k + 64); ++i) {
+          const int p = far_row[i][dst] - here + 1;  // 0 closer, 1 sideways, 2 farther
+          closer |= static_cast<uint64_t>(p == 0) << i % 64;
+          sideways |= static_cast<uint64_t>(p == 1) << i % 64;
+          farther |= static_cast<uint64_t>(p == 2 && deflection) << i % 64;
+        }
+        mask[3 * k] = closer, mask[3 * k + 1] = sideways, mask[3 * k + 2] = farther;
       }
       all.clear();
       for (int prio = 0; prio < 3; ++prio) {
-        all.insert(all.end(), by_prio[prio].begin(), by_prio[prio].end());
+        for (size_t k = 0; k < blocks; ++k)
+          for (uint64_t b = mask[3 * k + prio]; b; b &= b - 1)
+            all.push_back({far_port[64 * k + __builtin_ctzll(b)], static_cast<uint8_t>(prio)});
         ends[prio] = static_cast<int>(all.size());
       }
       all_s = s, all_dst = dst;
@@ -70,12 +93,13 @@ TableSet route_distance(const Topology& t, const RoutingOptions& opt, bool defle
     const int w = v - 1, n = here + 1 <= w ? ends[2] : here <= w ? ends[1] : ends[0];
     out.insert(out.end(), all.begin(), all.begin() + n);
   };
-  // The lists of every VL follow from d(curr), the list and where each priority ends.
+  // The lists of every VL follow from d(curr), the list's ports and where each priority ends
+  // (which gives the priorities; no candidate is an escape one): a short key, hashed per pair.
   r.column_key = [&](int s, int dst, std::string& key) {
     const int here = make_all(s, dst);
     key.push_back(static_cast<char>(here));
     for (int e : ends) key.push_back(static_cast<char>(e));
-    key.append(reinterpret_cast<const char*>(all.data()), all.size() * sizeof(PortCandidate));
+    for (const PortCandidate& c : all) key.push_back(static_cast<char>(c.port));
   };
   r.next_vl = [](int, int, int, int v) { return static_cast<Vl>(v > 0 ? v - 1 : 0); };
   r.first_vl = [&](int src, int dst) { return static_cast<Vl>(d(src, dst) + opt.k - 1); };

@@ -1,6 +1,6 @@
 #include "routing/graph.h"
 
-#include <deque>
+#include <algorithm>
 
 namespace ibsc::routing {
 
@@ -29,13 +29,41 @@ SwitchGraph::SwitchGraph(const Topology& t) : n(t.num_switches) {
   }
 }
 
+FlatChannels::FlatChannels(const SwitchGraph& g) : first(g.n + 1, 0) {
+  to.reserve(g.channels.size());
+  port.reserve(g.channels.size());
+  for (int x = 0; x < g.n; ++x) {
+    for (int c : g.out[x]) to.push_back(g.channels[c].to), port.push_back(g.channels[c].port);
+    first[x + 1] = static_cast<int>(to.size());
+  }
+}
+
+namespace {
+
+// Breadth-first search from src into dist (-1: not reached); it stops once every switch has
+// its distance.
+void search(const FlatChannels& f, int src, std::vector<int>& dist, std::vector<int>& queue) {
+  const std::vector<int>&first = f.first, &to = f.to;
+  const int n = static_cast<int>(dist.size());
+  std::fill(dist.begin(), dist.end(), -1);
+  dist[src] = 0;
+  queue[0] = src;
+  for (int head = 0, tail = 1; head < tail && tail < n; ++head) {
+    const int x = queue[head];
+    for (int i = first[x]; i < first[x + 1]; ++i)
+      if (dist[to[i]] < 0) dist[to[i]] = dist[x] + 1, queue[tail++] = to[i];
+  }
+}
+
+}  // namespace
+
 std::vector<int> bfs_distances(const SwitchGraph& g, int src) {
   std::vector<int> dist(g.n, -1);
   std::vector<int> queue;
   queue.reserve(g.n);
   dist[src] = 0;
   queue.push_back(src);
-  for (size_t i = 0; i < queue.size(); ++i) {
+  for (size_t i = 0; i < queue.size() && static_cast<int>(queue.size()) < g.n; ++i) {  // to the last switch
     int x = queue[i];
     for (int c : g.out[x]) {
       int y = g.channels[c].to;
@@ -50,10 +78,13 @@ std::vector<int> bfs_distances(const SwitchGraph& g, int src) {
 
 std::vector<uint16_t> all_pairs_distances(const SwitchGraph& g) {
   std::vector<uint16_t> d(static_cast<size_t>(g.n) * g.n, kUnreachable);
+  const FlatChannels f(g);
+  std::vector<int> row(g.n), queue(g.n);
   for (int s = 0; s < g.n; ++s) {
-    std::vector<int> row = bfs_distances(g, s);
+    search(f, s, row, queue);
+    uint16_t* out = d.data() + static_cast<size_t>(s) * g.n;
     for (int x = 0; x < g.n; ++x)
-      if (row[x] >= 0) d[static_cast<size_t>(s) * g.n + x] = static_cast<uint16_t>(row[x]);
+      if (row[x] >= 0) out[x] = static_cast<uint16_t>(row[x]);
   }
   return d;
 }

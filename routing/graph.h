@@ -29,6 +29,13 @@ struct SwitchGraph {
   int channel_at(int sw, int port) const { return by_port[by_port_offset[sw] + port]; }
 };
 
+// The channels leaving each switch, in port order, flat: switch x's are first[x] .. first[x + 1]
+// - 1, each with its far switch and output port (for searches that read them many times).
+struct FlatChannels {
+  std::vector<int> first, to, port;
+  explicit FlatChannels(const SwitchGraph& g);
+};
+
 // Hop distances between all switches (row-major, n x n); kUnreachable when not connected.
 constexpr uint16_t kUnreachable = 0xFFFF;
 std::vector<uint16_t> all_pairs_distances(const SwitchGraph& g);

@@ -14,9 +14,11 @@ constexpr int kMaxUnicastLid = 0xBFFF;
 
 inline Lid host_base_lid(int host, int lmc) { return static_cast<Lid>((host + 1) << lmc); }
 
-// Sizes ts.switches / ts.hosts, sets LIDs, LMC and max_lid, sizes LFTs and SL2VL tables.
-// Throws RoutingError when the LIDs do not fit the unicast range.
-void assign_lids(const Topology& t, int lmc, TableSet& ts);
+// Sizes ts.switches / ts.hosts, sets LIDs, LMC and max_lid, sizes LFTs (unless !size_lfts: an
+// algorithm that fills every LFT switch by switch sizes each itself, max_lid + 1 entries, while
+// it is in the cache) and SL2VL tables. Throws RoutingError when the LIDs do not fit the
+// unicast range.
+void assign_lids(const Topology& t, int lmc, TableSet& ts, bool size_lfts = true);
 
 // Routes every switch LID (management traffic) along a minimum-hop tree; port 0 at the switch
 // itself. Host LIDs are the algorithms' business.

@@ -18,8 +18,9 @@
 // the orders share the cables evenly (the bit complement on a hypercube with 2 cables: 4 host
 // rates per cable, bound 25%; spread by host, an input VL's stream split over both cables and
 // saturated 4 steps under that bound, measured 21.9%).
-#include <map>
+#include <algorithm>
 #include <string>
+#include <utility>
 
 #include "routing/graph.h"
 #include "routing/lids.h"
@@ -59,7 +60,7 @@ TableSet route_dor_flatfly(const Topology& t, const RoutingOptions& opt, bool mi
     throw RoutingError("mixed-dor needs " + std::to_string(k) + " SLs; the budget is " + std::to_string(opt.max_sls));
   if (k > opt.max_vls)
     throw RoutingError("mixed-dor needs " + std::to_string(k) + " VLs; the budget is " + std::to_string(opt.max_vls));
-  assign_lids(t, 0, ts);
+  assign_lids(t, 0, ts, false);  // each LFT sized where it is filled, below
   std::vector<int> stride(n, 1);
   for (int d = 1; d < n; ++d) stride[d] = stride[d - 1] * t.dims[d - 1];
   std::vector<int> order_of(t.num_hosts, 0);  // [destination host] -> its order
@@ -69,37 +70,62 @@ TableSet route_dor_flatfly(const Topology& t, const RoutingOptions& opt, bool mi
     for (int c : t.nodes[sw].coord) sum += c;
     for (size_t i = 0; i < by_switch[sw].size(); ++i) order_of[by_switch[sw][i]] = (sum + static_cast<int>(i)) % k;
   }
+  // Per source switch: its cables by neighbour switch (ports ascending), then the LFT entries
+  // destination switch by destination switch (the dimension to correct depends on the
+  // destination switch and the order only, so it is found once per order).
+  std::vector<int> coord(static_cast<size_t>(t.num_switches) * n);  // [switch * n + dimension], read per pair
+  for (int sw = 0; sw < t.num_switches; ++sw)
+    for (int d = 0; d < n; ++d) coord[sw * n + d] = t.nodes[sw].coord[d];
+  std::vector<Lid> lid_of(t.num_hosts);
+  for (int h = 0; h < t.num_hosts; ++h) lid_of[h] = ts.hosts[h].base_lid;
+  std::vector<int> cable_at(t.num_switches, -1), cables(t.num_switches, 0);
+  std::vector<std::pair<int, int>> to;  // (neighbour switch, port)
   for (int s = 0; s < t.num_switches; ++s) {
     const Node& node = t.nodes[s];
-    std::map<int, std::vector<int>> ports_to;  // neighbour switch -> its parallel cables
+    to.clear();
     for (int p = 1; p <= node.num_ports; ++p)
-      if (node.ports[p].node >= 0 && node.ports[p].node < t.num_switches) ports_to[node.ports[p].node].push_back(p);
+      if (node.ports[p].node >= 0 && node.ports[p].node < t.num_switches) to.emplace_back(node.ports[p].node, p);
+    std::sort(to.begin(), to.end());  // by neighbour, its cables by port
+    for (size_t i = 0; i < to.size(); ++i)
+      if (cables[to[i].first]++ == 0) cable_at[to[i].first] = static_cast<int>(i);
     SwitchTables& st = ts.switches[s];
-    for (int h = 0; h < t.num_hosts; ++h) {
-      const int b = t.host_switch(h);
-      PortNum port;
+    st.lft.assign(ts.max_lid + 1);
+    for (int b = 0; b < t.num_switches; ++b) {
+      if (by_switch[b].empty()) continue;
       if (b == s) {
-        port = static_cast<PortNum>(t.host_switch_port(h));
-      } else {
+        for (int h : by_switch[b]) st.lft.set(lid_of[h], static_cast<PortNum>(t.host_switch_port(h)));
+        continue;
+      }
+      int dim_of_order[4], next_of_order[4];  // the dimension each order corrects here, the next switch
+      const int *at_s = coord.data() + s * n, *at_b = coord.data() + b * n;
+      for (int o = 0; o < k; ++o) {
         int d = -1;
-        for (int dim : orders[order_of[h]])
-          if (node.coord[dim] != t.nodes[b].coord[dim]) {
+        for (int dim : orders[o])
+          if (at_s[dim] != at_b[dim]) {
             d = dim;
             break;
           }
-        const int next = s + (t.nodes[b].coord[d] - node.coord[d]) * stride[d];
-        auto it = ports_to.find(next);
-        if (it == ports_to.end())
+        const int next = s + (at_b[d] - at_s[d]) * stride[d];
+        if (cable_at[next] < 0)
           throw RoutingError("dor: switch " + node.name + " has no cable to " + t.nodes[next].name +
                              " (not a full flattened butterfly)");
+        dim_of_order[o] = d, next_of_order[o] = next;
+      }
+      if (k == 1 && cables[next_of_order[0]] == 1) {  // dor, one cable: one port for the switch's hosts
+        const PortNum port = static_cast<PortNum>(to[cable_at[next_of_order[0]]].second);
+        for (int h : by_switch[b]) st.lft.set(lid_of[h], port);
+        continue;
+      }
+      for (int h : by_switch[b]) {
+        const int o = order_of[h], next = next_of_order[o], n_cables = cables[next];
         // dor: by destination host; mixed-dor: by order and dimension, so that the packets of
         // one order (one VL) in one dimension share a cable and no input VL's stream splits
         // over parallel cables (a head waiting for one would block those for the other).
-        const size_t cable = k == 1 ? h : order_of[h] + d;
-        port = static_cast<PortNum>(it->second[cable % it->second.size()]);
+        const int cable = n_cables == 1 ? 0 : (k == 1 ? h : o + dim_of_order[o]) % n_cables;
+        st.lft.set(lid_of[h], static_cast<PortNum>(to[cable_at[next] + cable].second));
       }
-      st.lft.set(ts.hosts[h].base_lid, port);
     }
+    for (const auto& c : to) cable_at[c.first] = -1, cables[c.first] = 0;  // clean for the next switch
     for (int sl = 0; sl < k; ++sl)
       for (int out = 1; out <= node.num_ports; ++out)
         for (int in = 0; in <= node.num_ports; ++in) st.sl2vl.set(in, out, sl, static_cast<Vl>(sl));

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace ibsc::routing {
 
@@ -10,6 +11,13 @@ void PathRow::assign(size_t n) {
   hidden_ = kNone;
   d_->size = n;
   d_->one.assign(n, PathRecord{});
+}
+
+void PathRow::assign(std::vector<PathRecord> one) {
+  d_ = std::make_shared<Data>();
+  hidden_ = kNone;
+  d_->size = one.size();
+  d_->one = std::move(one);
 }
 
 PathRow::Data& PathRow::own() {

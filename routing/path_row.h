@@ -27,6 +27,9 @@ class PathRow {
   size_t size() const { return d_ ? d_->size : 0; }  // destinations
   // n destinations without records, in a row of its own.
   void assign(size_t n);
+  // One record per destination (dlid 0: none), in a row of its own: as assign(one.size()) and
+  // set(q, one[q]) for each q, in one step.
+  void assign(std::vector<PathRecord> one);
   Span<PathRecord> operator[](size_t dst) const {
     if (dst == hidden_) return {};
     const Data& d = *d_;

@@ -1,5 +1,6 @@
 #include "routing/vl_lft.h"
 
+#include "routing/content_hash.h"
 #include "routing/tables.h"
 
 #include <algorithm>
@@ -12,30 +13,6 @@ size_t VlLftPool::bytes() const {
   return slot_.capacity() * sizeof(Lft::Slot) + more_at_.capacity() * sizeof(uint32_t) +
          cands_.capacity() * sizeof(PortCandidate);
 }
-
-namespace {
-
-uint64_t mix(uint64_t h, uint64_t x) {
-  h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-  return h * 0xff51afd7ed558ccdULL;
-}
-
-uint64_t hash_bytes(const void* p, size_t n) {
-  const auto* b = static_cast<const unsigned char*>(p);
-  uint64_t h = n;
-  for (; n >= 8; n -= 8, b += 8) {
-    uint64_t w;
-    std::memcpy(&w, b, 8);
-    h = mix(h, w);
-  }
-  uint64_t tail = 0;
-  std::memcpy(&tail, b, n);
-  return mix(h, tail);
-}
-
-uint64_t probe(uint64_t h) { return mix(h, 1); }  // the next slot after a hash met with other content
-
-}  // namespace
 
 void VlLftPool::add_list(const PortCandidate* b, const PortCandidate* e) {
   const size_t n = static_cast<size_t>(e - b);
@@ -50,7 +27,7 @@ void VlLftPool::add_list(const PortCandidate* b, const PortCandidate* e) {
   }
   List l{0, static_cast<uint8_t>(n), n ? *b : PortCandidate{}};
   if (n > 1) {
-    for (uint64_t h = hash_bytes(b, n * sizeof *b);; h = probe(h)) {
+    for (uint64_t h = hash_bytes(b, n * sizeof *b);; h = hash_probe(h)) {
       const auto [it, fresh] = list_.emplace(h, static_cast<uint64_t>(cands_.size()) << 8 | n);
       const auto at = static_cast<uint32_t>(it->second >> 8);
       if (fresh) cands_.insert(cands_.end(), b, e);
@@ -69,10 +46,10 @@ uint32_t VlLftPool::end_column() {
   for (const List& l : lists_) {
     uint32_t first = 0;
     std::memcpy(&first, &l.first, sizeof l.first);
-    h = mix(h, (static_cast<uint64_t>(l.at) << 32) | (static_cast<uint64_t>(l.count) << 24) | first);
+    h = hash_mix(h, (static_cast<uint64_t>(l.at) << 32) | (static_cast<uint64_t>(l.count) << 24) | first);
   }
   const auto column = static_cast<uint32_t>(columns());
-  for (;; h = probe(h)) {
+  for (;; h = hash_probe(h)) {
     const auto [it, fresh] = column_.emplace(h, column);
     if (fresh) {
       for (const List& l : lists_) {

@@ -30,6 +30,11 @@ struct VlRules {
   // (pairs with equal keys get equal lists VL by VL); candidates() is then asked once per key.
   // t is as candidates() receives it (with classes > 1, switch and class).
   std::function<void(int s, int t, std::string& key)> column_key;
+  // Optional, after column_key: a number in 0 .. local_keys - 1 such that the pairs of one
+  // switch s with equal numbers get equal lists VL by VL (a cheaper key that holds within a
+  // switch only); column_key and candidates() are then asked once per number and switch.
+  std::function<int(int s, int t)> local_key;
+  int local_keys = 0;
   // Destination classes. seeds/001 picks Mixed DOR's order "based on destination, encoded in
   // SL", so by destination host: with classes > 1 the i-th host of a switch is in class
   // i % classes, each class gets lists of its own, and candidates() and first_vl() receive the
@@ -40,7 +45,8 @@ struct VlRules {
 // The destination switch and class that build_vl_tables passes as one int when classes > 1.
 struct DestinationClass {
   int sw, cls;
-  DestinationClass(const Topology& t, int dst) : sw(dst % t.num_switches), cls(dst / t.num_switches) {}
+  DestinationClass(const Topology& t, int dst)  // class 0 without a division (asked once per pair)
+      : sw(dst < t.num_switches ? dst : dst % t.num_switches), cls(dst < t.num_switches ? 0 : dst / t.num_switches) {}
 };
 
 // Builds the table set; RoutingError when the rules ask for VLs beyond kMaxDataVls.
