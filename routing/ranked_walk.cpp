@@ -99,9 +99,9 @@ class Walker {
  public:
   Walker(const Topology& t, const TableSet& ts, const Prep& pr) : t_(t), ts_(ts), pr_(pr) {
     st_.assign(static_cast<size_t>(pr.S) * kV, {});
-    depth_.assign(st_.size() * pr.groups, 0);
     root_at_.assign(st_.size(), 0);
-    for (auto& b : touched_) b.assign((pr.S + 63) / 64, 0);
+    words_ = (pr.S + 63) / 64;
+    touched_.assign(words_ * kV, 0);
     col_.assign(pr.S, 0);
     dep.assign(pr.ports * kV, 0);
   }
@@ -114,18 +114,20 @@ class Walker {
  private:
   struct State {        // a packet entering a switch on a VL, [v * S + s]; zero between walks
     uint64_t mask = 0;  // the input ports that reached it
+    // [group]: the longest walk into the state by that group's ports, in links (at most
+    // 2 + 15: hops between switches lower the VL, and only a first hop raises it). Beside the
+    // mask: one cache line per arrival.
+    uint8_t depth[kGroups] = {};
   };
-  // [state * groups + group]: the longest walk into the state by that group's ports, in links
-  // (at most 2 + 15: hops between switches lower the VL, and only a first hop raises it).
-  uint8_t* depth_of(size_t state) { return &depth_[state * pr_.groups]; }
+  uint8_t* depth_of(size_t state) { return st_[state].depth; }
   struct AtD {  // the states that reached the destination switch from other switches
     int rep = -1;
     uint64_t mask[kV] = {};
     uint8_t depth[kV][kGroups] = {};
   };
-  bool touched(int s, int v) const { return touched_[v][s >> 6] >> (s & 63) & 1; }
+  bool touched(int s, int v) const { return touched_[v * words_ + (s >> 6)] >> (s & 63) & 1; }
   State& touch(int s, int v) {  // no branch: whether the state is new is hard to predict
-    touched_[v][s >> 6] |= 1ULL << (s & 63);
+    touched_[v * words_ + (s >> 6)] |= 1ULL << (s & 63);
     return st_[static_cast<size_t>(v) * pr_.S + s];
   }
   LftEntry entry(int s, int v, Lid dlid) const {
@@ -142,8 +144,8 @@ class Walker {
   const TableSet& ts_;
   const Prep& pr_;
   std::vector<State> st_;
-  std::vector<uint8_t> depth_;
-  std::vector<uint64_t> touched_[kV];               // [v]: bit per switch with a state this walk
+  size_t words_ = 0;                                // of touched_ per VL
+  std::vector<uint64_t> touched_;                   // [v * words_ + s / 64]: bit per switch with a state this walk
   std::vector<uint32_t> col_;                       // [s]: the DLID's pool column (vl_lft.h)
   std::vector<std::pair<size_t, uint64_t>> roots_;  // first-hop states (v * S + s), host ports
   std::vector<size_t> root_at_;                     // [state]: its place in roots_
@@ -184,29 +186,39 @@ bool Walker::inject(const PairClass& c, int q, uint64_t bits, uint64_t* mask, ui
 bool Walker::visit(int s, int v, uint64_t m, Lid dlid, bool ranked, int root_depth) {
   const LftEntry e = entry(s, v, dlid);
   if (!e.routed()) return false;
-  const uint8_t* here = depth_of(static_cast<size_t>(v) * pr_.S + s);
-  int ks[kGroups], n = 0;
-  for (int k = 0; k < pr_.groups; ++k)
-    if (m & pr_.gmask[static_cast<size_t>(s) * kGroups + k]) ks[n++] = k;
-  const int P = pr_.p1[s] - 1;
-  const size_t base = pr_.pbase[s];
+  // Everything the loop reads, in locals: its stores (bytes among them) would otherwise make
+  // the compiler load each again per candidate.
+  const int S = pr_.S, P = pr_.p1[s] - 1;
+  const size_t base = pr_.pbase[s], words = words_;
+  const Prep::Peer* peer = pr_.peer.data() + base;
   uint64_t* dep_row = dep.data() + static_cast<size_t>(v) * pr_.ports + base;
+  State* st = st_.data();
+  uint64_t* touched = touched_.data();
+  const uint8_t* ovt[kGroups];  // per group of m: the output VL by output port
+  int ds[kGroups], n = 0;
+  const State& here = st[static_cast<size_t>(v) * S + s];
+  for (int k = 0; k < pr_.groups; ++k)
+    if (m & pr_.gmask[static_cast<size_t>(s) * kGroups + k]) {
+      ovt[n] = pr_.ovt.data() + (k * kV + v) * pr_.ports + base;
+      ds[n] = (root_depth > 0 ? root_depth : here.depth[k]) + 1;
+      ++n;
+    }
   uint32_t seen = 0;  // output VLs, kept in a register
   for (const PortCandidate& c : e.candidates) {
     if (c.port < 1 || c.port > P) return false;
-    const Prep::Peer& to = pr_.peer[base + c.port];
-    if (to.node < 0 || to.node >= pr_.S) return false;  // not cabled, or a host beyond the destination switch
+    const Prep::Peer to = peer[c.port];
+    if (to.node < 0 || to.node >= S) return false;  // not cabled, or a host beyond the destination switch
     dep_row[c.port] |= m;
-    const int pk = to.far_group;
+    const uint64_t tbit = 1ULL << (to.node & 63), pbit = 1ULL << to.port;
     for (int j = 0; j < n; ++j) {
-      const int ov = pr_.ovt[(ks[j] * kV + v) * pr_.ports + base + c.port];
+      const int ov = ovt[j][c.port];
       if (ranked && ov >= v) return false;
       seen |= 1u << ov;
-      State& x = touch(to.node, ov);
-      x.mask |= 1ULL << to.port;
-      const int d = (root_depth > 0 ? root_depth : here[ks[j]]) + 1;
-      uint8_t& xd = depth_of(static_cast<size_t>(ov) * pr_.S + to.node)[pk];
-      xd = static_cast<uint8_t>(std::max<int>(xd, d));
+      touched[ov * words + (to.node >> 6)] |= tbit;
+      State& x = st[static_cast<size_t>(ov) * S + to.node];
+      x.mask |= pbit;
+      uint8_t& xd = x.depth[to.far_group];
+      xd = static_cast<uint8_t>(std::max<int>(xd, ds[j]));
     }
   }
   for (int ov = 0; ov < kV; ++ov) out.vl_seen[ov] |= (seen >> ov) & 1;
@@ -219,13 +231,10 @@ bool Walker::walk_to(int q, AtD& at) {
   const int D = t_.host_switch(q);
   const Lid dlid = ts_.hosts[q].base_lid;
   for (int v = 0; v < kV; ++v) {  // the last walk's states back to zero
-    std::vector<uint64_t>& bits = touched_[v];
-    for (size_t w = 0; w < bits.size(); ++w)
-      for (; bits[w]; bits[w] &= bits[w] - 1) {
-        const size_t i = static_cast<size_t>(v) * pr_.S + w * 64 + __builtin_ctzll(bits[w]);
-        st_[i].mask = 0;
-        std::fill_n(depth_of(i), pr_.groups, 0);
-      }
+    uint64_t* bits = touched_.data() + v * words_;
+    for (size_t w = 0; w < words_; ++w)
+      for (; bits[w]; bits[w] &= bits[w] - 1)
+        st_[static_cast<size_t>(v) * pr_.S + w * 64 + __builtin_ctzll(bits[w])] = {};
   }
   roots_.clear();
   for (int s = 0; s < pr_.S; ++s) {  // independent loads, one pass
@@ -250,8 +259,8 @@ bool Walker::walk_to(int q, AtD& at) {
   }
   // The rest VL by VL from the highest, each VL's switches in order.
   for (int v = kV - 1; v >= 0; --v) {
-    const std::vector<uint64_t>& bits = touched_[v];  // visits add states of lower VLs only
-    for (size_t w = 0; w < bits.size(); ++w)
+    const uint64_t* bits = touched_.data() + v * words_;  // visits add states of lower VLs only
+    for (size_t w = 0; w < words_; ++w)
       for (uint64_t b = bits[w]; b; b &= b - 1) {
         const int s = static_cast<int>(w * 64) + __builtin_ctzll(b);
         const uint64_t m = st_[static_cast<size_t>(v) * pr_.S + s].mask;
