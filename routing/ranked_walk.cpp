@@ -100,8 +100,6 @@ class Walker {
   Walker(const Topology& t, const TableSet& ts, const Prep& pr) : t_(t), ts_(ts), pr_(pr) {
     st_.assign(static_cast<size_t>(pr.S) * kV, {});
     root_at_.assign(st_.size(), 0);
-    words_ = (pr.S + 63) / 64;
-    touched_.assign(words_ * kV, 0);
     col_.assign(pr.S, 0);
     dep.assign(pr.ports * kV, 0);
   }
@@ -125,11 +123,6 @@ class Walker {
     uint64_t mask[kV] = {};
     uint8_t depth[kV][kGroups] = {};
   };
-  bool touched(int s, int v) const { return touched_[v * words_ + (s >> 6)] >> (s & 63) & 1; }
-  State& touch(int s, int v) {  // no branch: whether the state is new is hard to predict
-    touched_[v * words_ + (s >> 6)] |= 1ULL << (s & 63);
-    return st_[static_cast<size_t>(v) * pr_.S + s];
-  }
   LftEntry entry(int s, int v, Lid dlid) const {
     const VlLftPool* pool = ts_.switches[s].vl_pool.get();
     if (!pool) return ts_.switches[s].route(dlid, static_cast<Vl>(v));
@@ -144,8 +137,7 @@ class Walker {
   const TableSet& ts_;
   const Prep& pr_;
   std::vector<State> st_;
-  size_t words_ = 0;                                // of touched_ per VL
-  std::vector<uint64_t> touched_;                   // [v * words_ + s / 64]: bit per switch with a state this walk
+  uint32_t walk_vls_ = 0;                           // bit per VL with states this walk
   std::vector<uint32_t> col_;                       // [s]: the DLID's pool column (vl_lft.h)
   std::vector<std::pair<size_t, uint64_t>> roots_;  // first-hop states (v * S + s), host ports
   std::vector<size_t> root_at_;                     // [state]: its place in roots_
@@ -170,10 +162,11 @@ bool Walker::inject(const PairClass& c, int q, uint64_t bits, uint64_t* mask, ui
       depth[v][k] = std::max<uint8_t>(depth[v][k], 1);
       continue;
     }
+    if (!bits) continue;
+    walk_vls_ |= 1u << v;
     const size_t i = static_cast<size_t>(v) * pr_.S + c.sw;
-    const bool fresh = !touched(c.sw, v);
-    State& x = touch(c.sw, v);  // only first hops have touched states yet
-    if (fresh) root_at_[i] = roots_.size(), roots_.emplace_back(i, 0);
+    State& x = st_[i];  // only first hops have states yet: an empty mask is a new one
+    if (!x.mask) root_at_[i] = roots_.size(), roots_.emplace_back(i, 0);
     roots_[root_at_[i]].second |= bits;
     x.mask |= bits;
     depth_of(i)[k] = std::max<uint8_t>(depth_of(i)[k], 1);
@@ -189,11 +182,10 @@ bool Walker::visit(int s, int v, uint64_t m, Lid dlid, bool ranked, int root_dep
   // Everything the loop reads, in locals: its stores (bytes among them) would otherwise make
   // the compiler load each again per candidate.
   const int S = pr_.S, P = pr_.p1[s] - 1;
-  const size_t base = pr_.pbase[s], words = words_;
+  const size_t base = pr_.pbase[s];
   const Prep::Peer* peer = pr_.peer.data() + base;
   uint64_t* dep_row = dep.data() + static_cast<size_t>(v) * pr_.ports + base;
   State* st = st_.data();
-  uint64_t* touched = touched_.data();
   const uint8_t* ovt[kGroups];  // per group of m: the output VL by output port
   int ds[kGroups], n = 0;
   const State& here = st[static_cast<size_t>(v) * S + s];
@@ -209,20 +201,18 @@ bool Walker::visit(int s, int v, uint64_t m, Lid dlid, bool ranked, int root_dep
     const Prep::Peer to = peer[c.port];
     if (to.node < 0 || to.node >= S) return false;  // not cabled, or a host beyond the destination switch
     dep_row[c.port] |= m;
-    const uint64_t tbit = 1ULL << (to.node & 63), pbit = 1ULL << to.port;
+    const uint64_t pbit = 1ULL << to.port;
     for (int j = 0; j < n; ++j) {
       const int ov = ovt[j][c.port];
       if (ranked && ov >= v) return false;
       seen |= 1u << ov;
-      touched[ov * words + (to.node >> 6)] |= tbit;
       State& x = st[static_cast<size_t>(ov) * S + to.node];
       x.mask |= pbit;
       uint8_t& xd = x.depth[to.far_group];
       xd = static_cast<uint8_t>(std::max<int>(xd, ds[j]));
     }
   }
-  for (int ov = 0; ov < kV; ++ov) out.vl_seen[ov] |= (seen >> ov) & 1;
-  out.vl15 |= (seen >> kManagementVl) & 1;
+  walk_vls_ |= seen;
   return true;
 }
 
@@ -230,12 +220,7 @@ bool Walker::visit(int s, int v, uint64_t m, Lid dlid, bool ranked, int root_dep
 bool Walker::walk_to(int q, AtD& at) {
   const int D = t_.host_switch(q);
   const Lid dlid = ts_.hosts[q].base_lid;
-  for (int v = 0; v < kV; ++v) {  // the last walk's states back to zero
-    uint64_t* bits = touched_.data() + v * words_;
-    for (size_t w = 0; w < words_; ++w)
-      for (; bits[w]; bits[w] &= bits[w] - 1)
-        st_[static_cast<size_t>(v) * pr_.S + w * 64 + __builtin_ctzll(bits[w])] = {};
-  }
+  walk_vls_ = 0;  // the states are zero: each is cleared once visited
   roots_.clear();
   for (int s = 0; s < pr_.S; ++s) {  // independent loads, one pass
     const SwitchTables& st = ts_.switches[s];
@@ -255,25 +240,29 @@ bool Walker::walk_to(int q, AtD& at) {
     }
     if (!up) continue;
     if (!visit(s, v, bits, dlid, false, 1)) return false;
-    st_[i].mask &= ~bits;
+    if (!(st_[i].mask &= ~bits)) st_[i] = {};  // no depth left behind without its ports
   }
-  // The rest VL by VL from the highest, each VL's switches in order.
+  // The rest VL by VL from the highest, each VL's switches in order; each state is cleared
+  // once visited (visits add states of lower VLs only), those of D once copied to `at`.
+  State* st = st_.data();
   for (int v = kV - 1; v >= 0; --v) {
-    const uint64_t* bits = touched_.data() + v * words_;  // visits add states of lower VLs only
-    for (size_t w = 0; w < words_; ++w)
-      for (uint64_t b = bits[w]; b; b &= b - 1) {
-        const int s = static_cast<int>(w * 64) + __builtin_ctzll(b);
-        const uint64_t m = st_[static_cast<size_t>(v) * pr_.S + s].mask;
-        if (s != D && m && !visit(s, v, m, dlid, true, 0)) return false;
+    if (!(walk_vls_ >> v & 1)) continue;
+    State* row = st + static_cast<size_t>(v) * pr_.S;
+    for (int s = 0; s < pr_.S; ++s)
+      if (row[s].mask && s != D) {
+        if (!visit(s, v, row[s].mask, dlid, true, 0)) return false;
+        row[s] = {};
       }
   }
   at.rep = q;
   for (int v = 0; v < kV; ++v) {
-    const State& x = st_[static_cast<size_t>(v) * pr_.S + D];
-    if (!touched(D, v)) continue;
+    State& x = st[static_cast<size_t>(v) * pr_.S + D];
     at.mask[v] = x.mask;
-    std::copy_n(depth_of(static_cast<size_t>(v) * pr_.S + D), pr_.groups, at.depth[v]);
+    std::copy_n(x.depth, pr_.groups, at.depth[v]);
+    x = {};
   }
+  for (int v = 0; v < kV; ++v) out.vl_seen[v] |= walk_vls_ >> v & 1;
+  out.vl15 |= walk_vls_ >> kManagementVl & 1;
   return true;
 }
 
