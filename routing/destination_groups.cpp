@@ -77,12 +77,12 @@ std::vector<int> destination_groups(const Topology& t, const TableSet& ts) {
     if (v.size() < 3) v.push_back(h);
   }
   for (const auto& [id, hs] : rows)
-    for (int q = 0; q < H; ++q) {
-      const int q0 = rep[q];
+    for (const Member& x : members) {
+      const int q = x.q, q0 = rep[q];
       if (q0 == q) continue;
       int h = -1;
-      for (int x : hs)
-        if (x != q && x != q0) h = x;
+      for (int y : hs)
+        if (y != q && y != q0) h = y;
       if (h < 0) continue;  // a row of q and q0 alone: sources on their switch, walked pair by pair
       const PathRow& row = ts.hosts[h].paths;
       if (row.size() != static_cast<size_t>(H)) {
@@ -91,8 +91,7 @@ std::vector<int> destination_groups(const Topology& t, const TableSet& ts) {
       }
       const auto a = row[q], b = row[q0];
       bool same = a.size() == b.size();
-      for (size_t i = 0; same && i < a.size(); ++i)
-        same = a[i].sl == b[i].sl && a[i].dlid == ts.hosts[q].base_lid && b[i].dlid == ts.hosts[q0].base_lid;
+      for (size_t i = 0; same && i < a.size(); ++i) same = a[i].sl == b[i].sl && a[i].dlid == x.a && b[i].dlid == x.b;
       if (!same) leave(q);
     }
   return rep;
