@@ -32,6 +32,10 @@ struct Prep {
   std::vector<Peer> peer;       // [pbase + p]: the far end of port p, and p's own group
   std::vector<uint64_t> gmask;  // [s * kGroups + k]: the input ports of group k
   std::vector<uint8_t> ovt;     // [(k * kV + v) * ports + pbase + p]: output VL
+  // [(s * kV + v) * kGroups + k]: the output VL of every port of s toward a switch, when they
+  // all give the same (Distance+k's v - 1), else kNoOvl.
+  static constexpr uint8_t kNoOvl = 0xff;
+  std::vector<uint8_t> uniform;
   PairClasses classes;
   std::vector<uint64_t> class_mask;          // [class]: its hosts' ports
   std::vector<std::vector<int>> classes_on;  // [switch]
@@ -79,6 +83,18 @@ bool prepare(const Topology& t, const TableSet& ts, Prep& pr) {
   }
   for (Prep::Peer& x : pr.peer)
     if (x.node >= 0 && x.node < S) x.far_group = pr.peer[pr.pbase[x.node] + x.port].group;
+  pr.uniform.assign(static_cast<size_t>(S) * kV * kGroups, Prep::kNoOvl);
+  for (int s = 0; s < S; ++s)
+    for (int v = 0; v < kV; ++v)
+      for (int k = 0; k < pr.groups; ++k) {
+        int ov = -1;
+        for (int p = 1; p < pr.p1[s] && ov != -2; ++p) {
+          if (pr.peer[pr.pbase[s] + p].node < 0 || pr.peer[pr.pbase[s] + p].node >= S) continue;
+          const int x = pr.ovt[(k * kV + v) * pr.ports + pr.pbase[s] + p];
+          ov = ov == -1 || ov == x ? x : -2;
+        }
+        if (ov >= 0) pr.uniform[(static_cast<size_t>(s) * kV + v) * kGroups + k] = static_cast<uint8_t>(ov);
+      }
   pr.classes = pair_classes(t, ts);
   if (pr.classes.list.empty()) return false;
   pr.classes_on.assign(S, {});
@@ -187,15 +203,34 @@ bool Walker::visit(int s, int v, uint64_t m, Lid dlid, bool ranked, int root_dep
   uint64_t* dep_row = dep.data() + static_cast<size_t>(v) * pr_.ports + base;
   State* st = st_.data();
   const uint8_t* ovt[kGroups];  // per group of m: the output VL by output port
-  int ds[kGroups], n = 0;
+  int ds[kGroups], n = 0, ks0 = 0;
   const State& here = st[static_cast<size_t>(v) * S + s];
   for (int k = 0; k < pr_.groups; ++k)
     if (m & pr_.gmask[static_cast<size_t>(s) * kGroups + k]) {
       ovt[n] = pr_.ovt.data() + (k * kV + v) * pr_.ports + base;
       ds[n] = (root_depth > 0 ? root_depth : here.depth[k]) + 1;
+      if (!n) ks0 = k;
       ++n;
     }
   uint32_t seen = 0;  // output VLs, kept in a register
+  const uint8_t uni = n == 1 ? pr_.uniform[(static_cast<size_t>(s) * kV + v) * kGroups + ks0] : Prep::kNoOvl;
+  if (uni != Prep::kNoOvl) {  // one group, one output VL: the loop below without its lookups
+    if (ranked && uni >= v) return false;
+    State* row = st + static_cast<size_t>(uni) * S;
+    const int d = ds[0];
+    for (const PortCandidate& c : e.candidates) {
+      if (c.port < 1 || c.port > P) return false;
+      const Prep::Peer to = peer[c.port];
+      if (to.node < 0 || to.node >= S) return false;
+      dep_row[c.port] |= m;
+      State& x = row[to.node];
+      x.mask |= 1ULL << to.port;
+      uint8_t& xd = x.depth[to.far_group];
+      xd = static_cast<uint8_t>(std::max<int>(xd, d));
+    }
+    if (!e.candidates.empty()) walk_vls_ |= 1u << uni;
+    return true;
+  }
   for (const PortCandidate& c : e.candidates) {
     if (c.port < 1 || c.port > P) return false;
     const Prep::Peer to = peer[c.port];
