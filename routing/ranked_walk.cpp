@@ -37,7 +37,13 @@ struct Prep {
   static constexpr uint8_t kNoOvl = 0xff;
   std::vector<uint8_t> uniform;
   PairClasses classes;
-  std::vector<uint64_t> class_mask;          // [class]: its hosts' ports
+  std::vector<uint64_t> class_mask;  // [class]: its hosts' ports
+  struct Source {                    // what a walk reads of a class, packed (class_mask beside it)
+    const PathRow* row;
+    int sw, group;  // the class's switch, its hosts' VL2VL group there
+    Vl sl2vl[kNumSls];
+  };
+  std::vector<Source> sources;               // [class]
   std::vector<std::vector<int>> classes_on;  // [switch]
   std::vector<std::vector<int>> hosts_on;    // [switch]
   std::vector<int> group_of;                 // destination_groups
@@ -103,6 +109,10 @@ bool prepare(const Topology& t, const TableSet& ts, Prep& pr) {
     uint64_t m = 0;
     for (int p : c.ports) m |= 1ULL << p;
     pr.class_mask.push_back(m);
+    const HostTables& h = ts.hosts[c.hosts.front()];
+    Prep::Source src{&h.paths, c.sw, pr.peer[pr.pbase[c.sw] + c.ports.front()].group, {}};
+    std::copy_n(h.sl2vl, kNumSls, src.sl2vl);
+    pr.sources.push_back(src);
     pr.classes_on[c.sw].push_back(c.id);
   }
   for (int h = 0; h < t.num_hosts; ++h) pr.hosts_on[t.host_switch(h)].push_back(h);
@@ -144,7 +154,7 @@ class Walker {
     if (!pool) return ts_.switches[s].route(dlid, static_cast<Vl>(v));
     return col_[s] == UINT32_MAX || v >= pool->vls() ? LftEntry{} : pool->entry(col_[s], v);
   }
-  bool inject(const PairClass& c, int q, uint64_t bits, uint64_t* mask, uint8_t (*depth)[kGroups]);
+  bool inject(const Prep::Source& c, int q, Lid dlid, uint64_t bits, uint64_t* mask, uint8_t (*depth)[kGroups]);
   bool walk_to(int q, AtD& at);
   bool visit(int s, int v, uint64_t m, Lid dlid, bool ranked, int root_depth);
   bool finish_at(int q, const AtD& at);
@@ -161,15 +171,14 @@ class Walker {
 
 // One path record row's records toward q from class c, as first hops: into `mask` / `depth`
 // when given (the destination switch's sources), else into the walk's states.
-bool Walker::inject(const PairClass& c, int q, uint64_t bits, uint64_t* mask, uint8_t (*depth)[kGroups]) {
-  const Span<PathRecord> recs = ts_.hosts[c.hosts.front()].paths[q];
+bool Walker::inject(const Prep::Source& c, int q, Lid dlid, uint64_t bits, uint64_t* mask, uint8_t (*depth)[kGroups]) {
+  const Span<PathRecord> recs = (*c.row)[q];
   if (recs.empty()) return false;
-  const HostTables& src = ts_.hosts[c.hosts.front()];
-  const int k = pr_.peer[pr_.pbase[c.sw] + c.ports.front()].group;
+  const int k = c.group;
   for (const PathRecord& rec : recs) {
-    if (rec.sl >= kNumSls || rec.dlid != ts_.hosts[q].base_lid) return false;
+    if (rec.sl >= kNumSls || rec.dlid != dlid) return false;
     out.sl_seen[rec.sl] = true;
-    const Vl inj = src.sl2vl[rec.sl];
+    const Vl inj = c.sl2vl[rec.sl];
     const int v = inj & 15;
     out.vl_seen[v] = true;
     out.vl15 |= inj >= kManagementVl;
@@ -261,8 +270,9 @@ bool Walker::walk_to(int q, AtD& at) {
     const SwitchTables& st = ts_.switches[s];
     col_[s] = dlid < st.vl_column.size() ? st.vl_column[dlid] : UINT32_MAX;
   }
-  for (const PairClass& c : pr_.classes.list)
-    if (c.sw != D && !inject(c, q, pr_.class_mask[c.id], nullptr, nullptr)) return false;
+  for (size_t id = 0; id < pr_.sources.size(); ++id)
+    if (pr_.sources[id].sw != D && !inject(pr_.sources[id], q, dlid, pr_.class_mask[id], nullptr, nullptr))
+      return false;
   // First hops that keep or raise the VL (from a host, which no hop enters) go first.
   for (const auto& [i, bits] : roots_) {
     const int s = static_cast<int>(i % pr_.S), v = static_cast<int>(i / pr_.S);
@@ -311,7 +321,7 @@ bool Walker::finish_at(int q, const AtD& at) {
   std::memcpy(depth, at.depth, sizeof depth);
   for (int id : pr_.classes_on[D]) {
     const uint64_t bits = pr_.class_mask[id] & ~(1ULL << qport);
-    if (bits && !inject(pr_.classes.list[id], q, bits, mask, depth)) return false;
+    if (bits && !inject(pr_.sources[id], q, ts_.hosts[q].base_lid, bits, mask, depth)) return false;
   }
   const Lid dlid = ts_.hosts[q].base_lid;
   const size_t base = pr_.pbase[D];
