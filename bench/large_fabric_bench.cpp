@@ -21,6 +21,13 @@
 // --huge-pages 0: without tb/huge_pages.h's 2 MB pages, to compare; 1: with them whatever the
 // length; auto (the default): as `ibsc run` decides, from the planned length (SIM_US + st. us).
 //
+// 2026-11-26 (late), the deadlock check of per-input-VL tables (routing/ranked_walk.cpp), check
+// CPU s, 2 runs each before -> after: Distance+4 4,096 hosts 0.22-0.23 -> 0.12-0.13, 16,384
+// 4.20-4.24 -> 1.89-1.93; ADOR 4,096 0.11 -> 0.09, 16,384 1.73 -> 1.19-1.25 (same reports).
+// What went: the touched bits and the reset pass (states cleared as visited), per-port output
+// VL lookups where one VL2VL group gives one output VL (Distance+k), a list of edge pairs and
+// its sort in dependency_graph (90 MB), per-walk reads of HostTables and PairClass.
+//
 // 2026-11-26 (later), build and teardown, CPU s, two runs each (2 cores shared with two other
 // helpers' jobs): DOR at load 0.13, Distance+4 at 0.11, 100 us, --steady-us 0; before -> after
 // one LFT read in place by its switch (no flat copy: 150 MB less at 16,384 hosts), compact

@@ -45,20 +45,26 @@ std::vector<int> destination_groups(const Topology& t, const TableSet& ts) {
   auto leave = [&](int q) { rep[q] = q; };
   for (int q = 0; q < H; ++q)
     if (rep[q] != q && first_on[t.host_switch(q)] != rep[q]) leave(q);
-  // Every other switch: the same candidates on every input VL.
+  // Every other switch: the same candidates on every input VL. The hosts still in a group and
+  // their LIDs first, in arrays: the loop below reads them once per switch.
+  struct Member {
+    int q, d;
+    Lid a, b;  // q's LID, its group's
+  };
+  std::vector<Member> members;
+  for (int q = 0; q < H; ++q)
+    if (rep[q] != q) members.push_back({q, t.host_switch(q), ts.hosts[q].base_lid, ts.hosts[rep[q]].base_lid});
   for (int s = 0; s < S; ++s) {
     const SwitchTables& st = ts.switches[s];
     const int vls = std::max(1, st.per_vl_copies());
-    for (int q = 0; q < H; ++q) {
-      const int q0 = rep[q];
-      if (q0 == q || t.host_switch(q) == s) continue;
-      const Lid a = ts.hosts[q].base_lid, b = ts.hosts[q0].base_lid;
-      if (st.vl_pool && a < st.vl_column.size() && b < st.vl_column.size() && st.vl_column[a] == st.vl_column[b])
-        continue;  // one column: the same lists on every VL
+    const uint32_t* col = st.vl_pool ? st.vl_column.data() : nullptr;
+    const size_t cols = st.vl_pool ? st.vl_column.size() : 0;
+    for (const Member& x : members) {
+      if (rep[x.q] == x.q || x.d == s) continue;
+      if (col && x.a < cols && x.b < cols && col[x.a] == col[x.b]) continue;  // one column: the same lists on every VL
       for (int v = 0; v < vls; ++v)
-        if (!same_candidates(st.route(ts.hosts[q].base_lid, static_cast<Vl>(v)),
-                             st.route(ts.hosts[q0].base_lid, static_cast<Vl>(v)))) {
-          leave(q);
+        if (!same_candidates(st.route(x.a, static_cast<Vl>(v)), st.route(x.b, static_cast<Vl>(v)))) {
+          leave(x.q);
           break;
         }
     }
@@ -71,12 +77,12 @@ std::vector<int> destination_groups(const Topology& t, const TableSet& ts) {
     if (v.size() < 3) v.push_back(h);
   }
   for (const auto& [id, hs] : rows)
-    for (int q = 0; q < H; ++q) {
-      const int q0 = rep[q];
+    for (const Member& x : members) {
+      const int q = x.q, q0 = rep[q];
       if (q0 == q) continue;
       int h = -1;
-      for (int x : hs)
-        if (x != q && x != q0) h = x;
+      for (int y : hs)
+        if (y != q && y != q0) h = y;
       if (h < 0) continue;  // a row of q and q0 alone: sources on their switch, walked pair by pair
       const PathRow& row = ts.hosts[h].paths;
       if (row.size() != static_cast<size_t>(H)) {
@@ -85,8 +91,7 @@ std::vector<int> destination_groups(const Topology& t, const TableSet& ts) {
       }
       const auto a = row[q], b = row[q0];
       bool same = a.size() == b.size();
-      for (size_t i = 0; same && i < a.size(); ++i)
-        same = a[i].sl == b[i].sl && a[i].dlid == ts.hosts[q].base_lid && b[i].dlid == ts.hosts[q0].base_lid;
+      for (size_t i = 0; same && i < a.size(); ++i) same = a[i].sl == b[i].sl && a[i].dlid == x.a && b[i].dlid == x.b;
       if (!same) leave(q);
     }
   return rep;

@@ -32,8 +32,18 @@ struct Prep {
   std::vector<Peer> peer;       // [pbase + p]: the far end of port p, and p's own group
   std::vector<uint64_t> gmask;  // [s * kGroups + k]: the input ports of group k
   std::vector<uint8_t> ovt;     // [(k * kV + v) * ports + pbase + p]: output VL
+  // [(s * kV + v) * kGroups + k]: the output VL of every port of s toward a switch, when they
+  // all give the same (Distance+k's v - 1), else kNoOvl.
+  static constexpr uint8_t kNoOvl = 0xff;
+  std::vector<uint8_t> uniform;
   PairClasses classes;
-  std::vector<uint64_t> class_mask;          // [class]: its hosts' ports
+  std::vector<uint64_t> class_mask;  // [class]: its hosts' ports
+  struct Source {                    // what a walk reads of a class, packed (class_mask beside it)
+    const PathRow* row;
+    int sw, group;  // the class's switch, its hosts' VL2VL group there
+    Vl sl2vl[kNumSls];
+  };
+  std::vector<Source> sources;               // [class]
   std::vector<std::vector<int>> classes_on;  // [switch]
   std::vector<std::vector<int>> hosts_on;    // [switch]
   std::vector<int> group_of;                 // destination_groups
@@ -79,6 +89,18 @@ bool prepare(const Topology& t, const TableSet& ts, Prep& pr) {
   }
   for (Prep::Peer& x : pr.peer)
     if (x.node >= 0 && x.node < S) x.far_group = pr.peer[pr.pbase[x.node] + x.port].group;
+  pr.uniform.assign(static_cast<size_t>(S) * kV * kGroups, Prep::kNoOvl);
+  for (int s = 0; s < S; ++s)
+    for (int v = 0; v < kV; ++v)
+      for (int k = 0; k < pr.groups; ++k) {
+        int ov = -1;
+        for (int p = 1; p < pr.p1[s] && ov != -2; ++p) {
+          if (pr.peer[pr.pbase[s] + p].node < 0 || pr.peer[pr.pbase[s] + p].node >= S) continue;
+          const int x = pr.ovt[(k * kV + v) * pr.ports + pr.pbase[s] + p];
+          ov = ov == -1 || ov == x ? x : -2;
+        }
+        if (ov >= 0) pr.uniform[(static_cast<size_t>(s) * kV + v) * kGroups + k] = static_cast<uint8_t>(ov);
+      }
   pr.classes = pair_classes(t, ts);
   if (pr.classes.list.empty()) return false;
   pr.classes_on.assign(S, {});
@@ -87,6 +109,10 @@ bool prepare(const Topology& t, const TableSet& ts, Prep& pr) {
     uint64_t m = 0;
     for (int p : c.ports) m |= 1ULL << p;
     pr.class_mask.push_back(m);
+    const HostTables& h = ts.hosts[c.hosts.front()];
+    Prep::Source src{&h.paths, c.sw, pr.peer[pr.pbase[c.sw] + c.ports.front()].group, {}};
+    std::copy_n(h.sl2vl, kNumSls, src.sl2vl);
+    pr.sources.push_back(src);
     pr.classes_on[c.sw].push_back(c.id);
   }
   for (int h = 0; h < t.num_hosts; ++h) pr.hosts_on[t.host_switch(h)].push_back(h);
@@ -99,9 +125,7 @@ class Walker {
  public:
   Walker(const Topology& t, const TableSet& ts, const Prep& pr) : t_(t), ts_(ts), pr_(pr) {
     st_.assign(static_cast<size_t>(pr.S) * kV, {});
-    depth_.assign(st_.size() * pr.groups, 0);
     root_at_.assign(st_.size(), 0);
-    for (auto& b : touched_) b.assign((pr.S + 63) / 64, 0);
     col_.assign(pr.S, 0);
     dep.assign(pr.ports * kV, 0);
   }
@@ -114,26 +138,23 @@ class Walker {
  private:
   struct State {        // a packet entering a switch on a VL, [v * S + s]; zero between walks
     uint64_t mask = 0;  // the input ports that reached it
+    // [group]: the longest walk into the state by that group's ports, in links (at most
+    // 2 + 15: hops between switches lower the VL, and only a first hop raises it). Beside the
+    // mask: one cache line per arrival.
+    uint8_t depth[kGroups] = {};
   };
-  // [state * groups + group]: the longest walk into the state by that group's ports, in links
-  // (at most 2 + 15: hops between switches lower the VL, and only a first hop raises it).
-  uint8_t* depth_of(size_t state) { return &depth_[state * pr_.groups]; }
+  uint8_t* depth_of(size_t state) { return st_[state].depth; }
   struct AtD {  // the states that reached the destination switch from other switches
     int rep = -1;
     uint64_t mask[kV] = {};
     uint8_t depth[kV][kGroups] = {};
   };
-  bool touched(int s, int v) const { return touched_[v][s >> 6] >> (s & 63) & 1; }
-  State& touch(int s, int v) {  // no branch: whether the state is new is hard to predict
-    touched_[v][s >> 6] |= 1ULL << (s & 63);
-    return st_[static_cast<size_t>(v) * pr_.S + s];
-  }
   LftEntry entry(int s, int v, Lid dlid) const {
     const VlLftPool* pool = ts_.switches[s].vl_pool.get();
     if (!pool) return ts_.switches[s].route(dlid, static_cast<Vl>(v));
     return col_[s] == UINT32_MAX || v >= pool->vls() ? LftEntry{} : pool->entry(col_[s], v);
   }
-  bool inject(const PairClass& c, int q, uint64_t bits, uint64_t* mask, uint8_t (*depth)[kGroups]);
+  bool inject(const Prep::Source& c, int q, Lid dlid, uint64_t bits, uint64_t* mask, uint8_t (*depth)[kGroups]);
   bool walk_to(int q, AtD& at);
   bool visit(int s, int v, uint64_t m, Lid dlid, bool ranked, int root_depth);
   bool finish_at(int q, const AtD& at);
@@ -142,8 +163,7 @@ class Walker {
   const TableSet& ts_;
   const Prep& pr_;
   std::vector<State> st_;
-  std::vector<uint8_t> depth_;
-  std::vector<uint64_t> touched_[kV];               // [v]: bit per switch with a state this walk
+  uint32_t walk_vls_ = 0;                           // bit per VL with states this walk
   std::vector<uint32_t> col_;                       // [s]: the DLID's pool column (vl_lft.h)
   std::vector<std::pair<size_t, uint64_t>> roots_;  // first-hop states (v * S + s), host ports
   std::vector<size_t> root_at_;                     // [state]: its place in roots_
@@ -151,15 +171,14 @@ class Walker {
 
 // One path record row's records toward q from class c, as first hops: into `mask` / `depth`
 // when given (the destination switch's sources), else into the walk's states.
-bool Walker::inject(const PairClass& c, int q, uint64_t bits, uint64_t* mask, uint8_t (*depth)[kGroups]) {
-  const Span<PathRecord> recs = ts_.hosts[c.hosts.front()].paths[q];
+bool Walker::inject(const Prep::Source& c, int q, Lid dlid, uint64_t bits, uint64_t* mask, uint8_t (*depth)[kGroups]) {
+  const Span<PathRecord> recs = (*c.row)[q];
   if (recs.empty()) return false;
-  const HostTables& src = ts_.hosts[c.hosts.front()];
-  const int k = pr_.peer[pr_.pbase[c.sw] + c.ports.front()].group;
+  const int k = c.group;
   for (const PathRecord& rec : recs) {
-    if (rec.sl >= kNumSls || rec.dlid != ts_.hosts[q].base_lid) return false;
+    if (rec.sl >= kNumSls || rec.dlid != dlid) return false;
     out.sl_seen[rec.sl] = true;
-    const Vl inj = src.sl2vl[rec.sl];
+    const Vl inj = c.sl2vl[rec.sl];
     const int v = inj & 15;
     out.vl_seen[v] = true;
     out.vl15 |= inj >= kManagementVl;
@@ -168,10 +187,11 @@ bool Walker::inject(const PairClass& c, int q, uint64_t bits, uint64_t* mask, ui
       depth[v][k] = std::max<uint8_t>(depth[v][k], 1);
       continue;
     }
+    if (!bits) continue;
+    walk_vls_ |= 1u << v;
     const size_t i = static_cast<size_t>(v) * pr_.S + c.sw;
-    const bool fresh = !touched(c.sw, v);
-    State& x = touch(c.sw, v);  // only first hops have touched states yet
-    if (fresh) root_at_[i] = roots_.size(), roots_.emplace_back(i, 0);
+    State& x = st_[i];  // only first hops have states yet: an empty mask is a new one
+    if (!x.mask) root_at_[i] = roots_.size(), roots_.emplace_back(i, 0);
     roots_[root_at_[i]].second |= bits;
     x.mask |= bits;
     depth_of(i)[k] = std::max<uint8_t>(depth_of(i)[k], 1);
@@ -184,33 +204,59 @@ bool Walker::inject(const PairClass& c, int q, uint64_t bits, uint64_t* mask, ui
 bool Walker::visit(int s, int v, uint64_t m, Lid dlid, bool ranked, int root_depth) {
   const LftEntry e = entry(s, v, dlid);
   if (!e.routed()) return false;
-  const uint8_t* here = depth_of(static_cast<size_t>(v) * pr_.S + s);
-  int ks[kGroups], n = 0;
-  for (int k = 0; k < pr_.groups; ++k)
-    if (m & pr_.gmask[static_cast<size_t>(s) * kGroups + k]) ks[n++] = k;
-  const int P = pr_.p1[s] - 1;
+  // Everything the loop reads, in locals: its stores (bytes among them) would otherwise make
+  // the compiler load each again per candidate.
+  const int S = pr_.S, P = pr_.p1[s] - 1;
   const size_t base = pr_.pbase[s];
+  const Prep::Peer* peer = pr_.peer.data() + base;
   uint64_t* dep_row = dep.data() + static_cast<size_t>(v) * pr_.ports + base;
+  State* st = st_.data();
+  const uint8_t* ovt[kGroups];  // per group of m: the output VL by output port
+  int ds[kGroups], n = 0, ks0 = 0;
+  const State& here = st[static_cast<size_t>(v) * S + s];
+  for (int k = 0; k < pr_.groups; ++k)
+    if (m & pr_.gmask[static_cast<size_t>(s) * kGroups + k]) {
+      ovt[n] = pr_.ovt.data() + (k * kV + v) * pr_.ports + base;
+      ds[n] = (root_depth > 0 ? root_depth : here.depth[k]) + 1;
+      if (!n) ks0 = k;
+      ++n;
+    }
   uint32_t seen = 0;  // output VLs, kept in a register
-  for (const PortCandidate& c : e.candidates) {
-    if (c.port < 1 || c.port > P) return false;
-    const Prep::Peer& to = pr_.peer[base + c.port];
-    if (to.node < 0 || to.node >= pr_.S) return false;  // not cabled, or a host beyond the destination switch
-    dep_row[c.port] |= m;
-    const int pk = to.far_group;
-    for (int j = 0; j < n; ++j) {
-      const int ov = pr_.ovt[(ks[j] * kV + v) * pr_.ports + base + c.port];
-      if (ranked && ov >= v) return false;
-      seen |= 1u << ov;
-      State& x = touch(to.node, ov);
+  const uint8_t uni = n == 1 ? pr_.uniform[(static_cast<size_t>(s) * kV + v) * kGroups + ks0] : Prep::kNoOvl;
+  if (uni != Prep::kNoOvl) {  // one group, one output VL: the loop below without its lookups
+    if (ranked && uni >= v) return false;
+    State* row = st + static_cast<size_t>(uni) * S;
+    const int d = ds[0];
+    for (const PortCandidate& c : e.candidates) {
+      if (c.port < 1 || c.port > P) return false;
+      const Prep::Peer to = peer[c.port];
+      if (to.node < 0 || to.node >= S) return false;
+      dep_row[c.port] |= m;
+      State& x = row[to.node];
       x.mask |= 1ULL << to.port;
-      const int d = (root_depth > 0 ? root_depth : here[ks[j]]) + 1;
-      uint8_t& xd = depth_of(static_cast<size_t>(ov) * pr_.S + to.node)[pk];
+      uint8_t& xd = x.depth[to.far_group];
       xd = static_cast<uint8_t>(std::max<int>(xd, d));
     }
+    if (!e.candidates.empty()) walk_vls_ |= 1u << uni;
+    return true;
   }
-  for (int ov = 0; ov < kV; ++ov) out.vl_seen[ov] |= (seen >> ov) & 1;
-  out.vl15 |= (seen >> kManagementVl) & 1;
+  for (const PortCandidate& c : e.candidates) {
+    if (c.port < 1 || c.port > P) return false;
+    const Prep::Peer to = peer[c.port];
+    if (to.node < 0 || to.node >= S) return false;  // not cabled, or a host beyond the destination switch
+    dep_row[c.port] |= m;
+    const uint64_t pbit = 1ULL << to.port;
+    for (int j = 0; j < n; ++j) {
+      const int ov = ovt[j][c.port];
+      if (ranked && ov >= v) return false;
+      seen |= 1u << ov;
+      State& x = st[static_cast<size_t>(ov) * S + to.node];
+      x.mask |= pbit;
+      uint8_t& xd = x.depth[to.far_group];
+      xd = static_cast<uint8_t>(std::max<int>(xd, ds[j]));
+    }
+  }
+  walk_vls_ |= seen;
   return true;
 }
 
@@ -218,22 +264,15 @@ bool Walker::visit(int s, int v, uint64_t m, Lid dlid, bool ranked, int root_dep
 bool Walker::walk_to(int q, AtD& at) {
   const int D = t_.host_switch(q);
   const Lid dlid = ts_.hosts[q].base_lid;
-  for (int v = 0; v < kV; ++v) {  // the last walk's states back to zero
-    std::vector<uint64_t>& bits = touched_[v];
-    for (size_t w = 0; w < bits.size(); ++w)
-      for (; bits[w]; bits[w] &= bits[w] - 1) {
-        const size_t i = static_cast<size_t>(v) * pr_.S + w * 64 + __builtin_ctzll(bits[w]);
-        st_[i].mask = 0;
-        std::fill_n(depth_of(i), pr_.groups, 0);
-      }
-  }
+  walk_vls_ = 0;  // the states are zero: each is cleared once visited
   roots_.clear();
   for (int s = 0; s < pr_.S; ++s) {  // independent loads, one pass
     const SwitchTables& st = ts_.switches[s];
     col_[s] = dlid < st.vl_column.size() ? st.vl_column[dlid] : UINT32_MAX;
   }
-  for (const PairClass& c : pr_.classes.list)
-    if (c.sw != D && !inject(c, q, pr_.class_mask[c.id], nullptr, nullptr)) return false;
+  for (size_t id = 0; id < pr_.sources.size(); ++id)
+    if (pr_.sources[id].sw != D && !inject(pr_.sources[id], q, dlid, pr_.class_mask[id], nullptr, nullptr))
+      return false;
   // First hops that keep or raise the VL (from a host, which no hop enters) go first.
   for (const auto& [i, bits] : roots_) {
     const int s = static_cast<int>(i % pr_.S), v = static_cast<int>(i / pr_.S);
@@ -246,25 +285,29 @@ bool Walker::walk_to(int q, AtD& at) {
     }
     if (!up) continue;
     if (!visit(s, v, bits, dlid, false, 1)) return false;
-    st_[i].mask &= ~bits;
+    if (!(st_[i].mask &= ~bits)) st_[i] = {};  // no depth left behind without its ports
   }
-  // The rest VL by VL from the highest, each VL's switches in order.
+  // The rest VL by VL from the highest, each VL's switches in order; each state is cleared
+  // once visited (visits add states of lower VLs only), those of D once copied to `at`.
+  State* st = st_.data();
   for (int v = kV - 1; v >= 0; --v) {
-    const std::vector<uint64_t>& bits = touched_[v];  // visits add states of lower VLs only
-    for (size_t w = 0; w < bits.size(); ++w)
-      for (uint64_t b = bits[w]; b; b &= b - 1) {
-        const int s = static_cast<int>(w * 64) + __builtin_ctzll(b);
-        const uint64_t m = st_[static_cast<size_t>(v) * pr_.S + s].mask;
-        if (s != D && m && !visit(s, v, m, dlid, true, 0)) return false;
+    if (!(walk_vls_ >> v & 1)) continue;
+    State* row = st + static_cast<size_t>(v) * pr_.S;
+    for (int s = 0; s < pr_.S; ++s)
+      if (row[s].mask && s != D) {
+        if (!visit(s, v, row[s].mask, dlid, true, 0)) return false;
+        row[s] = {};
       }
   }
   at.rep = q;
   for (int v = 0; v < kV; ++v) {
-    const State& x = st_[static_cast<size_t>(v) * pr_.S + D];
-    if (!touched(D, v)) continue;
+    State& x = st[static_cast<size_t>(v) * pr_.S + D];
     at.mask[v] = x.mask;
-    std::copy_n(depth_of(static_cast<size_t>(v) * pr_.S + D), pr_.groups, at.depth[v]);
+    std::copy_n(x.depth, pr_.groups, at.depth[v]);
+    x = {};
   }
+  for (int v = 0; v < kV; ++v) out.vl_seen[v] |= walk_vls_ >> v & 1;
+  out.vl15 |= walk_vls_ >> kManagementVl & 1;
   return true;
 }
 
@@ -278,7 +321,7 @@ bool Walker::finish_at(int q, const AtD& at) {
   std::memcpy(depth, at.depth, sizeof depth);
   for (int id : pr_.classes_on[D]) {
     const uint64_t bits = pr_.class_mask[id] & ~(1ULL << qport);
-    if (bits && !inject(pr_.classes.list[id], q, bits, mask, depth)) return false;
+    if (bits && !inject(pr_.sources[id], q, ts_.hosts[q].base_lid, bits, mask, depth)) return false;
   }
   const Lid dlid = ts_.hosts[q].base_lid;
   const size_t base = pr_.pbase[D];
