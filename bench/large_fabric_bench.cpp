@@ -21,6 +21,15 @@
 // --huge-pages 0: without tb/huge_pages.h's 2 MB pages, to compare; 1: with them whatever the
 // length; auto (the default): as `ibsc run` decides, from the planned length (SIM_US + st. us).
 //
+// 2026-11-26 (end of the day), everything below together, 16,384 hosts, 100 us at about half
+// of saturation, --steady-us 0, CPU s of one run (a CI build beside it): route / check / build /
+// simulate / teardown, then set-up and teardown against the simulation.
+//   DOR         0.24 / 0.34 / 0.77 / 0.76 / 0.25   1.60 vs 0.76   (this morning: 0.57 / 2.22 / 2.80 / 0.56 / 0.22)
+//   Distance+4  1.11 / 2.04 / 0.81 / 1.48 / 0.28   4.24 vs 1.48   (route / check before: 2.40 / 4.54)
+//   ADOR        0.60 / 1.38 / 0.80 / 1.05 / 0.26   3.04 vs 1.05   (route / check before: 1.53 / 2.06)
+// Set-up still exceeds a 100 us run 2-3x; a saturation probe of the study (35-480 CPU s at
+// this size) spends 1-10% of its time on it.
+//
 // 2026-11-26 (late), the deadlock check of per-input-VL tables (routing/ranked_walk.cpp), check
 // CPU s, 2 runs each before -> after: Distance+4 4,096 hosts 0.22-0.23 -> 0.12-0.13, 16,384
 // 4.20-4.24 -> 1.89-1.93; ADOR 4,096 0.11 -> 0.09, 16,384 1.73 -> 1.19-1.25 (same reports).
