@@ -86,6 +86,12 @@ nlohmann::ordered_json to_json(const LoadPointResult& r) {
     j["hol_blocked_per_switch"] = r6(r.hol_blocked_per_switch);
     j["hol_blocked_share"] = r6(r.hol_blocked_share);
   }
+  if (r.warmup.on) {  // run.warmup: steady only: other results keep their bytes
+    nlohmann::ordered_json w;
+    w["ns"] = r3(r.warmup.ns);
+    w["settled"] = r.warmup.settled;
+    j["warmup"] = w;
+  }
   if (r.ci.on) {  // run.measure: ci only: other results keep their bytes
     nlohmann::ordered_json c;
     c["converged"] = r.ci.converged;
@@ -149,6 +155,11 @@ LoadPointResult point_from_json(const nlohmann::json& j) {
   r.hol_samples = j.value("hol_samples", uint64_t{0});
   r.hol_blocked_per_switch = j.value("hol_blocked_per_switch", 0.0);
   r.hol_blocked_share = j.value("hol_blocked_share", 0.0);
+  if (j.contains("warmup")) {
+    r.warmup.on = true;
+    r.warmup.ns = j["warmup"].at("ns");
+    r.warmup.settled = j["warmup"].at("settled");
+  }
   if (j.contains("confidence_interval")) {
     const auto& c = j["confidence_interval"];
     r.ci.on = true;

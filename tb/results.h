@@ -43,6 +43,13 @@ struct LoadPointResult {
   // in switch input buffers. hol_samples 0: not sampled.
   uint64_t hol_samples = 0;
   double hol_blocked_per_switch = 0, hol_blocked_share = 0;
+  // run.warmup: steady only (then written): how long the point warmed up, and whether the fabric
+  // settled (false: run.warmup_max_ns ended it).
+  struct Warm {
+    bool on = false;
+    bool settled = false;
+    double ns = 0;
+  } warmup;
   // run.measure: ci only (then written): how long the point measured, whether the 95%
   // batch-means intervals reached run.ci_relative_width, and the intervals.
   struct Ci {

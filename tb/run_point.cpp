@@ -9,6 +9,7 @@
 #include "models/param_error.h"
 #include "tb/link_faults.h"
 #include "tb/port_counters_report.h"
+#include "tb/steady_warmup.h"
 #include "tb/traffic_driver.h"
 
 namespace ibsc::tb {
@@ -26,6 +27,10 @@ void RunParams::validate() const {
     throw ParamError("run.ci_relative_width", "run.ci_relative_width must be in (0, 1)");
   if (!(ci_max_window_ns == 0 || ci_max_window_ns >= window_ns))
     throw ParamError("run.ci_max_window_ns", "run.ci_max_window_ns must be 0 (10 x run.window_ns) or >= run.window_ns");
+  if (warmup == Warmup::Steady && !(warmup_ns > 0))
+    throw ParamError("run.warmup_ns", "run.warmup_ns must be > 0 with run.warmup: steady (its half is the step)");
+  if (!(warmup_max_ns == 0 || warmup_max_ns >= warmup_ns))
+    throw ParamError("run.warmup_max_ns", "run.warmup_max_ns must be 0 (10 x run.warmup_ns) or >= run.warmup_ns");
 }
 
 namespace {
@@ -110,8 +115,11 @@ LoadPointResult run_load_point(const PointSetup& s, double load, const std::stri
   models::FabricMonitor& mon = fabric.monitor();
   if (s.run.port_counters) enable_port_counters(fabric);
 
-  const Picos warm = ps(s.run.warmup_ns);
-  Picos win_end = warm + ps(s.run.window_ns);  // measuring to a confidence interval moves it
+  // A steady warm-up (run.warmup) moves the window's start; measuring to a confidence interval
+  // its end.
+  const bool steady = s.run.warmup == Warmup::Steady;
+  Picos warm = ps(s.run.warmup_ns);
+  Picos win_end = warm + ps(s.run.window_ns);
   Picos drain_end = win_end + ps(s.run.drain_ns);
   const Picos dog = ps(s.run.watchdog_ns);
   const Picos hol_step = ps(s.run.hol_sample_ns);
@@ -119,16 +127,19 @@ LoadPointResult run_load_point(const PointSetup& s, double load, const std::stri
   // model's results do not depend on where sc_start pauses.
   const Picos check = hol_step > 0 ? std::min(ps(s.run.check_ns), hol_step) : ps(s.run.check_ns);
   uint64_t hol_samples = 0, hol_blocked = 0, hol_queued = 0;
-  driver.set_window(warm, win_end);
+  // With a steady warm-up no packet is measured until the window's start is known.
+  if (steady) driver.set_window(models::kNever, models::kNever);
+  else driver.set_window(warm, win_end);
   const auto wall0 = std::chrono::steady_clock::now();
   auto last_report = wall0;
 
+  bool warming = steady;  // a steady warm-up has not yet fixed the window
   auto advance_to = [&](Picos until) {
     while (models::now_ps() < until) {
       Picos step = std::min(check, until - models::now_ps());
       sc_core::sc_start(models::to_sc(step));
       const Picos now = models::now_ps();
-      if (hol_step > 0 && now > warm && now <= win_end) {
+      if (hol_step > 0 && !warming && now > warm && now <= win_end) {
         auto [b, q] = hol_now(fabric, s.fabric.sw.num_vls);
         ++hol_samples;
         hol_blocked += b;
@@ -157,7 +168,33 @@ LoadPointResult run_load_point(const PointSetup& s, double load, const std::stri
     }
   };
 
-  advance_to(warm);
+  bool settled_now = false;
+  if (!steady) {
+    advance_to(warm);
+  } else {
+    // Samples every half warm-up; each test spans the last two (tb/steady_warmup.h).
+    const Picos step = std::max<Picos>(1, warm / 2), cap = ps(s.run.max_warmup_ns());
+    auto sample = [&] { return FabricSample{mon.injected - mon.delivered - mon.dropped, mon.delivered}; };
+    FabricSample older = sample(), old = older;
+    advance_to(warm - step);
+    old = sample();
+    for (;;) {
+      advance_to(std::min(models::now_ps() + step, cap));
+      const FabricSample now = sample();
+      if (models::now_ps() >= warm && settled(older, now)) {
+        settled_now = true;
+        break;
+      }
+      if (models::now_ps() >= cap) break;
+      older = old;
+      old = now;
+    }
+    warm = models::now_ps();
+    win_end = warm + ps(s.run.window_ns);
+    drain_end = win_end + ps(s.run.drain_ns);
+    driver.set_window(warm, win_end);
+    warming = false;
+  }
   const auto bytes0 = link_bytes(fabric);
   if (s.run.port_counters) reset_port_counters(fabric);
   // Batches: 20 over a fixed window; 16 over window_ns to start with when measuring to a
@@ -250,6 +287,11 @@ LoadPointResult run_load_point(const PointSetup& s, double load, const std::stri
   const double gen_rate = batches.generated_bytes_per_ns();
   r.saturated = driver.measured_outstanding() > 0 ||
                 (gen_rate - acc.mean > acc.half_width && gen_rate - acc.mean > 0.05 * gen_rate);
+  if (steady) {
+    r.warmup.on = true;
+    r.warmup.settled = settled_now;
+    r.warmup.ns = warm / 1000.0;
+  }
   if (ci) {
     r.ci.on = true;
     r.ci.converged = converged;

@@ -26,8 +26,21 @@ inline constexpr EnumName<Measure> kMeasureNames[] = {
 };
 constexpr const auto& enum_names(Measure) { return kMeasureNames; }
 
+// How long a point warms up (run.warmup): run.warmup_ns, or at least that until the fabric has
+// settled (tb/steady_warmup.h).
+enum class Warmup { Fixed, Steady };
+inline constexpr EnumName<Warmup> kWarmupNames[] = {
+    {Warmup::Fixed, "fixed"},
+    {Warmup::Steady, "steady"},
+};
+constexpr const auto& enum_names(Warmup) { return kWarmupNames; }
+
 struct RunParams {
   double warmup_ns = 20000;    // traffic runs, nothing is measured
+  // steady: the warm-up goes on past warmup_ns, in steps of warmup_ns / 2, until the fabric has
+  // settled over the last step (tb/steady_warmup.h) or warmup_max_ns has passed.
+  Warmup warmup = Warmup::Fixed;
+  double warmup_max_ns = 0;  // steady: longest warm-up; 0: 10 x warmup_ns
   double window_ns = 100000;   // packets generated here are measured; accepted traffic is taken here
   double drain_ns = 400000;    // at most this long after the window for measured packets to arrive
   double watchdog_ns = 50000;  // packets in flight and no grant or delivery this long: deadlock
@@ -44,6 +57,7 @@ struct RunParams {
   WaveOptions waves;                // VCD of selected switches over a time window; file empty: off
   void validate() const;            // throws ParamError (models/param_error.h) naming the key
   double max_window_ns() const { return ci_max_window_ns > 0 ? ci_max_window_ns : 10 * window_ns; }
+  double max_warmup_ns() const { return warmup_max_ns > 0 ? warmup_max_ns : 10 * warmup_ns; }
 };
 
 // The deadlock watchdog fired; what() names the cycle of waiting channels.

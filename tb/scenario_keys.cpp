@@ -202,6 +202,14 @@ std::vector<Key> declare() {
                "avoids them (seeds/002 Figure 5's other reading)")
           .when_set(),
       real_key("run.warmup_ns", run.warmup_ns, 0, 1e12, ns, "traffic runs, nothing is measured"),
+      choice_key("run.warmup", run.warmup,
+                 "`fixed`: warm up `run.warmup_ns`; `steady`: at least that, then in steps of half of it until the "
+                 "packets in the fabric grew over the last `run.warmup_ns` by at most 2% of those delivered in it "
+                 "plus 3 standard deviations of chance (tb/steady_warmup.h); each point then writes `warmup` (`ns`, "
+                 "`settled`)")
+          .when_set(),
+      real_key("run.warmup_max_ns", run.warmup_max_ns, 0, 1e12, ns, "longest warm-up; 0: 10 x `run.warmup_ns`")
+          .only_with("`run.warmup: steady`"),
       real_key("run.window_ns", run.window_ns, 1, 1e12, ns, "packets generated here are measured"),
       real_key("run.drain_ns", run.drain_ns, 0, 1e12, ns, "at most this long after the window for measured packets"),
       real_key("run.watchdog_ns", run.watchdog_ns, 1, 1e12, ns,

@@ -6,6 +6,7 @@ add_library(ibsc_tb_core STATIC
   ${CMAKE_CURRENT_LIST_DIR}/disk_workload.cpp
   ${CMAKE_CURRENT_LIST_DIR}/latency_histogram.cpp
   ${CMAKE_CURRENT_LIST_DIR}/batch_means.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/steady_warmup.cpp
   ${CMAKE_CURRENT_LIST_DIR}/results.cpp
   ${CMAKE_CURRENT_LIST_DIR}/transport_result.cpp
   ${CMAKE_CURRENT_LIST_DIR}/output_files.cpp

@@ -1,0 +1,88 @@
+// run.warmup: steady (tb/steady_warmup.h). The rule itself at its edges, and the case it is for:
+// seeds/001's model (4 KB input and output buffers per VL, `switch.ar_fallback: credits`) on a
+// 3-D flattened butterfly, Mixed ADOR, bit complement at 43.75% of link rate. A head detours only
+// once its minimal output's buffer for its VL is full, so the fabric fills for some 10 us before
+// the detours take their share: after the study's fixed 5 us the window still sees the buffers
+// fill, delivers clearly less than it generates and reads saturated; the steady warm-up waits
+// for the fill and the same load is carried (the complement's bound with detours is 50%,
+// reports/large-direct/warmup-sensitivity.md). An overloaded point still reads saturated.
+// Points run in forked workers (one elaboration per process).
+#define BOOST_TEST_MODULE steady_warmup
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+#include "routing/routing.h"
+#include "tb/results.h"
+#include "tb/run_point.h"
+#include "tb/scenario.h"
+#include "tb/scenario_check.h"
+#include "tb/steady_warmup.h"
+#include "tb/sweep.h"
+#include "tests/support/sc_test_main.h"
+
+using namespace ibsc;
+
+namespace {
+testing::ScStrict strict;
+}  // namespace
+
+// Growth g allowed while d packets are delivered: 2% of d plus 3 x sqrt(g + 2 d).
+BOOST_AUTO_TEST_CASE(settled_rule_at_its_edges) {
+  // d = 100,000: 2,000 plus 3 x sqrt(202,900) = 1,351.3 for g = 2,900: settled; 3,400 is not
+  // (2,000 + 3 x sqrt(203,400) = 3,353).
+  BOOST_TEST(tb::settled({10000, 0}, {12900, 100000}));
+  BOOST_TEST(!tb::settled({10000, 0}, {13400, 100000}));
+  BOOST_TEST(tb::settled({12000, 0}, {10000, 5000}));  // shrinking
+  BOOST_TEST(tb::settled({0, 0}, {0, 0}));             // idle
+  BOOST_TEST(!tb::settled({0, 0}, {100, 0}));          // filling from empty: 100 > 3 x 10
+  BOOST_TEST(tb::settled({0, 0}, {9, 0}));             // 9 = 3 x 3
+  BOOST_TEST(!tb::settled({0, 0}, {10, 0}));           // 10 > 3 x sqrt(10)
+}
+
+BOOST_AUTO_TEST_CASE(adaptive_fill_needs_steady_warmup) {
+  tb::Scenario sc = tb::load_scenario(
+      IBSC_SOURCE_DIR "/scenarios/seeds001/model.yaml",
+      {"topology.spec=flatfly:4x4x4:hosts=4:ports=36", "routing.algorithm=mixed-ador", "switch.vl2vl=true",
+       "switch.ar_fallback=credits", "traffic.pattern=bit-complement", "run.warmup_ns=5000",
+       "run.window_ns=10000", "run.drain_ns=60000"});
+  sc.point.run.progress = false;
+  routing::Topology topo;
+  routing::TableSet tables;
+  tb::prepare_scenario(sc, topo, tables);
+  sc.point.topo = &topo;
+  sc.point.tables = &tables;
+  tb::RunParams fixed = sc.point.run, steady = sc.point.run;
+  steady.warmup = tb::Warmup::Steady;
+  steady.warmup_max_ns = 60000;
+  const std::vector<std::pair<tb::RunParams, double>> pts = {{fixed, 0.4375}, {steady, 0.4375}, {steady, 0.75}};
+  auto texts = tb::run_forked(static_cast<int>(pts.size()), 2, [&](int i) {
+    tb::PointSetup p = sc.point;
+    p.run = pts[i].first;
+    return tb::to_json(tb::run_load_point(p, pts[i].second, "test")).dump();
+  });
+  std::vector<tb::LoadPointResult> r;
+  for (const auto& t : texts) r.push_back(tb::point_from_json(nlohmann::json::parse(t)));
+  const tb::LoadPointResult &f = r[0], &s = r[1], &over = r[2];
+  BOOST_TEST_MESSAGE("fixed 5 us: accepted " << f.accepted_fraction << ", saturated " << f.saturated
+                                             << "; steady: warm-up " << s.warmup.ns << " ns, accepted "
+                                             << s.accepted_fraction << ", saturated " << s.saturated
+                                             << "; at 0.75: warm-up " << over.warmup.ns << " ns, accepted "
+                                             << over.accepted_fraction);
+  BOOST_TEST(!f.warmup.on);  // a fixed warm-up writes nothing new: results keep their bytes
+  BOOST_TEST(f.saturated);
+  BOOST_TEST(f.accepted_fraction < 0.95 * 0.4375);
+  BOOST_TEST(s.warmup.on);
+  BOOST_TEST(s.warmup.settled);
+  BOOST_TEST(s.warmup.ns > 5000);  // the fill outlasts the fixed warm-up
+  BOOST_TEST(s.warmup.ns < 60000);
+  BOOST_TEST(std::fmod(s.warmup.ns, 2500) == 0);  // whole steps of warmup_ns / 2
+  BOOST_TEST(!s.saturated);
+  BOOST_TEST(s.accepted_fraction == 0.4375, boost::test_tools::tolerance(0.05));
+  // Past the complement's 50% the point is saturated however long it warms up.
+  BOOST_TEST(over.warmup.on);
+  BOOST_TEST(over.saturated);
+  BOOST_TEST(over.accepted_fraction < 0.6);
+}
