@@ -36,11 +36,11 @@ inline constexpr EnumName<Warmup> kWarmupNames[] = {
 constexpr const auto& enum_names(Warmup) { return kWarmupNames; }
 
 struct RunParams {
-  double warmup_ns = 20000;    // traffic runs, nothing is measured
+  double warmup_ns = 20000;  // traffic runs, nothing is measured
   // steady: the warm-up goes on past warmup_ns, in steps of warmup_ns / 2, until the fabric has
   // settled over the last step (tb/steady_warmup.h) or warmup_max_ns has passed.
   Warmup warmup = Warmup::Fixed;
-  double warmup_max_ns = 0;  // steady: longest warm-up; 0: 10 x warmup_ns
+  double warmup_max_ns = 0;    // steady: longest warm-up; 0: 10 x warmup_ns
   double window_ns = 100000;   // packets generated here are measured; accepted traffic is taken here
   double drain_ns = 400000;    // at most this long after the window for measured packets to arrive
   double watchdog_ns = 50000;  // packets in flight and no grant or delivery this long: deadlock

@@ -43,11 +43,11 @@ BOOST_AUTO_TEST_CASE(settled_rule_at_its_edges) {
 }
 
 BOOST_AUTO_TEST_CASE(adaptive_fill_needs_steady_warmup) {
-  tb::Scenario sc = tb::load_scenario(
-      IBSC_SOURCE_DIR "/scenarios/seeds001/model.yaml",
-      {"topology.spec=flatfly:4x4x4:hosts=4:ports=36", "routing.algorithm=mixed-ador", "switch.vl2vl=true",
-       "switch.ar_fallback=credits", "traffic.pattern=bit-complement", "run.warmup_ns=5000",
-       "run.window_ns=10000", "run.drain_ns=60000"});
+  tb::Scenario sc =
+      tb::load_scenario(IBSC_SOURCE_DIR "/scenarios/seeds001/model.yaml",
+                        {"topology.spec=flatfly:4x4x4:hosts=4:ports=36", "routing.algorithm=mixed-ador",
+                         "switch.vl2vl=true", "switch.ar_fallback=credits", "traffic.pattern=bit-complement",
+                         "run.warmup_ns=5000", "run.window_ns=10000", "run.drain_ns=60000"});
   sc.point.run.progress = false;
   routing::Topology topo;
   routing::TableSet tables;
@@ -66,11 +66,10 @@ BOOST_AUTO_TEST_CASE(adaptive_fill_needs_steady_warmup) {
   std::vector<tb::LoadPointResult> r;
   for (const auto& t : texts) r.push_back(tb::point_from_json(nlohmann::json::parse(t)));
   const tb::LoadPointResult &f = r[0], &s = r[1], &over = r[2];
-  BOOST_TEST_MESSAGE("fixed 5 us: accepted " << f.accepted_fraction << ", saturated " << f.saturated
-                                             << "; steady: warm-up " << s.warmup.ns << " ns, accepted "
-                                             << s.accepted_fraction << ", saturated " << s.saturated
-                                             << "; at 0.75: warm-up " << over.warmup.ns << " ns, accepted "
-                                             << over.accepted_fraction);
+  BOOST_TEST_MESSAGE("fixed 5 us: accepted "
+                     << f.accepted_fraction << ", saturated " << f.saturated << "; steady: warm-up " << s.warmup.ns
+                     << " ns, accepted " << s.accepted_fraction << ", saturated " << s.saturated
+                     << "; at 0.75: warm-up " << over.warmup.ns << " ns, accepted " << over.accepted_fraction);
   BOOST_TEST(!f.warmup.on);  // a fixed warm-up writes nothing new: results keep their bytes
   BOOST_TEST(f.saturated);
   BOOST_TEST(f.accepted_fraction < 0.95 * 0.4375);
