@@ -175,9 +175,9 @@ LoadPointResult run_load_point(const PointSetup& s, double load, const std::stri
     // Samples every half warm-up; each test spans the last two (tb/steady_warmup.h).
     const Picos step = std::max<Picos>(1, warm / 2), cap = ps(s.run.max_warmup_ns());
     auto sample = [&] { return FabricSample{mon.injected - mon.delivered - mon.dropped, mon.delivered}; };
-    FabricSample older = sample(), old = older;
+    FabricSample older = sample();
     advance_to(warm - step);
-    old = sample();
+    FabricSample old = sample();
     for (;;) {
       advance_to(std::min(models::now_ps() + step, cap));
       const FabricSample now = sample();
