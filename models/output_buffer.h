@@ -40,6 +40,7 @@
 //             head that entered first goes (the escape head at a tie).
 // Events:     none; the switch calls it and schedules its own wake-ups from next_send().
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -78,8 +79,13 @@ class OutputBuffers {
   void connect(int port, int peer_buffer_blocks, Picos byte_ps, const VlArbParams& vlarb);
 
   void push(int port, const Buffered& b);
-  CreditCounter& link_credits(int port, int vl) { return credits_[index(port, vl)]; }
   const CreditCounter& link_credits(int port, int vl) const { return credits_[index(port, vl)]; }
+  // Link credits returned by the downstream buffer (train.vl); false when the counter would
+  // exceed that buffer.
+  bool add_link_credits(int port, const CreditTrain& train) {
+    forget_starts(port, train.vl);
+    return credits_[index(port, train.vl)].add(train);
+  }
 
   // Earliest time >= lower at which the head of (port, vl) may start on the link (kNever when
   // empty or its link credits wait for the downstream node to free space).
@@ -107,7 +113,42 @@ class OutputBuffers {
   size_t index(int port, int vl) const { return static_cast<size_t>(port) * num_vls_ + vl; }
   size_t qindex(int port, int vl, bool escape) const { return index(port, vl) * queues_ + escape; }
   // Earliest time >= lower the head of one queue may start (kNever: empty or no credits).
-  Picos queue_start(int port, int vl, bool escape, Picos lower) const;
+  Picos queue_start(int port, int vl, bool escape, Picos lower) const {
+    return std::max(lower, queue_ready(port, vl, escape));
+  }
+  // The same for any lower bound: queue_start(lower) == max(lower, queue_ready). The head's
+  // start only depends on lower through that max (credits only ever come back as time goes
+  // on), so the value is kept until the queue's head, the port's link or the VL's link credits
+  // change. A saturated switch asks for every port's next start at each of its wake-ups; most
+  // of them wait on credits, and recomputing each touched a packet and a counter per VL.
+  Picos queue_ready(int port, int vl, bool escape) const {
+    const unsigned bit = 1u << (vl * queues_ + escape);
+    const size_t q = qindex(port, vl, escape);
+    if (!(ready_known_[port] & bit)) {
+      ready_[q] = compute_ready(port, vl, escape);
+      ready_known_[port] |= bit;
+    }
+    return ready_[q];
+  }
+  Picos compute_ready(int port, int vl, bool escape) const;
+  // The earliest start of any head of the port (kNever: none may start), kept likewise.
+  Picos port_ready(int port) const {
+    if (!port_known_[port]) {
+      Picos best = kNever;
+      for (unsigned m = vls_held_[port]; m; m &= m - 1) best = std::min(best, head_start(port, __builtin_ctz(m), 0));
+      port_ready_[port] = best;
+      port_known_[port] = 1;
+    }
+    return port_ready_[port];
+  }
+  void forget_starts(int port) {
+    ready_known_[port] = 0;
+    port_known_[port] = 0;
+  }
+  void forget_starts(int port, int vl) {
+    ready_known_[port] &= ~(((1u << queues_) - 1) << (vl * queues_));
+    port_known_[port] = 0;
+  }
   std::unique_ptr<RingQueue<Buffered>[]> q_;  // [(port * num_vls + vl) * queues + escape]
   int queues_ = 1;                            // per (port, VL): 2 with escape queues
   int link_reserve_ = 0;                      // blocks an adaptive head leaves free downstream
@@ -121,6 +162,11 @@ class OutputBuffers {
   // [port]: bit v set while VL v of the port holds a packet (either queue), so that scans skip
   // the empty VLs and ports.
   std::vector<uint16_t> vls_held_;
+  // queue_ready's values, [qindex], and [port]: bit (vl * queues + escape) set while known.
+  mutable std::unique_ptr<Picos[]> ready_;
+  mutable std::vector<uint32_t> ready_known_;
+  mutable std::unique_ptr<Picos[]> port_ready_;  // [port]
+  mutable std::vector<uint8_t> port_known_;      // [port]
 };
 
 }  // namespace ibsc::models

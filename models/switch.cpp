@@ -303,7 +303,7 @@ void Switch::wake_link(int o) {
 }
 
 void Switch::link_credits_arrive(int port, const CreditTrain& train) {
-  if (!ob_->link_credits(port, train.vl).add(train))
+  if (!ob_->add_link_credits(port, train))
     throw CreditError(where(port, train.vl) + ": more credits returned than taken (counter above its buffer)");
   wake_link(port);
 }
