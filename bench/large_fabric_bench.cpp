@@ -16,10 +16,35 @@
 // one the VM's other tenants disturbed least), wk/hop the module wake-ups per packet-hop.
 //   large_fabric_bench [--sim-us N] [--load F] [--width W] [--lane-gbps G] [--only SPEC] [--max-hosts N]
 //                      [--routing NAME] [--k K] [--steady-us N] [--huge-pages 0|1|auto]
+//                      [--model default|seeds001] [--pattern NAME]
 // --routing: dor (the default) or another routing of these fabrics, e.g. seeds/001's distance
 // with its --k (the switches get the VLs the routing uses; per-input-VL LFTs as it programs).
 // --huge-pages 0: without tb/huge_pages.h's 2 MB pages, to compare; 1: with them whatever the
 // length; auto (the default): as `ibsc run` decides, from the planned length (SIM_US + st. us).
+// --model seeds001: the switch and link of scenarios/seeds001/model.yaml (8 VLs, 4 KB input and
+// output buffers per VL, a crossbar input per VL at speed-up 2, 2 ns core clock, 4X QDR; a
+// later --width or --lane-gbps wins) with the study's `switch.ar_fallback: credits` and VL2VL
+// tables where the routing programs them. --pattern: the destinations (traffic.pattern names).
+//
+// 2026-11-26 (twelfth session). Set-up against simulation depends on the link: at the default
+// 1X SDR a 512-byte packet takes 2 us on a link, at the study's 4X QDR 128 ns, so the same
+// 100 us carries 16 times the packet-hops. 16,384 hosts, DOR, uniform, load 0.5, 100 us,
+// --steady-us 0, CPU s (route / check / build / simulate / teardown, hops, ns/hop):
+//   1X SDR (default)       0.22 / 0.32 / 0.74 /  3.82 / 0.26    1.48 M  2,571
+//   4X QDR (--width 4 --lane-gbps 10)
+//                          0.24 / 0.32 / 0.73 / 76.35 / 0.25   22.48 M  3,397
+// Set-up and teardown (1.54 s) are 2% of this 100 us run at the talk's link, 40% of it at 1X
+// SDR, and twice the simulation only at 1X SDR and load 0.13 (below: 0.76 s simulated), where
+// what is left is SystemC's elaboration of the link modules (see below).
+// Saturated runs of the seeds/001 switch, --model seeds001 --pattern bit-complement --load 0.5
+// --sim-us 50 --steady-us 0 on flatfly:4x4x4x4:widths=2,2,2,2:hosts=8 (2,048 hosts, 32 ports
+// per switch, the flatfly-4d study's network), simulate CPU s of two runs each, before -> after
+// the output buffers kept each head's link start (models/output_buffer.h; same hops, results
+// and reports): ADOR 12.0-18.4 -> 9.6-11.3, Mixed ADOR 17.5-18.8 -> 12.7-13.5, Distance+4
+// 22.8-26.7 -> 15.5-18.3 (both cores shared with two other long runs: +-25%). Before, the
+// link side recomputed every port's VL heads at each wake-up of the switch (45% of a
+// saturated Mixed ADOR probe); now the crossbar side's scans of every head and candidate
+// (arbitrate, earliest_grant, best_credited_level: 40%) are the largest part.
 //
 // 2026-11-26 (end of the day), everything below together, 16,384 hosts, 100 us at about half
 // of saturation, --steady-us 0, CPU s of one run (a CI build beside it): route / check / build /
@@ -201,7 +226,9 @@ double peak_mb() {
 
 std::string g_routing = "dor";
 int g_k = 1;
-int g_huge_pages = -1;  // --huge-pages: 0 off, 1 always, -1 (auto) as a run decides
+int g_huge_pages = -1;    // --huge-pages: 0 off, 1 always, -1 (auto) as a run decides
+bool g_seeds001 = false;  // --model seeds001: the switch of scenarios/seeds001/model.yaml
+tb::TrafficPattern g_pattern = tb::TrafficPattern::Uniform;
 
 nlohmann::json measure(const std::string& spec, double load, double sim_us, double steady_us,
                        const models::LinkParams& link) {
@@ -228,10 +255,20 @@ nlohmann::json measure(const std::string& spec, double load, double sim_us, doub
   // auto: tb/huge_pages.h decides from the planned length, as a run does; 1: always.
   const double planned_us = sim_us + (steady_us < 0 ? 200.0 * 16384 / std::max(1, topo->num_hosts) : steady_us);
   fp.planned_ns = g_huge_pages == 1 ? std::numeric_limits<double>::infinity() : planned_us * 1000.0;
+  if (g_seeds001) {  // as scenarios/seeds001/model.yaml and its study's adaptive rows
+    fp.sw.num_vls = 8;
+    fp.sw.buffer_bytes_per_vl = fp.sw.output_buffer_bytes_per_vl = 4096;
+    fp.sw.core_clock_ns = 2;
+    fp.sw.crossbar_speedup = 2;
+    fp.sw.crossbar_inputs = models::CrossbarInputs::Vl;
+    fp.sw.ar_fallback = models::ArFallback::Credits;
+    fp.sw.vl2vl = tables->switches[0].sl2vl.key() == routing::Sl2VlTable::Key::InputVl;
+  }
   fp.sw.num_vls = std::max(fp.sw.num_vls, tables->vls_used);
   const double rate = fp.link.bytes_per_ns();
-  auto driver =
-      std::make_unique<tb::TrafficDriver>(*topo, tb::TrafficConfig{}, tb::InjectionConfig{}, load * rate, rate, 1);
+  tb::TrafficConfig traffic;
+  traffic.pattern = g_pattern;
+  auto driver = std::make_unique<tb::TrafficDriver>(*topo, traffic, tb::InjectionConfig{}, load * rate, rate, 1);
   auto fabric = std::make_unique<tb::Fabric>(*topo, *tables, fp, *driver, tb::make_arbiter_factory({}));
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
   j["build_s"] = since(t0);
@@ -311,17 +348,32 @@ int sc_main(int argc, char** argv) {
   std::string only;
   for (int i = 1; i < argc; i += 2) {
     const std::string k = argv[i];
-    if (i + 1 >= argc ||
-        (k != "--sim-us" && k != "--load" && k != "--only" && k != "--max-hosts" && k != "--width" &&
-         k != "--lane-gbps" && k != "--routing" && k != "--k" && k != "--steady-us" && k != "--huge-pages")) {
+    if (i + 1 >= argc || (k != "--sim-us" && k != "--load" && k != "--only" && k != "--max-hosts" && k != "--width" &&
+                          k != "--lane-gbps" && k != "--routing" && k != "--k" && k != "--steady-us" &&
+                          k != "--huge-pages" && k != "--model" && k != "--pattern")) {
       std::fprintf(stderr,
                    "usage: large_fabric_bench [--sim-us N] [--load F] [--width W] [--lane-gbps G] [--only SPEC] "
-                   "[--max-hosts N] [--routing NAME] [--k K] [--steady-us N] [--huge-pages 0|1|auto] (bad '%s')\n",
+                   "[--max-hosts N] [--routing NAME] [--k K] [--steady-us N] [--huge-pages 0|1|auto] "
+                   "[--model default|seeds001] [--pattern NAME] (bad '%s')\n",
                    argv[i]);
       return 2;
     }
     if (k == "--only") only = argv[i + 1];
-    else if (k == "--routing") g_routing = argv[i + 1];
+    else if (k == "--model") {
+      if (std::strcmp(argv[i + 1], "seeds001") != 0 && std::strcmp(argv[i + 1], "default") != 0) {
+        std::fprintf(stderr, "large_fabric_bench: --model: '%s' is not one of: default, seeds001\n", argv[i + 1]);
+        return 2;
+      }
+      g_seeds001 = std::strcmp(argv[i + 1], "seeds001") == 0;
+      if (g_seeds001) link.width = 4, link.lane_gbps = 10;  // 4X QDR; a later --width or --lane-gbps wins
+    } else if (k == "--pattern") {
+      try {
+        g_pattern = enum_value<tb::TrafficPattern>(argv[i + 1]);
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "large_fabric_bench: --pattern: %s\n", e.what());
+        return 2;
+      }
+    } else if (k == "--routing") g_routing = argv[i + 1];
     else if (k == "--k") g_k = std::atoi(argv[i + 1]);
     else if (k == "--max-hosts") max_hosts = std::atol(argv[i + 1]);
     else if (k == "--width") link.width = std::atoi(argv[i + 1]);
@@ -342,9 +394,10 @@ int sc_main(int argc, char** argv) {
     return 2;
   }
   std::printf(
-      "flattened butterflies, 8 hosts/switch, %s (k %d), %dX %.4g Gb/s lanes, uniform, 512 B, load %.2f of link rate, "
-      "%.0f us, then a steady-state interval (st.) of the same run\n",
-      g_routing.c_str(), g_k, link.width, link.lane_gbps, load, sim_us);
+      "flattened butterflies, 8 hosts/switch, %s (k %d), %s switch, %dX %.4g Gb/s lanes, %s, 512 B, load %.2f of "
+      "link rate, %.0f us, then a steady-state interval (st.) of the same run\n",
+      g_routing.c_str(), g_k, g_seeds001 ? "seeds001" : "default", link.width, link.lane_gbps,
+      enum_name(g_pattern).c_str(), load, sim_us);
   std::printf("%7s %6s %8s %8s %8s %8s %9s %8s %9s %9s %6s %8s %8s", "hosts", "sw", "route", "check", "build",
               "simulate", "teardown", "total", "hops", "ns/hop", "dlv %", "route MB", "peak MB");
   if (steady_us != 0) std::printf(" %6s %10s %9s %9s %7s", "st. us", "st. hops", "st. ns/hop", "st. best", "wk/hop");
