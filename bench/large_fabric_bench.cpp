@@ -33,7 +33,11 @@
 //   1X SDR (default)       0.22 / 0.32 / 0.74 /  3.82 / 0.26    1.48 M  2,571
 //   4X QDR (--width 4 --lane-gbps 10)
 //                          0.24 / 0.32 / 0.73 / 76.35 / 0.25   22.48 M  3,397
-// Set-up and teardown (1.54 s) are 2% of this 100 us run at the talk's link, 40% of it at 1X
+//   Distance+4 (--routing distance --k 4), 4X QDR, load 0.4 (its uniform saturation is above
+//   0.8; 98.2% delivered), 1,448 MB peak:
+//                          1.17 / 2.17 / 0.88 / 250.6 / 0.47   32.80 M  7,638
+// Set-up and teardown (DOR 1.54 s, Distance+4 4.7 s) are 2% of these 100 us at the talk's
+// link (the machine's other two long runs slowed the simulation, not the count), 40% at 1X
 // SDR, and twice the simulation only at 1X SDR and load 0.13 (below: 0.76 s simulated), where
 // what is left is SystemC's elaboration of the link modules (see below).
 // Saturated runs of the seeds/001 switch, --model seeds001 --pattern bit-complement --load 0.5
