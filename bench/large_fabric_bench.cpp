@@ -369,7 +369,10 @@ int sc_main(int argc, char** argv) {
         return 2;
       }
       g_seeds001 = std::strcmp(argv[i + 1], "seeds001") == 0;
-      if (g_seeds001) link.width = 4, link.lane_gbps = 10;  // 4X QDR; a later --width or --lane-gbps wins
+      if (g_seeds001) {  // 4X QDR; a later --width or --lane-gbps wins
+        link.width = 4;
+        link.lane_gbps = 10;
+      }
     } else if (k == "--pattern") {
       try {
         g_pattern = enum_value<tb::TrafficPattern>(argv[i + 1]);

@@ -33,7 +33,7 @@ void OutputBuffers::push(int port, const Buffered& b) {
   const bool esc = queues_ == 2 && b.escape;
   RingQueue<Buffered>& q = q_[qindex(port, b.vl, esc)];
   if (q.empty()) {  // a new head
-    ready_known_[port] &= ~(1u << (b.vl * queues_ + esc));
+    ready_known_[port] &= ~ready_bit(b.vl, esc);
     port_known_[port] = 0;
   }
   q.push_back(b);

@@ -121,8 +121,10 @@ class OutputBuffers {
   // on), so the value is kept until the queue's head, the port's link or the VL's link credits
   // change. A saturated switch asks for every port's next start at each of its wake-ups; most
   // of them wait on credits, and recomputing each touched a packet and a counter per VL.
+  // The bit of queue (vl, escape) in ready_known_[port].
+  unsigned ready_bit(int vl, bool escape) const { return 1u << (vl * queues_ + escape); }
   Picos queue_ready(int port, int vl, bool escape) const {
-    const unsigned bit = 1u << (vl * queues_ + escape);
+    const unsigned bit = ready_bit(vl, escape);
     const size_t q = qindex(port, vl, escape);
     if (!(ready_known_[port] & bit)) {
       ready_[q] = compute_ready(port, vl, escape);
@@ -146,7 +148,7 @@ class OutputBuffers {
     port_known_[port] = 0;
   }
   void forget_starts(int port, int vl) {
-    ready_known_[port] &= ~(((1u << queues_) - 1) << (vl * queues_));
+    ready_known_[port] &= ~(ready_bit(vl, false) | ready_bit(vl, queues_ == 2));
     port_known_[port] = 0;
   }
   std::unique_ptr<RingQueue<Buffered>[]> q_;  // [(port * num_vls + vl) * queues + escape]
