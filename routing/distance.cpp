@@ -1,18 +1,22 @@
 // Distance+k and Deflection+k (seeds/001), on any topology: non-minimal adaptive routing whose
 // VL counts down the hops a packet may still take, so every hop between switches lowers the VL
 // by one and the channel dependency graph cannot close a cycle.
-//   The source sends on VL = d(src, dst) + k - 1 (d: switch hops). At switch `curr`, a packet
-//   on VL v may go to a neighbour `next` on VL w = v - 1 with
+//   The source sends on VL = d(src, dst) + k - 1 (d: switch hops), and its switch forwards on
+//   that same VL (VL2VL keeps the VL from a host port, as towards one). At switch `curr`, a
+//   packet that will leave on VL w may go to a neighbour `next` with
 //     priority 1 (our 0) if d(next) = d(curr) - 1,
 //     priority 2 (our 1) if d(next) = d(curr) <= w,          (a sideways move)
 //     priority 3 (our 2) if d(next) = d(curr) + 1 <= w       (deflection only),
-//   d(.) being the distance to the destination's switch. The talk writes the bounds with "VL";
-//   read as the VL after the hop (w), they keep the invariant v >= d(curr) on arrival, so the VL
-//   never goes below 0 (read as v, a sideways move at k = 1 would leave a packet one VL short).
-//   A packet therefore takes at most k - 1 hops beyond its minimal path: k = 1 is minimal
-//   adaptive routing, the talk's plain "Distance" row. Towards a host the VL is kept.
-// VLs: diameter + k (highest first VL d + k - 1). The budget is routing.vls, else the talk's 8;
-// a topology whose diameter + k exceeds it is refused (the 4-D flattened butterfly: k <= 4).
+//   d(.) being the distance to the destination's switch. So a packet takes at most k hops
+//   beyond its minimal path: "+k" is the extra hops, k = 0 the talk's plain "Distance" (minimal
+//   adaptive), and the highest VL, d + k - 1, is that of the first switch-to-switch hop:
+//   diameter + k VLs, the talk's 8 for Distance +4 on its diameter-4 flattened butterfly.
+//   (An earlier reading lowered the VL at the source's switch too, which allows k - 1 extra hops
+//   in the same VLs and leaves the highest VL to the host links: reports/large-direct.)
+//   The LFT is one per input VL, not per input port, so a list must suit a packet from a host
+//   (w = v) and one from a switch (w = v - 1) alike: it offers the moves w = v - 1 allows. A
+//   packet from a host thus detours at its source switch only for k >= 2 and keeps the unused
+//   hop for later. VL v = d(curr) - 1 is reached only from a host with k = 0: minimal moves.
 #include <algorithm>
 #include <string>
 
@@ -24,7 +28,7 @@ namespace ibsc::routing {
 
 TableSet route_distance(const Topology& t, const RoutingOptions& opt, bool deflection) {
   const std::string name = deflection ? "deflection" : "distance";
-  if (opt.k < 1) throw RoutingError(name + ": k must be >= 1 (1: minimal moves only)");
+  if (opt.k < 0) throw RoutingError(name + ": k must be >= 0 (0: minimal moves only)");
   const SwitchGraph g(t);
   if (g.n == 0) throw RoutingError(name + ": the topology has no switches");
   const std::vector<uint16_t> dist = all_pairs_distances(g);
@@ -89,7 +93,7 @@ TableSet route_distance(const Topology& t, const RoutingOptions& opt, bool defle
   };
   r.candidates = [&](int s, int v, int dst, std::vector<PortCandidate>& out) {
     const int here = make_all(s, dst);
-    if (v < here) return;  // the invariant v >= d(curr) rules this state out
+    if (v < here - 1) return;  // no packet reaches this state (see the top)
     const int w = v - 1, n = here + 1 <= w ? ends[2] : here <= w ? ends[1] : ends[0];
     out.insert(out.end(), all.begin(), all.begin() + n);
   };
@@ -101,8 +105,12 @@ TableSet route_distance(const Topology& t, const RoutingOptions& opt, bool defle
     for (int e : ends) key.push_back(static_cast<char>(e));
     for (const PortCandidate& c : all) key.push_back(static_cast<char>(c.port));
   };
-  r.next_vl = [](int, int, int, int v) { return static_cast<Vl>(v > 0 ? v - 1 : 0); };
-  r.first_vl = [&](int src, int dst) { return static_cast<Vl>(d(src, dst) + opt.k - 1); };
+  r.next_vl = [&](int s, int in_port, int, int v) {
+    const int from = in_port > 0 ? t.nodes[s].ports[in_port].node : -1;
+    const bool from_switch = from >= 0 && from < t.num_switches;
+    return static_cast<Vl>(from_switch ? std::max(v - 1, 0) : v);  // v = 0 from a switch: no packet
+  };
+  r.first_vl = [&](int src, int dst) { return static_cast<Vl>(std::max(d(src, dst) + opt.k - 1, 0)); };
   return build_vl_tables(t, r);
 }
 

@@ -91,8 +91,8 @@ struct RoutingOptions {
   int max_vls = 15;      // data VL budget
   int vls = 0;           // VLs requested by generic algorithms; 0 = their own choice (1)
                          // (seeds/001's VL-counting routings: their VL budget, 0 = 8)
-  int k = 1;             // distance / deflection: first VL d(src, dst) + k - 1, so up to k - 1
-                         // hops beyond a minimal path (1: minimal moves only; distance.cpp)
+  int k = 0;             // distance / deflection: up to k hops beyond a minimal path (first VL
+                         // d(src, dst) + k - 1; 0: minimal moves only; distance.cpp)
   uint64_t seed = 1;     // tie-breaking among equally good choices
   int max_lmc = 7;       // destination renaming may use up to 2^max_lmc LIDs per host
                          // (lowered to what the unicast LID range allows)

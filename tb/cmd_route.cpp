@@ -40,7 +40,7 @@ struct RouteCmdOptions {
   std::string dot;
   int max_lmc = 7;
   int vls = 0;
-  int k = 1;
+  int k = 0;
   int hosts = -1;  // --hosts: hosts per switch; -1 keeps the spec's own (or its default)
   int ports = -1;  // --ports: ports per switch; -1 keeps the spec's own (0 = just enough)
   int max_sls = 16;
@@ -441,7 +441,7 @@ void add_route_command(CLI::App& app) {
   c->add_option("--vls", opt->vls,
                 "VLs for up*/down*, minhop and Flexible (1 or 2), TFTR (default 2), voqsw and vn (default: ports)")
       ->check(CLI::Range(0, 15));
-  c->add_option("-k", opt->k, "distance, deflection: first VL d(src, dst) + k - 1 (seeds/001's +k; 1: minimal)")
+  c->add_option("-k", opt->k, "distance, deflection: up to k hops beyond a minimal path (seeds/001's +k; 0: minimal)")
       ->check(CLI::Range(1, 15));
   c->add_option("--dot", opt->dot, "write the topology as Graphviz");
   c->add_option("--seed", opt->seed, "tie-breaking seed")->transform(whole_number(0, UINT64_MAX));

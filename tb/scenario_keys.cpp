@@ -73,10 +73,10 @@ std::vector<Key> declare() {
               "up*/down* root switch (`updown-bfs`, `updown-dfs`, and `voqsw`, `vn` on them): -1, the seeds/000 "
               "heuristic (highest average distance); 0 is Autonet's lowest-UID root")
           .when_set(),
-      int_key("routing.k", ro.k, 1, 15, "hops",
-              "`distance`, `deflection` (seeds/001's Distance+k, Deflection+k): the source's VL is d + k - 1 and "
-              "each switch-to-switch hop lowers it, so k - 1 extra hops are allowed; k = 1 is plain Distance; "
-              "diameter + k VLs must fit `routing.vls` (0: the talk's 8)")
+      int_key("routing.k", ro.k, 0, 15, "hops",
+              "`distance`, `deflection` (seeds/001's Distance+k, Deflection+k): the source's VL is d + k - 1, its "
+              "switch keeps it and each switch-to-switch hop after lowers it, so k extra hops are allowed; k = 0 "
+              "is plain Distance; diameter + k VLs must fit `routing.vls` (0: the talk's 8)")
           .when_set(),
       int_key("switch.num_vls", sw.num_vls, 1, ibsc::kMaxDataVls, "VLs", "data VLs per port"),
       int_key("switch.buffer_bytes_per_vl", static_cast<int>(sw.buffer_bytes_per_vl), 64, 1 << 20, bytes,

@@ -21,7 +21,7 @@ using namespace ibsc::routing;
 
 namespace {
 
-TableSet route(const Topology& t, const std::string& algo, int k = 1) {
+TableSet route(const Topology& t, const std::string& algo, int k = 0) {
   RoutingOptions opt;
   opt.algorithm = enum_value<Algorithm>(algo);
   opt.k = k;
@@ -72,9 +72,10 @@ std::vector<std::pair<int, int>> walk(const Topology& t, const TableSet& ts, int
 }  // namespace
 
 // 4x4 flattened butterfly (switch = c0 + 4 c1), one host each, Distance+2: diameter 2, so 4 VLs;
-// from switch 0 to (1,1) (distance 2) the source sends on VL 2 + 2 - 1 = 3. On VL 3 (VL 2 after
-// the hop, >= 2) the two minimal neighbours come first, then the four sideways ones; on VL 2
-// (VL 1 after the hop) only the minimal ones; VL 1 < distance 2 is never reached.
+// from switch 0 to (1,1) (distance 2) the source sends on VL 2 + 2 - 1 = 3, and switch 0 keeps
+// it. The lists of input VL v offer what a hop on v - 1 allows: on VL 3 (>= 2) the two minimal
+// neighbours come first, then the four sideways ones; on VL 2 only the minimal ones; VL 1 is
+// reached only from a host with k = 0 (minimal); VL 0 < distance 2 never.
 BOOST_AUTO_TEST_CASE(distance_candidates_and_vls_by_hand) {
   const Topology t = build_topology_spec("flatfly:4x4:hosts=1");
   const TableSet ts = route(t, "distance", 2);
@@ -88,18 +89,32 @@ BOOST_AUTO_TEST_CASE(distance_candidates_and_vls_by_hand) {
   BOOST_TEST(c3.front().second == 0);  // minimal first
   BOOST_TEST((next_of(cands(t, ts, 0, 2, 5), 0) == std::set<int>{1, 4}));
   BOOST_TEST(cands(t, ts, 0, 2, 5).size() == 2u);
-  BOOST_TEST(cands(t, ts, 0, 1, 5).empty());
+  BOOST_TEST(cands(t, ts, 0, 1, 5).size() == 2u);
+  BOOST_TEST(cands(t, ts, 0, 0, 5).empty());
   BOOST_TEST(ts.path(0, 5).sl == 3);
   BOOST_TEST(ts.hosts[0].sl2vl[3] == 3);
-  // VL2VL: one VL less toward a switch, kept toward a host.
+  // VL2VL: kept from a host and toward one, one VL less from a switch to a switch.
   const int to_switch = ts.switches[0].route(ts.hosts[5].base_lid, 3).primary();
-  BOOST_TEST(ts.switches[0].sl2vl.get(t.host_switch_port(0), to_switch, 3) == 2);
+  BOOST_TEST(ts.switches[0].sl2vl.get(t.host_switch_port(0), to_switch, 3) == 3);
+  const int in_from_0 = t.nodes[0].ports[to_switch].port, at = t.nodes[0].ports[to_switch].node;
+  const int onward = ts.switches[at].route(ts.hosts[5].base_lid, 3).primary();
+  BOOST_TEST(ts.switches[at].sl2vl.get(in_from_0, onward, 3) == 2);
   BOOST_TEST(ts.switches[5].sl2vl.get(1, t.host_switch_port(5), 1) == 1);
-  // k = 1 is the talk's plain Distance: minimal moves only, first VL = distance.
-  const TableSet d1 = route(t, "distance", 1);
-  BOOST_TEST(d1.vls_used == 3);
-  BOOST_TEST(d1.path(0, 5).sl == 2);
-  BOOST_TEST(cands(t, d1, 0, 2, 5).size() == 2u);
+  // "+2" is two hops beyond the minimal path: the walk that detours wherever it may goes
+  // sideways twice (VL 3 kept at the source's switch, then 2), then minimally on VLs 1 and 0.
+  using W = std::vector<std::pair<int, int>>;
+  const W d = walk(t, ts, 0, 5, true);
+  BOOST_TEST(d.size() == 5u);
+  BOOST_TEST(d.back().first == 5);
+  std::vector<int> vls;
+  for (auto [sw, v] : d) vls.push_back(v);
+  BOOST_TEST((vls == std::vector<int>{3, 3, 2, 1, 0}));
+  // k = 0 is the talk's plain Distance: minimal moves only, first VL = distance - 1.
+  const TableSet d0 = route(t, "distance", 0);
+  BOOST_TEST(d0.vls_used == 2);
+  BOOST_TEST(d0.path(0, 5).sl == 1);
+  BOOST_TEST(cands(t, d0, 0, 1, 5).size() == 2u);
+  BOOST_TEST(walk(t, d0, 0, 5, true).size() == 3u);
 }
 
 // 4x4x4 flattened butterfly, Deflection+3 from switch 0 to (1,1,0) = 5 (distance 2): first VL
@@ -273,8 +288,10 @@ BOOST_AUTO_TEST_CASE(all_pairs_routed_and_deadlock_free) {
     int k;
   };
   for (const Case& c :
-       {Case{"flatfly:4x4x4:widths=2,1,1:hosts=2", "distance", 1},
+       {Case{"flatfly:4x4x4:widths=2,1,1:hosts=2", "distance", 0},
+        Case{"flatfly:4x4x4:widths=2,1,1:hosts=2", "distance", 1},
         Case{"flatfly:4x4x4:widths=2,1,1:hosts=2", "distance", 4},
+        Case{"flatfly:3x3x3x3:hosts=1", "distance", 4},  // the talk's +4 on 4 dimensions: 8 VLs
         Case{"flatfly:4x4x4:widths=2,1,1:hosts=2", "deflection", 4},
         Case{"flatfly:4x4x4:widths=2,1,1:hosts=2", "ador", 1},
         Case{"flatfly:4x4x4:widths=2,1,1:hosts=2", "mixed-ador", 1},
@@ -358,8 +375,8 @@ BOOST_AUTO_TEST_CASE(vl_budget_is_diameter_plus_k) {
   o.k = 6;
   o.vls = 9;
   BOOST_TEST(compute_routing(t, o).vls_used == 9);
-  o.k = 0;
-  BOOST_TEST(testing::error_of([&] { compute_routing(t, o); }) == "deflection: k must be >= 1 (1: minimal moves only)");
+  o.k = -1;
+  BOOST_TEST(testing::error_of([&] { compute_routing(t, o); }) == "deflection: k must be >= 0 (0: minimal moves only)");
   BOOST_TEST(testing::error_of([&] { route(build_topology_spec("torus:4x4:hosts=1"), "ador"); }) ==
              "ador needs a flattened butterfly or a hypercube (topology is 'torus')");
   BOOST_TEST(testing::error_of([&] { route(build_topology_spec("hypercube:5:hosts=1"), "ador"); }) ==
