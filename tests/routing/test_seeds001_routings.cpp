@@ -5,12 +5,14 @@
 #define BOOST_TEST_MODULE routing_seeds001_routings
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
 #include <utility>
 
 #include "routing/checks.h"
+#include "routing/graph.h"
 #include "routing/routing.h"
 #include "routing/table_io.h"
 #include "routing/topo_spec.h"
@@ -115,6 +117,34 @@ BOOST_AUTO_TEST_CASE(distance_candidates_and_vls_by_hand) {
   BOOST_TEST(d0.path(0, 5).sl == 1);
   BOOST_TEST(cands(t, d0, 0, 1, 5).size() == 2u);
   BOOST_TEST(walk(t, d0, 0, 5, true).size() == 3u);
+}
+
+// "+k" is k hops beyond a minimal path, for every pair: on 4x4x4 (diameter 3) the walk that
+// goes sideways wherever it may takes exactly d + k switch-to-switch hops for k >= 2 (the
+// source's switch may already detour) and ends at the destination, the minimal walk d hops.
+BOOST_AUTO_TEST_CASE(distance_k_allows_k_extra_hops) {
+  const Topology t = build_topology_spec("flatfly:4x4x4:hosts=1");
+  const SwitchGraph g(t);
+  const std::vector<uint16_t> dist = all_pairs_distances(g);
+  for (int k : {2, 3, 4, 5}) {
+    const TableSet ts = route(t, "distance", k);
+    BOOST_TEST(ts.vls_used == 3 + k);
+    int longest = 0;
+    for (int h = 0; h < t.num_hosts; ++h)
+      for (int j = 0; j < t.num_hosts; ++j) {
+        const int d = dist[static_cast<size_t>(t.host_switch(h)) * g.n + t.host_switch(j)];
+        if (d == 0) continue;
+        const auto detour = walk(t, ts, h, j, true), minimal = walk(t, ts, h, j);
+        BOOST_TEST_CONTEXT("k " << k << ", host " << h << " -> " << j) {
+          BOOST_TEST(static_cast<int>(detour.size()) == d + k + 1);
+          BOOST_TEST(detour.back().first == t.host_switch(j));
+          BOOST_TEST(static_cast<int>(minimal.size()) == d + 1);
+          BOOST_TEST(detour.back().second == 0);
+        }
+        longest = std::max(longest, static_cast<int>(detour.size()) - 1);
+      }
+    BOOST_TEST(longest == 3 + k);
+  }
 }
 
 // 4x4x4 flattened butterfly, Deflection+3 from switch 0 to (1,1,0) = 5 (distance 2): first VL
