@@ -33,8 +33,9 @@
 //   1X SDR (default)       0.22 / 0.32 / 0.74 /  3.82 / 0.26    1.48 M  2,571
 //   4X QDR (--width 4 --lane-gbps 10)
 //                          0.24 / 0.32 / 0.73 / 76.35 / 0.25   22.48 M  3,397
-//   Distance+4 (--routing distance --k 4), 4X QDR, load 0.4 (its uniform saturation is above
-//   0.8; 98.2% delivered), 1,448 MB peak:
+//   Distance+4 (--routing distance --k 4; measured when +k allowed k - 1 extra hops,
+//   routing/README.md), 4X QDR, load 0.4 (its uniform saturation is above 0.8; 98.2%
+//   delivered), 1,448 MB peak:
 //                          1.17 / 2.17 / 0.88 / 250.6 / 0.47   32.80 M  7,638
 // Set-up and teardown (DOR 1.54 s, Distance+4 4.7 s) are 2% of these 100 us at the talk's
 // link (the machine's other two long runs slowed the simulation, not the count), 40% at 1X
@@ -229,7 +230,7 @@ double peak_mb() {
 }
 
 std::string g_routing = "dor";
-int g_k = 1;
+int g_k = 0;              // --k: Distance+k's extra hops (0: plain Distance), as routing.k
 int g_huge_pages = -1;    // --huge-pages: 0 off, 1 always, -1 (auto) as a run decides
 bool g_seeds001 = false;  // --model seeds001: the switch of scenarios/seeds001/model.yaml
 tb::TrafficPattern g_pattern = tb::TrafficPattern::Uniform;
