@@ -442,7 +442,7 @@ void add_route_command(CLI::App& app) {
                 "VLs for up*/down*, minhop and Flexible (1 or 2), TFTR (default 2), voqsw and vn (default: ports)")
       ->check(CLI::Range(0, 15));
   c->add_option("-k", opt->k, "distance, deflection: up to k hops beyond a minimal path (seeds/001's +k; 0: minimal)")
-      ->check(CLI::Range(1, 15));
+      ->check(CLI::Range(0, 15));
   c->add_option("--dot", opt->dot, "write the topology as Graphviz");
   c->add_option("--seed", opt->seed, "tie-breaking seed")->transform(whole_number(0, UINT64_MAX));
   c->add_option("--max-memory-gb", opt->max_memory_gb,
