@@ -107,8 +107,7 @@ TableSet route_distance(const Topology& t, const RoutingOptions& opt, bool defle
   };
   r.next_vl = [&](int s, int in_port, int, int v) {
     const int from = in_port > 0 ? t.nodes[s].ports[in_port].node : -1;
-    const bool from_switch = from >= 0 && from < t.num_switches;
-    return static_cast<Vl>(from_switch ? std::max(v - 1, 0) : v);  // v = 0 from a switch: no packet
+    return static_cast<Vl>(from >= 0 && t.is_switch(from) ? std::max(v - 1, 0) : v);  // v = 0 from a switch: no packet
   };
   r.first_vl = [&](int src, int dst) { return static_cast<Vl>(std::max(d(src, dst) + opt.k - 1, 0)); };
   return build_vl_tables(t, r);
