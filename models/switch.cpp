@@ -54,6 +54,22 @@ void SwitchParams::validate() const {
                      "VLArb tables (switch.vlarb.use_tables) need switch.output_buffer_bytes_per_vl > 0");
 }
 
+SwitchParams SwitchParams::for_vls_used(int vls_used) const {
+  SwitchParams p = *this;
+  if (vl_buffers == VlBuffers::PerVl) return p;
+  // PortInfo:OperationalVLs enables VL0, VL0-1, VL0-3, VL0-7 or VL0-14.
+  int op = 1;
+  while (op < vls_used && op < 8) op *= 2;
+  if (op < vls_used) op = 15;
+  p.num_vls = std::max(1, std::min(op, num_vls));
+  const auto share = [&](uint32_t per_vl) {
+    return static_cast<uint32_t>(uint64_t{per_vl} * num_vls / p.num_vls / 64 * 64);
+  };
+  p.buffer_bytes_per_vl = share(buffer_bytes_per_vl);
+  p.output_buffer_bytes_per_vl = share(output_buffer_bytes_per_vl);
+  return p;
+}
+
 std::vector<Switch::Eligible> Switch::eligible_;
 std::vector<int> Switch::touched_;
 std::vector<ArbCandidate> Switch::head_cands_;

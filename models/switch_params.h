@@ -40,6 +40,17 @@ inline constexpr EnumName<ArFallback> kArFallbackNames[] = {
 };
 constexpr const auto& enum_names(ArFallback) { return kArFallbackNames; }
 
+// How a port's VL buffers are sized: each of num_vls VLs has its bytes (PerVl), or the port's
+// num_vls x bytes are shared evenly by the VLs the subnet manager enables (Operational): the
+// routing's VLs rounded up to PortInfo's OperationalVLs choices 1, 2, 4, 8 or 15, so a routing
+// on fewer VLs gets deeper buffers, as a switch that reallocates its port memory would give it.
+enum class VlBuffers { PerVl, Operational };
+inline constexpr EnumName<VlBuffers> kVlBuffersNames[] = {
+    {VlBuffers::PerVl, "per_vl"},
+    {VlBuffers::Operational, "operational"},
+};
+constexpr const auto& enum_names(VlBuffers) { return kVlBuffersNames; }
+
 struct SwitchParams {
   // Limits shared by validate() and the scenario key declarations (tb/scenario_keys.cpp); the
   // VL limit is kMaxDataVls (routing/types.h).
@@ -49,6 +60,7 @@ struct SwitchParams {
   uint32_t buffer_bytes_per_vl = 2048;                    // input buffer per port and VL
   double routing_delay_ns = 100.0;                        // LFT look-up, arbitration and crossbar set-up
   double core_clock_ns = 4.0;                             // switch core clock period; arbitration on its edges
+  VlBuffers vl_buffers = VlBuffers::PerVl;                // scenario key switch.vl_buffers: per_vl | operational
   int crossbar_speedup = 1;                               // crossbar rate / output link rate
   CrossbarInputs crossbar_inputs = CrossbarInputs::Port;  // scenario key switch.crossbar_inputs: port | vl
   // Per output port and VL a buffer between crossbar and link (output_buffer.h); 0: none, the
@@ -75,6 +87,10 @@ struct SwitchParams {
   int output_buffer_blocks() const { return static_cast<int>(output_buffer_bytes_per_vl / 64); }
   int escape_blocks() const { return static_cast<int>(escape_queue_bytes / 64); }
   void validate() const;  // throws ParamError (models/param_error.h) naming the key
+  // The parameters a fabric runs with for tables on `vls_used` VLs: unchanged under PerVl; under
+  // Operational num_vls becomes the operational VLs and the port's input and output bytes are
+  // split among them (whole credits).
+  SwitchParams for_vls_used(int vls_used) const;
 };
 
 }  // namespace ibsc::models

@@ -86,6 +86,12 @@ int run(const RunOptions& o) {
   built["sls_used"] = tables.sls_used;
   built["vls_used"] = tables.vls_used;
   built["lmc"] = tables.hosts.empty() ? 0 : tables.hosts[0].lmc;
+  if (s.point.fabric.sw.vl_buffers == models::VlBuffers::Operational) {  // what the VLs got
+    const models::SwitchParams op = s.point.fabric.sw.for_vls_used(tables.vls_used);
+    built["operational_vls"] = op.num_vls;
+    built["buffer_bytes_per_vl"] = op.buffer_bytes_per_vl;
+    built["output_buffer_bytes_per_vl"] = op.output_buffer_bytes_per_vl;
+  }
   write_results(out, s.resolved, s.point.seed, points, built);
   print_summary(std::cout, points);
   if (!o.quiet) print_most_stalled(std::cout, points);

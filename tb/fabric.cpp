@@ -22,6 +22,7 @@ Fabric::Fabric(const routing::Topology& topo, const routing::TableSet& tables, c
                models::HcaTraffic& traffic, const ArbiterFactory& arbiters)
     : topo_(topo), tables_(tables), p_(params) {
   p_.sw.validate();
+  p_.sw = p_.sw.for_vls_used(tables.vls_used);
   p_.link.validate();
   if (static_cast<int>(tables.switches.size()) != topo.num_switches ||
       static_cast<int>(tables.hosts.size()) != topo.num_hosts)

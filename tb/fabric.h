@@ -57,6 +57,9 @@ class Fabric {
 
   models::FabricMonitor& monitor() { return mon_; }
   const routing::Topology& topology() const { return topo_; }
+  // The switch parameters the fabric runs with: the scenario's, with its VL buffers split among
+  // the operational VLs under switch.vl_buffers: operational.
+  const models::SwitchParams& switch_params() const { return p_.sw; }
   models::Switch& sw(int i) { return *switches_[i]; }
   models::Hca& hca(int h) { return *hcas_[h]; }
   // The arbiter of switch i (C++ model or Verilated RTL), e.g. to open the RTL's waves.

@@ -111,7 +111,8 @@ LoadPointResult run_load_point(const PointSetup& s, double load, const std::stri
   Fabric fabric(*s.topo, *s.tables, fp, driver, make_arbiter_factory(s.arbiter));
   // Waves are set up here, during elaboration: SystemC traces only what exists before time 0.
   std::unique_ptr<WaveProbe> probe;
-  if (s.run.waves.enabled()) probe = std::make_unique<WaveProbe>("wave_probe", fabric, s.run.waves, s.fabric.sw);
+  if (s.run.waves.enabled())
+    probe = std::make_unique<WaveProbe>("wave_probe", fabric, s.run.waves, fabric.switch_params());
   models::FabricMonitor& mon = fabric.monitor();
   if (s.run.port_counters) enable_port_counters(fabric);
 
@@ -140,7 +141,7 @@ LoadPointResult run_load_point(const PointSetup& s, double load, const std::stri
       sc_core::sc_start(models::to_sc(step));
       const Picos now = models::now_ps();
       if (hol_step > 0 && !warming && now > warm && now <= win_end) {
-        auto [b, q] = hol_now(fabric, s.fabric.sw.num_vls);
+        auto [b, q] = hol_now(fabric, fabric.switch_params().num_vls);
         ++hol_samples;
         hol_blocked += b;
         hol_queued += q;

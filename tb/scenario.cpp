@@ -101,6 +101,7 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   models::SwitchParams& sw = s.point.fabric.sw;
   sw.num_vls = r.get<int>("switch.num_vls");
   sw.buffer_bytes_per_vl = static_cast<uint32_t>(r.get<int>("switch.buffer_bytes_per_vl"));
+  sw.vl_buffers = r.get<models::VlBuffers>("switch.vl_buffers");
   sw.routing_delay_ns = r.get<double>("switch.routing_delay_ns");
   sw.core_clock_ns = r.get<double>("switch.core_clock_ns");
   sw.crossbar_speedup = r.get<int>("switch.crossbar_speedup");

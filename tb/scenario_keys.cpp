@@ -81,6 +81,11 @@ std::vector<Key> declare() {
       int_key("switch.num_vls", sw.num_vls, 1, ibsc::kMaxDataVls, "VLs", "data VLs per port"),
       int_key("switch.buffer_bytes_per_vl", static_cast<int>(sw.buffer_bytes_per_vl), 64, 1 << 20, bytes,
               "input buffer per port and VL, a multiple of 64"),
+      choice_key("switch.vl_buffers", sw.vl_buffers,
+                 "`per_vl`: every VL has its buffer_bytes_per_vl (and output_buffer_bytes_per_vl); `operational`: a "
+                 "port's num_vls x those bytes are shared evenly by the VLs the subnet manager enables, the "
+                 "routing's VLs rounded up to OperationalVLs 1, 2, 4, 8 or 15 (at most num_vls)")
+          .when_set(),
       real_key("switch.routing_delay_ns", sw.routing_delay_ns, 0, 1e6, ns,
                "LFT look-up + arbitration + crossbar set-up"),
       real_key("switch.core_clock_ns", sw.core_clock_ns, 0.001, 1e3, ns, "switch core clock; arbitration on its edges"),

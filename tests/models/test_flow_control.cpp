@@ -4,6 +4,7 @@
 #define BOOST_TEST_MODULE flow_control
 #include <boost/test/unit_test.hpp>
 
+#include <array>
 #include <map>
 
 #include "tb/arbiter_factory.h"
@@ -76,6 +77,69 @@ BOOST_AUTO_TEST_CASE(full_rate_with_room_for_two_packets) {
   const auto& d = r.traffic.deliveries;
   BOOST_REQUIRE_EQUAL(d.size(), 6u);
   for (size_t k = 1; k < d.size(); ++k) BOOST_TEST(d[k].done - d[k - 1].done == 4096 * kNs);
+}
+
+// switch.vl_buffers: operational. A port of 2 VLs x 1024 bytes whose tables use one VL gives
+// VL 0 the port's 2048 bytes (OperationalVLs = 1): room for two 1024-byte packets, so the link
+// runs at full rate (4096 ns apart) where a 1024-byte VL buffer paces them at 4396 ns (the
+// virtual cut-through case above). Tables on both VLs, or per_vl buffers, keep 1024 bytes.
+std::vector<Picos> operational_spacing(int vls_used, models::VlBuffers mode) {
+  tb::FabricParams p;
+  p.sw.num_vls = 2;
+  p.sw.buffer_bytes_per_vl = 1024;
+  p.sw.vl_buffers = mode;
+  Run r(testing::chain(1, 1, 1), vls_used, burst(0, 1, 6, 1024), p);
+  sc_core::sc_start(sc_core::sc_time(100, sc_core::SC_US));
+  r.fabric.check_conservation();
+  const auto& d = r.traffic.deliveries;
+  BOOST_REQUIRE_EQUAL(d.size(), 6u);
+  std::vector<Picos> gaps;
+  for (size_t k = 1; k < d.size(); ++k) gaps.push_back(d[k].done - d[k - 1].done);
+  BOOST_TEST(r.fabric.switch_params().num_vls == (mode == models::VlBuffers::Operational ? vls_used : 2));
+  return gaps;
+}
+
+BOOST_AUTO_TEST_CASE(operational_vl_gets_the_port_buffer) {
+  for (Picos g : operational_spacing(1, models::VlBuffers::Operational)) BOOST_TEST(g == 4096 * kNs);
+}
+
+BOOST_AUTO_TEST_CASE(operational_vls_all_in_use_keep_their_share) {
+  for (Picos g : operational_spacing(2, models::VlBuffers::Operational)) BOOST_TEST(g == 4396 * kNs);
+}
+
+BOOST_AUTO_TEST_CASE(per_vl_buffers_ignore_unused_vls) {
+  for (Picos g : operational_spacing(1, models::VlBuffers::PerVl)) BOOST_TEST(g == 4396 * kNs);
+}
+
+// The split itself: OperationalVLs rounds the routing's VLs up to 1, 2, 4, 8 or 15, no more than
+// the port has, and each gets whole credits of the port's bytes, inputs and outputs alike.
+BOOST_AUTO_TEST_CASE(operational_vls_round_up_as_portinfo_allows) {
+  models::SwitchParams sw;
+  sw.num_vls = 8;
+  sw.buffer_bytes_per_vl = 4096;
+  sw.output_buffer_bytes_per_vl = 4096;
+  BOOST_TEST(sw.for_vls_used(1).buffer_bytes_per_vl == 4096u);  // per_vl: unchanged
+  BOOST_TEST(sw.for_vls_used(1).num_vls == 8);
+  sw.vl_buffers = models::VlBuffers::Operational;
+  const std::vector<std::array<int, 3>> cases = {
+      // VLs used, operational VLs, bytes each (of 8 x 4096)
+      {1, 1, 32768}, {2, 2, 16384}, {3, 4, 8192}, {4, 4, 8192}, {5, 8, 4096}, {6, 8, 4096}, {8, 8, 4096}};
+  for (auto [used, op, bytes] : cases) {
+    const models::SwitchParams q = sw.for_vls_used(used);
+    BOOST_TEST(q.num_vls == op);
+    BOOST_TEST(q.buffer_bytes_per_vl == static_cast<uint32_t>(bytes));
+    BOOST_TEST(q.output_buffer_bytes_per_vl == static_cast<uint32_t>(bytes));
+  }
+  sw.num_vls = 6;  // a port of 6 VLs: 5 used -> all 6 (no 8 to round to), 3 used -> 4
+  BOOST_TEST(sw.for_vls_used(5).num_vls == 6);
+  BOOST_TEST(sw.for_vls_used(5).buffer_bytes_per_vl == 4096u);
+  BOOST_TEST(sw.for_vls_used(3).buffer_bytes_per_vl == 6144u);
+  sw.num_vls = 15;
+  sw.buffer_bytes_per_vl = 1024;  // 15 x 1024 / 8 = 1920 bytes, 30 credits
+  BOOST_TEST(sw.for_vls_used(9).num_vls == 15);
+  BOOST_TEST(sw.for_vls_used(7).buffer_bytes_per_vl == 1920u);
+  sw.output_buffer_bytes_per_vl = 0;  // no output buffers stay none
+  BOOST_TEST(sw.for_vls_used(1).output_buffer_bytes_per_vl == 0u);
 }
 
 // A congested downstream buffer blocks the upstream switch: two inputs share the output to

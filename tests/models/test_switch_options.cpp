@@ -109,6 +109,22 @@ BOOST_AUTO_TEST_CASE(crossbar_inputs_scenario_key) {
   BOOST_TEST(err == "--set switch.crossbar_inputs: key 'switch.crossbar_inputs': 'voq' is not one of: port, vl");
 }
 
+BOOST_AUTO_TEST_CASE(vl_buffers_scenario_key) {
+  const std::string q = IBSC_SOURCE_DIR "/scenarios/quickstart.yaml";
+  BOOST_TEST((tb::load_scenario(q, {}).point.fabric.sw.vl_buffers == models::VlBuffers::PerVl));
+  const tb::Scenario s = tb::load_scenario(q, {"switch.vl_buffers=operational"});
+  BOOST_TEST((s.point.fabric.sw.vl_buffers == models::VlBuffers::Operational));
+  BOOST_TEST(s.resolved["switch"]["vl_buffers"] == "operational");  // echoed when set
+  BOOST_TEST(!tb::load_scenario(q, {}).resolved["switch"].contains("vl_buffers"));
+  std::string err;
+  try {
+    tb::load_scenario(q, {"switch.vl_buffers=shared"});
+  } catch (const std::exception& e) {
+    err = e.what();
+  }
+  BOOST_TEST(err == "--set switch.vl_buffers: key 'switch.vl_buffers': 'shared' is not one of: per_vl, operational");
+}
+
 BOOST_AUTO_TEST_CASE(output_buffers_at_link_rate_keep_the_timing) {
   auto done = run_crossbar_inputs(models::CrossbarInputs::Port, false, 1024, 1);
   BOOST_TEST(done[12] == std::vector<Picos>{2348});  // zero load: routing + link, crossbar overlapped

@@ -76,6 +76,7 @@ BOOST_AUTO_TEST_CASE(every_declared_key_is_read) {
                                           "switch.output_request_queue=off",
                                           "faults.routable=false",
                                           "switch.crossbar_inputs=vl",
+                                          "switch.vl_buffers=operational",
                                           "switch.output_buffer_bytes_per_vl=4096",
                                           "switch.escape_queue_bytes=0",
                                           "traffic.packets_per_host=10",
