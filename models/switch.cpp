@@ -61,7 +61,7 @@ SwitchParams SwitchParams::for_vls_used(int vls_used) const {
   int op = 1;
   while (op < vls_used && op < 8) op *= 2;
   if (op < vls_used) op = 15;
-  p.num_vls = std::max(1, std::min(op, num_vls));
+  p.num_vls = std::min(op, num_vls);  // both at least 1
   const auto share = [&](uint32_t per_vl) {
     return static_cast<uint32_t>(uint64_t{per_vl} * num_vls / p.num_vls / 64 * 64);
   };
