@@ -27,5 +27,5 @@ if(UPDATE)
   message(STATUS "${README}: scenario key table regenerated")
   return()
 endif()
-message(FATAL_ERROR "${README}'s scenario key table differs from `ibsc keys --markdown` (tb/scenario_keys.cpp). "
+message(FATAL_ERROR "${README}'s scenario key table differs from `ibsc keys --markdown` (tb/scenario/scenario_keys.cpp). "
                     "Regenerate it: cmake -DIBSC=build/tb/ibsc -DREADME=README.md -DUPDATE=ON -P tests/tb/readme_keys.cmake")

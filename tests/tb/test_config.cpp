@@ -3,8 +3,8 @@
 // in reading order with defaults included.
 #include <boost/test/unit_test.hpp>
 
-#include "tb/config_reader.h"
-#include "tb/param_key.h"
+#include "tb/scenario/config_reader.h"
+#include "tb/scenario/param_key.h"
 #include "tb_test_util.h"
 #include "tests/support/error_of.h"
 
@@ -13,7 +13,7 @@ using ibsc::testing::error_of;
 
 namespace {
 
-// Reads a small scenario the way tb/scenario.cpp does; returns the error text, "" if none.
+// Reads a small scenario the way tb/scenario/scenario.cpp does; returns the error text, "" if none.
 std::string config_error(const std::string& yaml, const std::vector<std::string>& sets = {}) {
   try {
     auto r = tb::ConfigReader::from_string(yaml, "s.yaml");
@@ -196,7 +196,7 @@ BOOST_AUTO_TEST_CASE(routing_shorthand) {
 
 BOOST_AUTO_TEST_SUITE_END()
 
-// Declared keys (tb/param_key.h): the declaration gives type, default and range; reading an
+// Declared keys (tb/scenario/param_key.h): the declaration gives type, default and range; reading an
 // undeclared key or reading one as another type is a programming error; WhenSet keys are
 // echoed only when set; validate() errors are placed at their key without parsing the text.
 BOOST_AUTO_TEST_SUITE(declared_keys)
