@@ -10,7 +10,7 @@ namespace ibsc::tb {
 void add_keys_command(CLI::App& app) {
   auto* c = app.add_subcommand("keys", "List the scenario keys (name, type, default, unit, meaning)");
   auto markdown = std::make_shared<bool>(false);
-  c->add_flag("--markdown", *markdown, "The README's key table, as Markdown");
+  c->add_flag("--markdown", *markdown, "The key table of docs/scenario-keys.md, as Markdown");
   c->callback([markdown] {
     if (*markdown) {
       write_key_table(std::cout, scenario_keys());

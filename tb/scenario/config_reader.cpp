@@ -269,8 +269,7 @@ void ConfigReader::walk(const YAML::Node& n, const std::string& path, int line) 
     auto it = s_->consumed.lower_bound(path + ".");
     if (it != s_->consumed.end() && it->rfind(path + ".", 0) == 0) return;
   }
-  throw ConfigError(where_full(path, line) + ": key '" + path +
-                    "': unknown key (a typo? see the README's scenario keys)");
+  throw ConfigError(where_full(path, line) + ": key '" + path + "': unknown key (a typo? `ibsc keys` lists them all)");
 }
 
 void ConfigReader::check_all_consumed() const { walk(s_->root, "", -1); }

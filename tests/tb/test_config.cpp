@@ -48,7 +48,7 @@ BOOST_AUTO_TEST_CASE(good_scenarios_read_cleanly) {
 
 BOOST_AUTO_TEST_CASE(unknown_keys_name_file_line_and_key) {
   BOOST_TEST(config_error("name: a\nswitch:\n  num_vlz: 2\n") ==
-             "s.yaml:3: key 'switch.num_vlz': unknown key (a typo? see the README's scenario keys)");
+             "s.yaml:3: key 'switch.num_vlz': unknown key (a typo? `ibsc keys` lists them all)");
   BOOST_TEST(starts(config_error("name: a\n\nswtich:\n  num_vls: 2\n"), "s.yaml:4: key 'swtich.num_vls': unknown key"));
   BOOST_TEST(starts(config_error("name: a\nextra:\n"), "s.yaml:2: key 'extra': unknown key"));
   BOOST_TEST(starts(config_error("name: a\nlist:\n  - 1\n  - 2\n"), "s.yaml:2: key 'list': unknown key"));
