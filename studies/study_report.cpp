@@ -107,7 +107,7 @@ std::string figure_subtitle(const Study& s, const std::string& network, const st
     return name;
   };
   std::string sub = set_or_name(s.tori, network, "topology.spec");
-  for (size_t i = 0; i < patterns.size(); ++i) sub += (i ? " and " : ", ") + patterns[i];
+  for (size_t i = 0; i < patterns.size(); ++i) sub += (i ? "/" : ", ") + patterns[i];
   const std::string bytes = set_or_name(s.lengths, length, "traffic.length");
   const bool number = !bytes.empty() && bytes.find_first_not_of("0123456789") == std::string::npos;
   return sub + ", " + (number ? bytes + "-byte packets" : "packets " + bytes);
@@ -293,8 +293,7 @@ std::vector<std::string> write_study_report(const std::string& dir, const StudyR
     std::string file = "figure-" + (torus.figure.empty() ? torus.name : torus.figure) + "-" + torus.name + ".svg";
     std::string title = (torus.figure.empty() ? "" : "Figure " + torus.figure + ": ") + torus.name + " torus, " +
                         s.figure_length + "-byte packets, " + s.figure_pattern;
-    write_plot(dir + "/" + file,
-               PlotLabel(title, figure_subtitle(s, torus.name, {s.figure_pattern}, s.figure_length), run.quick), series);
+    write_plot(dir + "/" + file, PlotLabel(title, "", run.quick), series);  // the title says it all
     md << "### " << title << "\n\n![" << title << "](" << file << ")\n\n";
   }
 

@@ -56,8 +56,7 @@ std::string script_body(const std::string& dat, const PlotLabel& label, const Pl
     gp << "set linetype " << i + 1 << " lc rgb '" << colours[i] << "' lw 2 ps 1.2\n";
   gp << "set linetype cycle " << colours.size() << "\n";
   if (label.quick)
-    gp << "set label 1 'QUICK RUN: short windows, coarse sweep' at screen 0.01, screen 0.02 left tc rgb '#b00000' "
-          "font 'sans,16' front\n";
+    gp << "set label 1 'QUICK RUN' at screen 0.015, screen 0.955 left tc rgb '#b00000' font 'sans,16' front\n";
   bool any_saturated = false;
   gp << "plot ";
   for (size_t i = 0; i < drawn.size(); ++i) {
