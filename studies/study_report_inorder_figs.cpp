@@ -46,10 +46,10 @@ void write_panel(const Section& sec, const Panel& panel) {
     return;
   }
   const std::string file = "figure-" + panel.name + ".svg";
-  write_plot(sec.dir + "/" + file,
-             PlotLabel(title, figure_subtitle(*sec.run.study, panel.torus, panel.patterns, panel.length),
-                       sec.run.quick),
-             lines);
+  write_plot(
+      sec.dir + "/" + file,
+      PlotLabel(title, figure_subtitle(*sec.run.study, panel.torus, panel.patterns, panel.length), sec.run.quick),
+      lines);
   sec.md << "#### " << title << "\n\n![" << title << "](" << file << ")\n\n";
 }
 

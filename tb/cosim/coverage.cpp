@@ -129,7 +129,8 @@ std::string ArbCoverage::report() const {
   };
   // Nothing sampled (e.g. the first cycle already mismatched): no rows of zeros that read as a result.
   if (cycles_ == 0) return "coverage: none (no cycle sampled)\n";
-  os << "coverage: " << bins_hit() << "/" << bins() << " bins over " << cycles_ << (cycles_ == 1 ? " cycle\n" : " cycles\n");
+  os << "coverage: " << bins_hit() << "/" << bins() << " bins over " << cycles_
+     << (cycles_ == 1 ? " cycle\n" : " cycles\n");
   row("grants per input ", in_);
   row("grants per output", out_);
   row("grants per VL    ", vl_);

@@ -24,7 +24,11 @@ std::string gp_quote(const std::string& s) {
 // backquote would run a shell command in it (gnuplot's substitution): written as a quote.
 std::string gp_dquote(const std::string& s) {
   std::string o = "\"";
-  for (char c : s) o += c == '\n' ? std::string("\\n") : c == '"' || c == '\\' ? std::string("\\") + c : c == '`' ? std::string("'") : std::string(1, c);
+  for (char c : s)
+    o += c == '\n'               ? std::string("\\n")
+         : c == '"' || c == '\\' ? std::string("\\") + c
+         : c == '`'              ? std::string("'")
+                                 : std::string(1, c);
   return o + "\"";
 }
 std::string sh_quote(const std::string& s) {
@@ -49,8 +53,9 @@ std::string script_body(const std::string& dat, const PlotLabel& label, const Pl
   std::ostringstream gp;
   std::string title = label.title + (label.quick ? " (quick)" : "");
   if (!label.subtitle.empty()) title += "\n" + label.subtitle;
-  gp << "set title " << gp_dquote(title) << "\nset xlabel " << gp_quote(axes.xlabel) << "\nset ylabel " << gp_quote(axes.ylabel)
-     << "\nset grid\nset key " << axes.key << "\n" << (axes.log_y ? "set logscale y\n" : "");
+  gp << "set title " << gp_dquote(title) << "\nset xlabel " << gp_quote(axes.xlabel) << "\nset ylabel "
+     << gp_quote(axes.ylabel) << "\nset grid\nset key " << axes.key << "\n"
+     << (axes.log_y ? "set logscale y\n" : "");
   const auto& colours = plot_colours();
   for (size_t i = 0; i < colours.size(); ++i)
     gp << "set linetype " << i + 1 << " lc rgb '" << colours[i] << "' lw 2 ps 1.2\n";

@@ -1,6 +1,5 @@
 #include "tb/stats/results.h"
 
-
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
