@@ -32,6 +32,7 @@
 #include "tb/fabric/fabric.h"
 #include "tb/run/run_point.h"
 #include "tb/waves/wave_probe.h"
+#include "tb/waves/wave_savefile.h"
 #include "tests/support/manual_fabric.h"
 #include "tests/support/sc_test_main.h"
 
@@ -262,9 +263,9 @@ std::vector<std::string> missing_in_dump(const std::string& path, const VcdReade
 struct SaveWindow {
   uint64_t timestart = 0, marker = 0, a = 0, b = 0;
   double zoom = 0;
-  // The time span GTKWave shows: 200 pixels per 2^-zoom units, about 1040 pixels of waves
+  // The time span GTKWave shows: 200 pixels per 2^-zoom units, about 900 pixels of waves
   // in the files' 1600-pixel window (tb/waves/wave_savefile.cpp).
-  double shown() const { return std::pow(2.0, -zoom) / 200 * 1040; }
+  double shown() const { return std::pow(2.0, -zoom) / 200 * 900; }
 };
 SaveWindow save_window(const std::string& path) {
   std::ifstream f(path);
@@ -321,6 +322,10 @@ BOOST_AUTO_TEST_CASE(gtkwave_save_files_match_dump) {
     BOOST_TEST(checked >= 8, file);
     opens_at(save_window(file), start, end, file);
     BOOST_TEST(save_window(file).marker == start, file);  // 20000 ns is an edge: the first sampled
+    // The standard files carry the very lines the probe writes for this window.
+    std::ifstream f(file);
+    const std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    BOOST_TEST(text.find(ibsc::tb::gtkw_window_lines(start, end, start)) != std::string::npos, file);
   }
   // The command says where the save file is.
   std::ifstream out("waves_readme.txt");
