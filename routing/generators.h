@@ -77,4 +77,31 @@ Topology make_xgft(const std::vector<int>& m, const std::vector<int>& w, const s
 Topology make_kary_ntree(int k, int n, const std::vector<int>& widths = {}, int hosts_per_leaf = -1,
                          int switch_ports = 0);
 
+// A cluster's fat tree as a vendor's configurator builds it: `size` hosts on the fewest
+// switches of `radix` ports (R, even) that this construction allows, every port of the top
+// level used downward when the size is the largest the levels hold.
+// - Leaf: D = floor(R * B / (B + 1)) host ports (1..D) and U = R - D up ports (D+1..R), B the
+//   blocking (B:1 over-subscription at the leaves; 1: D = U = R/2). L = ceil(size / D) leaves,
+//   the hosts spread evenly (the first size mod L leaves get one more), host ports from 1.
+// - 1 level (size <= R, no widths): one switch, every port a host port.
+// - 2 levels: S = ceil(L * U / R) spines, all R ports down; leaf i's j-th bundle of w1
+//   parallel cables (U / w1 bundles) goes to spine (i * U/w1 + j) mod S, so every leaf
+//   reaches every spine with floor or ceil(U / S) cables and every spine takes floor or
+//   ceil(L * U / S) <= R. At most (R / w1) * D hosts (radix 36: 648, 64: 2,048).
+// - 3 levels: pods of 2-level trees whose spines have R/2 ports down, R/2 up; P = ceil(L /
+//   (R/2/w1)) pods, the leaves spread evenly over them, S = ceil(Lp * U / (R/2)) spines per pod
+//   (Lp: the largest pod) wired as above; spine j of every pod joins core group j: G =
+//   ceil(P * X / R) cores per group, pod p's spine sending its X cables (as many as the most
+//   any spine takes from below, in bundles of w2) bundle c to core (p * X/w2 + c) mod G.
+//   At most (R / w2) * (R/2 / w1) * D hosts (radix 36: 11,664, 64: 65,536).
+// - levels = 0 picks the fewest levels that hold `size`; widths (one value, or leaf-spine
+//   and spine-core) bundle parallel cables on consecutive ports.
+// Numbering: leaves (pod by pod), then spines (pod by pod), then cores (group by group), named
+// leafN, spineN, coreN; a spine's or core's down ports are filled in lower-switch order, a
+// 3-level spine's up ports start at R/2 + 1. Impossible requests (odd radix, a size beyond
+// what the levels hold, widths that do not divide the up ports) throw std::invalid_argument
+// naming the key.
+Topology make_fat_tree_cluster(int radix, int size, int levels = 0, int blocking = 1,
+                               const std::vector<int>& widths = {});
+
 }  // namespace ibsc::routing

@@ -201,3 +201,128 @@ BOOST_AUTO_TEST_CASE(bad_specs_name_the_key) {
   BOOST_TEST(err("xgft:w=1,4").find("needs m=") != std::string::npos);
   BOOST_TEST(err("xgft:m=4,0:w=1,4").find("m values") != std::string::npos);
 }
+
+// ---- fattree:radix=,size= (clusters) ----
+
+namespace {
+
+// Expected counts, worked out by hand from the construction in generators.h.
+struct ClusterCase {
+  std::string spec;
+  long leaves, spines, cores, leaf_spine_cables, spine_core_cables;
+};
+const std::vector<ClusterCase> kClusterCases = {
+    // 36 ports, non-blocking: 18 hosts + 18 up per leaf; 36 leaves on 18 spines of 36 down.
+    {"fattree:radix=36,size=648", 36, 18, 0, 648, 0},
+    // Half of it: 18 leaves x 18 up = 324 cables on ceil(324 / 36) = 9 spines (2 cables a pair).
+    {"fattree:radix=36,size=324", 18, 9, 0, 324, 0},
+    // ceil(100 / 18) = 6 leaves, 108 cables on 3 spines.
+    {"fattree:radix=36,size=100", 6, 3, 0, 108, 0},
+    // 3 levels: 36 pods of 18 leaves and 18 spines, 18 groups of 18 cores: 11,664 = 36^3 / 4.
+    {"fattree:radix=36,size=11664", 648, 648, 324, 11664, 11664},
+    // 649 hosts: 37 leaves in 3 pods (13, 12, 12), 13 spines each (13 x 18 / 18), each spine
+    // 18 cables up, 13 groups of ceil(3 x 18 / 36) = 2 cores.
+    {"fattree:radix=36,size=649", 37, 39, 26, 37 * 18, 39 * 18},
+    {"fattree:radix=64,size=2048", 64, 32, 0, 2048, 0},
+    // 64^3 / 4: 64 pods of 32 + 32, 32 groups of 32 cores.
+    {"fattree:radix=64,size=65536", 2048, 2048, 1024, 65536, 65536},
+    // 2:1 at the leaves: 24 hosts + 12 up; 36 leaves x 12 on 12 spines: 864 = 36 x 24.
+    {"fattree:radix=36,size=864,blocking=2", 36, 12, 0, 432, 0},
+    // 3:1 on 48 ports: 36 + 12; ceil(1000 / 36) = 28 leaves, 336 cables on 7 spines.
+    {"fattree:radix=48,size=1000,blocking=3", 28, 7, 0, 336, 0},
+    // 2:1 beyond 864: 84 leaves in 5 pods (17, 17, 17, 17, 16), ceil(17 x 12 / 18) = 12 spines
+    // each taking at most 17 cables and sending 17 up, 12 groups of ceil(5 x 17 / 36) = 3 cores.
+    {"fattree:radix=36,size=2000,blocking=2", 84, 60, 36, 84 * 12, 60 * 17},
+    // Pairs of cables: a leaf's 18 up ports are 9 bundles, a spine takes 18 bundles.
+    {"fattree:radix=36,size=324,widths=2", 18, 9, 0, 324, 0},
+    // levels=3 on a size 2 levels would hold: one pod, spines with 18 up to 9 groups... of one core.
+    {"fattree:radix=36,size=324,levels=3", 18, 18, 18, 324, 18 * 18},
+    {"fattree:radix=36,size=36", 1, 0, 0, 0, 0},
+    {"fattree:radix=40,size=800", 40, 20, 0, 800, 0},
+};
+
+int level_of(const std::string& name) {
+  return name.rfind("leaf", 0) == 0 ? 0 : name.rfind("spine", 0) == 0 ? 1 : 2;
+}
+
+}  // namespace
+
+BOOST_DATA_TEST_CASE(cluster_has_its_counts, bdata::xrange(kClusterCases.size()), c) {
+  const ClusterCase& x = kClusterCases[c];
+  BOOST_TEST_MESSAGE(x.spec);
+  const Topology t = build_topology_spec(x.spec);
+  long count[3] = {0, 0, 0}, cables[3] = {0, 0, 0};
+  for (int s = 0; s < t.num_switches; ++s) {
+    const int l = level_of(t.nodes[s].name);
+    ++count[l];
+    BOOST_TEST(s == (l == 0 ? 0 : l == 1 ? count[0] : count[0] + count[1]) + count[l] - 1);  // level by level
+    for (int p = 1; p <= t.nodes[s].num_ports; ++p) {
+      const int o = t.nodes[s].ports[p].node;
+      if (o < 0 || o >= t.num_switches) continue;
+      const int lo = level_of(t.nodes[o].name);
+      BOOST_TEST(std::abs(lo - l) == 1);
+      if (lo == l + 1) ++cables[l];
+    }
+  }
+  const int size = std::stoi(x.spec.substr(x.spec.find("size=") + 5));
+  BOOST_TEST(t.num_hosts == size);
+  BOOST_TEST(count[0] == x.leaves);
+  BOOST_TEST(count[1] == x.spines);
+  BOOST_TEST(count[2] == x.cores);
+  BOOST_TEST(cables[0] == x.leaf_spine_cables);
+  BOOST_TEST(cables[1] == x.spine_core_cables);
+  // Hosts spread evenly over the leaves.
+  std::vector<int> hosts(t.num_switches, 0);
+  for (int h = 0; h < t.num_hosts; ++h) ++hosts[t.host_switch(h)];
+  for (int s = 0; s < x.leaves; ++s) BOOST_TEST(hosts[s] == size / x.leaves + (s < size % x.leaves));
+}
+
+// Every leaf reaches every spine of its pod (all, in 2 levels), its cables spread evenly:
+// a leaf's cable counts to its spines differ by at most one (one bundle with widths).
+BOOST_DATA_TEST_CASE(cluster_leaves_spread_over_their_spines, bdata::xrange(kClusterCases.size()), c) {
+  const Topology t = build_topology_spec(kClusterCases[c].spec);
+  const long spines = kClusterCases[c].spines, cores = kClusterCases[c].cores;
+  const int width = kClusterCases[c].spec.find("widths=2") != std::string::npos ? 2 : 1;
+  for (int s = 0; s < t.num_switches; ++s) {
+    if (level_of(t.nodes[s].name) != 0 || spines == 0) continue;
+    std::map<int, int> to;
+    for (int p = 1; p <= t.nodes[s].num_ports; ++p) {
+      const int o = t.nodes[s].ports[p].node;
+      if (o >= 0 && o < t.num_switches) ++to[o];
+    }
+    int lo = 1 << 30, hi = 0;
+    for (auto [o, n] : to) lo = std::min(lo, n), hi = std::max(hi, n);
+    BOOST_TEST(hi - lo <= width);
+    if (cores == 0) BOOST_TEST(static_cast<long>(to.size()) == spines);
+  }
+}
+
+BOOST_DATA_TEST_CASE(clusters_route_and_check,
+                     bdata::make({"fattree:radix=12,size=72", "fattree:radix=8,size=128", "fattree:radix=8,size=50",
+                                  "fattree:radix=12,size=100,blocking=2", "fattree:radix=8,size=16,widths=2",
+                                  "fattree:radix=8,size=30,widths=2"}),
+                     spec) {
+  const Topology t = build_topology_spec(spec);
+  BOOST_TEST(routes_and_checks(t, Algorithm::Minhop));
+  BOOST_TEST(routes_and_checks(t, Algorithm::UpdownBfs));
+}
+
+BOOST_AUTO_TEST_CASE(cluster_bad_specs_name_the_key) {
+  auto err = [](const std::string& spec) { return error_of([&] { build_topology_spec(spec); }); };
+  BOOST_TEST(err("fattree:radix=35,size=100").find("radix=35 must be even") != std::string::npos);
+  BOOST_TEST(err("fattree:radix=36").find("needs size=") != std::string::npos);
+  BOOST_TEST(err("fattree:size=36").find("needs radix=") != std::string::npos);
+  BOOST_TEST(err("fattree:radix=36,size=700,levels=2").find("size=700 hosts do not fit 2 levels of radix 36") !=
+             std::string::npos);
+  BOOST_TEST(err("fattree:radix=36,size=700,levels=2").find("at most 648") != std::string::npos);
+  BOOST_TEST(err("fattree:radix=36,size=11665").find("at most 11664") != std::string::npos);
+  BOOST_TEST(err("fattree:radix=36,size=865,blocking=2,levels=2").find("blocking 2:1") != std::string::npos);
+  BOOST_TEST(err("fattree:radix=36,size=100,levels=4").find("levels=4") != std::string::npos);
+  BOOST_TEST(err("fattree:radix=36,size=100,levels=0").find("levels=0") != std::string::npos);
+  BOOST_TEST(err("fattree:radix=36,size=100,blocking=0").find("blocking=0") != std::string::npos);
+  BOOST_TEST(err("fattree:radix=36,size=100,widths=4").find("widths=4 does not divide") != std::string::npos);
+  BOOST_TEST(err("fattree:radix=36,size=100,hosts=4").find("hosts=") != std::string::npos);
+  BOOST_TEST(err("fattree:radix=36,size=100,k=4").find("k=") != std::string::npos);
+  BOOST_TEST(err("fattree:radix=36,size=0").find("size=") != std::string::npos);
+  BOOST_TEST(err("fattree:radix=36,size=100,oversub=2").find("unknown key 'oversub'") != std::string::npos);
+}
