@@ -6,7 +6,9 @@
 #include <boost/test/unit_test.hpp>
 #include <map>
 
+#include "routing/bisection.h"
 #include "routing/checks.h"
+#include "routing/fat_tree_shape.h"
 #include "routing/generators.h"
 #include "routing/routing.h"
 #include "routing/topo_spec.h"
@@ -325,4 +327,63 @@ BOOST_AUTO_TEST_CASE(cluster_bad_specs_name_the_key) {
   BOOST_TEST(err("fattree:radix=36,size=100,k=4").find("k=") != std::string::npos);
   BOOST_TEST(err("fattree:radix=36,size=0").find("size=") != std::string::npos);
   BOOST_TEST(err("fattree:radix=36,size=100,oversub=2").find("unknown key 'oversub'") != std::string::npos);
+}
+
+// ---- levels read from the graph, and the fat-tree bisection ----
+
+// The shape read back has the generator's levels; the fat-tree cut meets the known bisection:
+// a k-ary n-tree with even k is full (k^n / 2 cables for k^n / 2 hosts), a cluster at B:1
+// crosses U / D of it (36 ports at 2:1: 12 / 24; 48 at 3:1: 12 / 36).
+struct BisectionCase {
+  std::string spec;
+  std::vector<int> switches;  // per level
+  long cables;                // across the fat-tree cut
+  double relative;
+};
+const std::vector<BisectionCase> kBisectionCases = {
+    {"fattree:k=4,n=3", {16, 16, 16}, 32, 1.0},
+    {"fattree:k=6,n=2", {6, 6}, 18, 1.0},
+    {"fattree:k=2,n=5", {16, 16, 16, 16, 16}, 16, 1.0},
+    {"xgft:m=18,36:w=1,18", {36, 18}, 324, 1.0},
+    {"fattree:radix=36,size=648", {36, 18}, 324, 1.0},
+    {"fattree:radix=36,size=11664", {648, 648, 324}, 5832, 1.0},
+    {"fattree:radix=36,size=864,blocking=2", {36, 12}, 216, 0.5},
+    {"fattree:radix=48,size=1728,blocking=3", {48, 12}, 288, 1.0 / 3},
+    {"fattree:radix=64,size=65536", {2048, 2048, 1024}, 32768, 1.0},
+};
+
+BOOST_DATA_TEST_CASE(shape_and_bisection, bdata::xrange(kBisectionCases.size()), c) {
+  const BisectionCase& x = kBisectionCases[c];
+  BOOST_TEST_MESSAGE(x.spec);
+  const Topology t = build_topology_spec(x.spec);
+  const FatTreeShape f = fat_tree_shape(t);
+  BOOST_REQUIRE(f.fat_tree);
+  BOOST_TEST(f.switches == x.switches, boost::test_tools::per_element());
+  long below = 0;
+  for (int l = 0; l < f.levels(); ++l) {  // switches numbered level by level
+    for (int s = 0; s < x.switches[l]; ++s) BOOST_TEST(f.level[below + s] == l);
+    below += x.switches[l];
+  }
+  const BisectionCut b = fat_tree_bisection(t, f.level);
+  BOOST_TEST(b.cables == x.cables);
+  BOOST_TEST(cut_cables(t, b.left) == b.cables);
+  BOOST_TEST(b.relative == x.relative, boost::test_tools::tolerance(1e-12));
+}
+
+BOOST_AUTO_TEST_CASE(other_topologies_are_not_fat_trees) {
+  const FatTreeShape torus = fat_tree_shape(build_topology_spec("torus:4x4"));
+  BOOST_TEST(!torus.fat_tree);
+  BOOST_TEST(torus.why_not.find("joins levels 0 and 0") != std::string::npos);
+  BOOST_TEST(!fat_tree_shape(build_topology_spec("torus:4x4:hosts=0")).fat_tree);
+  // An odd ring with hosts on one switch: its two farthest switches are on one level, joined.
+  Topology ring = make_torus({5}, 0, true, 3);
+  add_host(ring, "H0");
+  connect(ring, ring.host_node(0), 1, 0, 3);
+  const FatTreeShape r = fat_tree_shape(ring);
+  BOOST_TEST(!r.fat_tree);
+  BOOST_TEST(r.why_not.find("joins levels") != std::string::npos);
+  BOOST_TEST(error_of([] {
+               const Topology one = build_topology_spec("fattree:radix=8,size=8");
+               fat_tree_bisection(one, fat_tree_shape(one).level);
+             }).find("one leaf") != std::string::npos);
 }
