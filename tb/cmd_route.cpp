@@ -450,7 +450,8 @@ void add_route_command(CLI::App& app) {
   CLI::App* c = app.add_subcommand("route", "Compute routing tables: checks, metrics, OpenSM export");
   c->add_option("--topology", opt->topology,
                 "torus:4x4, mesh:8x8, hypercube:6, irregular:16:seed=3, flatfly:4x8x8x8:widths=2,1,1,1, "
-                "dragonfly:a=4,h=2,p=2, slimfly:q=5, product:A*B, file:PATH; :hosts=N per switch")
+                "dragonfly:a=4,h=2,p=2, slimfly:q=5, fattree:k=18,n=2, fattree:radix=36,size=648, "
+                "xgft:m=18,36:w=1,18, product:A*B, file:PATH; :hosts=N per switch")
       ->required();
   c->add_option("--routing", opt->routing, enum_choice_list<routing::Algorithm>());
   c->add_flag("--check", opt->check, "check connectivity, loops, SL/VL budget, deadlock freedom (exit 2 on failure)");
