@@ -38,7 +38,7 @@ Topology make_fat_tree_cluster(int radix, int size, int levels, int blocking, co
   const int R = radix;
   require(R >= 4 && R <= 254 && R % 2 == 0, "radix=" + str(R) + " must be even and 4..254 (half the ports down, "
                                              "half up above the leaves)");
-  require(size >= 1, "size= (hosts) must be at least 1");
+  require(size >= 1 && size <= (1 << 20), "size=" + str(size) + " hosts: 1..2^20 (1,048,576)");
   require(levels >= 0 && levels <= 3, "levels=" + str(levels) + ": the cluster form builds 1, 2 or 3 levels "
                                       "(deeper trees: fattree:k=,n= or xgft)");
   require(blocking >= 1 && blocking < R, "blocking=" + str(blocking) + " must be 1 (non-blocking) .. " + str(R - 1));

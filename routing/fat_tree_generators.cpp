@@ -48,7 +48,10 @@ Topology build_xgft(const std::string& kind, const std::vector<int>& m, const st
                            std::to_string(m[0]) + " down ports");
   // count[i]: nodes at XGFT level i; down/up: ports a level-i switch uses.
   std::vector<long> count(h + 1), bprod(h + 1, 1);
-  for (int i = 1; i <= h; ++i) bprod[i] = bprod[i - 1] * w[i - 1];
+  for (int i = 1; i <= h; ++i) {  // bprod[i] <= count[i]: the same bound keeps it from overflowing
+    bprod[i] = bprod[i - 1] * w[i - 1];
+    require(bprod[i] <= (1L << 22), kind + ": more than 2^22 nodes on one level");
+  }
   long switches = 0;
   for (int i = 0; i <= h; ++i) {
     long n = bprod[i];
@@ -60,6 +63,7 @@ Topology build_xgft(const std::string& kind, const std::vector<int>& m, const st
     if (i >= 1) switches += n;
   }
   require(switches <= (1L << 20), kind + ": more than 2^20 switches");
+  require(count[0] <= (1L << 20), kind + ": more than 2^20 hosts");
   std::vector<int> down(h + 1, 0), up(h + 1, 0);
   int radix = 0;
   for (int i = 1; i <= h; ++i) {

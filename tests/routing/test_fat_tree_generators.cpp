@@ -202,6 +202,8 @@ BOOST_AUTO_TEST_CASE(bad_specs_name_the_key) {
   BOOST_TEST(err("xgft:m=4,4").find("needs w=") != std::string::npos);
   BOOST_TEST(err("xgft:w=1,4").find("needs m=") != std::string::npos);
   BOOST_TEST(err("xgft:m=4,0:w=1,4").find("m values") != std::string::npos);
+  BOOST_TEST(err("xgft:m=2,2,2,2,2,2,2,2:w=1,254,254,254,254,254,254,254").find("2^22 nodes") != std::string::npos);
+  BOOST_TEST(err("fattree:k=40,n=4").find("more than 2^20 hosts") != std::string::npos);
 }
 
 // ---- fattree:radix=,size= (clusters) ----
@@ -325,7 +327,8 @@ BOOST_AUTO_TEST_CASE(cluster_bad_specs_name_the_key) {
   BOOST_TEST(err("fattree:radix=36,size=100,widths=4").find("widths=4 does not divide") != std::string::npos);
   BOOST_TEST(err("fattree:radix=36,size=100,hosts=4").find("hosts=") != std::string::npos);
   BOOST_TEST(err("fattree:radix=36,size=100,k=4").find("k=") != std::string::npos);
-  BOOST_TEST(err("fattree:radix=36,size=0").find("size=") != std::string::npos);
+  BOOST_TEST(err("fattree:radix=36,size=0").find("size=0 hosts: 1..2^20") != std::string::npos);
+  BOOST_TEST(err("fattree:radix=254,size=2000000").find("size=2000000 hosts: 1..2^20") != std::string::npos);
   BOOST_TEST(err("fattree:radix=36,size=100,oversub=2").find("unknown key 'oversub'") != std::string::npos);
 }
 
