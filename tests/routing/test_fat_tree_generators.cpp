@@ -61,8 +61,7 @@ const std::vector<std::pair<int, int>> kKaryCases = {{2, 1}, {2, 3}, {3, 2}, {4,
 
 BOOST_DATA_TEST_CASE(kary_ntree_has_its_counts, bdata::xrange(kKaryCases.size()), i) {
   const auto [k, n] = kKaryCases[i];
-  const Topology t =
-      build_topology_spec("fattree:k=" + std::to_string(k) + ",n=" + std::to_string(n));
+  const Topology t = build_topology_spec("fattree:k=" + std::to_string(k) + ",n=" + std::to_string(n));
   BOOST_TEST(t.kind == "fattree");
   BOOST_TEST(t.num_switches == n * power(k, n - 1));
   BOOST_TEST(t.num_hosts == power(k, n));
@@ -105,10 +104,7 @@ struct XgftCase {
 };
 const std::vector<XgftCase> kXgftCases = {
     {{18, 36}, {1, 18}},  // 648 hosts, 36 leaves, 18 spines: the 36-port 2-level tree
-    {{4, 4, 4}, {1, 4, 4}},
-    {{3, 2, 4}, {1, 2, 3}},
-    {{2, 3, 2, 2}, {1, 1, 2, 3}},
-    {{6}, {1}},
+    {{4, 4, 4}, {1, 4, 4}}, {{3, 2, 4}, {1, 2, 3}}, {{2, 3, 2, 2}, {1, 1, 2, 3}}, {{6}, {1}},
 };
 
 BOOST_DATA_TEST_CASE(xgft_has_its_counts, bdata::xrange(kXgftCases.size()), c) {
@@ -174,8 +170,7 @@ BOOST_AUTO_TEST_CASE(hosts_per_leaf) {
   const Topology t = build_topology_spec("fattree:k=4,n=2:hosts=2");
   BOOST_TEST(t.num_hosts == 4 * 2);
   BOOST_TEST(t.nodes[0].ports[3].node == -1);
-  BOOST_TEST(error_of([] { build_topology_spec("fattree:k=4,n=2:hosts=5"); }).find("hosts=5") !=
-             std::string::npos);
+  BOOST_TEST(error_of([] { build_topology_spec("fattree:k=4,n=2:hosts=5"); }).find("hosts=5") != std::string::npos);
 }
 
 BOOST_DATA_TEST_CASE(minhop_and_updown_route_them,
@@ -245,9 +240,7 @@ const std::vector<ClusterCase> kClusterCases = {
     {"fattree:radix=40,size=800", 40, 20, 0, 800, 0},
 };
 
-int level_of(const std::string& name) {
-  return name.rfind("leaf", 0) == 0 ? 0 : name.rfind("spine", 0) == 0 ? 1 : 2;
-}
+int level_of(const std::string& name) { return name.rfind("leaf", 0) == 0 ? 0 : name.rfind("spine", 0) == 0 ? 1 : 2; }
 
 }  // namespace
 
