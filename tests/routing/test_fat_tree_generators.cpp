@@ -383,3 +383,36 @@ BOOST_AUTO_TEST_CASE(other_topologies_are_not_fat_trees) {
                fat_tree_bisection(one, fat_tree_shape(one).level);
              }).find("one leaf") != std::string::npos);
 }
+
+// Every size small radixes can hold, at every blocking: the fewest levels that hold it,
+// ceil(size / D) leaves each using all U up ports, a fat tree by the shape's rules (so minhop
+// and up*/down* have its up/down structure), and routed by minhop with a clean check on a
+// sample of the sizes.
+BOOST_AUTO_TEST_CASE(cluster_every_small_size) {
+  int checked = 0;
+  for (int radix : {4, 6, 8})
+    for (int blocking = 1; blocking <= 3; ++blocking) {
+      const int d = radix * blocking / (blocking + 1), u = radix - d;
+      const int max2 = radix * d, max3 = radix * (radix / 2) * d;
+      for (int size = 1; size <= max3; ++size) {
+        const std::string spec = "fattree:radix=" + std::to_string(radix) + ",size=" + std::to_string(size) +
+                                 ",blocking=" + std::to_string(blocking);
+        const Topology t = build_topology_spec(spec);
+        BOOST_TEST_CONTEXT(spec) {
+          BOOST_TEST(t.num_hosts == size);
+          const FatTreeShape f = fat_tree_shape(t);
+          BOOST_REQUIRE(f.fat_tree);
+          BOOST_TEST(f.levels() == (size <= radix ? 1 : size <= max2 ? 2 : 3));
+          if (f.levels() == 1) continue;
+          BOOST_TEST(f.switches[0] == (size + d - 1) / d);
+          BOOST_TEST(f.cables_up[0] == static_cast<long>(f.switches[0]) * u);
+          for (int s = 0; s < t.num_switches; ++s) BOOST_TEST(t.nodes[s].num_ports == radix);
+          if (size % 5 == 0) {
+            BOOST_TEST(routes_and_checks(t, Algorithm::Minhop));
+            ++checked;
+          }
+        }
+      }
+    }
+  BOOST_TEST(checked > 100);
+}
