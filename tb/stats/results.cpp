@@ -200,7 +200,7 @@ SaturationPoint find_saturation(const std::vector<LoadPointResult>& points) {
 }
 
 void write_results(const std::string& dir, const nlohmann::ordered_json& scenario, uint64_t seed,
-                   const std::vector<LoadPointResult>& points, const nlohmann::ordered_json& fabric) {
+                   const std::vector<LoadPointResult>& points, const nlohmann::ordered_json& fabric, bool quick) {
   check_output_folder(dir, "results folder");
   nlohmann::ordered_json j;
   j["scenario"] = scenario;
@@ -234,7 +234,8 @@ void write_results(const std::string& dir, const nlohmann::ordered_json& scenari
   }
   write_file_atomically(dir + "/results.csv", csv.str());
   // One line, named by its routing (the title names the scenario).
-  const PlotLabel label = scenario_plot_label(scenario);
+  PlotLabel label = scenario_plot_label(scenario);
+  label.quick = quick;
   const bool has_routing = scenario.contains("routing") && scenario["routing"].is_object() &&
                            scenario["routing"].contains("algorithm") && scenario["routing"]["algorithm"].is_string();
   write_plot(dir + "/latency.svg", label,

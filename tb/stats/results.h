@@ -105,9 +105,11 @@ SaturationPoint find_saturation(const std::vector<LoadPointResult>& points);
 // packet has null latencies (an empty CSV cell) and stays out of the plot. Throws
 // std::runtime_error when a file cannot be written.
 // `fabric`: what the scenario resolved to once built (switches, hosts, SLs and VLs the routing
-// uses), written beside the scenario when given.
+// uses), written beside the scenario when given. `quick`: made by `ibsc reproduce --quick`, said
+// in the plot.
 void write_results(const std::string& dir, const nlohmann::ordered_json& scenario_resolved, uint64_t seed,
-                   const std::vector<LoadPointResult>& points, const nlohmann::ordered_json& fabric = nullptr);
+                   const std::vector<LoadPointResult>& points, const nlohmann::ordered_json& fabric = nullptr,
+                   bool quick = false);
 void print_summary(std::ostream& os, const std::vector<LoadPointResult>& points);
 // Latency vs accepted traffic, one line per series, saturated points with open markers
 // (tb/stats/plot.h); points that measured no packet stay out.

@@ -118,6 +118,13 @@ BOOST_AUTO_TEST_CASE(quick_marked_in_the_image) {
   }
   tb::write_xy_plot(dir + "/full.svg", "Figure 8", {"x", "y"}, {{"r", {{1, 2}}}});
   BOOST_TEST(slurp(dir + "/full.gp").find("quick") == std::string::npos);
+  // ibsc reproduce --quick's per-experiment results: the latency plot says so too.
+  nlohmann::ordered_json scen;
+  scen["name"] = "exp";
+  tb::write_results(dir + "/run", scen, 1, knee(), nullptr, true);
+  BOOST_TEST(slurp(dir + "/run/latency.gp").find("set title \"exp (quick)") != std::string::npos);
+  tb::write_results(dir + "/full_run", scen, 1, knee());
+  BOOST_TEST(slurp(dir + "/full_run/latency.gp").find("quick") == std::string::npos);
   std::filesystem::remove_all(dir);
 }
 
