@@ -108,9 +108,13 @@ std::string figure_subtitle(const Study& s, const std::string& network, const st
   };
   std::string sub = set_or_name(s.tori, network, "topology.spec");
   for (size_t i = 0; i < patterns.size(); ++i) sub += (i ? "/" : ", ") + patterns[i];
+  auto number = [](const std::string& t) {
+    return !t.empty() && t.find_first_not_of("0123456789") == std::string::npos;
+  };
   const std::string bytes = set_or_name(s.lengths, length, "traffic.length");
-  const bool number = !bytes.empty() && bytes.find_first_not_of("0123456789") == std::string::npos;
-  return sub + ", " + (number ? bytes + "-byte packets" : "packets " + bytes);
+  if (number(bytes)) return sub + ", " + bytes + "-byte packets";
+  const std::string mtu = set_or_name(s.lengths, length, "traffic.disk.mtu");  // the disk workload's packets
+  return sub + ", " + (number(mtu) ? "MTU " + mtu + " bytes" : "packets " + length);
 }
 
 void write_explained_outliers(std::ostream& md, const Study& s, const std::vector<ReportOutlier>& outliers) {

@@ -21,8 +21,9 @@
 //   core_clk                     the switch core clock: 1 from each sampled edge, 0 from half a period on
 // Only connected ports are traced, and of those only WaveOptions::ports when given. The cost is bounded by the
 // selection and the window: no process runs outside the window and nothing is traced for other switches.
-// Before the window (from time 0) and from its end on every value is x: nothing was sampled
-// there, and a 0 would read as an empty buffer or a starved credit counter.
+// Before the window (from time 0) and from its end on each of these is x: nothing was sampled
+// there, and a 0 would read as an empty buffer or a starved credit counter. (The RTL pin bundle
+// below is traced by the arbiter itself and keeps its values.)
 //
 // Beside the dump goes a GTKWave save file for it (run.vcd -> run.gtkw, tb/waves/wave_savefile.h)
 // naming exactly the switches, ports, VLs and hosts dumped, opening at the window.
