@@ -27,6 +27,7 @@
 
 #include "models/verilated_arbiter.h"
 #include "routing/routing.h"
+#include "tb/cosim/cosim.h"
 #include "tb/cosim/vcd_reader.h"
 #include "tb/fabric/arbiter_factory.h"
 #include "tb/fabric/fabric.h"
@@ -394,6 +395,20 @@ BOOST_AUTO_TEST_CASE(save_file_fits_the_port_count) {
   BOOST_TEST(text.find("-sw_0 port 5 (host 0)") != std::string::npos);
   BOOST_TEST(text.find(".p7.") == std::string::npos);
   opens_at(save_window("waves_6port.gtkw"), 2000 * kNs, 4000 * kNs, "waves_6port.gtkw");
+}
+
+// waves/arbiter.gtkw opens at the window of docs/cosim.md's RTL waves command (cycles of
+// tb/cosim's kCosimPeriodPs), zoomed and marked as the probe's save files are.
+BOOST_AUTO_TEST_CASE(arbiter_save_file_opens_at_the_cosim_window) {
+  std::ifstream doc(IBSC_SOURCE_DIR "/docs/cosim.md");
+  const std::string text((std::istreambuf_iterator<char>(doc)), std::istreambuf_iterator<char>());
+  std::smatch m;
+  BOOST_TEST_REQUIRE(std::regex_search(text, m, std::regex(R"(--trace-from (\d+)\s+--trace-to (\d+))")));
+  const uint64_t from = std::stoull(m[1]) * ibsc::tb::kCosimPeriodPs, to = std::stoull(m[2]) * ibsc::tb::kCosimPeriodPs;
+  std::ifstream f(IBSC_SOURCE_DIR "/waves/arbiter.gtkw");
+  const std::string gtkw((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  BOOST_TEST(gtkw.find(ibsc::tb::gtkw_window_lines(from, to, from)) != std::string::npos);
+  opens_at(save_window(IBSC_SOURCE_DIR "/waves/arbiter.gtkw"), from, to, "arbiter.gtkw");
 }
 
 // With output buffers the dump has out_occupancy and so does the save file beside it: the one
