@@ -54,6 +54,9 @@ uint64_t host_guid(const Topology& t, int host);
 // Reads `path`: a directory holding opensm-lfts.dump (and optionally sl2vl.txt and
 // path-records.txt, as export_tables writes them) or a single LFT dump file.
 TableSet import_opensm_tables(const Topology& t, const std::string& path);
+// OpenSM's --dump_files_dir output: opensm-lfts.dump, else opensm.fdbs (same as
+// import_opensm_tables, but `dir` must be a directory).
+TableSet import_opensm_dump_dir(const Topology& t, const std::string& dir);
 
 // Writes opensm-lfts.dump, sl2vl.txt and path-records.txt into `dir` (created if missing); refuses
 // tables with one LFT per input VL (no dump format holds them).

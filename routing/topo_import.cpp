@@ -481,11 +481,15 @@ Topology read_topology_file(const std::string& path) {
   std::string raw;
   while (std::getline(in, raw)) {
     std::string s = trim(raw);
+    if (s.rfind("{ ", 0) == 0 && s.find("NodeGUID:") != std::string::npos) return read_opensm_subnet(path);
+    if ((s.rfind("SW ", 0) == 0 || s.rfind("CA ", 0) == 0) && s.find(" 0x") != std::string::npos)
+      return read_ibnetdiscover_ports(path);
     if (s.rfind("switch ", 0) == 0 || s.rfind("host ", 0) == 0 || s.rfind("link ", 0) == 0) return read_edge_list(path);
     if (s.rfind("Switch", 0) == 0 || s.rfind("Ca", 0) == 0 || s.rfind("Hca", 0) == 0) return read_ibnetdiscover(path);
   }
   throw std::invalid_argument(
-      path + ": neither an ibnetdiscover dump nor an edge list (no Switch/Ca or switch/host/link line)");
+      path + ": not a topology file: no opensm-subnet.lst link ('{ '), ibnetdiscover (Switch/Ca, or SW/CA with "
+             "--ports) or edge list (switch/host/link) line");
 }
 
 }  // namespace ibsc::routing

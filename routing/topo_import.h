@@ -28,7 +28,15 @@ namespace ibsc::routing {
 
 Topology read_ibnetdiscover(const std::string& path);
 Topology read_edge_list(const std::string& path);
-// Either format, told apart by the first node line.
+// OpenSM's opensm-subnet.lst (topo_import_opensm.cpp): switches and HCAs with OpenSM's GUIDs
+// and LIDs (Node::guid: a switch's node GUID, an HCA port's port GUID; Node::lid: a switch's
+// port 0 LID, an HCA port's base LID), so its LFT dumps match (table_io.h).
+Topology read_opensm_subnet(const std::string& path);
+// `ibnetdiscover --ports` (topo_import_ports.cpp): one line per port, the same GUIDs and LIDs.
+Topology read_ibnetdiscover_ports(const std::string& path);
+// Any of these formats, told apart by the first line that is not blank or a comment:
+// `{ ` opensm-subnet.lst, `SW `/`CA ` ibnetdiscover --ports, `Switch`/`Ca`/`Hca` ibnetdiscover
+// or ibsim, `switch`/`host`/`link` an edge list.
 Topology read_topology_file(const std::string& path);
 
 }  // namespace ibsc::routing
