@@ -88,9 +88,12 @@ void lmc_from_dump(const Topology& t, const dump_detail::LidOwners& own, TableSe
 }
 
 // Sizes everything but the LFTs once the LIDs are known; max_lid from the nodes' LIDs and the
-// LIDs the dump routes though it says no port has them (kept: the tables as written).
+// LIDs the dump names an owner for or says no port has (their entries are kept: the tables as
+// written; e.g. a switch's extra LIDs with OpenSM's lmc_esp0).
 void finish_layout(const Topology& t, TableSet& ts, const dump_detail::LidOwners& own) {
-  ts.max_lid = own.nobody.empty() ? 0 : own.nobody.rbegin()->first;
+  ts.max_lid = 0;
+  if (!own.nobody.empty()) ts.max_lid = own.nobody.rbegin()->first;
+  if (!own.owned.empty()) ts.max_lid = std::max(ts.max_lid, own.owned.rbegin()->first);
   for (const auto& st : ts.switches) ts.max_lid = std::max(ts.max_lid, st.lid);
   for (const auto& h : ts.hosts) ts.max_lid = std::max<Lid>(ts.max_lid, h.base_lid + (1 << h.lmc) - 1);
   for (int s = 0; s < t.num_switches; ++s)

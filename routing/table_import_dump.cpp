@@ -188,7 +188,11 @@ LftDump read_lft_dump(const Topology& t, std::istream& in, const std::string& na
     ++line;
   }
   if (!in) return r.take();  // nothing but blank lines
-  if (raw.rfind("dump_ucast_routes:", 0) == 0) read_fdbs(r, in, name, raw, line);
+  // fdbs: its header, or an entry "0xLLLL : " (an lfts entry has no colon).
+  const bool fdbs = raw.rfind("dump_ucast_routes:", 0) == 0 ||
+                    (raw.rfind("0x", 0) == 0 && raw.find(' ') != std::string::npos &&
+                     raw.compare(raw.find(' '), 3, " : ") == 0);
+  if (fdbs) read_fdbs(r, in, name, raw, line);
   else read_lfts(r, in, name, raw, line);
   return r.take();
 }

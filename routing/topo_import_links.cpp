@@ -8,6 +8,13 @@
 #include "routing/strict_number.h"
 
 namespace ibsc::routing::import_detail {
+namespace {
+std::string short_hex(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%" PRIx64, v);
+  return buf;
+}
+}  // namespace
 
 void fail(const std::string& path, int line, const std::string& what) {
   throw std::invalid_argument(path + ":" + std::to_string(line) + ": " + what);
@@ -16,7 +23,7 @@ void fail(const std::string& path, int line, const std::string& what) {
 uint64_t hex(const std::string& path, int line, std::string_view text, uint64_t max, const std::string& what) {
   uint64_t v = 0;
   if (!parse_unsigned(text, max, v, 16))
-    fail(path, line, what + " '" + std::string(text) + "' is not a hexadecimal number up to " + hex16(max));
+    fail(path, line, what + " '" + std::string(text) + "' is not a hexadecimal number up to " + short_hex(max));
   return v;
 }
 
