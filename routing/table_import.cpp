@@ -223,7 +223,6 @@ void set_budgets(TableSet& ts) {
   ts.vls_used = top_vl + 1;
 }
 
-
 // The dump a path names: a file (its format told by its content), or in a directory
 // opensm-lfts.dump, else opensm.fdbs.
 std::string dump_file(const std::string& path) {
@@ -235,7 +234,8 @@ std::string dump_file(const std::string& path) {
 }
 
 // Which LID each node has (table_io.h's order): sl2vl.txt, the topology's own LIDs, or ours.
-void lay_out_lids(const Topology& t, const LftDump& d, const std::string& sl2vl, TableSet& ts, const std::string& dump) {
+void lay_out_lids(const Topology& t, const LftDump& d, const std::string& sl2vl, TableSet& ts,
+                  const std::string& dump) {
   if (!sl2vl.empty() && std::filesystem::exists(sl2vl)) {
     ts.switches.assign(t.num_switches, SwitchTables{});
     ts.hosts.assign(t.num_hosts, HostTables{});
@@ -295,7 +295,8 @@ TableSet import_opensm_tables(const Topology& t, const std::string& path) {
   if (!in) throw std::invalid_argument(dump + ": cannot open the LFT dump");
   const LftDump d = dump_detail::read_lft_dump(t, in, dump);
   if (d.blocks.empty())
-    throw std::invalid_argument(dump + ": no switch block ('Unicast lids ... of switch' or 'dump_ucast_routes: Switch')");
+    throw std::invalid_argument(dump +
+                                ": no switch block ('Unicast lids ... of switch' or 'dump_ucast_routes: Switch')");
 
   TableSet ts;
   ts.algorithm = "file";

@@ -37,8 +37,15 @@ class Reader {
 
   void header(int line, uint64_t guid, Lid lid) {
     auto it = by_guid_.find(guid);
-    if (it == by_guid_.end())
-      fail(name_, line, "guid " + import_detail::hex16(guid) + " is not a switch of this topology");
+    if (it == by_guid_.end()) {
+      bool any_guid = t_.kind != "file";  // a generated fabric has ours (table_io.h); a file may have none
+      for (int s = 0; s < t_.num_switches; ++s) any_guid |= t_.nodes[s].guid != 0;
+      fail(name_, line,
+           "guid " + import_detail::hex16(guid) + " is not a switch of this topology" +
+               (any_guid ? ""
+                         : " (it has no GUIDs: read it from the same fabric's opensm-subnet.lst or ibnetdiscover "
+                           "output)"));
+    }
     if (!seen_.emplace(it->second, line).second)
       fail(name_, line,
            "switch " + t_.nodes[it->second].name + " already listed on line " + std::to_string(seen_[it->second]));
@@ -189,9 +196,9 @@ LftDump read_lft_dump(const Topology& t, std::istream& in, const std::string& na
   }
   if (!in) return r.take();  // nothing but blank lines
   // fdbs: its header, or an entry "0xLLLL : " (an lfts entry has no colon).
-  const bool fdbs = raw.rfind("dump_ucast_routes:", 0) == 0 ||
-                    (raw.rfind("0x", 0) == 0 && raw.find(' ') != std::string::npos &&
-                     raw.compare(raw.find(' '), 3, " : ") == 0);
+  const bool fdbs =
+      raw.rfind("dump_ucast_routes:", 0) == 0 ||
+      (raw.rfind("0x", 0) == 0 && raw.find(' ') != std::string::npos && raw.compare(raw.find(' '), 3, " : ") == 0);
   if (fdbs) read_fdbs(r, in, name, raw, line);
   else read_lfts(r, in, name, raw, line);
   return r.take();

@@ -32,9 +32,9 @@ struct LftBlock {
 
 // What the dump says about who has each LID, where it says it.
 struct LidOwners {
-  bool known = false;              // the dump names owners (OpenSM's comments, or fdbs)
-  std::map<Lid, uint64_t> owned;   // LID -> port GUID of its owner (0: some port, unnamed)
-  std::map<Lid, int> nobody;       // LIDs the dump says no port has -> a line saying so
+  bool known = false;             // the dump names owners (OpenSM's comments, or fdbs)
+  std::map<Lid, uint64_t> owned;  // LID -> port GUID of its owner (0: some port, unnamed)
+  std::map<Lid, int> nobody;      // LIDs the dump says no port has -> a line saying so
 };
 
 struct LftDump {

@@ -47,9 +47,9 @@ namespace {
 struct RawNode {
   LinkEnd first;  // as first seen
   int line = 0;
-  int ports = 0;                   // highest port number seen or the count given
-  std::map<int, uint64_t> guid;    // HCA: port -> port GUID
-  std::map<int, Lid> lid;          // HCA: port -> LID
+  int ports = 0;                 // highest port number seen or the count given
+  std::map<int, uint64_t> guid;  // HCA: port -> port GUID
+  std::map<int, Lid> lid;        // HCA: port -> LID
 };
 
 struct Cable {
@@ -78,18 +78,20 @@ class Builder {
     if (e.is_switch && (e.guid != n.first.guid || e.lid != n.first.lid))
       differs("GUID/LID", hex16(e.guid) + "/" + std::to_string(e.lid),
               hex16(n.first.guid) + "/" + std::to_string(n.first.lid));
-    if (e.port < 1 || e.port > 254) fail(path_, line, "port " + std::to_string(e.port) + " of " + who + " outside 1..254");
+    if (e.port < 1 || e.port > 254)
+      fail(path_, line, "port " + std::to_string(e.port) + " of " + who + " outside 1..254");
     if (e.num_ports && e.port > e.num_ports)
-      fail(path_, line, "port " + std::to_string(e.port) + " of " + who + " beyond its " + std::to_string(e.num_ports) +
-                            " ports");
+      fail(path_, line,
+           "port " + std::to_string(e.port) + " of " + who + " beyond its " + std::to_string(e.num_ports) + " ports");
     n.ports = std::max({n.ports, e.port, e.num_ports});
     if (!e.is_switch) {
       auto g = n.guid.emplace(e.port, e.guid);
       auto l = n.lid.emplace(e.port, e.lid);
       if (g.first->second != e.guid || l.first->second != e.lid)
-        fail(path_, line, "port " + std::to_string(e.port) + " of " + who + " has GUID/LID " + hex16(e.guid) + "/" +
-                              std::to_string(e.lid) + " here but " + hex16(g.first->second) + "/" +
-                              std::to_string(l.first->second) + " on an earlier line");
+        fail(path_, line,
+             "port " + std::to_string(e.port) + " of " + who + " has GUID/LID " + hex16(e.guid) + "/" +
+                 std::to_string(e.lid) + " here but " + hex16(g.first->second) + "/" + std::to_string(l.first->second) +
+                 " on an earlier line");
     }
     return it->second;
   }
@@ -106,8 +108,9 @@ class Builder {
              "port " + std::to_string(from.second) + " of " + nodes_[from.first].first.key +
                  " is also cabled elsewhere (line " + std::to_string(c->second.line) + ")");
       if (c != cables_.end() && c->second.width && l.width && c->second.width != l.width)
-        fail(path_, l.line, "the cable on port " + std::to_string(from.second) + " of " + nodes_[from.first].first.key +
-                                " has another width on line " + std::to_string(c->second.line));
+        fail(path_, l.line,
+             "the cable on port " + std::to_string(from.second) + " of " + nodes_[from.first].first.key +
+                 " has another width on line " + std::to_string(c->second.line));
       if (c == cables_.end()) cables_[from] = {to, l.width, l.line, l.rate};
     }
   }

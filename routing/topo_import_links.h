@@ -23,8 +23,8 @@ std::string hex16(uint64_t v);  // "0x%016llx"
 // One end of a cable as a line gives it.
 struct LinkEnd {
   bool is_switch = false;
-  std::string key;  // node identity: switches by GUID; HCAs by node GUID where the line has it
-  std::string desc;  // node description
+  std::string key;    // node identity: switches by GUID; HCAs by node GUID where the line has it
+  std::string desc;   // node description
   int num_ports = 0;  // 0: the line does not say (the highest port seen is used)
   uint64_t guid = 0;  // switch: node GUID; HCA: this port's GUID
   Lid lid = 0;        // switch: port 0's LID; HCA: this port's base LID
@@ -49,8 +49,8 @@ struct BareEnd {
 // each its own host ("desc/pN" when the HCA has several cabled ports or the port is not 1).
 // A description that several nodes share (or an empty one) gives way to the node's id,
 // "S-<guid>" or "H-<guid>", as ibnetdiscover names nodes. `notes` are kept in front.
-Topology build_from_links(const std::string& path, const std::vector<LinkLine>& links,
-                          const std::vector<BareEnd>& bare, std::vector<std::string> notes);
+Topology build_from_links(const std::string& path, const std::vector<LinkLine>& links, const std::vector<BareEnd>& bare,
+                          std::vector<std::string> notes);
 
 // The note saying that per-cable widths/speeds are kept but not simulated (nothing if empty).
 void note_unmodelled_rates(Topology& t, const std::string& path, const std::map<std::string, int>& rates);

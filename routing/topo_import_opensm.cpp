@@ -2,7 +2,8 @@
 // line per cabled port, every cable once from each end:
 //   { TYPE Ports:NN SystemGUID:G NodeGUID:G PortGUID:G VenID:V DevID:D Rev:R {DESC} LID:LLLL PN:PP }
 //   { ...the peer, same fields... } PHY=4x LOG=ACT SPD=2.5
-// TYPE is SW or CA, with "-SM" on the subnet manager's node; numbers are hexadecimal. A switch's
+// TYPE is SW or CA, with "-SM" on the subnet manager's node (Rt, a router: its cables are
+// left out with a note, as routers are not modelled); numbers are hexadecimal. A switch's
 // LID is port 0's; an HCA's is the cabled port's base LID (its LMC is not in the file).
 #include <fstream>
 #include <map>
@@ -63,11 +64,11 @@ class LineReader {
     LinkEnd e;
     const std::string_view type = word();
     const std::string_view kind = type.substr(0, type.find('-'));
-    if (kind == "Rt") fail(path_, line_, "a router (Rt) node: routers are not modelled");
-    if (kind != "SW" && kind != "CA")
-      fail(path_, line_, "node type '" + std::string(type) + "' is neither SW nor CA (with -SM on the SM's node)");
+    router_ |= kind == "Rt";
+    if (kind != "SW" && kind != "CA" && kind != "Rt")
+      fail(path_, line_, "node type '" + std::string(type) + "' is neither SW, CA nor Rt (with -SM on the SM's node)");
     if (type.size() > kind.size() && type.substr(kind.size()) != "-SM")
-      fail(path_, line_, "node type '" + std::string(type) + "' (expected SW, CA, SW-SM or CA-SM)");
+      fail(path_, line_, "node type '" + std::string(type) + "' (expected SW, CA or Rt, with -SM on the SM's node)");
     e.is_switch = kind == "SW";
     e.num_ports = static_cast<int>(field("Ports:", 254));
     if (e.num_ports < 1) fail(path_, line_, "node with 0 ports");
@@ -110,10 +111,13 @@ class LineReader {
       fail(path_, line_, "link state LOG=" + state + " (expected ACT, ARM, INI or DWN)");
   }
 
+  bool router() const { return router_; }
+
  private:
   const std::string& path_;
   int line_;
   std::string_view s_;
+  bool router_ = false;
 };
 
 }  // namespace
@@ -123,6 +127,7 @@ Topology read_opensm_subnet(const std::string& path) {
   if (!in) throw std::invalid_argument(path + ": cannot open the topology file");
   std::vector<LinkLine> links;
   std::map<std::string, int> inactive;  // link state -> lines
+  int router_lines = 0;
   std::string raw;
   int line = 0;
   while (std::getline(in, raw)) {
@@ -136,11 +141,18 @@ Topology read_opensm_subnet(const std::string& path) {
     l.b = r.end();
     std::string state;
     r.link(l, state);
+    if (r.router()) {  // IB-to-IB routers are not modelled: their cables are left out
+      ++router_lines;
+      continue;
+    }
     if (state != "ACT") ++inactive[state];
     links.push_back(std::move(l));
   }
-  if (links.empty()) throw std::invalid_argument(path + ": no link lines (an empty opensm-subnet.lst)");
+  if (links.empty()) throw std::invalid_argument(path + ": no link lines between switches and HCAs");
   std::vector<std::string> notes;
+  if (router_lines)
+    notes.push_back(path + ": " + std::to_string(router_lines) +
+                    " link line(s) of a router (Rt) left out: routers are not modelled");
   // OpenSM routes over every port it found, whatever its state; so are they kept here.
   for (const auto& [state, n] : inactive)
     notes.push_back(path + ": " + std::to_string(n) + " link line(s) in state " + state +

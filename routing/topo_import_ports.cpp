@@ -1,10 +1,10 @@
 // `ibnetdiscover --ports` (-p): one line per port of every node, every cable once from each end:
 //   TYPE LID PORT 0xGUID WIDTH SPEED - PTYPE PLID PPORT 0xPGUID ( 'DESC' - 'PDESC' )
 //   TYPE LID PORT 0xGUID WIDTH SPEED                                    'DESC'      (no cable)
-// TYPE is SW or CA (RT: a router, refused); a switch's LID is port 0's and its GUID the port
-// GUID all its ports share (the node GUID on the switches we know); an HCA's LID and GUID are
-// the port's. The form has no node GUID for HCAs, so an HCA's ports are grouped by description
-// (as "desc/pN"); where two HCAs share a description and a port number, each port stands alone.
+// TYPE is SW or CA (RT, a router: left out with a note, as routers are not modelled); a switch's LID is port 0's and
+// its GUID the port GUID all its ports share (the node GUID on the switches we know); an HCA's LID and GUID are the
+// port's. The form has no node GUID for HCAs, so an HCA's ports are grouped by description (as "desc/pN"); where two
+// HCAs share a description and a port number, each port stands alone.
 #include <fstream>
 #include <map>
 #include <set>
@@ -23,6 +23,7 @@ using import_detail::LinkEnd;
 
 struct PortRecord {
   LinkEnd self, peer;
+  bool router = false;  // either end is a router
   bool cabled = false;
   int width = 0;
   std::string rate;
@@ -35,12 +36,16 @@ std::string_view rtrim(std::string_view s) {
 }
 
 // "TYPE LID PORT 0xGUID" from the stream.
-LinkEnd read_end(const std::string& path, int line, std::istringstream& is) {
+struct PortEnd : LinkEnd {
+  bool router = false;
+};
+PortEnd read_end(const std::string& path, int line, std::istringstream& is) {
   std::string type, lid, port, guid;
   if (!(is >> type >> lid >> port >> guid)) fail(path, line, "expected 'TYPE LID PORT 0xGUID'");
-  if (type == "RT") fail(path, line, "a router (RT) port: routers are not modelled");
-  if (type != "SW" && type != "CA") fail(path, line, "node type '" + type + "' is neither SW nor CA");
-  LinkEnd e;
+  PortEnd e;
+  if (type != "SW" && type != "CA" && type != "RT")
+    fail(path, line, "node type '" + type + "' is neither SW, CA nor RT");
+  e.router = type == "RT";
   e.is_switch = type == "SW";
   uint64_t v = 0;
   if (!parse_unsigned(lid, 0xFFFF, v)) fail(path, line, "LID '" + lid + "' is not a number in 0..65535");
@@ -56,11 +61,14 @@ PortRecord read_line(const std::string& path, int line, const std::string& raw) 
   PortRecord r;
   r.line = line;
   std::istringstream is(raw);
-  r.self = read_end(path, line, is);
+  PortEnd self = read_end(path, line, is);
+  r.self = self;
+  r.router = self.router;
   std::string width, speed;
   if (!(is >> width >> speed)) fail(path, line, "expected the width and speed after the GUID");
   uint64_t lanes = 0;
-  if (width.size() >= 2 && width.back() == 'x' && parse_unsigned(std::string_view(width).substr(0, width.size() - 1), 100, lanes)) {
+  if (width.size() >= 2 && width.back() == 'x' &&
+      parse_unsigned(std::string_view(width).substr(0, width.size() - 1), 100, lanes)) {
     if (!iba_width(lanes)) fail(path, line, "link width '" + width + "' is not an IBA width (1x, 2x, 4x, 8x or 12x)");
     r.width = static_cast<int>(lanes);
     r.rate = width + " " + speed;
@@ -75,7 +83,9 @@ PortRecord read_line(const std::string& path, int line, const std::string& raw) 
   }
   if (s.empty() || s[0] != '-') fail(path, line, "expected '- PEER ...' or 'DESC' after the speed");
   std::istringstream ps{std::string(s.substr(1))};
-  r.peer = read_end(path, line, ps);
+  PortEnd peer = read_end(path, line, ps);
+  r.peer = peer;
+  r.router |= peer.router;
   std::getline(ps, rest);
   s = rtrim(rest);
   while (!s.empty() && (s[0] == ' ' || s[0] == '\t')) s.remove_prefix(1);
@@ -112,6 +122,7 @@ Topology read_ibnetdiscover_ports(const std::string& path) {
     if (!e.is_switch) ca_ports[{e.desc, e.port}].insert(e.guid);
   };
   for (const PortRecord& r : recs) {
+    if (r.router) continue;
     note_ca(r.self);
     if (r.cabled) note_ca(r.peer);
   }
@@ -124,7 +135,12 @@ Topology read_ibnetdiscover_ports(const std::string& path) {
   };
   std::vector<import_detail::LinkLine> links;
   std::vector<import_detail::BareEnd> bare;
+  int router_lines = 0;
   for (PortRecord& r : recs) {
+    if (r.router) {  // IB-to-IB routers are not modelled: their ports and cables are left out
+      ++router_lines;
+      continue;
+    }
     key(r.self);
     if (!r.cabled) {
       bare.push_back({r.self, r.line});
@@ -133,7 +149,11 @@ Topology read_ibnetdiscover_ports(const std::string& path) {
     key(r.peer);
     links.push_back({r.self, r.peer, r.width, r.rate, r.line});
   }
-  return import_detail::build_from_links(path, links, bare, {});
+  std::vector<std::string> notes;
+  if (router_lines)
+    notes.push_back(path + ": " + std::to_string(router_lines) +
+                    " port line(s) of a router (RT) left out: routers are not modelled");
+  return import_detail::build_from_links(path, links, bare, std::move(notes));
 }
 
 }  // namespace ibsc::routing

@@ -8,8 +8,8 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <set>
+#include <sstream>
 #include <string>
 #include <tuple>
 
@@ -67,10 +67,11 @@ struct Expect {
   int switches, hosts, cables, lmc;
 };
 const Expect kSets[] = {
-    {"two_switch", 2, 2, 4, 0},   // 2 host cables, 2 between the switches
-    {"fattree2", 6, 8, 16, 0},    // 8 host cables, 4 leaves x 2 spines
+    {"two_switch", 2, 2, 4, 0},  // 2 host cables, 2 between the switches
+    {"fattree2", 6, 8, 16, 0},   // 8 host cables, 4 leaves x 2 spines
     {"fattree2_lmc1", 6, 8, 16, 1},
     {"two_port_hca", 2, 4, 6, 0},  // 2 HCAs x 2 cabled ports, 2 cables between the switches
+    {"two_port_hca_lmc2", 2, 4, 6, 2},
 };
 
 int cables(const Topology& t) {
@@ -124,40 +125,60 @@ BOOST_AUTO_TEST_CASE(real_dumps_walk_to_the_right_host) {
   for (const Expect& e : kSets) {
     const std::string dir = kData + "/" + e.dir;
     BOOST_TEST_CONTEXT(e.dir) {
-      const Topology t = read_topology_file(dir + "/opensm-subnet.lst");
-      const TableSet ts = import_opensm_dump_dir(t, dir);
-      long walked = 0;
-      for (int h = 0; h < t.num_hosts; ++h) {
-        BOOST_TEST(ts.hosts[h].lmc == e.lmc);
-        BOOST_TEST(ts.hosts[h].base_lid == t.nodes[t.host_node(h)].lid);
-        for (int q = 0; q < t.num_hosts; ++q) {
-          if (q == h) continue;
-          BOOST_TEST(ts.hosts[h].paths[q].size() == (1u << e.lmc));
-          for (int c = 0; c < (1 << e.lmc); ++c) {
-            BOOST_TEST(walk(t, ts, h, static_cast<Lid>(ts.hosts[q].base_lid + c)) == q);
-            ++walked;
+      for (const char* form : {"opensm-subnet.lst", "ibnetdiscover.txt", "ibnetdiscover-ports.txt"}) {
+        BOOST_TEST_CONTEXT(form) {
+          const Topology t = read_topology_file(dir + "/" + form);
+          const TableSet ts = import_opensm_dump_dir(t, dir);
+          long walked = 0;
+          for (int h = 0; h < t.num_hosts; ++h) {
+            BOOST_TEST(ts.hosts[h].lmc == e.lmc);
+            BOOST_TEST(ts.hosts[h].base_lid == t.nodes[t.host_node(h)].lid);
+            for (int q = 0; q < t.num_hosts; ++q) {
+              if (q == h) continue;
+              BOOST_TEST(ts.hosts[h].paths[q].size() == (1u << e.lmc));
+              for (int c = 0; c < (1 << e.lmc); ++c) {
+                BOOST_TEST(walk(t, ts, h, static_cast<Lid>(ts.hosts[q].base_lid + c)) == q);
+                ++walked;
+              }
+            }
           }
-        }
-      }
-      BOOST_TEST(walked == static_cast<long>(e.hosts) * (e.hosts - 1) << e.lmc);
-      const CheckReport rep = check_tables(t, ts);
-      BOOST_TEST(rep.ok(), rep.text());
-      BOOST_TEST(rep.routed_pairs == static_cast<long>(e.hosts) * (e.hosts - 1));
-      // Each switch LID goes to port 0 at that switch.
-      for (int s = 0; s < t.num_switches; ++s) BOOST_TEST(ts.switches[s].lft[ts.switches[s].lid].primary() == 0);
+          BOOST_TEST(walked == static_cast<long>(e.hosts) * (e.hosts - 1) << e.lmc);
+          const CheckReport rep = check_tables(t, ts);
+          BOOST_TEST(rep.ok(), rep.text());
+          BOOST_TEST(rep.routed_pairs == static_cast<long>(e.hosts) * (e.hosts - 1));
+          // Each switch LID goes to port 0 at that switch.
+          for (int s = 0; s < t.num_switches; ++s) BOOST_TEST(ts.switches[s].lft[ts.switches[s].lid].primary() == 0);
 
-      const TableSet fdbs = import_opensm_tables(t, dir + "/opensm.fdbs");
-      BOOST_TEST(fdbs.max_lid == ts.max_lid);
-      for (int s = 0; s < t.num_switches; ++s) {
-        BOOST_TEST(fdbs.switches[s].lid == ts.switches[s].lid);
-        for (Lid l = 0; l <= ts.max_lid; ++l) {
-          BOOST_TEST(fdbs.switches[s].lft[l].routed() == ts.switches[s].lft[l].routed());
-          if (ts.switches[s].lft[l].routed()) BOOST_TEST(fdbs.switches[s].lft[l].primary() == ts.switches[s].lft[l].primary());
+          const TableSet fdbs = import_opensm_tables(t, dir + "/opensm.fdbs");
+          BOOST_TEST(fdbs.max_lid == ts.max_lid);
+          for (int s = 0; s < t.num_switches; ++s) {
+            BOOST_TEST(fdbs.switches[s].lid == ts.switches[s].lid);
+            for (Lid l = 0; l <= ts.max_lid; ++l) {
+              BOOST_TEST(fdbs.switches[s].lft[l].routed() == ts.switches[s].lft[l].routed());
+              if (ts.switches[s].lft[l].routed())
+                BOOST_TEST(fdbs.switches[s].lft[l].primary() == ts.switches[s].lft[l].primary());
+            }
+          }
+          for (int h = 0; h < t.num_hosts; ++h) BOOST_TEST(fdbs.hosts[h].lmc == e.lmc);
         }
       }
-      for (int h = 0; h < t.num_hosts; ++h) BOOST_TEST(fdbs.hosts[h].lmc == e.lmc);
     }
   }
+}
+
+// What LMC is for: with LMC 2 OpenSM's minhop spreads a host's 4 LIDs over both cables
+// between the two switches (ports 3 and 5 of either), two LIDs each.
+BOOST_AUTO_TEST_CASE(lmc_spreads_lids_over_parallel_cables) {
+  const std::string dir = kData + "/two_port_hca_lmc2";
+  const Topology t = read_topology_file(dir + "/opensm-subnet.lst");
+  const TableSet ts = import_opensm_dump_dir(t, dir);
+  for (int h = 0; h < t.num_hosts; ++h)
+    for (int s = 0; s < t.num_switches; ++s) {
+      if (t.host_switch(h) == s) continue;
+      std::map<int, int> lids_per_port;
+      for (int c = 0; c < 4; ++c) ++lids_per_port[ts.switches[s].lft[ts.hosts[h].base_lid + c].primary()];
+      BOOST_TEST((lids_per_port == std::map<int, int>{{3, 2}, {5, 2}}), t.nodes[t.host_node(h)].name);
+    }
 }
 
 namespace {
@@ -209,9 +230,8 @@ BOOST_AUTO_TEST_CASE(bad_topology_lines_name_file_and_line) {
   };
   BOOST_TEST(err(line1 + edited(line1, "Ports:02", "Ports:0G")) ==
              f + ":2: Ports '0G' is not a hexadecimal number up to 0xfe");
-  BOOST_TEST(err(edited(line1, "{ CA Ports", "{ Rt Ports")) == f + ":1: a router (Rt) node: routers are not modelled");
   BOOST_TEST(err(edited(line1, "{ CA Ports", "{ CA-X Ports")) ==
-             f + ":1: node type 'CA-X' (expected SW, CA, SW-SM or CA-SM)");
+             f + ":1: node type 'CA-X' (expected SW, CA or Rt, with -SM on the SM's node)");
   BOOST_TEST(err(edited(line1, "PHY=4x", "PHY=3x")) ==
              f + ":1: link width PHY=3x is not an IBA width (1x, 2x, 4x, 8x or 12x)");
   BOOST_TEST(err(edited(line1, "LOG=ACT", "LOG=UP")) == f + ":1: link state LOG=UP (expected ACT, ARM, INI or DWN)");
@@ -219,16 +239,18 @@ BOOST_AUTO_TEST_CASE(bad_topology_lines_name_file_and_line) {
   BOOST_TEST(err(edited(line1, "LID:0001 PN:01", "LID:0001 PN:09")) ==
              f + ":1: port 9 of switch 0x0000000000200000 beyond its 8 ports");
   BOOST_TEST(err(edited(line1, " PN:01 } {", " } {")).rfind(f + ":1: expected 'PN:'", 0) == 0);
-  BOOST_TEST(err(edited(edited(line1, "{Hca1} LID", "{Hca1 LID"), "{Switch1} LID", "{Switch1 LID")) == f + ":1: node description without '} LID:' after it");
+  BOOST_TEST(err(edited(edited(line1, "{Hca1} LID", "{Hca1 LID"), "{Switch1} LID", "{Switch1 LID")) ==
+             f + ":1: node description without '} LID:' after it");
   // The second line contradicts the first: the switch's LID, then the peer of a port.
-  BOOST_TEST(err(line1 + edited(line1, "LID:0001 PN:01", "LID:0005 PN:02")) ==
-             f + ":2: switch 0x0000000000200000 has GUID/LID 0x0000000000200000/5 here but 0x0000000000200000/1 on line 1");
+  BOOST_TEST(
+      err(line1 + edited(line1, "LID:0001 PN:01", "LID:0005 PN:02")) ==
+      f + ":2: switch 0x0000000000200000 has GUID/LID 0x0000000000200000/5 here but 0x0000000000200000/1 on line 1");
   BOOST_TEST(err(line1 + edited(line1, "LID:0001 PN:01", "LID:0001 PN:02")) ==
              f + ":2: port 1 of 0x0000000000100000 is also cabled elsewhere (line 1)");
   BOOST_TEST(err(line1 + edited(line1, "{Hca1}", "{Hca9}")) ==
              f + ":2: HCA 0x0000000000100000 has description 'Hca9' here but 'Hca1' on line 1");
   BOOST_TEST(err("\n\n") == f + ": not a topology file: no opensm-subnet.lst link ('{ '), ibnetdiscover (Switch/Ca, "
-                               "or SW/CA with --ports) or edge list (switch/host/link) line");
+                                "or SW/CA with --ports) or edge list (switch/host/link) line");
 
   // Quirks that are read: descriptions with braces and spaces, CRLF, a link not ACTIVE (kept,
   // with a note), a width OpenSM does not know (PHY=??), one description on two switches.
@@ -245,10 +267,16 @@ BOOST_AUTO_TEST_CASE(bad_topology_lines_name_file_and_line) {
   for (const std::string& n : t.notes) noted_state |= n.find("1 link line(s) in state INI") != std::string::npos;
   BOOST_TEST(noted_state);
   std::string same = lst;
-  for (size_t at = same.find("{Switch2}"); at != std::string::npos; at = same.find("{Switch2}")) same.replace(at, 9, "{Switch1}");
+  for (size_t at = same.find("{Switch2}"); at != std::string::npos; at = same.find("{Switch2}"))
+    same.replace(at, 9, "{Switch1}");
   const Topology twins = read_topology_file(write(f, same));
   BOOST_TEST(twins.nodes[0].name == "S-0000000000200000");
   BOOST_TEST(twins.nodes[1].name == "S-0000000000200001");
+
+  // A router's cables are left out, with a note.
+  const Topology routed = read_topology_file(write(f, lst + all_of(line1, "{ CA Ports", "{ Rt Ports")));
+  BOOST_TEST(routed.num_hosts == 2);
+  BOOST_TEST(routed.notes.front() == f + ": 1 link line(s) of a router (Rt) left out: routers are not modelled");
 
   // ibnetdiscover --ports.
   const std::string ports = read_text(kData + "/two_switch/ibnetdiscover-ports.txt");
@@ -258,12 +286,14 @@ BOOST_AUTO_TEST_CASE(bad_topology_lines_name_file_and_line) {
     write(pf, text);
     return error_of([&] { read_ibnetdiscover_ports(pf); });
   };
-  BOOST_TEST(perr(p1 + edited(p1, "CA     4", "RT     4")) == pf + ":2: a router (RT) port: routers are not modelled");
+  BOOST_TEST(perr(edited(p1, "CA     4", "XX     4")) == pf + ":1: node type 'XX' is neither SW, CA nor RT");
   BOOST_TEST(perr(edited(p1, "CA     4", "CA     x")) == pf + ":1: LID 'x' is not a number in 0..65535");
   BOOST_TEST(perr(edited(p1, "'Switch2' )", "'Switch2'")) ==
              pf + ":1: expected ( 'DESC' - 'PEER DESC' ) at the end of the line");
-  BOOST_TEST(perr(edited(p1, "4x SDR", "5x SDR")) == pf + ":1: link width '5x' is not an IBA width (1x, 2x, 4x, 8x or 12x)");
-  BOOST_TEST(perr(edited(p1, "0x0000000000100004", "0000000000100004")) == pf + ":1: GUID '0000000000100004' without 0x");
+  BOOST_TEST(perr(edited(p1, "4x SDR", "5x SDR")) ==
+             pf + ":1: link width '5x' is not an IBA width (1x, 2x, 4x, 8x or 12x)");
+  BOOST_TEST(perr(edited(p1, "0x0000000000100004", "0000000000100004")) ==
+             pf + ":1: GUID '0000000000100004' without 0x");
 }
 
 // A malformed line of opensm.fdbs or opensm-lfts.dump, and dumps that do not fit the topology.
@@ -278,7 +308,8 @@ BOOST_AUTO_TEST_CASE(bad_lft_dumps_name_file_and_line) {
   };
   BOOST_TEST(err(edited(fdbs, "0x0002 : 001", "0x0002 : zz")) ==
              f + ":4: cannot read '0x0002 : zz  : 01   : yes' (expected 0xLID : PORT or UNREACHABLE)");
-  BOOST_TEST(err(edited(fdbs, "0x0002 : 001", "0x00G2 : 001")) == f + ":4: LID '0x00G2' is not a 16-bit hexadecimal LID");
+  BOOST_TEST(err(edited(fdbs, "0x0002 : 001", "0x00G2 : 001")) ==
+             f + ":4: LID '0x00G2' is not a 16-bit hexadecimal LID");
   BOOST_TEST(err(edited(fdbs, "Switch 0x0000000000200000", "Switch 0x0000000000300000")) ==
              f + ":1: guid 0x0000000000300000 is not a switch of this topology");
   BOOST_TEST(err(edited(fdbs, "0x0002 : 001", "0x0002 : 009")) == f + ":4: port 9 beyond the 8 ports of Switch1");
@@ -290,7 +321,8 @@ BOOST_AUTO_TEST_CASE(bad_lft_dumps_name_file_and_line) {
                  "LMC 0 (3)");
   // Quirks that are read: UNREACHABLE, "No N hop path possible via port P!" (the port is kept).
   const TableSet ts = import_opensm_tables(
-      t, write(f, edited(edited(fdbs, "0x0004 : 003  : 02   : yes", "0x0004 : 003  : 02   : No 1 hop path possible via port 5!"),
+      t, write(f, edited(edited(fdbs, "0x0004 : 003  : 02   : yes",
+                                "0x0004 : 003  : 02   : No 1 hop path possible via port 5!"),
                          "0x0003 : 005  : 01   : yes", "0x0003 : 005  : 01   : yes\n0x0007 : UNREACHABLE")));
   BOOST_TEST(ts.switches[0].lft[4].primary() == 3);
   BOOST_TEST(ts.max_lid == 4);
@@ -298,15 +330,20 @@ BOOST_AUTO_TEST_CASE(bad_lft_dumps_name_file_and_line) {
   // opensm-lfts.dump: a LID OpenSM says no port has is kept (the table as written).
   const std::string lfts = read_text(kData + "/two_switch/opensm-lfts.dump");
   const std::string l = dir + "/opensm-lfts.dump";
-  const TableSet stale =
-      import_opensm_tables(t, write(l, edited(lfts, "4 lids dumped", "0x0030 001 # unknown node and type\n4 lids dumped")));
+  const TableSet stale = import_opensm_tables(
+      t, write(l, edited(lfts, "4 lids dumped", "0x0030 001 # unknown node and type\n4 lids dumped")));
   BOOST_TEST(stale.max_lid == 0x30);
   BOOST_TEST(stale.switches[0].lft[0x30].primary() == 1);
   BOOST_TEST(check_tables(t, stale).ok());
-  BOOST_TEST(error_of([&] { import_opensm_tables(t, write(l, all_of(lfts, "portguid 0x0000000000100001", "portguid 0x0000000000100009"))); }) ==
-             l + ": LID 2 is host Hca1's in the topology but port 0x0000000000100009's in the dump: are they of the same fabric?");
-  BOOST_TEST(error_of([&] { import_opensm_tables(t, write(l, edited(lfts, "portguid 0x0000000000100004", "portguid 0x0000000000100009"))); }) ==
-             l + ":11: LID 4 belongs to port 0x0000000000100004 here but to 0x0000000000100009 in an earlier block");
+  BOOST_TEST(error_of([&] {
+               import_opensm_tables(
+                   t, write(l, all_of(lfts, "portguid 0x0000000000100001", "portguid 0x0000000000100009")));
+             }) == l + ": LID 2 is host Hca1's in the topology but port 0x0000000000100009's in the dump: are they of "
+                       "the same fabric?");
+  BOOST_TEST(
+      error_of([&] {
+        import_opensm_tables(t, write(l, edited(lfts, "portguid 0x0000000000100004", "portguid 0x0000000000100009")));
+      }) == l + ":11: LID 4 belongs to port 0x0000000000100004 here but to 0x0000000000100009 in an earlier block");
 
   // LMC: every host has 2^LMC aligned LIDs, the same LMC for all.
   const Topology ft = read_topology_file(kData + "/fattree2_lmc1/opensm-subnet.lst");
@@ -315,6 +352,12 @@ BOOST_AUTO_TEST_CASE(bad_lft_dumps_name_file_and_line) {
     lmc.erase(at, lmc.find('\n', at + 1) - at);
   BOOST_TEST(error_of([&] { import_opensm_tables(ft, write(l, lmc)); }) ==
              l + ": host H2 has 2 LIDs in the dump but H1 has 1: OpenSM gives every HCA port the same LMC");
+  // The ibsim net file OpenSM ran on has no GUIDs: the message says where to find them.
+  const Topology net = read_topology_file(std::string(IBSC_FABRICS_DIR) + "/ibsim_net.2sw2path");
+  BOOST_TEST(error_of([&] { import_opensm_dump_dir(net, kData + "/two_switch"); }) ==
+             kData +
+                 "/two_switch/opensm-lfts.dump:1: guid 0x0000000000200000 is not a switch of this topology (it "
+                 "has no GUIDs: read it from the same fabric's opensm-subnet.lst or ibnetdiscover output)");
   BOOST_TEST(error_of([&] { import_opensm_dump_dir(ft, l); }) ==
              l + ": not a directory (OpenSM's --dump_files_dir output)");
 }
