@@ -137,8 +137,9 @@ Topology Builder::build(std::vector<std::string> notes) const {
   for (const RawNode& n : nodes_) ++desc_count[n.first.desc];
   for (const auto& [desc, count] : desc_count)
     if (count > 1 || desc.empty())
-      t.notes.push_back(path_ + ": " + std::to_string(count) + " nodes have the description '" + desc +
-                        "': they are named by GUID (S-/H-<guid>)");
+      t.notes.push_back(path_ + ": " + std::to_string(count) +
+                        (desc.empty() ? " nodes have no description" : " nodes have the description '" + desc + "'") +
+                        ": named by GUID (S-/H-<guid>)");
   std::vector<int> at(nodes_.size(), -1);  // switch raw node -> topology node
   for (size_t i = 0; i < nodes_.size(); ++i)
     if (nodes_[i].first.is_switch) {

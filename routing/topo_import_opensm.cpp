@@ -5,6 +5,8 @@
 // TYPE is SW or CA, with "-SM" on the subnet manager's node (Rt, a router: its cables are
 // left out with a note, as routers are not modelled); numbers are hexadecimal. A switch's
 // LID is port 0's; an HCA's is the cabled port's base LID (its LMC is not in the file).
+// ibdiagnet's ibdiagnet2.lst has the same layout; a line without the {DESC} is read (the node
+// is then named by GUID).
 #include <fstream>
 #include <map>
 #include <stdexcept>
@@ -76,7 +78,8 @@ class LineReader {
     const uint64_t node_guid = field("NodeGUID:", UINT64_MAX);
     const uint64_t port_guid = field("PortGUID:", UINT64_MAX);
     for (std::string_view k : {"VenID:", "DevID:", "Rev:"}) field(k, UINT64_MAX);
-    e.desc = description();
+    blanks();
+    if (!s_.empty() && s_[0] == '{') e.desc = description();  // some writers leave it out (ibdiagnet2.lst)
     e.lid = static_cast<Lid>(field("LID:", 0xFFFF));
     e.port = static_cast<int>(field("PN:", 254));
     blanks();

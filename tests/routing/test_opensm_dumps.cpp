@@ -273,6 +273,11 @@ BOOST_AUTO_TEST_CASE(bad_topology_lines_name_file_and_line) {
   BOOST_TEST(twins.nodes[0].name == "S-0000000000200000");
   BOOST_TEST(twins.nodes[1].name == "S-0000000000200001");
 
+  // Without descriptions (as in some ibdiagnet2.lst): nodes named by GUID.
+  const Topology bare = read_topology_file(write(f, all_of(all_of(lst, " {Switch1}", ""), " {Switch2}", "")));
+  BOOST_TEST(bare.nodes[0].name == "S-0000000000200000");
+  BOOST_TEST(bare.notes.front() == f + ": 2 nodes have no description: named by GUID (S-/H-<guid>)");
+
   // A router's cables are left out, with a note.
   const Topology routed = read_topology_file(write(f, lst + all_of(line1, "{ CA Ports", "{ Rt Ports")));
   BOOST_TEST(routed.num_hosts == 2);
