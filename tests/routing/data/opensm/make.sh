@@ -14,6 +14,10 @@ sed -i -e "s|/etc/opensm/[a-z0-9-]*\.conf|$work/none.conf|" -e "s|^log_file .*|l
        -e "s|^dump_files_dir .*|dump_files_dir $work|" "$work/opensm.conf"
 sim=/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so
 cd "$work"
+# OpenSM keeps its LID assignment (guid2lid) in OSM_CACHE_DIR, /var/cache/opensm unless told:
+# a fresh one per run, so the LIDs depend on this fabric alone.
+export OSM_CACHE_DIR="$work/cache"
+mkdir -p "$OSM_CACHE_DIR"
 unshare -rn sh -c "ip link set lo up; ibsim -s -N 4096 -S 1024 -P 65536 -n '$net' >ibsim.log 2>&1 & sleep 1
   LD_PRELOAD=$sim timeout 60 opensm -o -F $work/opensm.conf -f $work/opensm.log -D 0x43 --dump_files_dir $work $* >osm.out 2>&1
   LD_PRELOAD=$sim ibnetdiscover >ibnetdiscover.txt 2>ibnd.err
