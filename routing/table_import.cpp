@@ -265,8 +265,13 @@ void default_path_records(const Topology& t, TableSet& ts) {
   PathRow row;
   row.assign(t.num_hosts);
   for (int q = 0; q < t.num_hosts; ++q) {
-    std::vector<PathRecord> recs;
-    for (int c = 0; c < (1 << ts.hosts[q].lmc); ++c) recs.push_back({static_cast<Lid>(ts.hosts[q].base_lid + c), 0});
+    const HostTables& dst = ts.hosts[q];
+    if (dst.lmc == 0) {  // one record: the row stays in its compact form
+      row.set(q, {dst.base_lid, 0});
+      continue;
+    }
+    std::vector<PathRecord> recs(size_t{1} << dst.lmc);
+    for (size_t c = 0; c < recs.size(); ++c) recs[c] = {static_cast<Lid>(dst.base_lid + c), 0};
     row.set(q, recs);
   }
   for (int h = 0; h < t.num_hosts; ++h) {

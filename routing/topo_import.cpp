@@ -488,8 +488,9 @@ Topology read_topology_file(const std::string& path) {
     if (s.rfind("Switch", 0) == 0 || s.rfind("Ca", 0) == 0 || s.rfind("Hca", 0) == 0) return read_ibnetdiscover(path);
   }
   throw std::invalid_argument(
-      path + ": not a topology file: no opensm-subnet.lst link ('{ '), ibnetdiscover (Switch/Ca, or SW/CA with "
-             "--ports) or edge list (switch/host/link) line");
+      path +
+      ": not a topology file: no opensm-subnet.lst link ('{ '), ibnetdiscover (Switch/Ca, or SW/CA with "
+      "--ports) or edge list (switch/host/link) line");
 }
 
 }  // namespace ibsc::routing
