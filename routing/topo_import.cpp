@@ -482,7 +482,8 @@ Topology read_topology_file(const std::string& path) {
   while (std::getline(in, raw)) {
     std::string s = trim(raw);
     if (s.rfind("{ ", 0) == 0 && s.find("NodeGUID:") != std::string::npos) return read_opensm_subnet(path);
-    if ((s.rfind("SW ", 0) == 0 || s.rfind("CA ", 0) == 0) && s.find(" 0x") != std::string::npos)
+    if ((s.rfind("SW ", 0) == 0 || s.rfind("CA ", 0) == 0 || s.rfind("RT ", 0) == 0) &&
+        s.find(" 0x") != std::string::npos)
       return read_ibnetdiscover_ports(path);
     if (s.rfind("switch ", 0) == 0 || s.rfind("host ", 0) == 0 || s.rfind("link ", 0) == 0) return read_edge_list(path);
     if (s.rfind("Switch", 0) == 0 || s.rfind("Ca", 0) == 0 || s.rfind("Hca", 0) == 0) return read_ibnetdiscover(path);
