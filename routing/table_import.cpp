@@ -51,8 +51,26 @@ void apply_lfts(const Topology& t, const LftDump& d, TableSet& ts, const std::st
 // its dumps show which LIDs some port has. A host's LIDs are its base and the owned LIDs right
 // after it, up to the next node's base or a LID the dump gives to another port: their count
 // is 2^LMC. One LMC for every host, as OpenSM has one.
-void lmc_from_dump(const Topology& t, const dump_detail::LidOwners& own, TableSet& ts, const std::string& name) {
+void lmc_from_dump(const Topology& t, const LftDump& d, TableSet& ts, const std::string& name) {
+  const dump_detail::LidOwners& own = d.owners;
   if (!own.known) return;
+  // At a host's own switch every LID of the host leaves by the port cabled to it: this tells
+  // the host's LIDs from those of a node left out of the topology (an aggregation node) where
+  // the dump names no owner (opensm.fdbs).
+  std::vector<const LftBlock*> block_of(t.num_switches, nullptr);
+  for (const LftBlock& b : d.blocks) block_of[b.sw] = &b;
+  std::vector<std::vector<std::pair<Lid, PortNum>>> sorted(t.num_switches);  // filled when first asked
+  auto leaves_by = [&](int h, Lid lid) {
+    const int s = t.host_switch(h);
+    if (s < 0 || !block_of[s]) return true;
+    auto& e = sorted[s];
+    if (e.empty()) {
+      e = block_of[s]->entries;
+      std::sort(e.begin(), e.end());
+    }
+    auto it = std::lower_bound(e.begin(), e.end(), std::pair<Lid, PortNum>{lid, 0});
+    return it != e.end() && it->first == lid && it->second == t.host_switch_port(h);
+  };
   std::map<Lid, int> base_of;  // base LID -> node
   for (int s = 0; s < t.num_switches; ++s) base_of[ts.switches[s].lid] = s;
   for (int h = 0; h < t.num_hosts; ++h) base_of[ts.hosts[h].base_lid] = t.host_node(h);
@@ -68,7 +86,8 @@ void lmc_from_dump(const Topology& t, const dump_detail::LidOwners& own, TableSe
     int n = 1;
     for (; n < (1 << kMaxLmc); ++n) {
       auto it = own.owned.find(static_cast<Lid>(base + n));
-      if (it == own.owned.end() || base_of.count(static_cast<Lid>(base + n)) || (it->second && it->second != guid))
+      if (it == own.owned.end() || base_of.count(static_cast<Lid>(base + n)) || (it->second && it->second != guid) ||
+          !leaves_by(h, static_cast<Lid>(base + n)))
         break;
     }
     int lmc = 0;
@@ -246,7 +265,7 @@ void lay_out_lids(const Topology& t, const LftDump& d, const std::string& sl2vl,
     ts.hosts.assign(t.num_hosts, HostTables{});
     for (int s = 0; s < t.num_switches; ++s) ts.switches[s].lid = t.nodes[s].lid;
     for (int h = 0; h < t.num_hosts; ++h) ts.hosts[h].base_lid = t.nodes[t.host_node(h)].lid;
-    lmc_from_dump(t, d.owners, ts, dump);
+    lmc_from_dump(t, d, ts, dump);
   } else {
     assign_lids(t, 0, ts);
     for (const LftBlock& b : d.blocks)

@@ -7,7 +7,9 @@
 //   host ("name/pN"), as each port has its own LID; the dump's LIDs are recorded but routing
 //   assigns its own (imported LFT dumps keep theirs). `lid N` and the width are read from the
 //   free text after the port, outside "quoted" descriptions; the last `NxSPEED` or `w=N` wins.
-//   A node without any cable is dropped with a note.
+//   A node without any cable is dropped with a note; so are SHARP aggregation nodes (HCAs
+//   described "Mellanox Technologies Aggregation Node": not compute hosts).
+//   Loop-backs, multi-port HCAs, aggregation nodes and notes are alike in every format below.
 //   Edge lists (our own format, one item a line, `#` comments):
 //     switch NAME [PORTS]      host NAME      link A[:PORT] B[:PORT] [WIDTH]
 //   ports omitted are the next free ones; switch ports default to the ports its links need;

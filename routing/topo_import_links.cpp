@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
+#include <set>
 #include <stdexcept>
 
 #include "routing/strict_number.h"
@@ -40,6 +41,11 @@ void note_unmodelled_rates(Topology& t, const std::string& path, const std::map<
     list += (list.empty() ? "" : ", ") + rate + " on " + std::to_string(n) + (n == 1 ? " cable" : " cables");
   t.notes.push_back(path + ": per-link widths/speeds of the file (" + list +
                     ") are not modelled: link.width, link.lane_gbps and link.coding apply to every cable");
+}
+
+std::string aggregation_note(const std::string& path, int count) {
+  return path + ": " + std::to_string(count) + " SHARP aggregation node(s) ('" + std::string(kAggregationNode) +
+         "') left out: not compute hosts";
 }
 
 namespace {
@@ -193,8 +199,21 @@ Topology Builder::build(std::vector<std::string> notes) const {
 Topology build_from_links(const std::string& path, const std::vector<LinkLine>& links, const std::vector<BareEnd>& bare,
                           std::vector<std::string> notes) {
   Builder b(path);
-  for (const LinkLine& l : links) b.cable(l);
-  for (const BareEnd& e : bare) b.node(e.end, e.line);
+  std::set<std::string> aggregation;  // keys of the aggregation nodes left out
+  auto left_out = [&](const LinkEnd& e) {
+    if (e.is_switch || e.desc != kAggregationNode) return false;
+    aggregation.insert(e.key);
+    return true;
+  };
+  for (const LinkLine& l : links) {
+    const bool out_a = left_out(l.a), out_b = left_out(l.b);
+    if (!out_a && !out_b) b.cable(l);
+    else if (!out_a) b.node(l.a, l.line);  // the switch end still counts its port
+    else if (!out_b) b.node(l.b, l.line);
+  }
+  for (const BareEnd& e : bare)
+    if (!left_out(e.end)) b.node(e.end, e.line);
+  if (!aggregation.empty()) notes.push_back(aggregation_note(path, static_cast<int>(aggregation.size())));
   return b.build(std::move(notes));
 }
 

@@ -52,6 +52,12 @@ struct BareEnd {
 Topology build_from_links(const std::string& path, const std::vector<LinkLine>& links, const std::vector<BareEnd>& bare,
                           std::vector<std::string> notes);
 
+// NVIDIA's SHARP aggregation nodes: an HCA inside each Quantum switch (its last port) that
+// reduces data for collectives, not a compute host. Every importer leaves them out, with
+// aggregation_note(); their LIDs stay in imported LFTs as dumped.
+constexpr std::string_view kAggregationNode = "Mellanox Technologies Aggregation Node";
+std::string aggregation_note(const std::string& path, int count);
+
 // The note saying that per-cable widths/speeds are kept but not simulated (nothing if empty).
 void note_unmodelled_rates(Topology& t, const std::string& path, const std::map<std::string, int>& rates);
 

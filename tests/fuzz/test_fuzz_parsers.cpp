@@ -301,7 +301,7 @@ BOOST_AUTO_TEST_CASE(opensm_lft) {
 // OpenSM's topology dump and ibnetdiscover's ports report, as the real tools wrote them.
 BOOST_AUTO_TEST_CASE(opensm_subnet) {
   std::vector<std::string> files;
-  for (const char* set : {"two_switch", "fattree2", "two_port_hca"})
+  for (const char* set : {"two_switch", "fattree2", "two_port_hca", "fattree2_sharp"})
     for (const char* f : {"opensm-subnet.lst", "ibnetdiscover-ports.txt"})
       files.push_back(kOpensm + "/" + set + "/" + f);
   const std::vector<std::string> tokens = {"{ ",        "} ",

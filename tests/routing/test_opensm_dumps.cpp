@@ -72,6 +72,7 @@ const Expect kSets[] = {
     {"fattree2_lmc1", 6, 8, 16, 1},
     {"two_port_hca", 2, 4, 6, 0},  // 2 HCAs x 2 cabled ports, 2 cables between the switches
     {"two_port_hca_lmc2", 2, 4, 6, 2},
+    {"fattree2_sharp", 6, 8, 16, 1},  // fattree2 with an aggregation node per leaf, left out
 };
 
 int cables(const Topology& t) {
@@ -163,6 +164,40 @@ BOOST_AUTO_TEST_CASE(real_dumps_walk_to_the_right_host) {
         }
       }
     }
+  }
+}
+
+// SHARP aggregation nodes (one per leaf, an HCA inside the switch) are left out of every
+// topology form with a note; their LIDs stay in the LFTs as OpenSM wrote them (Leaf1 sends its
+// own aggregation node's LIDs 0x18, 0x19 to port 8), and from opensm.fdbs, which names no LID's
+// owner, H8's LIDs 22, 23 are still told from the aggregation node's 24, 25 after them.
+BOOST_AUTO_TEST_CASE(aggregation_nodes_are_left_out) {
+  const std::string dir = kData + "/fattree2_sharp";
+  for (const char* form : {"opensm-subnet.lst", "ibnetdiscover.txt", "ibnetdiscover-ports.txt"}) {
+    const Topology t = read_topology_file(dir + "/" + form);
+    bool noted = false;
+    for (const std::string& n : t.notes)
+      noted |= n == dir + "/" + form +
+                        ": 4 SHARP aggregation node(s) ('Mellanox Technologies Aggregation Node') left out: not "
+                        "compute hosts";
+    BOOST_TEST(noted, form);
+    for (int s = 0; s < t.num_switches; ++s) BOOST_TEST(t.nodes[s].num_ports == 8);
+  }
+  const Topology t = read_topology_file(dir + "/opensm-subnet.lst");
+  int leaf1 = -1, h8 = -1;
+  for (int v = 0; v < static_cast<int>(t.nodes.size()); ++v) {
+    if (t.nodes[v].name == "Leaf1") leaf1 = v;
+    if (t.nodes[v].name == "H8") h8 = t.host_index(v);
+  }
+  BOOST_REQUIRE(leaf1 >= 0);
+  BOOST_REQUIRE(h8 >= 0);
+  for (const char* dump : {"opensm-lfts.dump", "opensm.fdbs"}) {
+    const TableSet ts = import_opensm_tables(t, dir + "/" + dump);
+    BOOST_TEST(ts.switches[leaf1].lft[0x18].primary() == 8);
+    BOOST_TEST(ts.switches[leaf1].lft[0x19].primary() == 8);
+    BOOST_TEST(ts.max_lid == 0x1f);
+    BOOST_TEST(ts.hosts[h8].base_lid == 22);
+    BOOST_TEST(ts.hosts[h8].lmc == 1);
   }
 }
 
