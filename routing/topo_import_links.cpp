@@ -126,7 +126,7 @@ class Builder {
  private:
   std::string name_of(const RawNode& n, const std::map<std::string, int>& desc_count) const {
     if (!n.first.desc.empty() && desc_count.at(n.first.desc) == 1) return n.first.desc;
-    return (n.first.is_switch ? "S-" : "H-") + hex16(n.first.guid).substr(2);
+    return (n.first.is_switch ? "S-" : "H-") + hex16(n.first.node_guid ? n.first.node_guid : n.first.guid).substr(2);
   }
 
   std::string path_;

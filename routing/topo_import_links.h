@@ -23,11 +23,12 @@ std::string hex16(uint64_t v);  // "0x%016llx"
 // One end of a cable as a line gives it.
 struct LinkEnd {
   bool is_switch = false;
-  std::string key;    // node identity: switches by GUID; HCAs by node GUID where the line has it
-  std::string desc;   // node description
-  int num_ports = 0;  // 0: the line does not say (the highest port seen is used)
-  uint64_t guid = 0;  // switch: node GUID; HCA: this port's GUID
-  Lid lid = 0;        // switch: port 0's LID; HCA: this port's base LID
+  std::string key;         // node identity: switches by GUID; HCAs by node GUID where the line has it
+  std::string desc;        // node description
+  int num_ports = 0;       // 0: the line does not say (the highest port seen is used)
+  uint64_t guid = 0;       // switch: node GUID; HCA: this port's GUID
+  uint64_t node_guid = 0;  // the node GUID where the line gives it (names "S-/H-<guid>"), else 0
+  Lid lid = 0;             // switch: port 0's LID; HCA: this port's base LID
   int port = 0;
 };
 

@@ -85,6 +85,7 @@ class LineReader {
     blanks();
     expect("}");
     e.guid = e.is_switch ? node_guid : port_guid;
+    e.node_guid = node_guid;
     e.key = import_detail::hex16(node_guid);
     return e;
   }

@@ -130,8 +130,12 @@ Topology read_ibnetdiscover_ports(const std::string& path) {
   for (const auto& [k, guids] : ca_ports)
     if (guids.size() > 1) ambiguous.insert(k.first);
   auto key = [&](LinkEnd& e) {
-    if (e.is_switch) e.key = import_detail::hex16(e.guid);
-    else e.key = ambiguous.count(e.desc) ? "CA port " + import_detail::hex16(e.guid) : "CA '" + e.desc + "'";
+    if (e.is_switch) {
+      e.node_guid = e.guid;
+      e.key = import_detail::hex16(e.guid);
+    } else {
+      e.key = ambiguous.count(e.desc) ? "port " + import_detail::hex16(e.guid) : "'" + e.desc + "'";
+    }
   };
   std::vector<import_detail::LinkLine> links;
   std::vector<import_detail::BareEnd> bare;

@@ -307,6 +307,10 @@ BOOST_AUTO_TEST_CASE(bad_topology_lines_name_file_and_line) {
   const Topology twins = read_topology_file(write(f, same));
   BOOST_TEST(twins.nodes[0].name == "S-0000000000200000");
   BOOST_TEST(twins.nodes[1].name == "S-0000000000200001");
+  // HCAs alike are named by node GUID, as ibnetdiscover names them.
+  const Topology hca_twins = read_topology_file(write(f, all_of(lst, "{Hca2}", "{Hca1}")));
+  BOOST_TEST(hca_twins.nodes[hca_twins.host_node(0)].name == "H-0000000000100000");
+  BOOST_TEST(hca_twins.nodes[hca_twins.host_node(1)].name == "H-0000000000100003");
 
   // Without descriptions (as in some ibdiagnet2.lst): nodes named by GUID.
   const Topology bare = read_topology_file(write(f, all_of(all_of(lst, " {Switch1}", ""), " {Switch2}", "")));
