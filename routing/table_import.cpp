@@ -50,7 +50,8 @@ void apply_lfts(const Topology& t, const LftDump& d, TableSet& ts, const std::st
 // OpenSM gives every HCA port 2^LMC LIDs from an aligned base (the subnet's `lmc` option) and
 // its dumps show which LIDs some port has. A host's LIDs are its base and the owned LIDs right
 // after it, up to the next node's base or a LID the dump gives to another port: their count
-// is 2^LMC. One LMC for every host, as OpenSM has one.
+// is 2^LMC. One LMC for every host, as OpenSM has one; a host the dump does not route at all
+// (down when OpenSM swept) takes it too, and the check then reports its pairs unrouted.
 void lmc_from_dump(const Topology& t, const LftDump& d, TableSet& ts, const std::string& name) {
   const dump_detail::LidOwners& own = d.owners;
   if (!own.known) return;
@@ -75,11 +76,16 @@ void lmc_from_dump(const Topology& t, const LftDump& d, TableSet& ts, const std:
   for (int s = 0; s < t.num_switches; ++s) base_of[ts.switches[s].lid] = s;
   for (int h = 0; h < t.num_hosts; ++h) base_of[ts.hosts[h].base_lid] = t.host_node(h);
   int lmc_host = -1;
+  std::vector<int> absent;  // hosts the dump does not route at all: the others' LMC, unchecked
   for (int h = 0; h < t.num_hosts; ++h) {
     const Lid base = ts.hosts[h].base_lid;
     const uint64_t guid = host_guid(t, h);
     auto at = own.owned.find(base);
-    if (at != own.owned.end() && at->second && at->second != guid)
+    if (at == own.owned.end()) {
+      absent.push_back(h);
+      continue;
+    }
+    if (at->second && at->second != guid)
       throw std::invalid_argument(name + ": LID " + std::to_string(base) + " is host " + t.nodes[t.host_node(h)].name +
                                   "'s in the topology but port " + import_detail::hex16(at->second) +
                                   "'s in the dump: are they of the same fabric?");
@@ -104,6 +110,7 @@ void lmc_from_dump(const Topology& t, const LftDump& d, TableSet& ts, const std:
     ts.hosts[h].lmc = static_cast<uint8_t>(lmc);
     if (lmc_host < 0) lmc_host = h;
   }
+  for (int h : absent) ts.hosts[h].lmc = lmc_host < 0 ? 0 : ts.hosts[lmc_host].lmc;
 }
 
 // Sizes everything but the LFTs once the LIDs are known; max_lid from the nodes' LIDs and the

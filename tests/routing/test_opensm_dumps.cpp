@@ -402,6 +402,18 @@ BOOST_AUTO_TEST_CASE(bad_lft_dumps_name_file_and_line) {
              kData +
                  "/two_switch/opensm-lfts.dump:1: guid 0x0000000000200000 is not a switch of this topology (it "
                  "has no GUIDs: read it from the same fabric's opensm-subnet.lst or ibnetdiscover output)");
+  // A host the dump does not route at all (H8, LIDs 22 and 23, gone from every switch) keeps the
+  // others' LMC; the check names the 7 pairs toward it unrouted (its own packets still go out).
+  std::string gone = read_text(kData + "/fattree2_lmc1/opensm-lfts.dump");
+  for (const char* lid : {"\n0x0016 ", "\n0x0017 "})
+    for (size_t at = gone.find(lid); at != std::string::npos; at = gone.find(lid))
+      gone.erase(at, gone.find('\n', at + 1) - at);
+  const TableSet partial = import_opensm_tables(ft, write(l, gone));
+  for (const HostTables& h : partial.hosts) BOOST_TEST(h.lmc == 1);
+  const CheckReport rep = check_tables(ft, partial);
+  BOOST_TEST(rep.unrouted_pairs == 7);
+  BOOST_TEST(rep.routed_pairs == 56 - 7);
+
   BOOST_TEST(error_of([&] { import_opensm_dump_dir(ft, l); }) ==
              l + ": not a directory (OpenSM's --dump_files_dir output)");
 }
