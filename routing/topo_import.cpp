@@ -1,6 +1,7 @@
 #include "routing/topo_import.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -475,6 +476,12 @@ Topology read_edge_list(const std::string& path) {
 }
 
 Topology read_topology_file(const std::string& path) {
+  if (std::filesystem::is_directory(path)) {  // OpenSM's --dump_files_dir output
+    const std::string lst = (std::filesystem::path(path) / "opensm-subnet.lst").string();
+    if (!std::filesystem::exists(lst))
+      throw std::invalid_argument(path + ": a directory without opensm-subnet.lst (OpenSM's --dump_files_dir output)");
+    return read_opensm_subnet(lst);
+  }
   std::ifstream in = open(path);
   std::string raw;
   while (std::getline(in, raw)) {

@@ -38,7 +38,8 @@ Topology read_opensm_subnet(const std::string& path);
 Topology read_ibnetdiscover_ports(const std::string& path);
 // Any of these formats, told apart by the first line that is not blank or a comment:
 // `{ ` opensm-subnet.lst, `SW `/`CA ` ibnetdiscover --ports, `Switch`/`Ca`/`Hca` ibnetdiscover
-// or ibsim, `switch`/`host`/`link` an edge list.
+// or ibsim, `switch`/`host`/`link` an edge list. A directory: its opensm-subnet.lst (OpenSM's
+// --dump_files_dir output, whose LFTs import_opensm_dump_dir reads).
 Topology read_topology_file(const std::string& path);
 
 }  // namespace ibsc::routing

@@ -90,6 +90,7 @@ BOOST_AUTO_TEST_CASE(three_topology_forms_give_one_fabric) {
   for (const Expect& e : kSets) {
     const std::string dir = kData + "/" + e.dir;
     const Topology lst = read_topology_file(dir + "/opensm-subnet.lst");
+    BOOST_TEST(by_guid(read_topology_file(dir)).cables == by_guid(lst).cables);  // the dump folder itself
     BOOST_TEST_CONTEXT(e.dir) {
       BOOST_TEST(lst.num_switches == e.switches);
       BOOST_TEST(lst.num_hosts == e.hosts);
@@ -284,6 +285,8 @@ BOOST_AUTO_TEST_CASE(bad_topology_lines_name_file_and_line) {
              f + ":2: port 1 of 0x0000000000100000 is also cabled elsewhere (line 1)");
   BOOST_TEST(err(line1 + edited(line1, "{Hca1}", "{Hca9}")) ==
              f + ":2: HCA 0x0000000000100000 has description 'Hca9' here but 'Hca1' on line 1");
+  BOOST_TEST(error_of([&] { read_topology_file(dir); }) ==
+             dir + ": a directory without opensm-subnet.lst (OpenSM's --dump_files_dir output)");
   BOOST_TEST(err("\n\n") == f + ": not a topology file: no opensm-subnet.lst link ('{ '), ibnetdiscover (Switch/Ca, "
                                 "or SW/CA with --ports) or edge list (switch/host/link) line");
 
