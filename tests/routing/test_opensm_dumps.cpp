@@ -144,7 +144,7 @@ BOOST_AUTO_TEST_CASE(real_dumps_walk_to_the_right_host) {
               }
             }
           }
-          BOOST_TEST(walked == static_cast<long>(e.hosts) * (e.hosts - 1) << e.lmc);
+          BOOST_TEST(walked == (static_cast<long>(e.hosts) * (e.hosts - 1) << e.lmc));
           const CheckReport rep = check_tables(t, ts);
           BOOST_TEST(rep.ok(), rep.text());
           BOOST_TEST(rep.routed_pairs == static_cast<long>(e.hosts) * (e.hosts - 1));
