@@ -1,0 +1,276 @@
+// OpenSM as a routing engine under ibsim (opensm_engine.h).
+#include "routing/opensm_engine.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "routing/child_process.h"
+#include "routing/ibsim_net_writer.h"
+#include "routing/opensm_tables.h"
+
+namespace ibsc::routing {
+namespace fs = std::filesystem;
+namespace {
+
+// Engines whose paths use SLs: their SL per path lives only in the SA's answers.
+bool uses_sls(const std::string& engine) {
+  return engine == "lash" || engine == "dfsssp" || engine == "sssp" || engine == "nue" || engine == "torus-2QoS";
+}
+
+struct Tools {
+  std::string opensm, ibsim, umad2sim;
+};
+
+[[noreturn]] void fail(const std::string& engine, const std::string& why) {
+  throw RoutingError("routing opensm, engine " + engine + ": " + why);
+}
+
+// `name` on PATH or in `extra` folders, unless the environment variable `env` names a file.
+std::string find_file(const std::string& engine, const char* env, const std::string& name,
+                      std::vector<std::string> dirs, bool on_path, const std::string& package) {
+  if (const char* given = std::getenv(env); given && *given) {
+    if (::access(given, on_path ? X_OK : R_OK) != 0)
+      fail(engine, std::string(env) + "=" + given + ": no such " + (on_path ? "program" : "file") + " (" + name +
+                       ", Debian package " + package + ")");
+    return given;
+  }
+  if (on_path)
+    if (const char* path = std::getenv("PATH")) {
+      std::stringstream ss(path);
+      std::vector<std::string> found;
+      for (std::string d; std::getline(ss, d, ':');)
+        if (!d.empty()) found.push_back(d);
+      dirs.insert(dirs.begin(), found.begin(), found.end());
+    }
+  for (const std::string& d : dirs) {
+    const std::string f = d + "/" + name;
+    if (::access(f.c_str(), on_path ? X_OK : R_OK) == 0) return f;
+  }
+  std::string where;
+  for (const std::string& d : dirs) where += (where.empty() ? "" : ", ") + d;
+  fail(engine, name + " not found (looked in " + (on_path ? "PATH, " : "") + where + "; " + env +
+                   " names it elsewhere): install the Debian package " + package);
+}
+
+Tools find_tools(const std::string& engine) {
+  Tools t;
+  t.opensm = find_file(engine, "IBSC_OPENSM", "opensm", {"/usr/sbin", "/sbin", "/usr/local/sbin"}, true, "opensm");
+  t.ibsim = find_file(engine, "IBSC_IBSIM", "ibsim", {"/usr/bin", "/usr/local/bin"}, true, "ibsim-utils");
+  t.umad2sim = find_file(engine, "IBSC_UMAD2SIM", "libumad2sim.so",
+                         {"/usr/lib/x86_64-linux-gnu/umad2sim", "/usr/lib/aarch64-linux-gnu/umad2sim",
+                          "/usr/lib64/umad2sim", "/usr/lib/umad2sim", "/usr/local/lib/umad2sim"},
+                         false, "ibsim-utils");
+  return t;
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// The last `n` lines of a text, for error messages.
+std::string tail(const std::string& text, int n) {
+  size_t pos = text.size();
+  while (n-- > 0 && pos > 0) {
+    const size_t nl = text.rfind('\n', pos > 1 ? pos - 2 : 0);
+    if (nl == std::string::npos || pos < 2) {
+      pos = 0;
+      break;
+    }
+    pos = nl + 1;
+  }
+  return text.substr(pos);
+}
+
+// Every file OpenSM would otherwise look for under /etc/opensm or /var/log points into `dir`
+// (the absent ones OpenSM treats as empty: default partition, no QoS policy file).
+void write_config(const std::string& dir) {
+  std::ofstream c(dir + "/opensm.conf");
+  c << "# written by ibsc for one OpenSM run under ibsim (routing/opensm_engine.h)\n"
+    << "log_file " << dir << "/opensm.log\n"
+    << "dump_files_dir " << dir << "/dumps\n"
+    << "partition_config_file " << dir << "/partitions.conf\n"
+    << "qos_policy_file " << dir << "/qos-policy.conf\n"
+    << "torus_config " << dir << "/torus-2QoS.conf\n"
+    << "per_module_logging_file " << dir << "/per-module-logging.conf\n"
+    << "prefix_routes_file " << dir << "/prefix-routes.conf\n"
+    << "force_log_flush TRUE\n"
+    << "accum_log_file FALSE\n";
+  if (!c) throw std::runtime_error("cannot write " + dir + "/opensm.conf");
+}
+
+// A name no other run (here or in another process) uses: ibsim's sockets are abstract names.
+std::string socket_name() {
+  static std::atomic<int> counter{0};
+  const auto now = std::chrono::steady_clock::now().time_since_epoch().count();
+  return "ibsc-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) + "-" + std::to_string(now % 1000000007);
+}
+
+bool socket_listening(const std::string& name) {
+  std::ifstream in("/proc/net/unix");
+  const std::string want = "@" + name + ":ctl";
+  // The kernel shows an abstract name with '@' for its leading NUL and, as ibsim counts the
+  // final NUL in the address, one more '@' at the end.
+  for (std::string line; std::getline(in, line);)
+    if (const size_t at = line.find(want);
+        at != std::string::npos && (at + want.size() == line.size() || line[at + want.size()] == '@'))
+      return true;
+  return false;
+}
+
+std::vector<std::string> split_options(const std::string& s) {
+  std::istringstream is(s);
+  std::vector<std::string> out;
+  for (std::string t; is >> t;) out.push_back(t);
+  return out;
+}
+
+// What the log says went wrong, when the engine asked for did not configure the switches.
+std::string log_reason(const std::string& log) {
+  std::istringstream in(log);
+  std::string said, configured;
+  for (std::string line; std::getline(in, line);) {
+    const size_t arrow = line.find("-> ");
+    const std::string msg = arrow == std::string::npos ? line : line.substr(arrow + 3);
+    if (msg.find("tables configured on all switches") != std::string::npos) configured = msg;
+    else if (msg.find("ERR ") != std::string::npos || msg.find("cannot") != std::string::npos ||
+             msg.find("failed") != std::string::npos || msg.find("fall") != std::string::npos)
+      if (said.size() < 1500) said += "\n  " + msg;
+  }
+  return (configured.empty() ? std::string("no engine configured the switches") : "OpenSM says: '" + configured + "'") +
+         (said.empty() ? "" : "; its log:" + said);
+}
+
+struct RunDir {
+  std::string path;
+  bool temporary = false;
+};
+
+RunDir make_run_dir(const RoutingOptions& opt) {
+  RunDir d;
+  if (!opt.opensm_dir.empty()) {
+    d.path = fs::absolute(opt.opensm_dir).string();
+    fs::remove_all(d.path + "/dumps");
+    fs::remove_all(d.path + "/cache");
+    fs::create_directories(d.path);
+  } else {
+    std::string templ = (fs::temp_directory_path() / "ibsc-opensm-XXXXXX").string();
+    if (!::mkdtemp(templ.data())) throw std::runtime_error("cannot make a temporary folder " + templ);
+    d.path = templ;
+    d.temporary = true;
+  }
+  fs::create_directories(d.path + "/dumps");
+  fs::create_directories(d.path + "/cache");
+  for (const char* f : {"opensm.log", "opensm.out", "ibsim.log"}) fs::remove(d.path + "/" + f);
+  return d;
+}
+
+// ibsim up and listening on `sock`, or an error with its own words.
+void start_ibsim(ChildProcess& ibsim, const Tools& tools, const RunDir& dir, const IbsimNetSize& size,
+                 const std::string& sock, const std::string& engine, double timeout_s) {
+  // Headroom over the fabric's own counts: OpenSM waits forever when ibsim silently stops.
+  ibsim.start({tools.ibsim, "-s", "-n", "-N", std::to_string(size.nodes + 16), "-S", std::to_string(size.switches + 16),
+               "-P", std::to_string(size.ports + 64), dir.path + "/net"},
+              dir.path, dir.path + "/ibsim.log", {{"IBSIM_SOCKNAME", sock}});
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(std::min(timeout_s, 120.0));
+  while (!socket_listening(sock)) {
+    if (ibsim.ended())
+      fail(engine, "ibsim could not hold the fabric (exit " + std::to_string(ibsim.exit_code()) + "); ibsim.log ends:\n" +
+                       tail(read_text(dir.path + "/ibsim.log"), 8) + "(run folder " + dir.path + ")");
+    if (std::chrono::steady_clock::now() > until)
+      fail(engine, "ibsim did not open its socket in time (run folder " + dir.path + ")");
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+}
+
+}  // namespace
+
+const std::vector<std::string>& opensm_engines() {
+  static const std::vector<std::string> names = {"minhop", "updn", "dnup", "ftree", "lash",
+                                                 "dor",    "torus-2QoS", "dfsssp", "sssp", "nue"};
+  return names;
+}
+
+TableSet route_opensm(const Topology& topo, const RoutingOptions& opt) {
+  const std::string& engine = opt.opensm_engine;
+  if (engine.empty()) throw RoutingError("routing opensm needs an engine (routing.opensm_engine, --opensm-engine)");
+  const auto& known = opensm_engines();
+  if (std::find(known.begin(), known.end(), engine) == known.end()) {
+    std::string list;
+    for (const auto& e : known) list += (list.empty() ? "" : ", ") + e;
+    throw RoutingError("routing opensm: unknown engine '" + engine + "' (one of " + list + ")");
+  }
+  if (uses_sls(engine))
+    fail(engine,
+         "not supported yet: this engine puts paths on SLs, and the SL of each path is only in the SA's path "
+         "records, which IBSC cannot read in bulk under ibsim (routing/README.md)");
+  if (!(opt.opensm_timeout_s > 0)) fail(engine, "the time limit (opensm_timeout_s) must be above 0 s");
+  const Tools tools = find_tools(engine);
+  const auto t0 = std::chrono::steady_clock::now();
+  const RunDir dir = make_run_dir(opt);
+  IbsimNetSize size;
+  {
+    std::ofstream net(dir.path + "/net");
+    size = write_ibsim_net(topo, net);
+    if (!net) throw RoutingError("cannot write " + dir.path + "/net");
+  }
+  write_config(dir.path);
+  const std::string sock = socket_name();
+
+  ChildProcess ibsim, opensm;
+  start_ibsim(ibsim, tools, dir, size, sock, engine, opt.opensm_timeout_s);
+  std::vector<std::string> args = {tools.opensm, "-o",          "-F", dir.path + "/opensm.conf", "-R", engine,
+                                   "-f",         dir.path + "/opensm.log", "-D", "0x43", "--dump_files_dir",
+                                   dir.path + "/dumps"};
+  for (const std::string& o : split_options(opt.opensm_options)) args.push_back(o);
+  opensm.start(args, dir.path, dir.path + "/opensm.out",
+               {{"IBSIM_SOCKNAME", sock},
+                {"LD_PRELOAD", tools.umad2sim},
+                {"OSM_CACHE_DIR", dir.path + "/cache"},
+                {"OSM_TMP_DIR", dir.path}});
+  const bool finished = opensm.wait_for(opt.opensm_timeout_s);
+  opensm.stop();
+  ibsim.stop();
+  const std::string log = read_text(dir.path + "/opensm.log");
+  if (!finished) {
+    char secs[32];
+    std::snprintf(secs, sizeof secs, "%g", opt.opensm_timeout_s);
+    fail(engine, std::string("OpenSM did not finish within ") + secs +
+                     " s (opensm_timeout_s) and was stopped: a fabric too large for ibsim, or an engine waiting; "
+                     "its log ends:\n" + tail(log, 6) + "(run folder " + dir.path + ")");
+  }
+  if (log.find(engine + " tables configured on all switches") == std::string::npos)
+    fail(engine, "OpenSM did not route with it (exit " + std::to_string(opensm.exit_code()) + "): " +
+                     (log.empty() ? "no log; its output ends:\n" + tail(read_text(dir.path + "/opensm.out"), 6)
+                                  : log_reason(log)) +
+                     "\n(run folder " + dir.path + ")");
+
+  TableSet ts;
+  try {
+    ts = read_opensm_run(topo, dir.path);
+  } catch (const std::exception& e) {
+    fail(engine, std::string("OpenSM's dumps cannot be read: ") + e.what() + " (run folder " + dir.path + ")");
+  }
+  auto run = std::make_shared<ExternalRun>();
+  const size_t v = log.find("OpenSM ");
+  run->tool = v == std::string::npos ? "OpenSM" : log.substr(v, log.find('\n', v) - v);
+  run->engine = engine;
+  run->log = log;
+  run->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ts.external = run;
+  ts.algorithm = "opensm-" + engine;
+  if (dir.temporary) fs::remove_all(dir.path);
+  return ts;
+}
+
+}  // namespace ibsc::routing

@@ -1,0 +1,48 @@
+// The real OpenSM as a routing engine (routing.algorithm: opensm, `ibsc route --routing opensm
+// --opensm-engine E`): OpenSM's own engine routes the topology on ibsim's simulated fabric, and
+// its dumps become the table set, checked like any other.
+//
+// One run, in a private folder (RoutingOptions::opensm_dir, else a temporary folder removed
+// after a good run and kept, and named, after a failed one):
+//   net            the topology as an ibsim net file (ibsim_net_writer.h: IBSC's GUIDs)
+//   opensm.conf    OpenSM's configuration, written here, so /etc/opensm and /var/log are never
+//                  read or written (every file OpenSM would look for points into the folder)
+//   ibsim.log, opensm.out, opensm.log, cache/ (OSM_CACHE_DIR: guid2lid), dumps/
+// ibsim runs as `ibsim -s -n -N nodes -S switches -P ports net` with the limits sized from the
+// topology, under its own IBSIM_SOCKNAME (pid, counter and time: two runs at once never share a
+// socket); OpenSM runs as `opensm -o -F opensm.conf -R ENGINE -f opensm.log -D 0x43
+// --dump_files_dir dumps [-Q] OPTIONS...` with LD_PRELOAD of ibsim's libumad2sim.so, under a
+// time limit (RoutingOptions::opensm_timeout_s) after which its process group is killed.
+//
+// A run is good only when opensm.log says `ENGINE tables configured on all switches` for the
+// engine asked for; OpenSM falls back to minhop when an engine fails (and says so in its own
+// words per engine), so anything else is an error naming the engine and quoting the log.
+// Missing programs (opensm, ibsim, libumad2sim.so; the environment variables IBSC_OPENSM,
+// IBSC_IBSIM, IBSC_UMAD2SIM point elsewhere), ibsim refusing the fabric and a time-out are
+// errors too. Never a silent fallback.
+//
+// The tables: LIDs (and LMC ranges) from OpenSM's guid2lid cache file (port GUID, first and
+// last LID, written by OpenSM for the LIDs it assigned), LFTs from dumps/opensm-lfts.dump by
+// switch GUID (table_io.h's reader), every host pair on the destination's base LID.
+// Engines that put paths on SLs (lash, dfsssp, sssp, nue, torus-2QoS) are refused for now:
+// their per-path SL is only in the SA's path records (see routing/README.md).
+// Plain C++17 on POSIX, no SystemC.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "routing/routing.h"
+
+namespace ibsc::routing {
+
+// The engines of `opensm -R` that IBSC drives, as OpenSM spells them.
+const std::vector<std::string>& opensm_engines();
+
+// Runs OpenSM's engine opt.opensm_engine on the topology; throws RoutingError (engine and reason).
+TableSet route_opensm(const Topology& topo, const RoutingOptions& opt);
+
+// OpenSM's version as `opensm --version` prints it ("OpenSM 3.3.23"); throws RoutingError
+// when OpenSM is not installed.
+std::string opensm_version();
+
+}  // namespace ibsc::routing
