@@ -30,7 +30,7 @@ struct Tools {
 };
 
 [[noreturn]] void fail(const std::string& engine, const std::string& why) {
-  throw RoutingError("routing opensm, engine " + engine + ": " + why);
+  throw RoutingError("routing opensm" + (engine.empty() ? "" : ", engine " + engine) + ": " + why);
 }
 
 // `name` on PATH or in `extra` folders, unless the environment variable `env` names a file.
@@ -199,6 +199,15 @@ const std::vector<std::string>& opensm_engines() {
   static const std::vector<std::string> names = {"minhop", "updn", "dnup", "ftree", "lash",
                                                  "dor",    "torus-2QoS", "dfsssp", "sssp", "nue"};
   return names;
+}
+
+std::string opensm_tools_missing() {
+  try {
+    find_tools("");
+    return "";
+  } catch (const RoutingError& e) {
+    return e.what();
+  }
 }
 
 TableSet route_opensm(const Topology& topo, const RoutingOptions& opt) {

@@ -41,8 +41,8 @@ const std::vector<std::string>& opensm_engines();
 // Runs OpenSM's engine opt.opensm_engine on the topology; throws RoutingError (engine and reason).
 TableSet route_opensm(const Topology& topo, const RoutingOptions& opt);
 
-// OpenSM's version as `opensm --version` prints it ("OpenSM 3.3.23"); throws RoutingError
-// when OpenSM is not installed.
-std::string opensm_version();
+// Why OpenSM cannot run here (a program or library missing, as route_opensm would say), or
+// empty when opensm, ibsim and libumad2sim.so are all found.
+std::string opensm_tools_missing();
 
 }  // namespace ibsc::routing

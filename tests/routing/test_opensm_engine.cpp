@@ -1,0 +1,262 @@
+// The real OpenSM as a routing engine under ibsim (routing/opensm_engine.h): its tables pass the
+// checks on fat trees, a fallback, a missing program, a time-out and an SL engine are clean
+// errors, and two runs at once do not share ibsim's socket. The cases that run OpenSM are
+// skipped, with the reason, where the Debian packages opensm and ibsim-utils are absent.
+#define BOOST_TEST_MODULE routing_opensm_engine
+#include <boost/test/unit_test.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <queue>
+#include <sstream>
+#include <thread>
+#include <unistd.h>
+
+#include "routing/checks.h"
+#include "routing/ibsim_net_writer.h"
+#include "routing/opensm_engine.h"
+#include "routing/topo_import.h"
+#include "routing/topo_spec.h"
+#include "tests/support/error_of.h"
+
+using namespace ibsc;
+using namespace ibsc::routing;
+using ibsc::testing::error_of;
+
+namespace {
+
+// A 2-level fat tree: `leaves` leaf switches with `down` hosts and one cable to each of `spines`
+// spine switches (leaf ports 1..down hosts, then the spines; spine port l+1 to leaf l).
+Topology two_level_tree(int leaves, int spines, int down) {
+  Topology t;
+  t.kind = "file";
+  for (int s = 0; s < spines; ++s) add_switch(t, "spine" + std::to_string(s), leaves);
+  for (int l = 0; l < leaves; ++l) add_switch(t, "leaf" + std::to_string(l), down + spines);
+  for (int l = 0; l < leaves; ++l)
+    for (int s = 0; s < spines; ++s) connect(t, spines + l, down + 1 + s, s, l + 1);
+  for (int l = 0; l < leaves; ++l)
+    for (int h = 0; h < down; ++h) {
+      const int n = add_host(t, "h" + std::to_string(l) + "_" + std::to_string(h));
+      connect(t, n, 1, spines + l, h + 1);
+    }
+  return t;
+}
+
+boost::test_tools::assertion_result tools_present(boost::unit_test::test_unit_id) {
+  const std::string why = opensm_tools_missing();
+  boost::test_tools::assertion_result r(why.empty());
+  r.message() << "OpenSM cannot run here: " << why;
+  return r;
+}
+
+RoutingOptions options(const std::string& engine) {
+  RoutingOptions o;
+  o.algorithm = Algorithm::Opensm;
+  o.opensm_engine = engine;
+  o.opensm_timeout_s = 60;
+  return o;
+}
+
+// Switch-to-switch hop counts from switch `from` (breadth first).
+std::vector<int> switch_distances(const Topology& t, int from) {
+  std::vector<int> d(t.num_switches, -1);
+  std::queue<int> q;
+  d[from] = 0;
+  q.push(from);
+  while (!q.empty()) {
+    const int s = q.front();
+    q.pop();
+    for (int p = 1; p <= t.nodes[s].num_ports; ++p) {
+      const int n = t.nodes[s].ports[p].node;
+      if (n >= 0 && t.is_switch(n) && d[n] < 0) d[n] = d[s] + 1, q.push(n);
+    }
+  }
+  return d;
+}
+
+// Every pair's primary path, walked through the LFTs, reaches its host in the fewest switch hops.
+void every_path_minimal(const Topology& t, const TableSet& ts) {
+  long pairs = 0, minimal = 0;
+  for (int a = 0; a < t.num_hosts; ++a) {
+    const std::vector<int> dist = switch_distances(t, t.host_switch(a));
+    for (int b = 0; b < t.num_hosts; ++b) {
+      if (a == b) continue;
+      ++pairs;
+      const Lid dlid = ts.path(a, b).dlid;
+      int sw = t.host_switch(a), hops = 0;
+      while (hops <= t.num_switches) {
+        const PortNum p = ts.switches[sw].lft[dlid].primary();
+        if (p == kNoPort) break;
+        const int next = t.nodes[sw].ports[p].node;
+        if (next == t.host_node(b)) {
+          if (hops == dist[t.host_switch(b)]) ++minimal;
+          break;
+        }
+        if (next < 0 || !t.is_switch(next)) break;
+        sw = next;
+        ++hops;
+      }
+    }
+  }
+  BOOST_TEST(minimal == pairs);
+}
+
+void passes_checks(const Topology& t, const TableSet& ts) {
+  const CheckReport rep = check_tables(t, ts);
+  BOOST_TEST(rep.ok(), rep.text());
+  BOOST_TEST(rep.routed_pairs == static_cast<long>(t.num_hosts) * (t.num_hosts - 1));
+}
+
+std::string temp_dir(const std::string& leaf) {
+  const auto d = std::filesystem::temp_directory_path() / ("ibsc_opensm_" + leaf + "_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(d);
+  return d.string();
+}
+
+}  // namespace
+
+// 4 leaves of 2 hosts, 2 spines: 6 switches, 8 hosts, 8 + 8 cables, each written from both ends.
+BOOST_AUTO_TEST_CASE(net_file_has_the_topology_and_its_limits) {
+  const Topology t = two_level_tree(4, 2, 2);
+  std::ostringstream net;
+  const IbsimNetSize size = write_ibsim_net(t, net);
+  BOOST_TEST(size.nodes == 14);
+  BOOST_TEST(size.switches == 6);
+  BOOST_TEST(size.ports == 6 * 5 + 8 * 2);  // every switch 4 ports + port 0, every HCA 1 port + 1
+  const std::string text = net.str();
+  auto count = [&](const std::string& what) {
+    long n = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+  };
+  BOOST_TEST(count("\nswitchguid=") == 6);
+  BOOST_TEST(count("\ncaguid=") == 8);
+  BOOST_TEST(count("\n[") == 2 * (8 + 8));
+  BOOST_TEST(text.find("switchguid=0x0002c90300000005\nSwitch 4 \"S5\"") != std::string::npos);
+  BOOST_TEST(text.find("caguid=0x0002c9040000000e\nHca 1 \"H7\"") != std::string::npos);  // port GUID ...0f
+  BOOST_TEST(ibsim_host_port_guid(7) == 0x0002c9040000000fULL);
+  // IBSC's own importer reads it back as the same fabric.
+  const std::string path = temp_dir("net");
+  std::filesystem::create_directories(path);
+  std::ofstream(path + "/net") << text;
+  const Topology back = read_topology_file(path + "/net");
+  BOOST_TEST(back.num_switches == 6);
+  BOOST_TEST(back.num_hosts == 8);
+  BOOST_TEST(count_switch_links(back) == 8);
+  std::filesystem::remove_all(path);
+
+  Topology lonely = t;
+  add_host(lonely, "lonely");
+  BOOST_TEST(error_of([&] {
+               std::ostringstream o;
+               write_ibsim_net(lonely, o);
+             }) == "host lonely has no cable: OpenSM could not reach it");
+}
+
+BOOST_AUTO_TEST_CASE(bad_engines_are_refused_by_name) {
+  const Topology t = two_level_tree(2, 1, 1);
+  const std::string unknown = error_of([&] { route_opensm(t, options("fattree")); });
+  BOOST_TEST(unknown.find("unknown engine 'fattree' (one of minhop, updn, dnup, ftree,") != std::string::npos,
+             unknown);
+  const std::string none = error_of([&] { route_opensm(t, options("")); });
+  BOOST_TEST(none == "routing opensm needs an engine (routing.opensm_engine, --opensm-engine)");
+  for (const char* e : {"lash", "dfsssp", "sssp", "nue", "torus-2QoS"}) {
+    const std::string sl = error_of([&] { route_opensm(t, options(e)); });
+    BOOST_TEST(sl.find(std::string("routing opensm, engine ") + e + ": not supported yet") == 0, sl);
+  }
+}
+
+// A missing package, simulated by the variables that name the programs.
+BOOST_AUTO_TEST_CASE(missing_program_is_a_clean_error) {
+  const Topology t = two_level_tree(2, 1, 1);
+  ::setenv("IBSC_OPENSM", "/nonexistent/opensm", 1);
+  const std::string no_opensm = error_of([&] { route_opensm(t, options("ftree")); });
+  ::unsetenv("IBSC_OPENSM");
+  BOOST_TEST(no_opensm ==
+             "routing opensm, engine ftree: IBSC_OPENSM=/nonexistent/opensm: no such program (opensm, Debian package "
+             "opensm)");
+  ::setenv("IBSC_UMAD2SIM", "/nonexistent/libumad2sim.so", 1);
+  const std::string no_sim = error_of([&] { route_opensm(t, options("updn")); });
+  ::unsetenv("IBSC_UMAD2SIM");
+  BOOST_TEST(no_sim.find("routing opensm, engine updn: IBSC_UMAD2SIM=/nonexistent/libumad2sim.so: no such file") == 0,
+             no_sim);
+  BOOST_TEST(no_sim.find("ibsim-utils") != std::string::npos);
+}
+
+// minhop, updn, dnup and ftree all route a 2-level fat tree minimally and deadlock-free; ftree
+// spreads each leaf's 6 remote destinations evenly, 3 on each of its 2 up-links.
+BOOST_AUTO_TEST_CASE(two_level_tree_tables_pass_the_checks, *boost::unit_test::precondition(tools_present)) {
+  const Topology t = two_level_tree(4, 2, 2);
+  for (const char* e : {"minhop", "updn", "dnup", "ftree"}) {
+    BOOST_TEST_CONTEXT("engine " << e) {
+      const TableSet ts = route_opensm(t, options(e));
+      BOOST_TEST(ts.algorithm == std::string("opensm-") + e);
+      BOOST_REQUIRE(ts.external);
+      BOOST_TEST(ts.external->tool.rfind("OpenSM ", 0) == 0);
+      BOOST_TEST(ts.external->log.find(std::string(e) + " tables configured on all switches") != std::string::npos);
+      passes_checks(t, ts);
+      every_path_minimal(t, ts);
+      if (std::string(e) == "ftree")
+        for (int leaf = 2; leaf < 6; ++leaf) {
+          int on_port[2] = {0, 0};
+          for (int b = 0; b < t.num_hosts; ++b) {
+            if (t.host_switch(b) == leaf) continue;
+            const PortNum p = ts.switches[leaf].lft[ts.hosts[b].base_lid].primary();
+            BOOST_REQUIRE((p == 3 || p == 4));
+            ++on_port[p - 3];
+          }
+          BOOST_TEST(on_port[0] == 3);
+          BOOST_TEST(on_port[1] == 3);
+        }
+    }
+  }
+}
+
+// A 4-ary 3-tree (80 switches, 128 hosts; a published ibnetdiscover file): ftree routes it.
+BOOST_AUTO_TEST_CASE(kary_3tree_ftree_passes_the_checks, *boost::unit_test::precondition(tools_present)) {
+  const Topology t = read_topology_file(std::string(IBSC_FABRICS_DIR) + "/ibnetdiscover_synthetic_fattree_k4n3_cyberang3l.topo");
+  BOOST_REQUIRE(t.num_switches == 80);
+  BOOST_REQUIRE(t.num_hosts == 128);
+  const TableSet ts = route_opensm(t, options("ftree"));
+  passes_checks(t, ts);
+  every_path_minimal(t, ts);
+}
+
+// ftree on a torus: OpenSM falls back to minhop and says so; IBSC refuses, quoting the log.
+BOOST_AUTO_TEST_CASE(fallback_is_an_error, *boost::unit_test::precondition(tools_present)) {
+  RoutingOptions o = options("ftree");
+  o.opensm_dir = temp_dir("fallback");
+  const std::string e = error_of([&] { route_opensm(build_topology_spec("torus:3x3:hosts=1"), o); });
+  BOOST_TEST(e.find("routing opensm, engine ftree: OpenSM did not route with it") == 0, e);
+  BOOST_TEST(e.find("minhop tables configured on all switches") != std::string::npos, e);
+  BOOST_TEST(e.find("ftree: cannot build lid matrices") != std::string::npos, e);
+  BOOST_TEST(std::filesystem::exists(o.opensm_dir + "/opensm.log"));
+  std::filesystem::remove_all(o.opensm_dir);
+}
+
+BOOST_AUTO_TEST_CASE(time_limit_stops_opensm, *boost::unit_test::precondition(tools_present)) {
+  RoutingOptions o = options("minhop");
+  o.opensm_timeout_s = 0.005;
+  o.opensm_dir = temp_dir("timeout");
+  const std::string e = error_of([&] { route_opensm(two_level_tree(4, 2, 2), o); });
+  BOOST_TEST(e.find("routing opensm, engine minhop: OpenSM did not finish within 0.005 s") == 0, e);
+  std::filesystem::remove_all(o.opensm_dir);
+}
+
+// Two runs at once, each with its own ibsim: both get their own engine's tables.
+BOOST_AUTO_TEST_CASE(two_runs_at_once_do_not_collide, *boost::unit_test::precondition(tools_present)) {
+  const Topology t = two_level_tree(4, 2, 2);
+  TableSet a, b;
+  std::string ea, eb;
+  std::thread ta([&] { ea = error_of([&] { a = route_opensm(t, options("ftree")); }); });
+  std::thread tb([&] { eb = error_of([&] { b = route_opensm(t, options("updn")); }); });
+  ta.join();
+  tb.join();
+  BOOST_TEST(ea == "");
+  BOOST_TEST(eb == "");
+  BOOST_TEST(a.algorithm == "opensm-ftree");
+  BOOST_TEST(b.algorithm == "opensm-updn");
+  passes_checks(t, a);
+  passes_checks(t, b);
+}
