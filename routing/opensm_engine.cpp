@@ -15,6 +15,7 @@
 #include "routing/child_process.h"
 #include "routing/ibsim_net_writer.h"
 #include "routing/opensm_tables.h"
+#include "routing/strict_number.h"
 
 namespace ibsc::routing {
 namespace fs = std::filesystem;
@@ -26,8 +27,11 @@ bool uses_sls(const std::string& engine) {
 }
 
 struct Tools {
-  std::string opensm, ibsim, umad2sim;
+  std::string opensm, ibsim, umad2sim, saquery;
 };
+
+// Ordered host pairs whose SL IBSC asks the SA for, one query each (about 0.1 s: 2,000 pairs ~ 3 min).
+constexpr long kMaxSaPathQueries = 2000;
 
 [[noreturn]] void fail(const std::string& engine, const std::string& why) {
   throw RoutingError("routing opensm" + (engine.empty() ? "" : ", engine " + engine) + ": " + why);
@@ -60,8 +64,10 @@ std::string find_file(const std::string& engine, const char* env, const std::str
                    " names it elsewhere): install the Debian package " + package);
 }
 
-Tools find_tools(const std::string& engine) {
+Tools find_tools(const std::string& engine, bool need_sa) {
   Tools t;
+  if (need_sa)
+    t.saquery = find_file(engine, "IBSC_SAQUERY", "saquery", {"/usr/sbin", "/sbin"}, true, "infiniband-diags");
   t.opensm = find_file(engine, "IBSC_OPENSM", "opensm", {"/usr/sbin", "/sbin", "/usr/local/sbin"}, true, "opensm");
   t.ibsim = find_file(engine, "IBSC_IBSIM", "ibsim", {"/usr/bin", "/usr/local/bin"}, true, "ibsim-utils");
   t.umad2sim = find_file(engine, "IBSC_UMAD2SIM", "libumad2sim.so",
@@ -193,6 +199,60 @@ void start_ibsim(ChildProcess& ibsim, const Tools& tools, const RunDir& dir, con
   }
 }
 
+// Waits for the SM (run without -o) to say SUBNET UP in its log; false at the time limit.
+bool wait_subnet_up(ChildProcess& opensm, const std::string& log_path, double seconds) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  auto pause = std::chrono::milliseconds(5);
+  while (std::chrono::steady_clock::now() < until) {
+    if (read_text(log_path).find("SUBNET UP") != std::string::npos) return true;
+    if (opensm.ended()) return false;
+    std::this_thread::sleep_for(pause);
+    if (pause < std::chrono::milliseconds(100)) pause *= 2;
+  }
+  return false;
+}
+
+// Each ordered host pair's SL as the SA answers a PathRecord query for it (one saquery per pair:
+// ibsim carries no multi-packet (RMPP) answers, so a query for many records is cut short).
+std::vector<Sl> query_path_sls(const Topology& topo, const TableSet& ts, const Tools& tools, const std::string& dir,
+                               const std::string& sock, const std::string& engine, double timeout_s) {
+  std::vector<Sl> sls(static_cast<size_t>(topo.num_hosts) * topo.num_hosts, 0);
+  const std::string out = dir + "/saquery.out";
+  for (int a = 0; a < topo.num_hosts; ++a)
+    for (int b = 0; b < topo.num_hosts; ++b) {
+      if (a == b) continue;
+      fs::remove(out);
+      ChildProcess q;
+      const std::string pair = std::to_string(ts.hosts[a].base_lid) + ":" + std::to_string(ts.hosts[b].base_lid);
+      q.start({tools.saquery, "--src-to-dst", pair}, dir, out, {{"IBSIM_SOCKNAME", sock}, {"LD_PRELOAD", tools.umad2sim}});
+      if (!q.wait_for(std::min(timeout_s, 30.0)))
+        fail(engine, "saquery --src-to-dst " + pair + " did not answer in time (run folder " + dir + ")");
+      const std::string text = read_text(out);
+      const size_t at = text.find("\tsl.");
+      const size_t hex = at == std::string::npos ? at : text.find("0x", at);
+      uint64_t sl = 0;
+      if (hex == std::string::npos || !parse_unsigned(text.substr(hex + 2, text.find('\n', hex) - hex - 2), 15, sl, 16))
+        fail(engine, "the SA gave no path record for LIDs " + pair + " (" + topo.nodes[topo.host_node(a)].name +
+                         " to " + topo.nodes[topo.host_node(b)].name + "): " + tail(text, 3) + "(run folder " + dir +
+                         ")");
+      sls[static_cast<size_t>(a) * topo.num_hosts + b] = static_cast<Sl>(sl);
+    }
+  return sls;
+}
+
+// The VLs OpenSM may use (routing.vls; 0: as many as ibsim's ports offer, 8): the ports'
+// operational VLs (`max_op_vls`, in the IBA's steps 1, 2, 4, 8, 15, which dfsssp and lash count),
+// QoS's (`qos_max_vls`) and, for nue, `nue_max_num_vls`.
+void add_vl_settings(const RoutingOptions& opt, const std::string& dir) {
+  if (opt.vls <= 0) return;
+  int op = 1;
+  while (op < 5 && (1 << (op - 1)) < opt.vls) ++op;
+  std::ofstream c(dir + "/opensm.conf", std::ios::app);
+  c << "max_op_vls " << op << "\n";
+  c << "qos_max_vls " << opt.vls << "\n";
+  if (opt.opensm_engine == "nue") c << "nue_max_num_vls " << opt.vls << "\n";
+}
+
 }  // namespace
 
 const std::vector<std::string>& opensm_engines() {
@@ -203,7 +263,7 @@ const std::vector<std::string>& opensm_engines() {
 
 std::string opensm_tools_missing() {
   try {
-    find_tools("");
+    find_tools("", false);
     return "";
   } catch (const RoutingError& e) {
     return e.what();
@@ -219,12 +279,16 @@ TableSet route_opensm(const Topology& topo, const RoutingOptions& opt) {
     for (const auto& e : known) list += (list.empty() ? "" : ", ") + e;
     throw RoutingError("routing opensm: unknown engine '" + engine + "' (one of " + list + ")");
   }
-  if (uses_sls(engine))
-    fail(engine,
-         "not supported yet: this engine puts paths on SLs, and the SL of each path is only in the SA's path "
-         "records, which IBSC cannot read in bulk under ibsim (routing/README.md)");
+  if (engine == "torus-2QoS")
+    fail(engine, "not supported yet: it needs a torus configuration (--torus_config) written from the torus "
+                 "generator's coordinates, which IBSC does not write yet (routing/README.md)");
   if (!(opt.opensm_timeout_s > 0)) fail(engine, "the time limit (opensm_timeout_s) must be above 0 s");
-  const Tools tools = find_tools(engine);
+  const bool sls = uses_sls(engine);
+  if (const long pairs = static_cast<long>(topo.num_hosts) * (topo.num_hosts - 1); sls && pairs > kMaxSaPathQueries)
+    fail(engine, "this engine puts paths on SLs, read from the SA one pair at a time (about 0.1 s each); " +
+                     std::to_string(topo.num_hosts) + " hosts are " + std::to_string(pairs) + " pairs, above the " +
+                     std::to_string(kMaxSaPathQueries) + " IBSC asks (routing/README.md)");
+  const Tools tools = find_tools(engine, sls);
   const auto t0 = std::chrono::steady_clock::now();
   const RunDir dir = make_run_dir(opt);
   IbsimNetSize size;
@@ -234,24 +298,25 @@ TableSet route_opensm(const Topology& topo, const RoutingOptions& opt) {
     if (!net) throw RoutingError("cannot write " + dir.path + "/net");
   }
   write_config(dir.path);
+  if (sls) add_vl_settings(opt, dir.path);
   const std::string sock = socket_name();
 
   ChildProcess ibsim, opensm;
   start_ibsim(ibsim, tools, dir, size, sock, engine, opt.opensm_timeout_s);
-  std::vector<std::string> args = {tools.opensm, "-o",          "-F", dir.path + "/opensm.conf", "-R", engine,
-                                   "-f",         dir.path + "/opensm.log", "-D", "0x43", "--dump_files_dir",
-                                   dir.path + "/dumps"};
+  // Engines without SLs: once (-o) and out. With SLs: QoS on and the SM kept up for the SA.
+  std::vector<std::string> args = {tools.opensm, "-F", dir.path + "/opensm.conf", "-R", engine,
+                                   "-f", dir.path + "/opensm.log", "-D", "0x43", "--dump_files_dir", dir.path + "/dumps"};
+  args.insert(args.begin() + 1, sls ? "-Q" : "-o");
   for (const std::string& o : split_options(opt.opensm_options)) args.push_back(o);
   opensm.start(args, dir.path, dir.path + "/opensm.out",
                {{"IBSIM_SOCKNAME", sock},
                 {"LD_PRELOAD", tools.umad2sim},
                 {"OSM_CACHE_DIR", dir.path + "/cache"},
                 {"OSM_TMP_DIR", dir.path}});
-  const bool finished = opensm.wait_for(opt.opensm_timeout_s);
-  opensm.stop();
-  ibsim.stop();
+  const bool finished = sls ? wait_subnet_up(opensm, dir.path + "/opensm.log", opt.opensm_timeout_s)
+                            : opensm.wait_for(opt.opensm_timeout_s);
   const std::string log = read_text(dir.path + "/opensm.log");
-  if (!finished) {
+  if (!finished && !(sls && opensm.ended())) {
     char secs[32];
     std::snprintf(secs, sizeof secs, "%g", opt.opensm_timeout_s);
     fail(engine, std::string("OpenSM did not finish within ") + secs +
@@ -267,14 +332,21 @@ TableSet route_opensm(const Topology& topo, const RoutingOptions& opt) {
   TableSet ts;
   try {
     ts = read_opensm_run(topo, dir.path);
-  } catch (const std::exception& e) {
+    if (sls) {
+      const std::vector<Sl> pair_sls =
+          query_path_sls(topo, ts, tools, dir.path, sock, engine, opt.opensm_timeout_s);
+      apply_opensm_sls(topo, ts, dir.path, pair_sls);
+    }
+  } catch (const std::invalid_argument& e) {
     fail(engine, std::string("OpenSM's dumps cannot be read: ") + e.what() + " (run folder " + dir.path + ")");
   }
+  opensm.stop();
+  ibsim.stop();
   auto run = std::make_shared<ExternalRun>();
   const size_t v = log.find("OpenSM ");
   run->tool = v == std::string::npos ? "OpenSM" : log.substr(v, log.find('\n', v) - v);
   run->engine = engine;
-  run->log = log;
+  run->log = read_text(dir.path + "/opensm.log");
   run->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   ts.external = run;
   ts.algorithm = "opensm-" + engine;

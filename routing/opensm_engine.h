@@ -17,15 +17,18 @@
 // A run is good only when opensm.log says `ENGINE tables configured on all switches` for the
 // engine asked for; OpenSM falls back to minhop when an engine fails (and says so in its own
 // words per engine), so anything else is an error naming the engine and quoting the log.
-// Missing programs (opensm, ibsim, libumad2sim.so; the environment variables IBSC_OPENSM,
-// IBSC_IBSIM, IBSC_UMAD2SIM point elsewhere), ibsim refusing the fabric and a time-out are
+// Missing programs (opensm, ibsim, libumad2sim.so, saquery; the environment variables
+// IBSC_OPENSM, IBSC_IBSIM, IBSC_UMAD2SIM, IBSC_SAQUERY point elsewhere), ibsim refusing the fabric and a time-out are
 // errors too. Never a silent fallback.
 //
-// The tables: LIDs (and LMC ranges) from OpenSM's guid2lid cache file (port GUID, first and
-// last LID, written by OpenSM for the LIDs it assigned), LFTs from dumps/opensm-lfts.dump by
-// switch GUID (table_io.h's reader), every host pair on the destination's base LID.
-// Engines that put paths on SLs (lash, dfsssp, sssp, nue, torus-2QoS) are refused for now:
-// their per-path SL is only in the SA's path records (see routing/README.md).
+// The tables (opensm_tables.h): LIDs (and LMC ranges) from OpenSM's guid2lid cache file, LFTs
+// from dumps/opensm-lfts.dump by switch GUID, every host pair on the destination's base LID.
+// Engines that put paths on SLs (lash, dfsssp, sssp, nue) run with QoS on (-Q) as a live SM (no
+// -o) until its log says SUBNET UP: the SL2VL tables of switches and HCAs come from
+// dumps/opensm-sl2vl.dump and each pair's SL from the SA (`saquery --src-to-dst SLID:DLID`, one
+// per pair under ibsim, which carries no multi-packet answers; at most kMaxSaPathQueries pairs).
+// routing.vls sets max_op_vls, qos_max_vls and (nue) nue_max_num_vls. torus-2QoS is refused
+// until IBSC writes its torus configuration.
 // Plain C++17 on POSIX, no SystemC.
 #pragma once
 #include <string>

@@ -42,7 +42,97 @@ std::map<uint64_t, LidRange> read_guid2lid(const std::string& path) {
   return out;
 }
 
+// One `IN OUT : V0 .. V15` line of opensm-sl2vl.dump; false for anything else.
+bool sl2vl_line(const std::string& raw, long& in, long& out, Vl (&vls)[kNumSls]) {
+  std::istringstream is(raw);
+  std::string a, b, colon;
+  uint64_t u = 0;
+  if (!(is >> a >> b >> colon) || colon != ":") return false;
+  if (!parse_unsigned(a, 255, u)) return false;
+  in = static_cast<long>(u);
+  if (!parse_unsigned(b, 255, u)) return false;
+  out = static_cast<long>(u);
+  for (Vl& v : vls) {
+    std::string tok;
+    if (!(is >> tok) || !parse_unsigned(tok, 15, u)) return false;
+    v = static_cast<Vl>(u);
+  }
+  return true;
+}
+
+void read_sl2vl_dump(const Topology& t, TableSet& ts, const std::string& path) {
+  std::map<uint64_t, int> switch_of, host_of;
+  for (int s = 0; s < t.num_switches; ++s) switch_of[ibsim_switch_guid(s)] = s;
+  for (int h = 0; h < t.num_hosts; ++h) host_of[ibsim_host_port_guid(h)] = h;
+  std::ifstream in(path);
+  if (!in) throw std::invalid_argument(path + ": cannot open OpenSM's SL2VL dump");
+  std::vector<char> seen(t.num_hosts, 0);
+  int sw = -1, host = -1;
+  std::string raw;
+  for (int line = 1; std::getline(in, raw); ++line) {
+    if (raw.empty() || raw[0] == '#') continue;
+    const bool is_sw = raw.rfind("Switch 0x", 0) == 0, is_ca = raw.rfind("Channel Adapter 0x", 0) == 0;
+    if (is_sw || is_ca) {
+      uint64_t guid = 0;
+      const size_t at = raw.find("0x") + 2;
+      if (!parse_unsigned(raw.substr(at, raw.find(',', at) - at), UINT64_MAX, guid, 16))
+        throw std::invalid_argument(path + ":" + std::to_string(line) + ": no GUID in '" + raw + "'");
+      auto& by = is_sw ? switch_of : host_of;
+      const auto it = by.find(guid);
+      if (it == by.end())
+        throw std::invalid_argument(path + ":" + std::to_string(line) + ": GUID not of this fabric: '" + raw + "'");
+      sw = is_sw ? it->second : -1;
+      host = is_ca ? it->second : -1;
+      continue;
+    }
+    long i = 0, o = 0;
+    Vl vls[kNumSls];
+    if (!sl2vl_line(raw, i, o, vls) || (sw < 0 && host < 0))
+      throw std::invalid_argument(path + ":" + std::to_string(line) + ": expected 'IN OUT : 16 VLs', got '" + raw + "'");
+    if (host >= 0) {
+      std::copy(std::begin(vls), std::end(vls), ts.hosts[host].sl2vl);
+      seen[host] = 1;
+    } else if (o >= 1 && i <= t.nodes[sw].num_ports && o <= t.nodes[sw].num_ports) {
+      for (int k = 0; k < kNumSls; ++k) ts.switches[sw].sl2vl.set(static_cast<int>(i), static_cast<int>(o), k, vls[k]);
+    }
+  }
+  for (int h = 0; h < t.num_hosts; ++h)
+    if (!seen[h]) throw std::invalid_argument(path + ": no SL2VL table for host " + t.nodes[t.host_node(h)].name);
+}
+
 }  // namespace
+
+void apply_opensm_sls(const Topology& t, TableSet& ts, const std::string& run_dir, const std::vector<Sl>& pair_sls) {
+  read_sl2vl_dump(t, ts, run_dir + "/dumps/opensm-sl2vl.dump");
+  int top_sl = 0;
+  bool used[kNumSls] = {};
+  for (int a = 0; a < t.num_hosts; ++a) {
+    PathRow row;
+    row.assign(t.num_hosts);
+    for (int b = 0; b < t.num_hosts; ++b) {
+      if (a == b) continue;
+      const Sl sl = pair_sls[static_cast<size_t>(a) * t.num_hosts + b];
+      row.set(b, {ts.hosts[b].base_lid, sl});
+      used[sl] = true;
+      top_sl = std::max<int>(top_sl, sl);
+    }
+    row.hide(a);
+    ts.hosts[a].paths = row;
+  }
+  // The VLs those SLs reach, at the HCAs and at every switch hop.
+  int top_vl = 0;
+  for (int k = 0; k < kNumSls; ++k) {
+    if (!used[k]) continue;
+    for (const HostTables& h : ts.hosts) top_vl = std::max<int>(top_vl, h.sl2vl[k]);
+    for (int s = 0; s < t.num_switches; ++s)
+      for (int i = 1; i <= t.nodes[s].num_ports; ++i)  // cabled data ports only: OpenSM leaves others as they were
+        for (int o = 1; o <= t.nodes[s].num_ports; ++o)
+          if (t.nodes[s].ports[i].node >= 0 && t.nodes[s].ports[o].node >= 0)
+            top_vl = std::max<int>(top_vl, ts.switches[s].sl2vl.get(i, o, k));
+  }
+  ts.sls_used = top_sl + 1;
+  ts.vls_used = top_vl + 1;
+}
 
 TableSet read_opensm_run(const Topology& topo, const std::string& run_dir) {
   // The topology with the GUIDs ibsim had, so the LFT reader matches OpenSM's switch headers.

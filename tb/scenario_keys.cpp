@@ -53,10 +53,11 @@ std::vector<Key> declare() {
           "`mixed-ador`, `twisted-ador`, `twisted-mixed` (flattened butterflies), `static`, `gsid` (dragonflies)"),
       text_key("routing.lft_file", ro.lft_file, "`routing.algorithm: file`: an OpenSM LFT dump or export directory"),
       text_key("routing.opensm_engine", ro.opensm_engine,
-               "`routing.algorithm: opensm`: OpenSM's own engine, run on ibsim (Debian packages opensm, ibsim-utils; "
-               "routing/README.md): `minhop`, `updn`, `dnup`, `ftree`, `dor`; `lash`, `torus-2QoS`, `dfsssp`, `sssp`, "
-               "`nue` are refused (their per-path SLs cannot be read yet). OpenSM's log must confirm the engine: a "
-               "fallback is an error. The log and version are kept beside results.json (`opensm/`)")
+               "`routing.algorithm: opensm`: OpenSM's own engine, run on ibsim (Debian packages opensm, ibsim-utils, "
+               "infiniband-diags; routing/README.md): `minhop`, `updn`, `dnup`, `ftree`, `dor`, and with paths on SLs "
+               "(QoS on, VLs from `routing.vls`, each pair's SL from the SA: at most 2,000 host pairs) `lash`, `dfsssp`, "
+               "`sssp`, `nue`; `torus-2QoS` is refused (no torus config yet). OpenSM's log must confirm the engine: a "
+               "fallback is an error. Its log and version are kept beside results.json (`opensm.log`)")
           .when_set(),
       text_key("routing.opensm_options", ro.opensm_options,
                "`routing.algorithm: opensm`: added to OpenSM's command line, e.g. `--root_guid_file FILE`")

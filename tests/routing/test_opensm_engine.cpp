@@ -161,10 +161,13 @@ BOOST_AUTO_TEST_CASE(bad_engines_are_refused_by_name) {
              unknown);
   const std::string none = error_of([&] { route_opensm(t, options("")); });
   BOOST_TEST(none == "routing opensm needs an engine (routing.opensm_engine, --opensm-engine)");
-  for (const char* e : {"lash", "dfsssp", "sssp", "nue", "torus-2QoS"}) {
-    const std::string sl = error_of([&] { route_opensm(t, options(e)); });
-    BOOST_TEST(sl.find(std::string("routing opensm, engine ") + e + ": not supported yet") == 0, sl);
-  }
+  const std::string torus = error_of([&] { route_opensm(t, options("torus-2QoS")); });
+  BOOST_TEST(torus.find("routing opensm, engine torus-2QoS: not supported yet: it needs a torus configuration") == 0,
+             torus);
+  // SL engines read each pair's SL from the SA, one query each: 45 hosts are 1,980 pairs, 46 too many.
+  const std::string many = error_of([&] { route_opensm(two_level_tree(2, 1, 23), options("lash")); });
+  BOOST_TEST(many.find("routing opensm, engine lash: this engine puts paths on SLs") == 0, many);
+  BOOST_TEST(many.find("46 hosts are 2070 pairs, above the 2000") != std::string::npos, many);
 }
 
 // A missing package, simulated by the variables that name the programs.
@@ -221,6 +224,19 @@ BOOST_AUTO_TEST_CASE(kary_3tree_ftree_passes_the_checks, *boost::unit_test::prec
   const TableSet ts = route_opensm(t, options("ftree"));
   passes_checks(t, ts);
   every_path_minimal(t, ts);
+}
+
+// LASH on a ring of 4 switches: two layers (SLs) make it deadlock-free, as its log says; the SLs
+// come from the SA, the SL2VL tables from opensm-sl2vl.dump, and IBSC's check agrees.
+BOOST_AUTO_TEST_CASE(lash_on_a_ring_uses_two_sls, *boost::unit_test::precondition(tools_present)) {
+  const Topology t = build_topology_spec("ring:4:hosts=1");
+  const TableSet ts = route_opensm(t, options("lash"));
+  BOOST_TEST(ts.external->log.find("lash_core: Lanes needed: 2") != std::string::npos);
+  BOOST_TEST(ts.sls_used == 2);
+  BOOST_TEST(ts.vls_used == 2);
+  passes_checks(t, ts);
+  for (int h = 0; h < t.num_hosts; ++h)  // OpenSM's QoS SL2VL at the HCAs: SL k on VL k for the 8 VLs of ibsim
+    for (int k = 0; k < 8; ++k) BOOST_TEST(ts.hosts[h].sl2vl[k] == k);
 }
 
 // ftree on a torus: OpenSM falls back to minhop and says so; IBSC refuses, quoting the log.
