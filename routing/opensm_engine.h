@@ -18,8 +18,8 @@
 // engine asked for; OpenSM falls back to minhop when an engine fails (and says so in its own
 // words per engine), so anything else is an error naming the engine and quoting the log.
 // Missing programs (opensm, ibsim, libumad2sim.so, saquery; the environment variables
-// IBSC_OPENSM, IBSC_IBSIM, IBSC_UMAD2SIM, IBSC_SAQUERY point elsewhere), ibsim refusing the fabric and a time-out are
-// errors too. Never a silent fallback.
+// IBSC_OPENSM, IBSC_IBSIM, IBSC_UMAD2SIM, IBSC_SAQUERY point elsewhere), ibsim refusing the
+// fabric and a time-out are errors too. Never a silent fallback.
 //
 // The tables (opensm_tables.h): LIDs (and LMC ranges) from OpenSM's guid2lid cache file, LFTs
 // from dumps/opensm-lfts.dump by switch GUID, every host pair on the destination's base LID.
