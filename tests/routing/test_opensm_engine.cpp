@@ -187,10 +187,13 @@ BOOST_AUTO_TEST_CASE(missing_program_is_a_clean_error) {
   BOOST_TEST(no_sim.find("ibsim-utils") != std::string::npos);
 }
 
-// minhop, updn, dnup and ftree all route a 2-level fat tree minimally and deadlock-free; ftree
-// spreads each leaf's 6 remote destinations evenly, 3 on each of its 2 up-links.
+// minhop, updn, dnup and ftree all route a 2-level fat tree (the 4-ary 2-tree: 4 leaves of 4
+// hosts, 4 spines) minimally and deadlock-free; ftree spreads each leaf's 12 remote destinations
+// evenly, 3 on each of its 4 up-links (ports 5..8: generators.h numbers a switch's down ports first).
 BOOST_AUTO_TEST_CASE(two_level_tree_tables_pass_the_checks, *boost::unit_test::precondition(tools_present)) {
-  const Topology t = two_level_tree(4, 2, 2);
+  const Topology t = build_topology_spec("fattree:k=4,n=2");
+  BOOST_REQUIRE(t.num_switches == 8);
+  BOOST_REQUIRE(t.num_hosts == 16);
   for (const char* e : {"minhop", "updn", "dnup", "ftree"}) {
     BOOST_TEST_CONTEXT("engine " << e) {
       const TableSet ts = route_opensm(t, options(e));
@@ -201,29 +204,35 @@ BOOST_AUTO_TEST_CASE(two_level_tree_tables_pass_the_checks, *boost::unit_test::p
       passes_checks(t, ts);
       every_path_minimal(t, ts);
       if (std::string(e) == "ftree")
-        for (int leaf = 2; leaf < 6; ++leaf) {
-          int on_port[2] = {0, 0};
+        for (int leaf = 0; leaf < 4; ++leaf) {
+          int on_port[4] = {};
           for (int b = 0; b < t.num_hosts; ++b) {
             if (t.host_switch(b) == leaf) continue;
             const PortNum p = ts.switches[leaf].lft[ts.hosts[b].base_lid].primary();
-            BOOST_REQUIRE((p == 3 || p == 4));
-            ++on_port[p - 3];
+            BOOST_REQUIRE((p >= 5 && p <= 8));
+            ++on_port[p - 5];
           }
-          BOOST_TEST(on_port[0] == 3);
-          BOOST_TEST(on_port[1] == 3);
+          for (int n : on_port) BOOST_TEST(n == 3);
         }
     }
   }
 }
 
-// A 4-ary 3-tree (80 switches, 128 hosts; a published ibnetdiscover file): ftree routes it.
+// The 4-ary 3-tree (48 switches, 64 hosts) and a published 4-ary 3-tree ibnetdiscover file (80
+// switches, 128 hosts): ftree routes both minimally and deadlock-free.
 BOOST_AUTO_TEST_CASE(kary_3tree_ftree_passes_the_checks, *boost::unit_test::precondition(tools_present)) {
-  const Topology t = read_topology_file(std::string(IBSC_FABRICS_DIR) + "/ibnetdiscover_synthetic_fattree_k4n3_cyberang3l.topo");
-  BOOST_REQUIRE(t.num_switches == 80);
-  BOOST_REQUIRE(t.num_hosts == 128);
-  const TableSet ts = route_opensm(t, options("ftree"));
-  passes_checks(t, ts);
-  every_path_minimal(t, ts);
+  const Topology gen = build_topology_spec("fattree:k=4,n=3");
+  BOOST_REQUIRE(gen.num_switches == 48);
+  BOOST_REQUIRE(gen.num_hosts == 64);
+  const Topology file =
+      read_topology_file(std::string(IBSC_FABRICS_DIR) + "/ibnetdiscover_synthetic_fattree_k4n3_cyberang3l.topo");
+  BOOST_REQUIRE(file.num_switches == 80);
+  BOOST_REQUIRE(file.num_hosts == 128);
+  for (const Topology* t : {&gen, &file}) {
+    const TableSet ts = route_opensm(*t, options("ftree"));
+    passes_checks(*t, ts);
+    every_path_minimal(*t, ts);
+  }
 }
 
 // LASH on a ring of 4 switches: two layers (SLs) make it deadlock-free, as its log says; the SLs
