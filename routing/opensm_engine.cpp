@@ -149,8 +149,9 @@ std::string log_reason(const std::string& log) {
     const size_t arrow = line.find("-> ");
     const std::string msg = arrow == std::string::npos ? line : line.substr(arrow + 3);
     if (msg.find("tables configured on all switches") != std::string::npos) configured = msg;
-    else if (msg.find("ERR ") != std::string::npos || msg.find("cannot") != std::string::npos ||
-             msg.find("failed") != std::string::npos || msg.find("fall") != std::string::npos)
+    else if (line.find(" 0x01 -> ") != std::string::npos || msg.find("ERR ") != std::string::npos ||
+             msg.find("cannot") != std::string::npos || msg.find("failed") != std::string::npos ||
+             msg.find("fall") != std::string::npos || msg.find("not supported") != std::string::npos)
       if (said.size() < 1500) said += "\n  " + msg;
   }
   return (configured.empty() ? std::string("no engine configured the switches") : "OpenSM says: '" + configured + "'") +

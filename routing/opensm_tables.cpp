@@ -188,9 +188,14 @@ TableSet read_opensm_run(const Topology& topo, const std::string& run_dir) {
   if (!in) throw std::invalid_argument(dump + ": cannot open OpenSM's LFT dump");
   read_opensm_lfts(t, ts, in, dump);
 
-  PathRow row;  // every host to every other by its base LID on SL 0
+  // Every host to every other on SL 0: the base LID first, then (LMC > 0) the destination's other
+  // LIDs as alternates, as the SA lists a pair's 2^LMC path records.
+  PathRow row;
   row.assign(t.num_hosts);
-  for (int q = 0; q < t.num_hosts; ++q) row.set(q, {ts.hosts[q].base_lid, 0});
+  for (int q = 0; q < t.num_hosts; ++q) {
+    row.set(q, {ts.hosts[q].base_lid, 0});
+    for (int i = 1; i < (1 << ts.hosts[q].lmc); ++i) row.add(q, {static_cast<Lid>(ts.hosts[q].base_lid + i), 0});
+  }
   for (int h = 0; h < t.num_hosts; ++h) {
     ts.hosts[h].paths = row;
     ts.hosts[h].paths.hide(h);

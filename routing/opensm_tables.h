@@ -2,8 +2,9 @@
 //   cache/guid2lid        OpenSM's LID cache, one `0xPORTGUID 0xFIRST 0xLAST` per port: the
 //                         LIDs OpenSM assigned (LAST - FIRST + 1 = 2^LMC);
 //   dumps/opensm-lfts.dump its LFTs, matched to switches by GUID.
-// GUIDs are those ibsim_net_writer.h gave the nodes. Every host pair gets one path record, the
-// destination's base LID on SL 0 (OpenSM's default SL), and every SL2VL maps to VL 0.
+// GUIDs are those ibsim_net_writer.h gave the nodes. Every host pair gets the destination's base
+// LID on SL 0 (OpenSM's default SL) and, with LMC > 0, its other LIDs as alternate records;
+// every SL2VL maps to VL 0.
 // For engines that put paths on SLs (opensm_engine.h), apply_opensm_sls then reads
 //   dumps/opensm-sl2vl.dump  every switch's SL2VL per (input, output port) and every HCA
 //                            port's (`Channel Adapter 0xPORTGUID` blocks), as OpenSM programmed them;

@@ -218,6 +218,25 @@ BOOST_AUTO_TEST_CASE(two_level_tree_tables_pass_the_checks, *boost::unit_test::p
   }
 }
 
+// LMC 1 (`-l 1` passed through): every host has 2 LIDs, every pair 2 path records (base LID
+// first), and the check walks both; ftree refuses LMC > 0 and says so, which is a clean error.
+BOOST_AUTO_TEST_CASE(lmc_passed_through_gives_alternate_records, *boost::unit_test::precondition(tools_present)) {
+  const Topology t = build_topology_spec("fattree:k=4,n=2");
+  RoutingOptions o = options("updn");
+  o.opensm_options = "-l 1";
+  const TableSet ts = route_opensm(t, o);
+  for (int h = 0; h < t.num_hosts; ++h) {
+    BOOST_TEST(ts.hosts[h].lmc == 1);
+    BOOST_TEST(ts.hosts[h].base_lid % 2 == 0);
+  }
+  BOOST_TEST(ts.hosts[0].paths[5].size() == 2u);
+  BOOST_TEST(ts.hosts[0].paths[5][1].dlid == ts.hosts[5].base_lid + 1);
+  passes_checks(t, ts);
+  o.opensm_engine = "ftree";
+  const std::string e = error_of([&] { route_opensm(t, o); });
+  BOOST_TEST(e.find("LMC > 0 is not supported by fat-tree routing") != std::string::npos, e);
+}
+
 // The 4-ary 3-tree (48 switches, 64 hosts) and a published 4-ary 3-tree ibnetdiscover file (80
 // switches, 128 hosts): ftree routes both minimally and deadlock-free.
 BOOST_AUTO_TEST_CASE(kary_3tree_ftree_passes_the_checks, *boost::unit_test::precondition(tools_present)) {
