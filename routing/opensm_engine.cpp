@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <thread>
 
@@ -200,6 +201,41 @@ void start_ibsim(ChildProcess& ibsim, const Tools& tools, const RunDir& dir, con
   }
 }
 
+// torus-2QoS's configuration from the generator's own coordinates: the shape (`torus X Y Z`, 1
+// for a missing dimension, `m` for an open one) and a seed at the switch of coordinate 0 naming
+// its + and - neighbour in each dimension by GUID (both, as radix-4 rings need).
+std::string torus_config(const Topology& topo, const std::string& engine) {
+  const bool torus = topo.kind == "torus", mesh = topo.kind == "mesh";
+  if ((!torus && !mesh) || topo.dims.empty() || topo.dims.size() > 3 || topo.num_switches == 0 ||
+      topo.nodes[0].coord.size() != topo.dims.size())
+    fail(engine, "it routes 2D and 3D tori and meshes made by IBSC's torus or mesh generator (their coordinates "
+                 "become its --torus_config); this topology is '" + topo.kind + "' with " +
+                     std::to_string(topo.dims.size()) + " dimensions");
+  std::map<std::vector<int>, int> at;
+  for (int s = 0; s < topo.num_switches; ++s) at[topo.nodes[s].coord] = s;
+  std::ostringstream c;
+  c << "# written by ibsc from the " << topo.kind << " generator's coordinates\n" << (torus ? "torus" : "mesh");
+  for (size_t d = 0; d < 3; ++d) c << " " << (d < topo.dims.size() ? topo.dims[d] : 1);
+  c << "\n";
+  const std::vector<int> origin = topo.nodes[0].coord;
+  for (size_t d = 0; d < topo.dims.size(); ++d) {
+    if (topo.dims[d] < 2) continue;
+    for (int step : {1, -1}) {
+      std::vector<int> n = origin;
+      n[d] = (n[d] + step + topo.dims[d]) % topo.dims[d];
+      if (mesh && origin[d] + step != n[d]) continue;  // no wrap-around cable in a mesh
+      const auto it = at.find(n);
+      if (it == at.end()) fail(engine, "the torus generator left a coordinate without a switch");
+      char line[96];
+      std::snprintf(line, sizeof line, "%c%c_link 0x%016llx 0x%016llx\n", "xyz"[d], step > 0 ? 'p' : 'm',
+                    static_cast<unsigned long long>(ibsim_switch_guid(0)),
+                    static_cast<unsigned long long>(ibsim_switch_guid(it->second)));
+      c << line;
+    }
+  }
+  return c.str();
+}
+
 // Waits for the SM (run without -o) to say SUBNET UP in its log; false at the time limit.
 bool wait_subnet_up(ChildProcess& opensm, const std::string& log_path, double seconds) {
   const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
@@ -280,15 +316,13 @@ TableSet route_opensm(const Topology& topo, const RoutingOptions& opt) {
     for (const auto& e : known) list += (list.empty() ? "" : ", ") + e;
     throw RoutingError("routing opensm: unknown engine '" + engine + "' (one of " + list + ")");
   }
-  if (engine == "torus-2QoS")
-    fail(engine, "not supported yet: it needs a torus configuration (--torus_config) written from the torus "
-                 "generator's coordinates, which IBSC does not write yet (routing/README.md)");
   if (!(opt.opensm_timeout_s > 0)) fail(engine, "the time limit (opensm_timeout_s) must be above 0 s");
   const bool sls = uses_sls(engine);
   if (const long pairs = static_cast<long>(topo.num_hosts) * (topo.num_hosts - 1); sls && pairs > kMaxSaPathQueries)
     fail(engine, "this engine puts paths on SLs, read from the SA one pair at a time (about 0.1 s each); " +
                      std::to_string(topo.num_hosts) + " hosts are " + std::to_string(pairs) + " pairs, above the " +
                      std::to_string(kMaxSaPathQueries) + " IBSC asks (routing/README.md)");
+  const std::string torus = engine == "torus-2QoS" ? torus_config(topo, engine) : "";
   const Tools tools = find_tools(engine, sls);
   const auto t0 = std::chrono::steady_clock::now();
   const RunDir dir = make_run_dir(opt);
@@ -300,6 +334,7 @@ TableSet route_opensm(const Topology& topo, const RoutingOptions& opt) {
   }
   write_config(dir.path);
   if (sls) add_vl_settings(opt, dir.path);
+  if (engine == "torus-2QoS") std::ofstream(dir.path + "/torus-2QoS.conf") << torus;
   const std::string sock = socket_name();
 
   ChildProcess ibsim, opensm;

@@ -23,12 +23,12 @@
 //
 // The tables (opensm_tables.h): LIDs (and LMC ranges) from OpenSM's guid2lid cache file, LFTs
 // from dumps/opensm-lfts.dump by switch GUID, every host pair on the destination's base LID.
-// Engines that put paths on SLs (lash, dfsssp, sssp, nue) run with QoS on (-Q) as a live SM (no
-// -o) until its log says SUBNET UP: the SL2VL tables of switches and HCAs come from
+// Engines that put paths on SLs (lash, dfsssp, sssp, nue, torus-2QoS) run with QoS on (-Q) as a
+// live SM (no -o) until its log says SUBNET UP: the SL2VL tables of switches and HCAs come from
 // dumps/opensm-sl2vl.dump and each pair's SL from the SA (`saquery --src-to-dst SLID:DLID`, one
 // per pair under ibsim, which carries no multi-packet answers; at most kMaxSaPathQueries pairs).
-// routing.vls sets max_op_vls, qos_max_vls and (nue) nue_max_num_vls. torus-2QoS is refused
-// until IBSC writes its torus configuration.
+// routing.vls sets max_op_vls, qos_max_vls and (nue) nue_max_num_vls. torus-2QoS gets a
+// torus-2QoS.conf written from the torus or mesh generator's coordinates (2D or 3D).
 // Plain C++17 on POSIX, no SystemC.
 #pragma once
 #include <string>

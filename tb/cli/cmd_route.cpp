@@ -500,7 +500,7 @@ void add_route_command(CLI::App& app) {
   c->add_option("--fault", opt->faults, "a failed cable by one end, SWITCH:PORT (repeatable): the pairs it cuts");
   c->add_option("--opensm-engine", opt->opensm_engine,
                 "--routing opensm: OpenSM's engine, run under ibsim: minhop, updn, dnup, ftree, dor, lash, dfsssp, "
-                "sssp, nue (torus-2QoS is refused: no torus config written yet)");
+                "sssp, nue, torus-2QoS (2D/3D tori and meshes)");
   c->add_option("--opensm-options", opt->opensm_options, "--routing opensm: added to OpenSM's command line");
   c->add_option("--opensm-timeout", opt->opensm_timeout, "--routing opensm: OpenSM's time limit, s")
       ->check(CLI::Range(0.1, 1e6));

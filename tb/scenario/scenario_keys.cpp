@@ -58,7 +58,7 @@ std::vector<Key> declare() {
                "`routing.algorithm: opensm`: OpenSM's own engine, run on ibsim (Debian packages opensm, ibsim-utils, "
                "infiniband-diags; routing/README.md): `minhop`, `updn`, `dnup`, `ftree`, `dor`, and with paths on SLs "
                "(QoS on, VLs from `routing.vls`, each pair's SL from the SA: at most 2,000 host pairs) `lash`, `dfsssp`, "
-               "`sssp`, `nue`; `torus-2QoS` is refused (no torus config yet). OpenSM's log must confirm the engine: a "
+               "`sssp`, `nue`, `torus-2QoS` (2D/3D tori and meshes). OpenSM's log must confirm the engine: a "
                "fallback is an error. Its log and version are kept beside results.json (`opensm.log`)")
           .when_set(),
       text_key("routing.opensm_options", ro.opensm_options,

@@ -162,8 +162,11 @@ BOOST_AUTO_TEST_CASE(bad_engines_are_refused_by_name) {
   const std::string none = error_of([&] { route_opensm(t, options("")); });
   BOOST_TEST(none == "routing opensm needs an engine (routing.opensm_engine, --opensm-engine)");
   const std::string torus = error_of([&] { route_opensm(t, options("torus-2QoS")); });
-  BOOST_TEST(torus.find("routing opensm, engine torus-2QoS: not supported yet: it needs a torus configuration") == 0,
+  BOOST_TEST(torus.find("routing opensm, engine torus-2QoS: it routes 2D and 3D tori and meshes made by IBSC's torus "
+                        "or mesh generator") == 0,
              torus);
+  const std::string cube = error_of([&] { route_opensm(build_topology_spec("torus:2x2x2x2:hosts=1"), options("torus-2QoS")); });
+  BOOST_TEST(cube.find("this topology is 'torus' with 4 dimensions") != std::string::npos, cube);
   // SL engines read each pair's SL from the SA, one query each: 45 hosts are 1,980 pairs, 46 too many.
   const std::string many = error_of([&] { route_opensm(two_level_tree(2, 1, 23), options("lash")); });
   BOOST_TEST(many.find("routing opensm, engine lash: this engine puts paths on SLs") == 0, many);
@@ -265,6 +268,34 @@ BOOST_AUTO_TEST_CASE(lash_on_a_ring_uses_two_sls, *boost::unit_test::preconditio
   passes_checks(t, ts);
   for (int h = 0; h < t.num_hosts; ++h)  // OpenSM's QoS SL2VL at the HCAs: SL k on VL k for the 8 VLs of ibsim
     for (int k = 0; k < 8; ++k) BOOST_TEST(ts.hosts[h].sl2vl[k] == k);
+}
+
+// torus-2QoS on a 3x3 torus, with the torus configuration IBSC writes from the generator's
+// coordinates: OpenSM builds the 3 x 3 x 1 torus and routes it. torus-2QoS(8): one SL bit per
+// dimension's dateline (2D: SLs 0-3), SL bit 3 the QoS level; switch links map a QoS level onto
+// VLs 0-3 (bit 0 the dateline, bit 1 for y-x turns), endports onto VL 0 (SLs 0-7) and 1 (8-15).
+// Its dimension-order paths make no y-x turn, so the walks meet VLs 0 and 1 only; deadlock-free.
+BOOST_AUTO_TEST_CASE(torus_2qos_on_a_torus, *boost::unit_test::precondition(tools_present)) {
+  const Topology t = build_topology_spec("torus:3x3:hosts=1");
+  RoutingOptions o = options("torus-2QoS");
+  o.opensm_dir = temp_dir("torus");
+  const TableSet ts = route_opensm(t, o);
+  std::ifstream conf(o.opensm_dir + "/torus-2QoS.conf");
+  std::stringstream text;
+  text << conf.rdbuf();
+  BOOST_TEST(text.str().find("torus 3 3 1\nxp_link 0x0002c90300000000 0x0002c90300000001\n"
+                             "xm_link 0x0002c90300000000 0x0002c90300000002\n"
+                             "yp_link 0x0002c90300000000 0x0002c90300000003\n"
+                             "ym_link 0x0002c90300000000 0x0002c90300000006\n") != std::string::npos,
+             text.str());
+  BOOST_TEST(ts.external->log.find("Built 3 x 3 x 1 torus w/ 27 links, 9 switches, 9 CA ports") != std::string::npos);
+  passes_checks(t, ts);
+  BOOST_TEST(ts.sls_used == 4);
+  BOOST_TEST(ts.vls_used == 4);  // what the tables map the used SLs to
+  BOOST_TEST(check_tables(t, ts).vls_used == 2);
+  for (int h = 0; h < t.num_hosts; ++h)
+    for (int k = 0; k < 16; ++k) BOOST_TEST(ts.hosts[h].sl2vl[k] == (k < 8 ? 0 : 1));
+  std::filesystem::remove_all(o.opensm_dir);
 }
 
 // ftree on a torus: OpenSM falls back to minhop and says so; IBSC refuses, quoting the log.
