@@ -1,16 +1,16 @@
 // ChildProcess (child_process.h).
 #include "routing/child_process.h"
 
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstring>
-#include <fcntl.h>
-#include <spawn.h>
 #include <stdexcept>
-#include <sys/wait.h>
 #include <thread>
-#include <unistd.h>
 
 extern char** environ;
 
@@ -23,8 +23,8 @@ void note_status(int status, int& code) {
 
 }  // namespace
 
-void ChildProcess::start(const std::vector<std::string>& argv, const std::string& dir,
-                         const std::string& output_file, const std::vector<std::pair<std::string, std::string>>& env) {
+void ChildProcess::start(const std::vector<std::string>& argv, const std::string& dir, const std::string& output_file,
+                         const std::vector<std::pair<std::string, std::string>>& env) {
   if (running_) throw std::logic_error("ChildProcess::start: already running");
   // The environment: ours with the given names replaced.
   std::vector<std::string> envs;

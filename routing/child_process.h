@@ -3,8 +3,8 @@
 // variables, waited for under a time limit and stopped with its whole group, so nothing it
 // started outlives it. Plain C++17 on POSIX, no SystemC.
 #pragma once
-#include <string>
 #include <sys/types.h>
+#include <string>
 #include <utility>
 #include <vector>
 

@@ -35,8 +35,7 @@ uint64_t ibsim_host_port_guid(int host) { return kHostGuidBase + 2 * static_cast
 
 IbsimNetSize write_ibsim_net(const Topology& t, std::ostream& out) {
   IbsimNetSize size;
-  out << "# written by ibsc for OpenSM under ibsim: " << t.num_switches << " switches, " << t.num_hosts
-      << " hosts\n\n";
+  out << "# written by ibsc for OpenSM under ibsim: " << t.num_switches << " switches, " << t.num_hosts << " hosts\n\n";
   for (int n = 0; n < static_cast<int>(t.nodes.size()); ++n) {
     const Node& node = t.nodes[n];
     const bool sw = t.is_switch(n);

@@ -120,7 +120,8 @@ void write_config(const std::string& dir) {
 std::string socket_name() {
   static std::atomic<int> counter{0};
   const auto now = std::chrono::steady_clock::now().time_since_epoch().count();
-  return "ibsc-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) + "-" + std::to_string(now % 1000000007);
+  return "ibsc-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) + "-" +
+         std::to_string(now % 1000000007);
 }
 
 bool socket_listening(const std::string& name) {
@@ -193,8 +194,9 @@ void start_ibsim(ChildProcess& ibsim, const Tools& tools, const RunDir& dir, con
   const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(std::min(timeout_s, 120.0));
   while (!socket_listening(sock)) {
     if (ibsim.ended())
-      fail(engine, "ibsim could not hold the fabric (exit " + std::to_string(ibsim.exit_code()) + "); ibsim.log ends:\n" +
-                       tail(read_text(dir.path + "/ibsim.log"), 8) + "(run folder " + dir.path + ")");
+      fail(engine, "ibsim could not hold the fabric (exit " + std::to_string(ibsim.exit_code()) +
+                       "); ibsim.log ends:\n" + tail(read_text(dir.path + "/ibsim.log"), 8) + "(run folder " +
+                       dir.path + ")");
     if (std::chrono::steady_clock::now() > until)
       fail(engine, "ibsim did not open its socket in time (run folder " + dir.path + ")");
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
@@ -208,9 +210,10 @@ std::string torus_config(const Topology& topo, const std::string& engine) {
   const bool torus = topo.kind == "torus", mesh = topo.kind == "mesh";
   if ((!torus && !mesh) || topo.dims.empty() || topo.dims.size() > 3 || topo.num_switches == 0 ||
       topo.nodes[0].coord.size() != topo.dims.size())
-    fail(engine, "it routes 2D and 3D tori and meshes made by IBSC's torus or mesh generator (their coordinates "
-                 "become its --torus_config); this topology is '" + topo.kind + "' with " +
-                     std::to_string(topo.dims.size()) + " dimensions");
+    fail(engine,
+         "it routes 2D and 3D tori and meshes made by IBSC's torus or mesh generator (their coordinates "
+         "become its --torus_config); this topology is '" +
+             topo.kind + "' with " + std::to_string(topo.dims.size()) + " dimensions");
   std::map<std::vector<int>, int> at;
   for (int s = 0; s < topo.num_switches; ++s) at[topo.nodes[s].coord] = s;
   std::ostringstream c;
@@ -261,7 +264,8 @@ std::vector<Sl> query_path_sls(const Topology& topo, const TableSet& ts, const T
       fs::remove(out);
       ChildProcess q;
       const std::string pair = std::to_string(ts.hosts[a].base_lid) + ":" + std::to_string(ts.hosts[b].base_lid);
-      q.start({tools.saquery, "--src-to-dst", pair}, dir, out, {{"IBSIM_SOCKNAME", sock}, {"LD_PRELOAD", tools.umad2sim}});
+      q.start({tools.saquery, "--src-to-dst", pair}, dir, out,
+              {{"IBSIM_SOCKNAME", sock}, {"LD_PRELOAD", tools.umad2sim}});
       if (!q.wait_for(std::min(timeout_s, 30.0)))
         fail(engine, "saquery --src-to-dst " + pair + " did not answer in time (run folder " + dir + ")");
       const std::string text = read_text(out);
@@ -293,8 +297,8 @@ void add_vl_settings(const RoutingOptions& opt, const std::string& dir) {
 }  // namespace
 
 const std::vector<std::string>& opensm_engines() {
-  static const std::vector<std::string> names = {"minhop", "updn", "dnup", "ftree", "lash",
-                                                 "dor",    "torus-2QoS", "dfsssp", "sssp", "nue"};
+  static const std::vector<std::string> names = {"minhop", "updn",       "dnup",   "ftree", "lash",
+                                                 "dor",    "torus-2QoS", "dfsssp", "sssp",  "nue"};
   return names;
 }
 
@@ -340,8 +344,17 @@ TableSet route_opensm(const Topology& topo, const RoutingOptions& opt) {
   ChildProcess ibsim, opensm;
   start_ibsim(ibsim, tools, dir, size, sock, engine, opt.opensm_timeout_s);
   // Engines without SLs: once (-o) and out. With SLs: QoS on and the SM kept up for the SA.
-  std::vector<std::string> args = {tools.opensm, "-F", dir.path + "/opensm.conf", "-R", engine,
-                                   "-f", dir.path + "/opensm.log", "-D", "0x43", "--dump_files_dir", dir.path + "/dumps"};
+  std::vector<std::string> args = {tools.opensm,
+                                   "-F",
+                                   dir.path + "/opensm.conf",
+                                   "-R",
+                                   engine,
+                                   "-f",
+                                   dir.path + "/opensm.log",
+                                   "-D",
+                                   "0x43",
+                                   "--dump_files_dir",
+                                   dir.path + "/dumps"};
   args.insert(args.begin() + 1, sls ? "-Q" : "-o");
   for (const std::string& o : split_options(opt.opensm_options)) args.push_back(o);
   opensm.start(args, dir.path, dir.path + "/opensm.out",
@@ -357,7 +370,8 @@ TableSet route_opensm(const Topology& topo, const RoutingOptions& opt) {
     std::snprintf(secs, sizeof secs, "%g", opt.opensm_timeout_s);
     fail(engine, std::string("OpenSM did not finish within ") + secs +
                      " s (opensm_timeout_s) and was stopped: a fabric too large for ibsim, or an engine waiting; "
-                     "its log ends:\n" + tail(log, 6) + "(run folder " + dir.path + ")");
+                     "its log ends:\n" +
+                     tail(log, 6) + "(run folder " + dir.path + ")");
   }
   if (log.find(engine + " tables configured on all switches") == std::string::npos)
     fail(engine, "OpenSM did not route with it (exit " + std::to_string(opensm.exit_code()) + "): " +
@@ -369,8 +383,7 @@ TableSet route_opensm(const Topology& topo, const RoutingOptions& opt) {
   try {
     ts = read_opensm_run(topo, dir.path);
     if (sls) {
-      const std::vector<Sl> pair_sls =
-          query_path_sls(topo, ts, tools, dir.path, sock, engine, opt.opensm_timeout_s);
+      const std::vector<Sl> pair_sls = query_path_sls(topo, ts, tools, dir.path, sock, engine, opt.opensm_timeout_s);
       apply_opensm_sls(topo, ts, dir.path, pair_sls);
     }
   } catch (const std::invalid_argument& e) {

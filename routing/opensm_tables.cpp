@@ -35,8 +35,8 @@ std::map<uint64_t, LidRange> read_guid2lid(const std::string& path) {
     };
     if (!(is >> a >> b) || !hex(g, UINT64_MAX, guid) || !hex(a, kMaxUnicastLid, first) ||
         !hex(b, kMaxUnicastLid, last) || first == 0 || last < first)
-      throw std::invalid_argument(path + ":" + std::to_string(line) + ": expected '0xGUID 0xFIRST_LID 0xLAST_LID', got '" +
-                                  raw + "'");
+      throw std::invalid_argument(path + ":" + std::to_string(line) +
+                                  ": expected '0xGUID 0xFIRST_LID 0xLAST_LID', got '" + raw + "'");
     out[guid] = {static_cast<Lid>(first), static_cast<Lid>(last)};
   }
   return out;
@@ -88,7 +88,8 @@ void read_sl2vl_dump(const Topology& t, TableSet& ts, const std::string& path) {
     long i = 0, o = 0;
     Vl vls[kNumSls];
     if (!sl2vl_line(raw, i, o, vls) || (sw < 0 && host < 0))
-      throw std::invalid_argument(path + ":" + std::to_string(line) + ": expected 'IN OUT : 16 VLs', got '" + raw + "'");
+      throw std::invalid_argument(path + ":" + std::to_string(line) + ": expected 'IN OUT : 16 VLs', got '" + raw +
+                                  "'");
     if (host >= 0) {
       std::copy(std::begin(vls), std::end(vls), ts.hosts[host].sl2vl);
       seen[host] = 1;

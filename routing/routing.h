@@ -29,8 +29,9 @@ inline constexpr EnumName<ShortestPathChoice> kShortestPathChoiceNames[] = {
 constexpr const auto& enum_names(ShortestPathChoice) { return kShortestPathChoiceNames; }
 
 // The routings (routing.algorithm, `ibsc route --routing`), dispatched by compute_routing; File
-// reads tables computed elsewhere (lft_file), Opensm runs the real OpenSM (opensm_engine.h). Adding one: an enumerator, its row below (the
-// order of `ibsc route --metrics`, the README and error messages) and its case in routing.cpp.
+// reads tables computed elsewhere (lft_file), Opensm runs the real OpenSM (opensm_engine.h).
+// Adding one: an enumerator, its row below (the order of `ibsc route --metrics`, the README and
+// error messages) and its case in routing.cpp.
 enum class Algorithm {
   Ecube,
   Dor1vl,

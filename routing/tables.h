@@ -86,21 +86,21 @@ enum class PathChoice { Primary, RandomPerPacket };
 
 // Tables an external program computed (routing "opensm"): what ran, kept beside the results.
 struct ExternalRun {
-  std::string tool;     // "OpenSM 3.3.23", as its log names itself
-  std::string engine;   // the engine asked for and confirmed by the log ("ftree")
-  std::string log;      // the program's log, whole
-  double seconds = 0;   // wall time of the run, simulator included
+  std::string tool;    // "OpenSM 3.3.23", as its log names itself
+  std::string engine;  // the engine asked for and confirmed by the log ("ftree")
+  std::string log;     // the program's log, whole
+  double seconds = 0;  // wall time of the run, simulator included
 };
 
 struct TableSet {
   std::string algorithm;
-  std::shared_ptr<const ExternalRun> external;  // set only by external engines
   int sls_used = 1;                    // SLs the algorithm needs
   int vls_used = 1;                    // data VLs the algorithm needs
   std::vector<SwitchTables> switches;  // index: switch index of the Topology
   std::vector<HostTables> hosts;       // index: host index of the Topology
   Lid max_lid = 0;
   PathChoice path_choice = PathChoice::Primary;
+  std::shared_ptr<const ExternalRun> external;  // set only by external engines (routing "opensm")
 
   const PathRecord& path(int src_host, int dst_host) const { return hosts[src_host].paths[dst_host].front(); }
 };

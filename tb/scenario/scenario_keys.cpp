@@ -54,12 +54,13 @@ std::vector<Key> declare() {
           "`distance`, `deflection` (Distance+k / Deflection+k, any topology, `routing.k`), `ador`, "
           "`mixed-ador`, `twisted-ador`, `twisted-mixed` (flattened butterflies), `static`, `gsid` (dragonflies)"),
       text_key("routing.lft_file", ro.lft_file, "`routing.algorithm: file`: an OpenSM LFT dump or export directory"),
-      text_key("routing.opensm_engine", ro.opensm_engine,
-               "`routing.algorithm: opensm`: OpenSM's own engine, run on ibsim (Debian packages opensm, ibsim-utils, "
-               "infiniband-diags; routing/README.md): `minhop`, `updn`, `dnup`, `ftree`, `dor`, and with paths on SLs "
-               "(QoS on, VLs from `routing.vls`, each pair's SL from the SA: at most 2,000 host pairs) `lash`, `dfsssp`, "
-               "`sssp`, `nue`, `torus-2QoS` (2D/3D tori and meshes). OpenSM's log must confirm the engine: a "
-               "fallback is an error. Its log and version are kept beside results.json (`opensm.log`)")
+      text_key(
+          "routing.opensm_engine", ro.opensm_engine,
+          "`routing.algorithm: opensm`: OpenSM's own engine, run on ibsim (Debian packages opensm, ibsim-utils, "
+          "infiniband-diags; routing/README.md): `minhop`, `updn`, `dnup`, `ftree`, `dor`, and with paths on SLs "
+          "(QoS on, VLs from `routing.vls`, each pair's SL from the SA: at most 2,000 host pairs) `lash`, `dfsssp`, "
+          "`sssp`, `nue`, `torus-2QoS` (2D/3D tori and meshes). OpenSM's log must confirm the engine: a "
+          "fallback is an error. Its log and version are kept beside results.json (`opensm.log`)")
           .when_set(),
       text_key("routing.opensm_options", ro.opensm_options,
                "`routing.algorithm: opensm`: added to OpenSM's command line, e.g. `--root_guid_file FILE`")

@@ -5,13 +5,13 @@
 #define BOOST_TEST_MODULE routing_opensm_engine
 #include <boost/test/unit_test.hpp>
 
+#include <unistd.h>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <queue>
 #include <sstream>
 #include <thread>
-#include <unistd.h>
 
 #include "routing/checks.h"
 #include "routing/ibsim_net_writer.h"
@@ -157,15 +157,15 @@ BOOST_AUTO_TEST_CASE(net_file_has_the_topology_and_its_limits) {
 BOOST_AUTO_TEST_CASE(bad_engines_are_refused_by_name) {
   const Topology t = two_level_tree(2, 1, 1);
   const std::string unknown = error_of([&] { route_opensm(t, options("fattree")); });
-  BOOST_TEST(unknown.find("unknown engine 'fattree' (one of minhop, updn, dnup, ftree,") != std::string::npos,
-             unknown);
+  BOOST_TEST(unknown.find("unknown engine 'fattree' (one of minhop, updn, dnup, ftree,") != std::string::npos, unknown);
   const std::string none = error_of([&] { route_opensm(t, options("")); });
   BOOST_TEST(none == "routing opensm needs an engine (routing.opensm_engine, --opensm-engine)");
   const std::string torus = error_of([&] { route_opensm(t, options("torus-2QoS")); });
   BOOST_TEST(torus.find("routing opensm, engine torus-2QoS: it routes 2D and 3D tori and meshes made by IBSC's torus "
                         "or mesh generator") == 0,
              torus);
-  const std::string cube = error_of([&] { route_opensm(build_topology_spec("torus:2x2x2x2:hosts=1"), options("torus-2QoS")); });
+  const std::string cube =
+      error_of([&] { route_opensm(build_topology_spec("torus:2x2x2x2:hosts=1"), options("torus-2QoS")); });
   BOOST_TEST(cube.find("this topology is 'torus' with 4 dimensions") != std::string::npos, cube);
   // SL engines read each pair's SL from the SA, one query each: 45 hosts are 1,980 pairs, 46 too many.
   const std::string many = error_of([&] { route_opensm(two_level_tree(2, 1, 23), options("lash")); });
