@@ -38,7 +38,7 @@ constexpr long kMaxSaPathQueries = 2000;
   throw RoutingError("routing opensm" + (engine.empty() ? "" : ", engine " + engine) + ": " + why);
 }
 
-// `name` on PATH or in `extra` folders, unless the environment variable `env` names a file.
+// `name` on PATH (programs) or in `dirs`, unless the environment variable `env` names the file.
 std::string find_file(const std::string& engine, const char* env, const std::string& name,
                       std::vector<std::string> dirs, bool on_path, const std::string& package) {
   if (const char* given = std::getenv(env); given && *given) {
@@ -47,6 +47,8 @@ std::string find_file(const std::string& engine, const char* env, const std::str
                        ", Debian package " + package + ")");
     return given;
   }
+  std::string where;  // for the message: the fixed folders (PATH is named, not listed)
+  for (const std::string& d : dirs) where += (where.empty() ? "" : ", ") + d;
   if (on_path)
     if (const char* path = std::getenv("PATH")) {
       std::stringstream ss(path);
@@ -59,8 +61,6 @@ std::string find_file(const std::string& engine, const char* env, const std::str
     const std::string f = d + "/" + name;
     if (::access(f.c_str(), on_path ? X_OK : R_OK) == 0) return f;
   }
-  std::string where;
-  for (const std::string& d : dirs) where += (where.empty() ? "" : ", ") + d;
   fail(engine, name + " not found (looked in " + (on_path ? "PATH, " : "") + where + "; " + env +
                    " names it elsewhere): install the Debian package " + package);
 }
@@ -203,9 +203,9 @@ void start_ibsim(ChildProcess& ibsim, const Tools& tools, const RunDir& dir, con
   }
 }
 
-// torus-2QoS's configuration from the generator's own coordinates: the shape (`torus X Y Z`, 1
-// for a missing dimension, `m` for an open one) and a seed at the switch of coordinate 0 naming
-// its + and - neighbour in each dimension by GUID (both, as radix-4 rings need).
+// torus-2QoS's configuration from the generator's own coordinates: the shape (`torus X Y Z` or
+// `mesh X Y Z`, 1 for a missing dimension) and a seed at the switch of coordinate 0 naming its +
+// and - neighbour in each dimension by GUID (both, as radix-4 rings need; a mesh's origin has no -).
 std::string torus_config(const Topology& topo, const std::string& engine) {
   const bool torus = topo.kind == "torus", mesh = topo.kind == "mesh";
   if ((!torus && !mesh) || topo.dims.empty() || topo.dims.size() > 3 || topo.num_switches == 0 ||
@@ -239,7 +239,8 @@ std::string torus_config(const Topology& topo, const std::string& engine) {
   return c.str();
 }
 
-// Waits for the SM (run without -o) to say SUBNET UP in its log; false at the time limit.
+// Waits for the SM (run without -o) to say SUBNET UP in its log (OpenSM writes its dumps just
+// before: osm_state_mgr.c); false at the time limit or when OpenSM ended first.
 bool wait_subnet_up(ChildProcess& opensm, const std::string& log_path, double seconds) {
   const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
   auto pause = std::chrono::milliseconds(5);
