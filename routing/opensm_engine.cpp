@@ -112,7 +112,8 @@ void write_config(const std::string& dir) {
     << "per_module_logging_file " << dir << "/per-module-logging.conf\n"
     << "prefix_routes_file " << dir << "/prefix-routes.conf\n"
     << "force_log_flush TRUE\n"
-    << "accum_log_file FALSE\n";
+    << "accum_log_file FALSE\n"
+    << "sweep_interval 0\n";  // a live SM (SL engines) routes once: no re-sweep while the SA is asked
   if (!c) throw std::runtime_error("cannot write " + dir + "/opensm.conf");
 }
 
