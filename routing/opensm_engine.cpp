@@ -296,6 +296,25 @@ void add_vl_settings(const RoutingOptions& opt, const std::string& dir) {
   if (opt.opensm_engine == "nue") c << "nue_max_num_vls " << opt.vls << "\n";
 }
 
+// The run is good only when it ended in time and the log names the engine asked for as the one
+// that configured the switches; anything else is an error quoting the log.
+void confirm_engine(const std::string& engine, bool in_time, int exit_code, const std::string& dir,
+                    const std::string& log, double timeout_s) {
+  if (!in_time) {
+    char secs[32];
+    std::snprintf(secs, sizeof secs, "%g", timeout_s);
+    fail(engine, std::string("OpenSM did not finish within ") + secs +
+                     " s (opensm_timeout_s) and was stopped: a fabric too large for ibsim, or an engine waiting; "
+                     "its log ends:\n" +
+                     tail(log, 6) + "(run folder " + dir + ")");
+  }
+  if (log.find(engine + " tables configured on all switches") == std::string::npos)
+    fail(engine,
+         "OpenSM did not route with it" + (exit_code >= 0 ? " (exit " + std::to_string(exit_code) + ")" : "") + ": " +
+             (log.empty() ? "no log; its output ends:\n" + tail(read_text(dir + "/opensm.out"), 6) : log_reason(log)) +
+             "\n(run folder " + dir + ")");
+}
+
 }  // namespace
 
 const std::vector<std::string>& opensm_engines() {
@@ -367,19 +386,7 @@ TableSet route_opensm(const Topology& topo, const RoutingOptions& opt) {
   const bool finished = sls ? wait_subnet_up(opensm, dir.path + "/opensm.log", opt.opensm_timeout_s)
                             : opensm.wait_for(opt.opensm_timeout_s);
   const std::string log = read_text(dir.path + "/opensm.log");
-  if (!finished && !(sls && opensm.ended())) {
-    char secs[32];
-    std::snprintf(secs, sizeof secs, "%g", opt.opensm_timeout_s);
-    fail(engine, std::string("OpenSM did not finish within ") + secs +
-                     " s (opensm_timeout_s) and was stopped: a fabric too large for ibsim, or an engine waiting; "
-                     "its log ends:\n" +
-                     tail(log, 6) + "(run folder " + dir.path + ")");
-  }
-  if (log.find(engine + " tables configured on all switches") == std::string::npos)
-    fail(engine, "OpenSM did not route with it (exit " + std::to_string(opensm.exit_code()) + "): " +
-                     (log.empty() ? "no log; its output ends:\n" + tail(read_text(dir.path + "/opensm.out"), 6)
-                                  : log_reason(log)) +
-                     "\n(run folder " + dir.path + ")");
+  confirm_engine(engine, finished || (sls && opensm.ended()), opensm.exit_code(), dir.path, log, opt.opensm_timeout_s);
 
   TableSet ts;
   try {
