@@ -91,6 +91,13 @@ int run(const RunOptions& o) {
   built["sls_used"] = tables.sls_used;
   built["vls_used"] = tables.vls_used;
   built["lmc"] = tables.hosts.empty() ? 0 : tables.hosts[0].lmc;
+  if (tables.external) {  // the external engine that made the tables, its log beside results.json
+    const routing::ExternalRun& x = *tables.external;
+    write_file_atomically(out + "/opensm.log", x.log);
+    built["external_routing"] = {{"tool", x.tool}, {"engine", x.engine}, {"log", "opensm.log"}};
+    std::fprintf(stderr, "ibsc: tables by %s, engine %s, in %.1f s (ibsim and OpenSM); its log: %s/opensm.log\n",
+                 x.tool.c_str(), x.engine.c_str(), x.seconds, out.c_str());
+  }
   if (s.point.fabric.sw.vl_buffers == models::VlBuffers::Operational) {  // what the VLs got
     const models::SwitchParams op = s.point.fabric.sw.for_vls_used(tables.vls_used);
     built["operational_vls"] = op.num_vls;
