@@ -39,6 +39,7 @@ struct RouteCmdOptions {
   std::string import_dir;  // --import-opensm: check tables computed elsewhere
   std::string dot;
   int max_lmc = 7;
+  int lmc = 0;  // --lmc: fattree's LIDs per host, 2^lmc
   int vls = 0;
   int k = 0;
   int hosts = -1;  // --hosts: hosts per switch; -1 keeps the spec's own (or its default)
@@ -260,6 +261,9 @@ int route(const RouteCmdOptions& opt) {
       if (routing::algorithm_applies(a, topo) && !routing::programs_per_vl_lfts(a)) algorithms.push_back(a);
     }
   else algorithms.push_back(routing::algorithm_applies(A::Ecube, topo) ? A::Ecube : A::UpdownDfs);
+  if (opt.lmc > 0 && !(algorithms.size() == 1 && (algorithms[0] == A::Fattree || algorithms[0] == A::FattreeAr)))
+    throw std::invalid_argument("--lmc gives fattree and fattree-ar their LIDs per host: give --routing fattree or "
+                                "fattree-ar with it (--max-lmc bounds the other routings' destination renaming)");
   const bool single = algorithms.size() == 1;
   // --sls is voqsw's VOQ budget and vn's network count; for every other algorithm (TFTR fits
   // its paths to it) it is the SL budget, --max-sls.
@@ -297,6 +301,7 @@ int route(const RouteCmdOptions& opt) {
     ro.algorithm = a;
     ro.vls = opt.vls;
     ro.k = opt.k;
+    ro.lmc = opt.lmc;
     ro.max_sls = sls_is_budget ? opt.sls : opt.max_sls;
     ro.max_vls = opt.max_vls;
     ro.sls = sls_is_budget ? 0 : opt.sls;
@@ -435,6 +440,8 @@ void add_route_command(CLI::App& app) {
   c->add_option("--import-opensm", opt->import_dir,
                 "check tables computed elsewhere: an OpenSM LFT dump, or a directory as --export-opensm writes it");
   c->add_option("--max-lmc", opt->max_lmc, "largest LMC destination renaming may use")->check(CLI::Range(0, 7));
+  c->add_option("--lmc", opt->lmc, "fattree, fattree-ar: 2^LMC LIDs per host, each on its own up-path")
+      ->check(CLI::Range(0, 7));
   c->add_option("--hosts", opt->hosts, "hosts per switch (same as :hosts=N in the spec)")->check(CLI::Range(0, 254));
   c->add_option("--ports", opt->ports, "ports per switch, 0 = just enough (same as :ports=N)")
       ->check(CLI::Range(0, 254));

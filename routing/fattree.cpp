@@ -1,0 +1,271 @@
+// `fattree` and `fattree-ar` (fattree.h; routing/README.md has the user's view).
+//
+// Destinations are routed one LID at a time in compute-node order (LID offset 0 of every host,
+// then offset 1, ...; dummies pad short leaves), each in four steps, with `load` = destinations
+// routed out of each switch port so far (the balance the whole engine rests on):
+//   1. the switches that reach the destination's leaf going only down (its ancestors) and every
+//      switch's up*/down* distance to it;
+//   2. the main path: from the leaf up to a top switch, at each switch the parent whose cables
+//      down toward it carry the fewest destinations (then the lowest index), on its least-loaded
+//      cable; the parent routes the destination down that cable. Another LID of the same host
+//      avoids the parents its earlier LIDs took, so each LID has its own up-path;
+//   3. the other ancestors route down toward the leaf (least-loaded cable, not counted: no
+//      host's path uses them on a pure tree);
+//   4. descents from each main-path switch, lowest first: every switch below it not routed yet
+//      routes up toward it, on its least-loaded cable to a switch of the descent one hop nearer;
+//      so every host's packets meet the main path at the lowest common level and share its down
+//      cables, one destination per cable on a k-ary n-tree: the shift permutation in this order
+//      loads no channel twice. Switches no descent reached (damaged trees) take a least-loaded
+//      minimal up port.
+// Up moves only from switches that are no ancestor, down moves only from ancestors, so every
+// route (and every adaptive candidate) is up* then down* by level: the dependency graph has no
+// cycle.
+#include <algorithm>
+#include <climits>
+
+#include "routing/fattree.h"
+#include "routing/graph.h"
+#include "routing/lids.h"
+
+namespace ibsc::routing {
+namespace {
+
+constexpr int kFar = INT_MAX / 2;
+
+class FatTreeRouter {
+ public:
+  FatTreeRouter(const Topology& t, const FatTreeShape& f, TableSet& ts, bool adaptive)
+      : t_(t), f_(f), ts_(ts), adaptive_(adaptive), n_(t.num_switches) {
+    offset_.assign(n_ + 1, 0);
+    for (int s = 0; s < n_; ++s) offset_[s + 1] = offset_[s] + t.nodes[s].num_ports + 1;
+    load_.assign(offset_[n_], 0);
+    for (int s = 0; s < n_; ++s) by_level_.push_back(s);
+    std::stable_sort(by_level_.begin(), by_level_.end(), [&](int a, int b) { return f.level[a] > f.level[b]; });
+    dist_.assign(n_, kFar);
+    route_.assign(n_, kNoPort);
+    ancestor_at_.assign(n_, 0);
+    routed_at_.assign(n_, 0);
+    expanded_at_.assign(n_, 0);
+    seen_at_.assign(n_, 0);
+  }
+  int load(int s, int port) const { return load_[offset_[s] + port]; }
+  // Routes one LID (host < 0: a dummy, counted only) of the host on leaf `leaf`, port
+  // `leaf_port`; `earlier`: the main paths of the host's earlier LIDs, to be avoided. Returns
+  // this LID's main path.
+  std::vector<int> route(int leaf, int host, Lid lid, const std::vector<std::vector<int>>& earlier);
+
+ private:
+  int& load_at(int s, int port) { return load_[offset_[s] + port]; }
+  void ancestors_and_distances(int leaf);
+  std::vector<int> main_path(int leaf, const std::vector<std::vector<int>>& earlier);
+  void route_other_ancestors(int leaf);
+  void descend(int from);
+  void remaining_up_ports(int leaf, int host);
+  void set_route(int s, PortNum port, bool count) {
+    route_[s] = port;
+    routed_at_[s] = epoch_;
+    if (count) ++load_at(s, port);
+    routed_.push_back(s);
+  }
+  void write(Lid lid);
+  bool ancestor(int s) const { return ancestor_at_[s] == epoch_; }
+
+  const Topology& t_;
+  const FatTreeShape& f_;
+  TableSet& ts_;
+  const bool adaptive_;
+  const int n_;
+  std::vector<int> offset_, load_, by_level_;
+  // Per LID, valid where the stamp equals epoch_ (no clearing between LIDs).
+  int epoch_ = 0, stamp_ = 0;
+  std::vector<int> dist_, ancestor_at_, routed_at_, expanded_at_, seen_at_, routed_;
+  std::vector<PortNum> route_;
+  std::vector<int> ancestors_, frontier_, next_;  // ancestors_: in the order found
+};
+
+void FatTreeRouter::ancestors_and_distances(int leaf) {
+  std::vector<int>& q = ancestors_;
+  q.assign(1, leaf);
+  ancestor_at_[leaf] = epoch_;
+  dist_[leaf] = 0;
+  for (size_t head = 0; head < q.size(); ++head)
+    for (const PortGroup& g : f_.up[q[head]])
+      if (!ancestor(g.peer)) ancestor_at_[g.peer] = epoch_, dist_[g.peer] = dist_[q[head]] + 1, q.push_back(g.peer);
+  for (int s : by_level_) {  // parents first
+    if (ancestor(s)) continue;
+    int d = kFar;
+    for (const PortGroup& g : f_.up[s]) d = std::min(d, dist_[g.peer] + 1);
+    dist_[s] = d;
+  }
+}
+
+std::vector<int> FatTreeRouter::main_path(int leaf, const std::vector<std::vector<int>>& earlier) {
+  std::vector<int> path{leaf};
+  for (int x = leaf; !f_.up[x].empty();) {
+    const size_t step = path.size() - 1;
+    const PortGroup* best = nullptr;
+    long best_key = 0;
+    for (const PortGroup& g : f_.up[x]) {  // in index order: the first of equals wins
+      long taken = 0, load = 0;
+      for (const std::vector<int>& e : earlier) taken += e.size() > step + 1 && e[step] == x && e[step + 1] == g.peer;
+      for (PortNum r : g.remote) load += this->load(g.peer, r);
+      const long key = (taken << 32) + load;
+      if (!best || key < best_key) best = &g, best_key = key;
+    }
+    size_t cable = 0;
+    for (size_t i = 1; i < best->remote.size(); ++i)
+      if (load(best->peer, best->remote[i]) < load(best->peer, best->remote[cable])) cable = i;
+    x = best->peer;
+    set_route(x, best->remote[cable], true);
+    path.push_back(x);
+  }
+  return path;
+}
+
+void FatTreeRouter::route_other_ancestors(int leaf) {
+  for (int s : ancestors_) {
+    if (s == leaf || routed_at_[s] == epoch_) continue;
+    PortNum best = kNoPort;
+    for (const PortGroup& g : f_.down[s])
+      if (ancestor(g.peer))
+        for (PortNum p : g.ports)
+          if (best == kNoPort || load(s, p) < load(s, best)) best = p;
+    set_route(s, best, false);
+  }
+}
+
+// Every switch below `from` not routed yet routes up toward it, level by level.
+void FatTreeRouter::descend(int from) {
+  if (expanded_at_[from] == epoch_) return;
+  expanded_at_[from] = epoch_;
+  frontier_.assign(1, from);
+  while (!frontier_.empty()) {
+    next_.clear();
+    ++stamp_;
+    for (int p : frontier_)
+      for (const PortGroup& g : f_.down[p]) {
+        const int c = g.peer;
+        if (ancestor(c)) {  // routes down already; the switches below it still route up
+          if (expanded_at_[c] != epoch_) expanded_at_[c] = epoch_, next_.push_back(c);
+          continue;
+        }
+        if (routed_at_[c] == epoch_ || dist_[p] + 1 != dist_[c]) continue;
+        for (PortNum r : g.remote)
+          if (seen_at_[c] != stamp_ || load(c, r) < load(c, route_[c])) {
+            if (seen_at_[c] != stamp_) seen_at_[c] = stamp_, next_.push_back(c);
+            route_[c] = r;
+          }
+      }
+    for (int c : next_)
+      if (!ancestor(c)) set_route(c, route_[c], true), expanded_at_[c] = epoch_;
+    frontier_.swap(next_);
+  }
+}
+
+void FatTreeRouter::remaining_up_ports(int leaf, int host) {
+  for (int s : by_level_) {
+    if (ancestor(s) || routed_at_[s] == epoch_) continue;
+    if (dist_[s] >= kFar) {  // cut off from the leaf: only a leaf's entry is ever used by hosts
+      if (f_.level[s] == 0 && host >= 0)
+        throw RoutingError("fattree: leaf switch " + t_.nodes[s].name + " cannot reach host " +
+                           t_.nodes[t_.host_node(host)].name + " (on " + t_.nodes[leaf].name +
+                           ") going up and then down: the tree is cut; minhop or updown-bfs route it");
+      continue;
+    }
+    PortNum best = kNoPort;
+    for (const PortGroup& g : f_.up[s])
+      if (dist_[g.peer] == dist_[s] - 1)
+        for (PortNum p : g.ports)
+          if (best == kNoPort || load(s, p) < load(s, best)) best = p;
+    set_route(s, best, true);
+  }
+}
+
+void FatTreeRouter::write(Lid lid) {
+  std::vector<PortCandidate> cands;
+  for (int s : routed_) {
+    if (!adaptive_) {
+      ts_.switches[s].lft.set(lid, route_[s]);
+      continue;
+    }
+    // Every minimal port: down toward the leaf from an ancestor, up from any other switch.
+    cands.assign(1, {route_[s], 0, false});
+    for (const PortGroup& g : ancestor(s) ? f_.down[s] : f_.up[s])
+      if (dist_[g.peer] == dist_[s] - 1)
+        for (PortNum p : g.ports)
+          if (p != route_[s]) cands.push_back({p, 0, false});
+    ts_.switches[s].lft.set(lid, cands);
+  }
+}
+
+std::vector<int> FatTreeRouter::route(int leaf, int host, Lid lid, const std::vector<std::vector<int>>& earlier) {
+  ++epoch_;
+  routed_.clear();
+  ancestors_and_distances(leaf);
+  const std::vector<int> path = main_path(leaf, earlier);
+  route_other_ancestors(leaf);
+  for (size_t j = 1; j < path.size(); ++j) descend(path[j]);
+  remaining_up_ports(leaf, host);
+  if (host >= 0) {
+    write(lid);
+    ts_.switches[leaf].lft.set(lid, static_cast<PortNum>(t_.host_switch_port(host)));
+  }
+  return path;
+}
+
+}  // namespace
+
+TableSet route_fattree(const Topology& t, const RoutingOptions& opt, bool adaptive) {
+  const std::string name = adaptive ? "fattree-ar" : "fattree";
+  const FatTreeShape f = fat_tree_shape(t);
+  if (!f.problem.empty()) throw RoutingError(name + ": " + f.problem);
+  const int lmc = opt.lmc;
+  if (lmc < 0 || lmc > kMaxLmc) throw RoutingError(name + ": routing.lmc must be 0..7 (got " + std::to_string(lmc) + ")");
+  const long need = (static_cast<long>(t.num_hosts) + 1) * (1L << lmc) + t.num_switches - 1;
+  if (need > kMaxUnicastLid) {
+    int fits = lmc;
+    while (fits >= 0 && (static_cast<long>(t.num_hosts) + 1) * (1L << fits) + t.num_switches - 1 > kMaxUnicastLid)
+      --fits;
+    throw RoutingError(name + ": routing.lmc " + std::to_string(lmc) + " gives " + std::to_string(t.num_hosts) +
+                       " hosts " + std::to_string(1 << lmc) + " LIDs each, LIDs up to " + std::to_string(need) +
+                       " with the " + std::to_string(t.num_switches) + " switches; unicast LIDs end at " +
+                       std::to_string(kMaxUnicastLid) +
+                       (fits >= 0 ? ": at most routing.lmc " + std::to_string(fits) + " on this fabric" : ""));
+  }
+  TableSet ts;
+  ts.algorithm = name;
+  ts.sls_used = ts.vls_used = 1;
+  assign_lids(t, lmc, ts);
+  FatTreeRouter router(t, f, ts, adaptive);
+  const int lids = 1 << lmc;
+  std::vector<std::vector<std::vector<int>>> paths(lmc > 0 ? t.num_hosts : 0);  // [host][offset]
+  const std::vector<std::vector<int>> none;
+  for (int o = 0; o < lids; ++o)
+    for (size_t i = 0; i < f.leaves.size(); ++i) {
+      const int leaf = f.leaves[i];
+      for (int h : f.leaf_hosts[i]) {
+        const Lid lid = static_cast<Lid>(host_base_lid(h, lmc) + o);
+        std::vector<int> path = router.route(leaf, h, lid, lmc > 0 ? paths[h] : none);
+        if (lmc > 0) paths[h].push_back(std::move(path));
+      }
+      for (size_t d = f.leaf_hosts[i].size(); d < static_cast<size_t>(f.max_hosts_per_leaf); ++d)
+        router.route(leaf, -1, 0, none);
+    }
+  // The same records from every source: all 2^lmc LIDs, the base first; with several, the HCA
+  // draws one per packet (multipath).
+  PathRow row;
+  row.assign(t.num_hosts);
+  std::vector<PathRecord> recs(lids);
+  for (int q = 0; q < t.num_hosts; ++q) {
+    if (t.host_switch(q) < 0) continue;
+    for (int o = 0; o < lids; ++o) recs[o] = {static_cast<Lid>(ts.hosts[q].base_lid + o), 0};
+    row.set(q, recs);
+  }
+  for (int h = 0; h < t.num_hosts; ++h)
+    if (t.host_switch(h) >= 0) ts.hosts[h].paths = row;
+  if (lids > 1) ts.path_choice = PathChoice::RandomPerPacket;
+  route_switch_lids(t, SwitchGraph(t), ts);
+  return ts;
+}
+
+}  // namespace ibsc::routing
