@@ -34,7 +34,7 @@ constexpr int kFar = INT_MAX / 2;
 
 class FatTreeRouter {
  public:
-  FatTreeRouter(const Topology& t, const FatTreeShape& f, TableSet& ts, bool adaptive)
+  FatTreeRouter(const Topology& t, const FatTreeIndexing& f, TableSet& ts, bool adaptive)
       : t_(t), f_(f), ts_(ts), adaptive_(adaptive), n_(t.num_switches) {
     offset_.assign(n_ + 1, 0);
     for (int s = 0; s < n_; ++s) offset_[s + 1] = offset_[s] + t.nodes[s].num_ports + 1;
@@ -71,7 +71,7 @@ class FatTreeRouter {
   bool ancestor(int s) const { return ancestor_at_[s] == epoch_; }
 
   const Topology& t_;
-  const FatTreeShape& f_;
+  const FatTreeIndexing& f_;
   TableSet& ts_;
   const bool adaptive_;
   const int n_;
@@ -217,7 +217,7 @@ std::vector<int> FatTreeRouter::route(int leaf, int host, Lid lid, const std::ve
 
 TableSet route_fattree(const Topology& t, const RoutingOptions& opt, bool adaptive) {
   const std::string name = adaptive ? "fattree-ar" : "fattree";
-  const FatTreeShape f = fat_tree_shape(t);
+  const FatTreeIndexing f = fat_tree_indexing(t);
   if (!f.problem.empty()) throw RoutingError(name + ": " + f.problem);
   const int lmc = opt.lmc;
   if (lmc < 0 || lmc > kMaxLmc) throw RoutingError(name + ": routing.lmc must be 0..7 (got " + std::to_string(lmc) + ")");

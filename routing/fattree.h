@@ -2,10 +2,10 @@
 // OpenSM's ftree idea (Zahavi et al., "Optimized InfiniBand fat-tree routing for shift
 // all-to-all communication patterns"), written anew.
 //
-// The shape is read off the graph, never off a generator's numbering: a switch's level is its
-// hop distance to the nearest switch with hosts (leaves are level 0); a cable joins levels l and
-// l + 1 (up from the lower end), and two switches of one level cabled together make the topology
-// no fat tree for this engine. Port groups are the parallel cables to one neighbour.
+// The shape is read off the graph, never off a generator's numbering (fat_tree_shape.h: a
+// switch's level is its hop distance to the nearest switch with hosts, leaves are level 0, every
+// cable joins adjacent levels); up is toward the higher level. Port groups are the parallel
+// cables to one neighbour.
 //
 // Leaves are ordered as OpenSM's ftree indexes them (so the compute-node order below is the one
 // its opensm-ftree-ca-order.dump lists for the same fabric): the first leaf is the one whose
@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "routing/routing.h"
+#include "routing/types.h"
 #include "routing/topology.h"
 
 namespace ibsc::routing {
@@ -33,10 +34,10 @@ struct PortGroup {
   std::vector<PortNum> remote;  // the neighbour's port of each cable, same order
 };
 
-struct FatTreeShape {
+struct FatTreeIndexing {
   std::string problem;                  // why the engine cannot route this topology; empty: it can
   int top = 0;                          // highest level
-  std::vector<int> level;               // [switch]
+  std::vector<int> level;               // [switch], fat_tree_shape's
   std::vector<std::vector<PortGroup>> up, down;  // [switch]: groups toward level + 1 / level - 1,
                                                  // in the order of the neighbours' indices
   std::vector<int> index_order;         // [switch] -> its position when switches sort by index
@@ -46,9 +47,9 @@ struct FatTreeShape {
   int max_hosts_per_leaf = 0;
 };
 
-// The levels, groups and orders of a topology (problem set when it is not a fat tree: no hosts,
-// a switch no leaf reaches, or a cable inside one level).
-FatTreeShape fat_tree_shape(const Topology& t);
+// The levels, groups and orders of a topology (problem set when fat_tree_shape says it is no
+// fat tree).
+FatTreeIndexing fat_tree_indexing(const Topology& t);
 
 // `fattree` (adaptive false) and `fattree-ar` (adaptive: every minimal port of each entry, the
 // static `fattree` port first), with 2^opt.lmc LIDs per host.

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "routing/fat_tree_shape.h"
 #include "routing/fattree.h"
 #include "routing/generic.h"
 #include "routing/lids.h"
@@ -56,7 +57,7 @@ bool algorithm_applies(Algorithm algorithm, const Topology& topo) {
       return topo.kind == "dragonfly";
     case A::Fattree:
     case A::FattreeAr:
-      return fat_tree_shape(topo).problem.empty();
+      return fat_tree_shape(topo).fat_tree;
     case A::File:
       return false;
     default:

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "routing/fat_tree_shape.h"
 #include "routing/fattree.h"
 #include "routing/table_io.h"
 
@@ -17,23 +18,6 @@ uint64_t opensm_table_key(uint64_t guid) {
   uint64_t k = 0;
   for (int i = 0; i < 8; ++i) k |= ((guid >> (8 * i)) & 0xFF) << (8 * (7 - i));
   return k;
-}
-
-// Hop distance from the nearest switch with hosts (-1: none reaches it).
-std::vector<int> levels_from_leaves(const Topology& t) {
-  std::vector<int> level(t.num_switches, -1), queue;
-  for (int h = 0; h < t.num_hosts; ++h) {
-    const int s = t.host_switch(h);
-    if (s >= 0 && s < t.num_switches && level[s] < 0) level[s] = 0, queue.push_back(s);
-  }
-  for (size_t head = 0; head < queue.size(); ++head) {
-    const Node& n = t.nodes[queue[head]];
-    for (int p = 1; p <= n.num_ports; ++p) {
-      const int y = n.ports[p].node;
-      if (y >= 0 && y < t.num_switches && level[y] < 0) level[y] = level[queue[head]] + 1, queue.push_back(y);
-    }
-  }
-  return level;
 }
 
 // Groups of the cables from switch s to the level `toward`, in port order of their first cable.
@@ -51,20 +35,8 @@ std::vector<PortGroup> groups_toward(const Topology& t, const std::vector<int>& 
   return groups;
 }
 
-std::string cable_within_level(const Topology& t, const std::vector<int>& level) {
-  for (int s = 0; s < t.num_switches; ++s)
-    for (int p = 1; p <= t.nodes[s].num_ports; ++p) {
-      const PortPeer& pp = t.nodes[s].ports[p];
-      if (pp.node > s && pp.node < t.num_switches && level[pp.node] == level[s])
-        return "switches " + t.nodes[s].name + " (port " + std::to_string(p) + ") and " + t.nodes[pp.node].name +
-               " (port " + std::to_string(pp.port) + ") are cabled and both " + std::to_string(level[s]) +
-               " hops from the nearest switch with hosts: a cable within one level is no fat tree";
-    }
-  return "";
-}
-
 // OpenSM ftree's indexing: a breadth-first walk from the first leaf (fattree.h).
-std::vector<Index> opensm_indices(const Topology& t, const FatTreeShape& f) {
+std::vector<Index> opensm_indices(const Topology& t, const FatTreeIndexing& f) {
   const int n = t.num_switches;
   std::vector<Index> index(n);
   std::set<Index> taken;
@@ -99,22 +71,18 @@ std::vector<Index> opensm_indices(const Topology& t, const FatTreeShape& f) {
 
 }  // namespace
 
-FatTreeShape fat_tree_shape(const Topology& t) {
-  FatTreeShape f;
+FatTreeIndexing fat_tree_indexing(const Topology& t) {
+  FatTreeIndexing f;
   const int n = t.num_switches;
-  f.level = levels_from_leaves(t);
-  if (n == 0 || std::find(f.level.begin(), f.level.end(), 0) == f.level.end()) {
-    f.problem = "no switch has hosts (a fat tree's leaves are the switches with hosts)";
-    return f;
-  }
-  for (int s = 0; s < n; ++s) {
-    if (f.level[s] < 0) {
-      f.problem = "switch " + t.nodes[s].name + " is not connected to any switch with hosts";
+  {
+    const FatTreeShape shape = fat_tree_shape(t);  // the one definition of a fat tree's levels
+    if (!shape.fat_tree) {
+      f.problem = "not a fat tree: " + shape.why_not;
       return f;
     }
-    f.top = std::max(f.top, f.level[s]);
+    f.level = shape.level;
+    f.top = shape.levels() - 1;
   }
-  if (f.problem = cable_within_level(t, f.level); !f.problem.empty()) return f;
   f.up.resize(n);
   f.down.resize(n);
   for (int s = 0; s < n; ++s) {
