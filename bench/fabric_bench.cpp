@@ -19,9 +19,9 @@
 #include <nlohmann/json.hpp>
 
 #include "routing/routing.h"
-#include "tb/fabric.h"
-#include "tb/sweep.h"
-#include "tb/traffic_driver.h"
+#include "tb/fabric/fabric.h"
+#include "tb/run/sweep.h"
+#include "tb/traffic/traffic_driver.h"
 
 using namespace ibsc;
 

@@ -19,7 +19,7 @@
 //                      [--model default|seeds001] [--pattern NAME]
 // --routing: dor (the default) or another routing of these fabrics, e.g. seeds/001's distance
 // with its --k (the switches get the VLs the routing uses; per-input-VL LFTs as it programs).
-// --huge-pages 0: without tb/huge_pages.h's 2 MB pages, to compare; 1: with them whatever the
+// --huge-pages 0: without tb/fabric/huge_pages.h's 2 MB pages, to compare; 1: with them whatever the
 // length; auto (the default): as `ibsc run` decides, from the planned length (SIM_US + st. us).
 // --model seeds001: the switch and link of scenarios/seeds001/model.yaml (8 VLs, 4 KB input and
 // output buffers per VL, a crossbar input per VL at speed-up 2, 2 ns core clock, 4X QDR; a
@@ -71,7 +71,7 @@
 // helpers' jobs): DOR at load 0.13, Distance+4 at 0.11, 100 us, --steady-us 0; before -> after
 // one LFT read in place by its switch (no flat copy: 150 MB less at 16,384 hosts), compact
 // per-VL tables checked once per pool and port mask, and the 2 MB-page collapse only for runs
-// planned 500 us or longer (tb/huge_pages.cpp; before, every run paid it). Default pages, then
+// planned 500 us or longer (tb/fabric/huge_pages.cpp; before, every run paid it). Default pages, then
 // --huge-pages 0 (4 KB pages in both):
 //   routing     hosts   build (default)          build (4 KB pages)     teardown               peak MB
 //   DOR         1,024   0.03-0.05 -> 0.03        0.03-0.04 -> 0.03      0.01 -> 0.01            31 -> 30
@@ -197,9 +197,9 @@
 #include "routing/checks.h"
 #include "routing/routing.h"
 #include "routing/topo_spec.h"
-#include "tb/fabric.h"
-#include "tb/sweep.h"
-#include "tb/traffic_driver.h"
+#include "tb/fabric/fabric.h"
+#include "tb/run/sweep.h"
+#include "tb/traffic/traffic_driver.h"
 
 // Under `valgrind --tool=callgrind --instr-atstart=no` only the steady-state interval is
 // profiled; natively the requests cost nothing.
@@ -257,7 +257,7 @@ nlohmann::json measure(const std::string& spec, double load, double sim_us, doub
   tb::FabricParams fp;
   fp.link = link;
   fp.huge_pages = g_huge_pages != 0;
-  // auto: tb/huge_pages.h decides from the planned length, as a run does; 1: always.
+  // auto: tb/fabric/huge_pages.h decides from the planned length, as a run does; 1: always.
   const double planned_us = sim_us + (steady_us < 0 ? 200.0 * 16384 / std::max(1, topo->num_hosts) : steady_us);
   fp.planned_ns = g_huge_pages == 1 ? std::numeric_limits<double>::infinity() : planned_us * 1000.0;
   if (g_seeds001) {  // as scenarios/seeds001/model.yaml and its study's adaptive rows

@@ -18,7 +18,7 @@
 //                 path record in use (the primary at first). migrate() moves a connection to
 //                 another record, or marks the destination unreachable: its new packets are then
 //                 discarded at generation (counted as abandoned, never silently). Who decides is
-//                 the testbench's subnet-manager oracle (tb/link_faults.h).
+//                 the testbench's subnet-manager oracle (tb/fabric/link_faults.h).
 //   packet loss:  packet_lost() takes back a packet a link fault dropped; the transport
 //                 re-sends it (without the transport it is gone, counted as dropped).
 // Events: one sc_event, woken for the next generation, delivery, possible injection or coalesced

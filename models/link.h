@@ -2,7 +2,7 @@
 // credits for the opposite direction's data back to its far end, also after the fly time.
 // Parameters: width x lane rate with 8b/10b or 64b/66b coding (byte time), fly time.
 // Counters: bytes and packets per VL, for link utilisation; packets dropped by a link fault.
-// Link fault (off unless fail_at() is called, tb/link_faults.h): from the failure time on, the
+// Link fault (off unless fail_at() is called, tb/fabric/link_faults.h): from the failure time on, the
 // cable carries nothing. A packet whose tail would reach the far end after that time is dropped
 // when it is sent (the fault time is known when the run starts, so the link decides at send
 // time): counted, handed to the PacketLoss sink (the source's end-to-end recovery), and its

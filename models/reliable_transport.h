@@ -14,7 +14,7 @@
 // Called from the HCA's own wake-up only (arrivals, generation, ACK timers: next_ack_due()), so
 // it needs no event of its own: whatever it queues, the HCA's injection picks up in the same visit.
 // Hook: on_ack() tells the source's user (the message layer) how far each ACK acknowledges.
-// Link faults (tb/link_faults.h): a packet a failed link dropped comes back through lost():
+// Link faults (tb/fabric/link_faults.h): a packet a failed link dropped comes back through lost():
 //   data waits (parked) until its connection has migrated to another path (path_changed), then
 //   goes again like a NACKed packet (and, under li / lw, puts the connection in LI as a NACK
 //   does); a lost ACK or NACK is sent again the same way. This stands

@@ -52,7 +52,7 @@ inline constexpr EnumName<VlBuffers> kVlBuffersNames[] = {
 constexpr const auto& enum_names(VlBuffers) { return kVlBuffersNames; }
 
 struct SwitchParams {
-  // Limits shared by validate() and the scenario key declarations (tb/scenario_keys.cpp); the
+  // Limits shared by validate() and the scenario key declarations (tb/scenario/scenario_keys.cpp); the
   // VL limit is kMaxDataVls (routing/types.h).
   static constexpr int kMaxCrossbarSpeedup = 16;
 

@@ -25,8 +25,8 @@
 #include "routing/table_io.h"
 #include "routing/topo_import.h"
 #include "routing/topo_spec.h"
-#include "tb/config_reader.h"
-#include "tb/scenario.h"
+#include "tb/scenario/config_reader.h"
+#include "tb/scenario/scenario.h"
 #include "tests/fuzz/mutator.h"
 
 int sc_main(int, char**) { return 0; }  // libsystemc wants one; nothing here elaborates

@@ -7,8 +7,8 @@
 #include <array>
 #include <map>
 
-#include "tb/arbiter_factory.h"
-#include "tb/fabric.h"
+#include "tb/fabric/arbiter_factory.h"
+#include "tb/fabric/fabric.h"
 #include "tests/support/manual_fabric.h"
 #include "tests/support/sc_test_main.h"
 

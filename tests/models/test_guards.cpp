@@ -5,8 +5,8 @@
 #include <boost/test/unit_test.hpp>
 
 #include "models/credit_counter.h"
-#include "tb/arbiter_factory.h"
-#include "tb/fabric.h"
+#include "tb/fabric/arbiter_factory.h"
+#include "tb/fabric/fabric.h"
 #include "tests/support/error_of.h"
 #include "tests/support/manual_fabric.h"
 #include "tests/support/sc_test_main.h"

@@ -11,8 +11,8 @@
 #define BOOST_TEST_MODULE hol_blocking
 #include <boost/test/unit_test.hpp>
 
-#include "tb/arbiter_factory.h"
-#include "tb/fabric.h"
+#include "tb/fabric/arbiter_factory.h"
+#include "tb/fabric/fabric.h"
 #include "tests/support/manual_fabric.h"
 #include "tests/support/sc_test_main.h"
 

@@ -20,11 +20,11 @@
 #include <set>
 
 #include "routing/fault_analysis.h"
-#include "tb/link_fault_config.h"
-#include "tb/results.h"
-#include "tb/run_point.h"
-#include "tb/scenario.h"
-#include "tb/scenario_check.h"
+#include "tb/run/run_point.h"
+#include "tb/scenario/link_fault_config.h"
+#include "tb/scenario/scenario.h"
+#include "tb/scenario/scenario_check.h"
+#include "tb/stats/results.h"
 #include "tests/support/sc_test_main.h"
 
 using namespace ibsc;
@@ -154,7 +154,7 @@ BOOST_AUTO_TEST_CASE(bad_fault_keys_name_file_line_and_key) {
   BOOST_TEST(file.find("a host link") != std::string::npos, file);
 }
 
-// faults.routable (seeds/002 Figure 5, tb/link_fault_config.h): 6 random cables on the 4x4
+// faults.routable (seeds/002 Figure 5, tb/scenario/link_fault_config.h): 6 random cables on the 4x4
 // torus cut some pair in 96 % of draws (Figure 4). For seeds 1-5, routing's own record walk
 // (fault_analysis.h, independent of the tb walk) says: the plain draw cuts pairs exactly as
 // tables_after_faults counts them; the routable draw cuts none and keeps every pair on its

@@ -24,9 +24,9 @@
 #include <map>
 
 #include "models/output_request_queue.h"
-#include "tb/arbiter_factory.h"
-#include "tb/fabric.h"
-#include "tb/scenario.h"
+#include "tb/fabric/arbiter_factory.h"
+#include "tb/fabric/fabric.h"
+#include "tb/scenario/scenario.h"
 #include "tests/support/manual_fabric.h"
 #include "tests/support/sc_test_main.h"
 

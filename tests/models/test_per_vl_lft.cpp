@@ -13,9 +13,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "tb/arbiter_factory.h"
-#include "tb/fabric.h"
-#include "tb/sweep.h"
+#include "tb/fabric/arbiter_factory.h"
+#include "tb/fabric/fabric.h"
+#include "tb/run/sweep.h"
 #include "tests/support/manual_fabric.h"
 #include "tests/support/sc_test_main.h"
 

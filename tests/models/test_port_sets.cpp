@@ -9,10 +9,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "tb/arbiter_factory.h"
-#include "tb/fabric.h"
-#include "tb/run_point.h"
-#include "tb/sweep.h"
+#include "tb/fabric/arbiter_factory.h"
+#include "tb/fabric/fabric.h"
+#include "tb/run/run_point.h"
+#include "tb/run/sweep.h"
 #include "tests/support/manual_fabric.h"
 #include "tests/support/sc_test_main.h"
 

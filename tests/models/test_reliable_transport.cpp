@@ -18,11 +18,11 @@
 
 #include "routing/routing.h"
 #include "routing/topo_spec.h"
-#include "tb/arbiter_factory.h"
-#include "tb/fabric.h"
-#include "tb/run_point.h"
-#include "tb/scenario.h"
-#include "tb/scenario_check.h"
+#include "tb/fabric/arbiter_factory.h"
+#include "tb/fabric/fabric.h"
+#include "tb/run/run_point.h"
+#include "tb/scenario/scenario.h"
+#include "tb/scenario/scenario_check.h"
 #include "tests/support/manual_fabric.h"
 #include "tests/support/sc_test_main.h"
 

@@ -20,10 +20,10 @@
 
 #include "routing/routing.h"
 #include "routing/topo_spec.h"
-#include "tb/arbiter_factory.h"
-#include "tb/fabric.h"
-#include "tb/scenario.h"
-#include "tb/scenario_check.h"
+#include "tb/fabric/arbiter_factory.h"
+#include "tb/fabric/fabric.h"
+#include "tb/scenario/scenario.h"
+#include "tb/scenario/scenario_check.h"
 #include "tests/support/sc_test_main.h"
 
 using namespace ibsc;

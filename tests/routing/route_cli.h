@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "tb/cmd_route.h"
+#include "tb/cli/cmd_route.h"
 
 inline int run_route(std::vector<std::string> args, std::string& out) {
   CLI::App app{"test"};

@@ -10,7 +10,7 @@
 #include "models/adaptive_arbiter.h"
 #include "models/verilated_arbiter.h"
 #include "rtl/arbiter_config.h"
-#include "tb/cmd_cosim.h"
+#include "tb/cli/cmd_cosim.h"
 #include "tb/cosim/cosim.h"
 #include "tests/support/sc_test_main.h"
 

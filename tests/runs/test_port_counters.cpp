@@ -6,8 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "tb/run_point.h"
-#include "tb/sweep.h"
+#include "tb/run/run_point.h"
+#include "tb/run/sweep.h"
 #include "tests/support/manual_fabric.h"
 #include "tests/support/sc_test_main.h"
 

@@ -10,9 +10,9 @@
 #include <nlohmann/json.hpp>
 
 #include "routing/routing.h"
-#include "tb/run_point.h"
-#include "tb/scenario.h"
-#include "tb/sweep.h"
+#include "tb/run/run_point.h"
+#include "tb/run/sweep.h"
+#include "tb/scenario/scenario.h"
 #include "tests/support/manual_fabric.h"
 #include "tests/support/sc_test_main.h"
 

@@ -7,9 +7,9 @@
 #include <boost/test/unit_test.hpp>
 
 #include "routing/routing.h"
-#include "tb/run_point.h"
-#include "tb/scenario.h"
-#include "tb/scenario_check.h"
+#include "tb/run/run_point.h"
+#include "tb/scenario/scenario.h"
+#include "tb/scenario/scenario_check.h"
 #include "tests/support/sc_test_main.h"
 
 using namespace ibsc;

@@ -14,8 +14,8 @@
 
 #include "routing/routing.h"
 #include "routing/topo_spec.h"
-#include "tb/run_point.h"
-#include "tb/sweep.h"
+#include "tb/run/run_point.h"
+#include "tb/run/sweep.h"
 #include "tests/support/sc_test_main.h"
 
 using namespace ibsc;

@@ -1,4 +1,4 @@
-// run.warmup: steady (tb/steady_warmup.h). The rule itself at its edges, and the case it is for:
+// run.warmup: steady (tb/stats/steady_warmup.h). The rule itself at its edges, and the case it is for:
 // seeds/001's model (4 KB input and output buffers per VL, `switch.ar_fallback: credits`) on a
 // 3-D flattened butterfly, Mixed ADOR, bit complement at 43.75% of link rate. A head detours only
 // once its minimal output's buffer for its VL is full, so the fabric fills for some 10 us before
@@ -15,12 +15,12 @@
 #include <nlohmann/json.hpp>
 
 #include "routing/routing.h"
-#include "tb/results.h"
-#include "tb/run_point.h"
-#include "tb/scenario.h"
-#include "tb/scenario_check.h"
-#include "tb/steady_warmup.h"
-#include "tb/sweep.h"
+#include "tb/run/run_point.h"
+#include "tb/run/sweep.h"
+#include "tb/scenario/scenario.h"
+#include "tb/scenario/scenario_check.h"
+#include "tb/stats/results.h"
+#include "tb/stats/steady_warmup.h"
 #include "tests/support/sc_test_main.h"
 
 using namespace ibsc;

@@ -1,5 +1,5 @@
-# ctest helper: the README's scenario key table must be what `ibsc keys --markdown` prints.
-# Check:      cmake -DIBSC=build/tb/ibsc -DREADME=README.md -P tests/tb/readme_keys.cmake
+# ctest helper: the scenario key table must be what `ibsc keys --markdown` prints.
+# Check:      cmake -DIBSC=build/tb/ibsc -DREADME=docs/scenario-keys.md -P tests/tb/readme_keys.cmake
 # Regenerate: the same with -DUPDATE=ON (rewrites the table between the markers).
 set(begin_marker "<!-- BEGIN scenario keys (generated: build/tb/ibsc keys --markdown) -->\n")
 set(end_marker "<!-- END scenario keys -->")
@@ -27,5 +27,5 @@ if(UPDATE)
   message(STATUS "${README}: scenario key table regenerated")
   return()
 endif()
-message(FATAL_ERROR "${README}'s scenario key table differs from `ibsc keys --markdown` (tb/scenario_keys.cpp). "
-                    "Regenerate it: cmake -DIBSC=build/tb/ibsc -DREADME=README.md -DUPDATE=ON -P tests/tb/readme_keys.cmake")
+message(FATAL_ERROR "${README}'s scenario key table differs from `ibsc keys --markdown` (tb/scenario/scenario_keys.cpp). "
+                    "Regenerate it: cmake -DIBSC=build/tb/ibsc -DREADME=docs/scenario-keys.md -DUPDATE=ON -P tests/tb/readme_keys.cmake")

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "tb/batch_means.h"
+#include "tb/stats/batch_means.h"
 
 using namespace ibsc;
 

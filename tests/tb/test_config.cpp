@@ -3,8 +3,8 @@
 // in reading order with defaults included.
 #include <boost/test/unit_test.hpp>
 
-#include "tb/config_reader.h"
-#include "tb/param_key.h"
+#include "tb/scenario/config_reader.h"
+#include "tb/scenario/param_key.h"
 #include "tb_test_util.h"
 #include "tests/support/error_of.h"
 
@@ -13,7 +13,7 @@ using ibsc::testing::error_of;
 
 namespace {
 
-// Reads a small scenario the way tb/scenario.cpp does; returns the error text, "" if none.
+// Reads a small scenario the way tb/scenario/scenario.cpp does; returns the error text, "" if none.
 std::string config_error(const std::string& yaml, const std::vector<std::string>& sets = {}) {
   try {
     auto r = tb::ConfigReader::from_string(yaml, "s.yaml");
@@ -48,7 +48,7 @@ BOOST_AUTO_TEST_CASE(good_scenarios_read_cleanly) {
 
 BOOST_AUTO_TEST_CASE(unknown_keys_name_file_line_and_key) {
   BOOST_TEST(config_error("name: a\nswitch:\n  num_vlz: 2\n") ==
-             "s.yaml:3: key 'switch.num_vlz': unknown key (a typo? see the README's scenario keys)");
+             "s.yaml:3: key 'switch.num_vlz': unknown key (a typo? `ibsc keys` lists them all)");
   BOOST_TEST(starts(config_error("name: a\n\nswtich:\n  num_vls: 2\n"), "s.yaml:4: key 'swtich.num_vls': unknown key"));
   BOOST_TEST(starts(config_error("name: a\nextra:\n"), "s.yaml:2: key 'extra': unknown key"));
   BOOST_TEST(starts(config_error("name: a\nlist:\n  - 1\n  - 2\n"), "s.yaml:2: key 'list': unknown key"));
@@ -196,7 +196,7 @@ BOOST_AUTO_TEST_CASE(routing_shorthand) {
 
 BOOST_AUTO_TEST_SUITE_END()
 
-// Declared keys (tb/param_key.h): the declaration gives type, default and range; reading an
+// Declared keys (tb/scenario/param_key.h): the declaration gives type, default and range; reading an
 // undeclared key or reading one as another type is a programming error; WhenSet keys are
 // echoed only when set; validate() errors are placed at their key without parsing the text.
 BOOST_AUTO_TEST_SUITE(declared_keys)

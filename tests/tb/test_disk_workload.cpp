@@ -1,4 +1,4 @@
-// The bursty disk-like workload (tb/disk_workload.h): disks and workstations only talk to each
+// The bursty disk-like workload (tb/traffic/disk_workload.h): disks and workstations only talk to each
 // other, messages are the mix's sizes split at the MTU and sent back to back, and the mean gap
 // between messages is the burst model's, divided by the compression factor:
 //   per burst of B messages (mean 8) one idle gap (2000 us) and B - 1 burst gaps (20 us), so
@@ -10,7 +10,7 @@
 #include <set>
 #include <stdexcept>
 
-#include "tb/disk_workload.h"
+#include "tb/traffic/disk_workload.h"
 
 using namespace ibsc;
 

@@ -6,8 +6,8 @@
 #include <cmath>
 #include <random>
 
-#include "tb/latency_histogram.h"
-#include "tb/traffic.h"
+#include "tb/stats/latency_histogram.h"
+#include "tb/traffic/traffic.h"
 
 using namespace ibsc;
 

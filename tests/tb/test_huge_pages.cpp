@@ -1,4 +1,4 @@
-// The 2 MB-page policy (tb/huge_pages.h): the collapse is paid only by runs planned long enough
+// The 2 MB-page policy (tb/fabric/huge_pages.h): the collapse is paid only by runs planned long enough
 // to earn it back, and it moves pages without changing what they hold.
 #include <boost/test/unit_test.hpp>
 
@@ -7,7 +7,7 @@
 #include <numeric>
 #include <vector>
 
-#include "tb/huge_pages.h"
+#include "tb/fabric/huge_pages.h"
 
 using namespace ibsc;
 

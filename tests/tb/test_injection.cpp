@@ -8,7 +8,7 @@
 #include <random>
 #include <stdexcept>
 
-#include "tb/injection.h"
+#include "tb/traffic/injection.h"
 #include "tb_test_util.h"
 
 using namespace ibsc;

@@ -11,7 +11,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "tb/results.h"
+#include "tb/stats/results.h"
 #include "tb_test_util.h"
 
 using namespace ibsc;

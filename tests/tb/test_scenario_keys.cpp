@@ -1,4 +1,4 @@
-// The scenario key declarations (tb/scenario_keys.cpp): each is complete and consistent (help,
+// The scenario key declarations (tb/scenario/scenario_keys.cpp): each is complete and consistent (help,
 // a default of its own type within its range or among its choices), and load_scenario reads
 // every declared key, each through its declaration (a read of the wrong type would throw).
 #define BOOST_TEST_MODULE scenario_keys
@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <set>
 
-#include "tb/scenario.h"
-#include "tb/scenario_keys.h"
+#include "tb/scenario/scenario.h"
+#include "tb/scenario/scenario_keys.h"
 #include "tb_test_util.h"
 #include "tests/support/sc_test_main.h"
 

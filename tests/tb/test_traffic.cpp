@@ -9,7 +9,7 @@
 
 #include "routing/topo_spec.h"
 #include "routing/topology.h"
-#include "tb/traffic.h"
+#include "tb/traffic/traffic.h"
 #include "tb_test_util.h"
 
 using namespace ibsc;

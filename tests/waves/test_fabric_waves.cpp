@@ -25,11 +25,11 @@
 
 #include "models/verilated_arbiter.h"
 #include "routing/routing.h"
-#include "tb/arbiter_factory.h"
 #include "tb/cosim/vcd_reader.h"
-#include "tb/fabric.h"
-#include "tb/run_point.h"
-#include "tb/wave_probe.h"
+#include "tb/fabric/arbiter_factory.h"
+#include "tb/fabric/fabric.h"
+#include "tb/run/run_point.h"
+#include "tb/waves/wave_probe.h"
 #include "tests/support/manual_fabric.h"
 #include "tests/support/sc_test_main.h"
 

@@ -1,0 +1,300 @@
+#include "studies/study_report_large.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "tb/run/saturation_search.h"
+
+namespace ibsc::tb {
+namespace {
+
+constexpr int kGrid = 128;                // the talk's step: 1/128 of injection bandwidth
+constexpr double kBoundTolerance = 0.05;  // as the torus-routing report (bytes in buffers at the window's edges)
+
+// One cell: the talk's value, ours and the bound, all in % of injection bandwidth.
+struct Cell {
+  const ExperimentResult* r = nullptr;
+  double talk = NAN;
+  double ours = NAN;     // step / grid
+  double bound = NAN;    // deterministic rows: the routed channel-load bound
+  int bound_step = -1;   // the bound rounded down to the grid
+  bool within = true;    // deterministic: ours at most one step below the rounded bound
+  bool checked = false;  // held to the bound (permutations; see random_uniform)
+};
+
+// Random (uniform) traffic is reported against its bound, not held to it: random arrivals at
+// the busiest channels queue up and back-pressure the fabric before those channels are full
+// (the talk's own DOR rows reach 48-96% of the bounds of our tables on its networks). The
+// permutations load their busiest channels with a constant rate and are held to one step.
+
+bool random_uniform(const Study& s, const std::string& pattern) {
+  const auto& set = s.axis(s.patterns, pattern).set;
+  return std::find(set.begin(), set.end(), "traffic.pattern=uniform") != set.end();
+}
+
+std::string pct(double v) { return std::isnan(v) ? "-" : fmt::format("{:.1f}", v); }
+
+Cell cell_of(const StudyRun& run, const SaturationRow& row, const std::string& pattern) {
+  Cell c;
+  auto t = row.talk.find(pattern);
+  if (t != row.talk.end()) c.talk = t->second;
+  const std::string& net = run.quick ? row.quick_network : row.network;
+  c.r = find_experiment(run, net, row.routing, pattern, run.study->lengths.front().name);
+  if (!c.r || c.r->not_built || !c.r->error.empty()) return c;
+  if (c.r->saturation_step >= 0) c.ours = 100.0 * c.r->saturation_step / kGrid;
+  if (row.deterministic) {
+    c.bound = 100.0 * bound_fraction(c.r->bound);
+    c.bound_step = step_above_bound(bound_fraction(c.r->bound), kGrid) - 1;
+    c.checked = !random_uniform(*run.study, pattern);
+    c.within = !c.checked || (c.r->saturation_step >= c.bound_step - 1 && c.r->saturation_step <= c.bound_step);
+  }
+  return c;
+}
+
+std::string cell_text(const Cell& c, bool deterministic) {
+  if (!c.r) return pct(c.talk) + " / -";
+  if (c.r->not_built) return pct(c.talk) + " / not built";
+  if (!c.r->error.empty()) return pct(c.talk) + " / failed";
+  std::string s = pct(c.talk) + " / **" + pct(c.ours) + "**";
+  if (deterministic) s += " / " + pct(c.bound) + (c.within ? "" : " (!)") + (c.checked ? "" : " (u)");
+  return s;
+}
+
+// Within each table and pattern, the talk's order of the rows against ours. A pair is inverted
+// when the talk puts one row more than one step above the other and ours puts it more than one
+// step below (closer than a step both ways is a tie: the grid cannot order them).
+void write_rankings(std::ostream& md, const StudyRun& run) {
+  const Study& s = *run.study;
+  const double step = 100.0 / kGrid;
+  std::string out;
+  for (size_t first = 0; first < s.rows.size();) {
+    size_t end = first;
+    while (end < s.rows.size() && s.rows[end].table == s.rows[first].table) ++end;
+    for (const auto& p : s.patterns) {
+      std::vector<std::pair<const SaturationRow*, Cell>> cells;
+      for (size_t k = first; k < end; ++k) {
+        const Cell c = cell_of(run, s.rows[k], p.name);
+        if (!std::isnan(c.ours) && !std::isnan(c.talk)) cells.emplace_back(&s.rows[k], c);
+      }
+      if (cells.size() < 2) continue;
+      const auto order = [&](bool talk) {
+        auto sorted = cells;
+        std::stable_sort(sorted.begin(), sorted.end(), [&](const auto& a, const auto& b) {
+          return talk ? a.second.talk > b.second.talk : a.second.ours > b.second.ours;
+        });
+        std::string t;
+        for (const auto& [row, c] : sorted)
+          t += fmt::format("{}{} {}", t.empty() ? "" : ", ", row->label, pct(talk ? c.talk : c.ours));
+        return t;
+      };
+      std::string inverted;
+      for (const auto& [ra, a] : cells)
+        for (const auto& [rb, b] : cells)
+          if (a.talk > b.talk + step && b.ours > a.ours + step)
+            inverted += fmt::format("{}{} < {}", inverted.empty() ? "" : "; ", ra->label, rb->label);
+      out += fmt::format("| {} | {} | {} | {} | {} |\n", s.rows[first].table, p.name, order(true), order(false),
+                         inverted.empty() ? "kept" : "not kept: " + inverted);
+    }
+    first = end;
+  }
+  if (out.empty()) return;
+  md << "\n## The talk's ranking of routings\n\nWithin each table and pattern, the rows ordered by the talk's "
+        "saturation and by ours. Kept: no pair the talk separates by more than one 1/128 step is reversed by "
+        "more than one step in ours; otherwise the reversed pairs (ours: first < second).\n\n"
+     << "| table | pattern | talk | ours | ranking |\n|---|---|---|---|---|\n"
+     << out;
+}
+
+// The talk's headline results (report_options headlines), each "TABLE / ROW / PATTERN OP VALUE"
+// with OP ">=" (ours at least VALUE) or "~" (ours within explain_above of VALUE): met or not.
+void write_headlines(std::ostream& md, const StudyRun& run) {
+  const Study& s = *run.study;
+  auto it = s.report_options.find("headlines");
+  if (it == s.report_options.end() || run.quick) return;
+  md << "\n## Headline results\n\n| headline | talk | ours | |\n|---|---|---|---|\n";
+  for (const std::string& h : it->second) {
+    std::istringstream in(h);
+    std::string table, label, rest, pattern, op;
+    double value = NAN;
+    std::getline(in, table, '/');
+    std::getline(in, label, '/');
+    std::getline(in, rest);
+    std::istringstream tail(rest);
+    tail >> pattern >> op >> value;
+    const auto trim = [](std::string t) {
+      t.erase(0, t.find_first_not_of(' '));
+      t.erase(t.find_last_not_of(' ') + 1);
+      return t;
+    };
+    const SaturationRow* row = nullptr;
+    for (const SaturationRow& r : s.rows)
+      if (r.table == trim(table) && r.label == trim(label)) row = &r;
+    if (!row || (op != ">=" && op != "~") || std::isnan(value))
+      throw std::runtime_error("report_options.headlines: '" + h +
+                               "' is not 'TABLE / ROW / PATTERN >= VALUE' or '... ~ VALUE' naming a row");
+    const Cell c = cell_of(run, *row, pattern);
+    const bool met = op == ">=" ? c.ours >= value : std::abs(c.ours - value) <= s.explain_above * value;
+    md << "| " << h << " | " << pct(c.talk) << " | " << pct(c.ours) << " | "
+       << (std::isnan(c.ours) ? "not run"
+           : met              ? "met"
+                              : "**not met**")
+       << " |\n";
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> write_large_direct_report(const std::string& dir, const StudyRun& run) {
+  namespace fs = std::filesystem;
+  const Study& s = *run.study;
+  fs::create_directories(dir);
+  write_experiment_csvs(dir, run);
+  std::ostringstream md;
+  md << "# " << (s.title.empty() ? s.name : s.title) << "\n\n";
+  int points = 0, ran = 0;
+  for (const auto& r : run.results) points += static_cast<int>(r.points.size()), ran += !r.not_built;
+  md << "Made by `" << run.command << "`"
+     << (run.quick ? " (**quick mode**: small fabrics and short windows; checks the method, not the talk's numbers)"
+                   : "")
+     << fmt::format(" in {:.0f} s ({:.1f} min) on {} processes; {} experiments run, {} load points.", run.wall_seconds,
+                    run.wall_seconds / 60, run.jobs, ran, points)
+     << " The topologies against the talk's configuration tables: [topologies.md](topologies.md).\n\n";
+
+  md << "## How saturation is measured\n\n"
+     << "- **Maximum bandwidth** is the injection bandwidth: every sending host offers traffic at link rate. A cell "
+        "is the highest offered load, per sending host as a % of link rate, that the fabric carries unsaturated "
+        "(hosts a permutation maps to themselves send nothing and are not counted).\n"
+     << "- **Search**: loads on the talk's grid of 1/128 (0.78%) steps. Each probe is one load point (its own "
+        "process); a deterministic row's bracket is capped by its channel-load bound (no offered load above it "
+        "can be carried), probed from the top (the step at or just under the bound, then one lower), then "
+        "bisected below; other rows bisect 0..1 (7 probes).\n"
+     << "- **Saturated** (tb/run/run_point.cpp): packets generated in the window still out after the drain, or the "
+        "window delivered over 5% (and over the 95% batch-means noise) less than it generated.\n"
+     << "- **Bound** (deterministic rows): the routed channel-load bound of our tables: every host pair's primary "
+        "path walked through the LFTs, the busiest channel's share of one host's rate s gives 1/s (at most 100%). "
+        "Uniform traffic is summed per source switch and path record row (no hosts x hosts matrix). "
+        "Acceptance (permutations): ours at most one step below the bound rounded down to the grid; uniform "
+        "cells are reported as a share of their bound.\n"
+     << "- **All2All** is uniform random traffic (each packet to any other host, equally likely); the bit "
+        "patterns act on the host index, node = 8 x switch + local port (tb/traffic/traffic.h).\n";
+  const auto& mode = run.quick ? s.quick_set : s.full_set;
+  for (size_t k = 0; k < mode.size(); ++k) md << (k ? ", `" : "- Settings of this mode: `") << mode[k] << "`";
+  md << "\n\n";
+
+  md << "## Saturation, % of injection bandwidth: talk / **ours** / bound\n\n"
+     << "Bound only for deterministic rows; (!) marks a permutation cell more than one step under its bound; "
+        "(u) a uniform (random) cell, reported against its bound but not held to it (random arrivals queue at "
+        "the busiest channels and back-pressure the fabric before those are full). The network column names the "
+        "network run (the study's `networks`).\n";
+  std::vector<std::string> failures = study_failures(run, kBoundTolerance);
+  std::vector<ReportOutlier> outliers;
+  std::ofstream csv(dir + "/saturation.csv");
+  csv << "table,row,network,routing,pattern,talk,ours,bound,bound_step,ours_step,probes,wall_seconds,status,"
+         "talk_network_bound\n";
+  std::string table;
+  for (const SaturationRow& row : s.rows) {
+    const std::string& net = run.quick ? row.quick_network : row.network;
+    if (net.empty()) continue;
+    if (row.table != table) {
+      table = row.table;
+      md << "\n### " << table << "\n\n| Routing | network |";
+      named_columns(md, s.patterns);
+    }
+    md << "| " << row.label << (row.deterministic ? "" : " (adaptive)") << " | " << net << " |";
+    for (const auto& p : s.patterns) {
+      const Cell c = cell_of(run, row, p.name);
+      md << " " << cell_text(c, row.deterministic) << " |";
+      const std::string status = !c.r                  ? "not run"
+                                 : c.r->not_built      ? "not built"
+                                 : !c.r->error.empty() ? "failed"
+                                                       : "ok";
+      csv << table << "," << row.label << "," << net << "," << row.routing << "," << p.name << "," << pct(c.talk) << ","
+          << pct(c.ours) << "," << pct(c.bound) << "," << c.bound_step << "," << (c.r ? c.r->saturation_step : -1)
+          << "," << (c.r ? c.r->points.size() : 0) << "," << fmt::format("{:.1f}", c.r ? c.r->wall_seconds : 0.0) << ","
+          << status << "\n";
+      if (!c.within)
+        failures.push_back(
+            fmt::format("{} {} {}: saturation {:.1f}% is more than one 1/{} step under the bound "
+                        "{:.1f}%",
+                        net, row.routing, p.name, c.ours, kGrid, c.bound));
+      if (!std::isnan(c.ours) && !std::isnan(c.talk) && std::abs(c.ours - c.talk) > s.explain_above * c.talk)
+        outliers.push_back({fmt::format("{} {} {}", table, row.label, p.name),
+                            fmt::format("talk {:.1f}, ours {:.1f}{}", c.talk, c.ours,
+                                        std::isnan(c.bound) ? "" : fmt::format(", bound {:.1f}", c.bound))});
+    }
+    md << "\n";
+  }
+
+  // How close random traffic comes to its bound.
+  std::string ratios;
+  for (const SaturationRow& row : s.rows)
+    for (const auto& p : s.patterns) {
+      const Cell c = cell_of(run, row, p.name);
+      if (row.deterministic && !c.checked && !std::isnan(c.ours) && c.bound > 0)
+        ratios +=
+            fmt::format("{}{} {}: {:.0f}%", ratios.empty() ? "" : "; ", row.table, row.label, 100 * c.ours / c.bound);
+    }
+  if (!ratios.empty()) md << "\nUniform (random) traffic, ours as a share of the bound: " << ratios << ".\n";
+
+  // Deterministic rows run on a scaled-down network: their bound on the talk's own network.
+  bool any_talk = false;
+  for (const SaturationRow& row : s.rows) any_talk |= row.deterministic && !row.talk_network.empty();
+  if (any_talk && !run.quick) {
+    md << "\n## The talk's networks: talk / channel-load bound of our tables\n\n"
+       << "The deterministic rows routed on the talk's own 16,384-host networks (no run: the bound only), in % of "
+          "injection bandwidth.\n\n| Routing | talk's network |";
+    named_columns(md, s.patterns);
+    for (const SaturationRow& row : s.rows) {
+      if (!row.deterministic || row.talk_network.empty()) continue;
+      md << "| " << row.table << " " << row.label << " | " << row.talk_network << " |";
+      for (const auto& p : s.patterns) {
+        const Cell c = cell_of(run, row, p.name);
+        const double b = c.r && c.r->talk_bound >= 0 ? 100 * c.r->talk_bound : NAN;
+        md << " " << pct(c.talk) << " / " << (c.r && c.r->not_built ? "not built" : pct(b)) << " |";
+        if (!std::isnan(b) && !std::isnan(c.talk) && std::abs(b - c.talk) > s.explain_above * c.talk)
+          outliers.push_back({fmt::format("{} {} {} (bound on {})", row.table, row.label, p.name, row.talk_network),
+                              fmt::format("talk {:.1f}, bound of our tables {:.1f}", c.talk, b)});
+      }
+      md << "\n";
+    }
+  }
+
+  write_rankings(md, run);
+  write_headlines(md, run);
+
+  md << "\n## Routing tables\n\n| network / routing | SLs | VLs | tables check |\n|---|---|---|---|\n";
+  for (const auto& [key, rt] : run.routed)
+    md << "| " << key << " | " << rt.sls << " | " << rt.vls << " | " << (rt.check.ok() ? "pass" : "FAIL") << " |\n";
+
+  md << "\n## Run times\n\nWall seconds per experiment (all its probes; the machine is shared) and probes run:\n\n"
+     << "| experiment | probes | wall s |\n|---|---|---|\n";
+  for (const auto& r : run.results)
+    if (!r.not_built)
+      md << "| " << r.exp.name << " | " << r.points.size() << " | " << fmt::format("{:.1f}", r.wall_seconds) << " |\n";
+
+  if (!s.notes.empty()) {
+    md << "\n## Notes\n\n";
+    for (const auto& n : s.notes) md << "- " << n << "\n";
+  }
+  write_differences(md, s, run.quick,
+                    "Quick mode runs scaled-down fabrics: its cells are not comparable with the talk's.", outliers,
+                    false);
+  md << "\n## Checks (must hold whatever the tuning)\n\n"
+     << "- every run deadlock-free and conserving packets (generated = injected + queued at the sources, injected = "
+        "delivered + in flight, each counted where the packets are);\n"
+     << "- every routing's tables pass the table checks;\n"
+     << "- no accepted traffic above the topology's channel-load bound (+5% for bytes in buffers at the window's "
+        "edges);\n"
+     << "- every deterministic permutation cell within one step of its channel-load bound.\n\n";
+  finish_report(md, dir, failures);
+  return failures;
+}
+
+}  // namespace ibsc::tb

@@ -1,8 +1,0 @@
-#pragma once
-#include <CLI/CLI.hpp>
-
-namespace ibsc::tb {
-// `ibsc reproduce STUDY.yaml [--quick] [--out DIR] [--jobs N] [--only TEXT]`: runs every
-// experiment of a study (tb/study.h) and writes its report (tb/study_report.h).
-void add_reproduce_command(CLI::App& app);
-}  // namespace ibsc::tb

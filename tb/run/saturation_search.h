@@ -1,0 +1,35 @@
+// Saturation by search on a load grid (seeds/001's tables: steps of 1/128 of injection
+// bandwidth). Each probe is one load point in its own process (run_sweep with one load); the
+// result is the highest grid load found unsaturated (tb/run/run_point.cpp decides "saturated").
+//   known_saturated: the lowest grid step known to saturate without running it, e.g. the step
+//     above a deterministic routing's channel-load bound (no load above the bound can be
+//     accepted); grid + 1 when nothing is known (then load 1.0 is probed like any other).
+//   top_first: probe known_saturated - 1 first, then - 2, before bisecting below (a routing
+//     expected to reach its bound settles in one or two probes instead of seven).
+// Step 0 (no load) counts as unsaturated and is never run.
+#pragma once
+#include <vector>
+
+#include "tb/run/run_point.h"
+#include "tb/stats/results.h"
+
+namespace ibsc::tb {
+
+struct SaturationSearch {
+  int grid = 128;
+  int known_saturated = 129;
+  bool top_first = false;
+};
+
+struct SaturationFound {
+  int step = 0;                         // highest unsaturated grid step: saturation = step / grid
+  std::vector<LoadPointResult> points;  // every probe, by offered load
+};
+
+// The grid step a bound (fraction of injection bandwidth) allows at most, plus one: the lowest
+// step known to saturate. Clamped to grid + 1.
+int step_above_bound(double bound_fraction, int grid);
+
+SaturationFound find_saturation_step(const PointSetup& setup, const SaturationSearch& search);
+
+}  // namespace ibsc::tb

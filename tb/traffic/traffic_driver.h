@@ -1,0 +1,71 @@
+// Traffic driver: feeds every HCA from a destination pattern and an injection process, and
+// measures what the measurement window asks for: packets generated inside the window are
+// "measured"; their latency (generation to delivery) goes to a histogram; bytes delivered
+// inside the window give accepted traffic.
+#pragma once
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "models/hca.h"
+#include "routing/topology.h"
+#include "tb/stats/batch_means.h"
+#include "tb/stats/latency_histogram.h"
+#include "tb/traffic/injection.h"
+#include "tb/traffic/traffic.h"
+
+namespace ibsc::tb {
+
+class TrafficDriver : public models::HcaTraffic {
+ public:
+  TrafficDriver(const routing::Topology& topo, const TrafficConfig& traffic, const InjectionConfig& injection,
+                double load_bytes_per_ns, double link_bytes_per_ns, uint64_t seed);
+
+  models::Picos next_gap(int host) override;
+  bool make(int host, models::Packet& p) override;
+  void generated(models::Packet& p, models::Picos t) override;
+  void delivered(const models::Packet& p, models::Picos t) override;
+
+  void set_window(models::Picos start, models::Picos end) {
+    win_start_ = start;
+    win_end_ = end;
+  }
+  uint64_t measured_outstanding() const { return measured_generated_ - measured_delivered_; }
+  // Batch means fed with every generation and delivery from now on (nullptr: none).
+  void set_batches(BatchMeans* b) { batches_ = b; }
+  // traffic.packets_per_host: every host has generated its last packet (false without a limit).
+  bool exhausted() const { return limit_ > 0 && exhausted_ == left_.size(); }
+
+  LatencyHistogram latency;  // ns, measured packets
+  uint64_t measured_generated_ = 0;
+  uint64_t measured_delivered_ = 0;
+  uint64_t window_delivered_bytes = 0;  // delivered inside the window (any packet)
+  uint64_t window_delivered_packets = 0;
+  uint64_t window_generated_bytes = 0;
+  // Bytes that reached their destination host inside the window, each packet's bytes spread over
+  // its last link's transmission (tail at delivery, one byte per link byte time): no whole-packet
+  // rounding at the window's edges, so no host link ever shows more than link rate.
+  double window_arrived_bytes = 0;
+
+ private:
+  // A host's two random streams. A packet reads both streams' state indices and the injection
+  // parameters; with the index at the end of the engine (libstdc++) and the parameters at the
+  // start of InjectionProcess, the destination index and the parameters share one cache line.
+  struct alignas(64) HostStreams {
+    HostStreams(const InjectionConfig& injection, double load, double link, uint64_t seed)
+        : dest_rng(seed ^ 0x94D049BB133111EBull), inj(injection, load, link, seed) {}
+    std::mt19937_64 dest_rng;  // destination pattern
+    InjectionProcess inj;      // gaps and lengths
+  };
+  std::unique_ptr<DestinationPattern> pattern_;
+  std::unique_ptr<DiskWorkload> disk_;  // traffic.workload: disk
+  std::vector<HostStreams> hosts_;
+  uint64_t limit_ = 0;          // traffic.packets_per_host
+  std::vector<uint64_t> left_;  // packets each host may still generate; kSpent once it was told no more
+  size_t exhausted_ = 0;        // hosts told no more
+  models::Picos win_start_ = models::kNever, win_end_ = models::kNever;
+  double byte_ps_ = 0;  // link byte time
+  BatchMeans* batches_ = nullptr;
+};
+
+}  // namespace ibsc::tb
