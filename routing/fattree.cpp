@@ -9,8 +9,8 @@
 //      down toward it carry the fewest destinations (then the lowest index), on its least-loaded
 //      cable; the parent routes the destination down that cable. Another LID of the same host
 //      avoids the parents its earlier LIDs took, so each LID has its own up-path;
-//   3. the other ancestors route down toward the leaf (least-loaded cable, not counted: no
-//      host's path uses them on a pure tree);
+//   3. the other ancestors route down toward the leaf (least-loaded cable, then the one fewest
+//      such routes use; not counted in `load`: no host's path uses them on a pure tree);
 //   4. descents from each main-path switch, lowest first: every switch below it not routed yet
 //      routes up toward it, on its least-loaded cable to a switch of the descent one hop nearer;
 //      so every host's packets meet the main path at the lowest common level and share its down
@@ -22,6 +22,7 @@
 // cycle.
 #include <algorithm>
 #include <climits>
+#include <utility>
 
 #include "routing/fattree.h"
 #include "routing/graph.h"
@@ -39,6 +40,7 @@ class FatTreeRouter {
     offset_.assign(n_ + 1, 0);
     for (int s = 0; s < n_; ++s) offset_[s + 1] = offset_[s] + t.nodes[s].num_ports + 1;
     load_.assign(offset_[n_], 0);
+    spare_.assign(offset_[n_], 0);
     for (int s = 0; s < n_; ++s) by_level_.push_back(s);
     std::stable_sort(by_level_.begin(), by_level_.end(), [&](int a, int b) { return f.level[a] > f.level[b]; });
     dist_.assign(n_, kFar);
@@ -76,6 +78,7 @@ class FatTreeRouter {
   const bool adaptive_;
   const int n_;
   std::vector<int> offset_, load_, by_level_;
+  std::vector<int> spare_;  // routes of step 3 per port: they spread over a group's cables
   // Per LID, valid where the stamp equals epoch_ (no clearing between LIDs).
   int epoch_ = 0, stamp_ = 0;
   std::vector<int> dist_, ancestor_at_, routed_at_, expanded_at_, seen_at_, routed_;
@@ -129,8 +132,11 @@ void FatTreeRouter::route_other_ancestors(int leaf) {
     for (const PortGroup& g : f_.down[s])
       if (ancestor(g.peer))
         for (PortNum p : g.ports)
-          if (best == kNoPort || load(s, p) < load(s, best)) best = p;
+          if (best == kNoPort || std::pair(load(s, p), spare_[offset_[s] + p]) <
+                                     std::pair(load(s, best), spare_[offset_[s] + best]))
+            best = p;
     set_route(s, best, false);
+    ++spare_[offset_[s] + best];
   }
 }
 
@@ -217,8 +223,6 @@ std::vector<int> FatTreeRouter::route(int leaf, int host, Lid lid, const std::ve
 
 TableSet route_fattree(const Topology& t, const RoutingOptions& opt, bool adaptive) {
   const std::string name = adaptive ? "fattree-ar" : "fattree";
-  const FatTreeIndexing f = fat_tree_indexing(t);
-  if (!f.problem.empty()) throw RoutingError(name + ": " + f.problem);
   const int lmc = opt.lmc;
   if (lmc < 0 || lmc > kMaxLmc) throw RoutingError(name + ": routing.lmc must be 0..7 (got " + std::to_string(lmc) + ")");
   const long need = (static_cast<long>(t.num_hosts) + 1) * (1L << lmc) + t.num_switches - 1;
@@ -232,6 +236,8 @@ TableSet route_fattree(const Topology& t, const RoutingOptions& opt, bool adapti
                        std::to_string(kMaxUnicastLid) +
                        (fits >= 0 ? ": at most routing.lmc " + std::to_string(fits) + " on this fabric" : ""));
   }
+  const FatTreeIndexing f = fat_tree_indexing(t);
+  if (!f.problem.empty()) throw RoutingError(name + ": " + f.problem);
   TableSet ts;
   ts.algorithm = name;
   ts.sls_used = ts.vls_used = 1;

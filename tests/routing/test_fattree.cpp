@@ -1,0 +1,215 @@
+// IBSC's fat-tree routing (routing/fattree.h): the shift permutation in compute-node order loads
+// no channel twice on k-ary n-trees; route counts per port on a 2-level tree by hand; LMC's LIDs
+// of one destination on different up-ports; fattree-ar's candidates are exactly the minimal
+// ports with the static entry first; the dependency check on every tree; refusals.
+#define BOOST_TEST_MODULE routing_fattree
+#include <boost/test/unit_test.hpp>
+#include <set>
+#include <string>
+
+#include "routing/checks.h"
+#include "routing/fattree.h"
+#include "routing/graph.h"
+#include "routing/routing.h"
+#include "routing/topo_spec.h"
+#include "tests/support/error_of.h"
+
+using namespace ibsc;
+using namespace ibsc::routing;
+using ibsc::testing::error_of;
+
+namespace {
+
+TableSet route(const Topology& t, Algorithm a, int lmc = 0) {
+  RoutingOptions o;
+  o.algorithm = a;
+  o.lmc = lmc;
+  return compute_routing(t, o);
+}
+
+// Routes of host pairs per switch-to-switch channel: each pair's primary record, the first
+// candidate at each switch.
+struct Walker {
+  const Topology& t;
+  const TableSet& ts;
+  SwitchGraph g{t};
+  std::vector<int> load = std::vector<int>(g.channels.size(), 0);
+  void walk(int src, int dst, Lid dlid = 0) {
+    if (dlid == 0) dlid = ts.hosts[src].paths[dst].front().dlid;
+    int x = t.host_switch(src);
+    for (int hops = 0; x != t.host_switch(dst); ++hops) {
+      BOOST_REQUIRE(hops <= g.n);
+      const int c = g.channel_at(x, ts.switches[x].lft[dlid].primary());
+      BOOST_REQUIRE(c >= 0);
+      ++load[c];
+      x = g.channels[c].to;
+    }
+    BOOST_REQUIRE(ts.switches[x].lft[dlid].primary() == t.host_switch_port(dst));
+  }
+  int busiest() const { return *std::max_element(load.begin(), load.end()); }
+};
+
+// The specs of the generated trees below (k-ary n-trees, XGFTs, clusters with parallel cables).
+const std::vector<std::string> kTrees = {"fattree:k=2,n=2",          "fattree:k=2,n=4",
+                                         "fattree:k=3,n=3",          "fattree:k=4,n=2",
+                                         "fattree:k=4,n=3",          "xgft:m=4,4:w=1,4",
+                                         "xgft:m=3,2,2:w=1,2,3",     "fattree:radix=8,size=32",
+                                         "fattree:radix=12,size=100", "fattree:radix=8,size=48,blocking=2"};
+
+}  // namespace
+
+// Shift j sends compute node i to node (i + j) mod N in the CA order; on a k-ary n-tree no
+// channel carries two of one shift's routes (Zahavi et al.'s property of OpenSM's ftree).
+BOOST_AUTO_TEST_CASE(shift_permutation_is_congestion_free_on_k_ary_n_trees) {
+  for (const std::string spec : {"fattree:k=2,n=2", "fattree:k=2,n=4", "fattree:k=3,n=3", "fattree:k=4,n=2",
+                                 "fattree:k=4,n=3", "fattree:k=5,n=2"}) {
+    const Topology t = build_topology_spec(spec);
+    const TableSet ts = route(t, Algorithm::Fattree);
+    const std::vector<int> order = fat_tree_indexing(t).ca_order;
+    const int n = static_cast<int>(order.size());
+    BOOST_TEST(n == t.num_hosts);
+    for (int j = 1; j < n; ++j) {
+      Walker w{t, ts};
+      for (int i = 0; i < n; ++i) w.walk(order[i], order[(i + j) % n]);
+      BOOST_TEST(w.busiest() == 1, spec << " shift " << j << ": busiest channel " << w.busiest());
+    }
+  }
+}
+
+// The same on the imported 4-ary 3-tree, whose levels come from the graph alone.
+BOOST_AUTO_TEST_CASE(shift_permutation_is_congestion_free_on_the_imported_4_ary_3_tree) {
+  const Topology t = build_topology_spec(std::string("file:") + IBSC_FABRICS_DIR +
+                                         "/ibnetdiscover_synthetic_fattree_k4n3_cyberang3l.topo");
+  const TableSet ts = route(t, Algorithm::Fattree);
+  const std::vector<int> order = fat_tree_indexing(t).ca_order;
+  BOOST_TEST(order.size() == 128u);
+  for (int j = 1; j < 128; ++j) {
+    Walker w{t, ts};
+    for (int i = 0; i < 128; ++i) w.walk(order[i], order[(i + j) % 128]);
+    BOOST_TEST(w.busiest() == 1, "shift " << j << ": busiest channel " << w.busiest());
+  }
+}
+
+// 3 leaves of 4 hosts, 2 spines, 2 parallel cables from each leaf to each spine (LAG). Each
+// leaf's hosts take the spines in turn (2 main paths per spine), one per cable. By hand:
+//   leaf up cable: the 8 other hosts split over 4 up cables, 2 LIDs each; as routes of all
+//     pairs, 4 sources x 2 destinations = 8;
+//   spine down cable: every spine routes all 4 hosts of a leaf down its 2 cables, 2 LIDs each
+//     (main paths 1 per cable, the other spine's hosts spread over both); as routes, each
+//     host's main path cable carries its 8 foreign sources = 8;
+//   leaf host port: its host's LID alone.
+BOOST_AUTO_TEST_CASE(route_counts_per_port_on_a_two_level_tree_equal_the_hand_count) {
+  Topology t;
+  t.kind = "test";
+  for (int l = 0; l < 3; ++l) add_switch(t, "leaf" + std::to_string(l), 8);
+  for (int s = 0; s < 2; ++s) add_switch(t, "spine" + std::to_string(s), 6);
+  for (int l = 0; l < 3; ++l)
+    for (int c = 0; c < 4; ++c) connect(t, l, 5 + c, 3 + c / 2, 1 + 2 * l + c % 2);
+  for (int l = 0; l < 3; ++l)
+    for (int h = 0; h < 4; ++h) connect(t, add_host(t, "h" + std::to_string(4 * l + h)), 1, l, 1 + h);
+  const TableSet ts = route(t, Algorithm::Fattree);
+  for (int s = 0; s < 5; ++s)
+    for (int p = 1; p <= t.nodes[s].num_ports; ++p) {
+      int lids = 0;
+      for (int h = 0; h < 12; ++h) lids += ts.switches[s].lft[ts.hosts[h].base_lid].primary() == p;
+      BOOST_TEST(lids == (s < 3 && p <= 4 ? 1 : 2), t.nodes[s].name << " port " << p);
+    }
+  Walker w{t, ts};
+  for (int a = 0; a < 12; ++a)
+    for (int b = 0; b < 12; ++b)
+      if (a / 4 != b / 4) w.walk(a, b);
+  for (size_t c = 0; c < w.load.size(); ++c) BOOST_TEST(w.load[c] == 8, "channel " << c);
+}
+
+// With LMC l, a destination's 2^l LIDs leave every other leaf on 2^l different up-ports, and
+// its base LID routes exactly as with LMC 0 (offset 0 of every host is routed first).
+BOOST_AUTO_TEST_CASE(lids_of_one_destination_leave_a_leaf_on_different_up_ports) {
+  for (const std::string spec : {"fattree:k=4,n=3", "fattree:k=4,n=2", "xgft:m=4,4:w=1,4"})
+    for (int lmc : {1, 2}) {
+      const Topology t = build_topology_spec(spec);
+      const FatTreeIndexing f = fat_tree_indexing(t);
+      const TableSet ts = route(t, Algorithm::Fattree, lmc), plain = route(t, Algorithm::Fattree);
+      BOOST_TEST((ts.path_choice == PathChoice::RandomPerPacket));
+      for (int d = 0; d < t.num_hosts; ++d) {
+        BOOST_TEST(ts.hosts[0].paths[d].size() == size_t(1) << lmc);
+        for (int leaf : f.leaves) {
+          if (leaf == t.host_switch(d)) continue;
+          std::set<int> ports;
+          for (int o = 0; o < 1 << lmc; ++o) {
+            const PortNum p = ts.switches[leaf].lft[ts.hosts[d].base_lid + o].primary();
+            BOOST_TEST((t.nodes[t.nodes[leaf].ports[p].node].kind == NodeKind::Switch));
+            ports.insert(p);
+          }
+          BOOST_TEST(ports.size() == size_t(1) << lmc, spec << " LMC " << lmc << " host " << d);
+        }
+        for (int s = 0; s < t.num_switches; ++s)
+          BOOST_TEST(ts.switches[s].lft[ts.hosts[d].base_lid].primary() ==
+                     plain.switches[s].lft[plain.hosts[d].base_lid].primary());
+      }
+    }
+}
+
+// fattree-ar: at each switch, each host LID lists exactly the ports one hop nearer the
+// destination's leaf (hop distances of the switch graph, no routing rule), which are the up-ports
+// below the common ancestors and the cables down (all of a LAG) above; fattree's port first.
+BOOST_AUTO_TEST_CASE(ar_candidates_are_the_minimal_ports_with_the_static_entry_first) {
+  for (const std::string spec : {"fattree:k=4,n=3", "xgft:m=3,2,2:w=1,2,3", "fattree:radix=12,size=100"}) {
+    const Topology t = build_topology_spec(spec);
+    const FatTreeIndexing f = fat_tree_indexing(t);
+    const TableSet ar = route(t, Algorithm::FattreeAr), st = route(t, Algorithm::Fattree);
+    const SwitchGraph g(t);
+    long up_lists = 0, several = 0;
+    for (int d = 0; d < t.num_hosts; ++d) {
+      const std::vector<int> dist = bfs_distances(g, t.host_switch(d));
+      const Lid lid = ar.hosts[d].base_lid;
+      for (int s = 0; s < t.num_switches; ++s) {
+        if (s == t.host_switch(d)) continue;
+        std::set<int> minimal, listed;
+        bool all_up = true;
+        for (int c : g.out[s])
+          if (dist[g.channels[c].to] == dist[s] - 1) {
+            minimal.insert(g.channels[c].port);
+            all_up &= f.level[g.channels[c].to] > f.level[s];
+          }
+        const LftEntry e = ar.switches[s].lft[lid];
+        for (const PortCandidate& c : e.candidates) {
+          listed.insert(c.port);
+          BOOST_TEST((c.priority == 0 && !c.escape));
+        }
+        BOOST_TEST(listed.size() == e.candidates.size());
+        BOOST_TEST(listed == minimal, spec << " switch " << s << " host " << d);
+        BOOST_TEST(e.primary() == st.switches[s].lft[lid].primary());
+        up_lists += all_up;
+        several += e.candidates.size() > 1;
+      }
+    }
+    BOOST_TEST(up_lists > 0);
+    BOOST_TEST(several > 0);
+  }
+}
+
+// Connected, loop-free and deadlock-free by the dependency check, on every tree of the tests.
+BOOST_AUTO_TEST_CASE(check_passes_for_fattree_lmc_and_ar_on_every_generated_tree) {
+  for (const std::string& spec : kTrees) {
+    const Topology t = build_topology_spec(spec);
+    for (auto [a, lmc] : {std::pair{Algorithm::Fattree, 0}, std::pair{Algorithm::Fattree, 2},
+                          std::pair{Algorithm::FattreeAr, 0}, std::pair{Algorithm::FattreeAr, 1}}) {
+      BOOST_TEST(algorithm_applies(a, t));
+      const CheckReport r = check_tables(t, route(t, a, lmc));
+      BOOST_TEST(r.ok(), spec << " " << enum_name(a) << " LMC " << lmc);
+      BOOST_TEST(r.deadlock_free);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(refusals_name_the_reason) {
+  const Topology torus = build_topology_spec("torus:4x4");
+  BOOST_TEST(!algorithm_applies(Algorithm::Fattree, torus));
+  BOOST_TEST(error_of([&] { route(torus, Algorithm::Fattree); }).find("fattree: not a fat tree") == 0u);
+  // 16,384 hosts: LMC 1 fits the unicast LIDs, LMC 2 does not.
+  const Topology big = build_topology_spec("fattree:radix=64,size=16384");
+  const std::string e = error_of([&] { route(big, Algorithm::Fattree, 2); });
+  BOOST_TEST(e.find("routing.lmc 2") != std::string::npos, e);
+  BOOST_TEST(e.find("at most routing.lmc 1") != std::string::npos, e);
+  BOOST_TEST(e.find("49151") != std::string::npos, e);
+}
