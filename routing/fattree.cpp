@@ -40,6 +40,12 @@ class FatTreeRouter {
     offset_.assign(n_ + 1, 0);
     for (int s = 0; s < n_; ++s) offset_[s + 1] = offset_[s] + t.nodes[s].num_ports + 1;
     load_.assign(offset_[n_], 0);
+    shared_up_.assign(offset_[n_], 0);
+    up_first_.assign(1, 0);
+    for (int s = 0; s < n_; ++s) {
+      for (const PortGroup& g : f.up[s]) up_peer_.push_back(g.peer);
+      up_first_.push_back(static_cast<int>(up_peer_.size()));
+    }
     spare_.assign(offset_[n_], 0);
     for (int s = 0; s < n_; ++s) by_level_.push_back(s);
     std::stable_sort(by_level_.begin(), by_level_.end(), [&](int a, int b) { return f.level[a] > f.level[b]; });
@@ -79,6 +85,8 @@ class FatTreeRouter {
   const int n_;
   std::vector<int> offset_, load_, by_level_;
   std::vector<int> spare_;  // routes of step 3 per port: they spread over a group's cables
+  std::vector<int> up_first_, up_peer_;  // the parents of switch s: up_peer_[up_first_[s] ..]
+  std::vector<uint32_t> shared_up_;      // fattree-ar: [port] the first LID listing every up-port, that one first
   // Per LID, valid where the stamp equals epoch_ (no clearing between LIDs).
   int epoch_ = 0, stamp_ = 0;
   std::vector<int> dist_, ancestor_at_, routed_at_, expanded_at_, seen_at_, routed_;
@@ -97,7 +105,7 @@ void FatTreeRouter::ancestors_and_distances(int leaf) {
   for (int s : by_level_) {  // parents first
     if (ancestor(s)) continue;
     int d = kFar;
-    for (const PortGroup& g : f_.up[s]) d = std::min(d, dist_[g.peer] + 1);
+    for (int i = up_first_[s]; i < up_first_[s + 1]; ++i) d = std::min(d, dist_[up_peer_[i]] + 1);
     dist_[s] = d;
   }
 }
@@ -190,17 +198,29 @@ void FatTreeRouter::remaining_up_ports(int leaf, int host) {
 void FatTreeRouter::write(Lid lid) {
   std::vector<PortCandidate> cands;
   for (int s : routed_) {
+    Lft& lft = ts_.switches[s].lft;
     if (!adaptive_) {
-      ts_.switches[s].lft.set(lid, route_[s]);
+      lft.set(lid, route_[s]);
       continue;
     }
     // Every minimal port: down toward the leaf from an ancestor, up from any other switch.
+    // Below the common ancestors of a pure tree that is every up-port: such lists differ only in
+    // the static port, so the entries share one list per port instead of a copy per LID.
+    const bool up = !ancestor(s);
+    bool all_up = up;
+    for (int i = up_first_[s]; all_up && i < up_first_[s + 1]; ++i) all_up = dist_[up_peer_[i]] == dist_[s] - 1;
+    uint32_t& first = shared_up_[offset_[s] + route_[s]];
+    if (all_up && first != 0) {
+      lft.share(lid, first);
+      continue;
+    }
     cands.assign(1, {route_[s], 0, false});
-    for (const PortGroup& g : ancestor(s) ? f_.down[s] : f_.up[s])
+    for (const PortGroup& g : up ? f_.up[s] : f_.down[s])
       if (dist_[g.peer] == dist_[s] - 1)
         for (PortNum p : g.ports)
           if (p != route_[s]) cands.push_back({p, 0, false});
-    ts_.switches[s].lft.set(lid, cands);
+    lft.set(lid, cands);
+    if (all_up && cands.size() > 1) first = lid;
   }
 }
 
