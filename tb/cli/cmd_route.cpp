@@ -20,6 +20,7 @@
 #include "routing/fat_tree_shape.h"
 #include "routing/fault_analysis.h"
 #include "routing/metrics.h"
+#include "routing/pair_loads.h"
 #include "routing/routing.h"
 #include "routing/seeds001.h"
 #include "routing/table_io.h"
@@ -64,6 +65,7 @@ struct Outcome {
   routing::TableSet tables;
   routing::CheckReport report;
   routing::Metrics metrics;
+  long pair_busiest = -1;  // --metrics: most routes of all host pairs on one channel (pair_loads.h)
   double seconds = 0;
   bool has_voq = false;  // voqsw: its plan (SLs for full VOQ, % VOQ at the budget)
   routing::VoqSummary voq;
@@ -99,6 +101,7 @@ nlohmann::json outcome_json(const Outcome& o) {
   j["average_distance"] = o.metrics.average_distance;
   j["crossing_path"] = o.metrics.crossing_path;
   j["deviation_crossing"] = o.metrics.deviation_crossing;
+  if (o.pair_busiest >= 0) j["busiest_channel_host_pairs"] = o.pair_busiest;
   j["sls"] = o.report.sls_used;
   j["vls"] = o.report.vls_used;
   j["lmc"] = o.tables.hosts.empty() ? 0 : o.tables.hosts[0].lmc;
@@ -356,6 +359,7 @@ int route(const RouteCmdOptions& opt) {
     lim.max_vls = opt.max_vls;
     if (opt.check || opt.json || opt.metrics) o.report = routing::check_tables(topo, o.tables, lim);
     if (opt.metrics || opt.json) o.metrics = routing::compute_metrics(topo, o.tables);
+    if (opt.metrics) o.pair_busiest = routing::uniform_pair_loads(topo, o.tables).busiest();
     outcomes.push_back(std::move(o));
   }
   if (!opt.export_dir.empty()) {
@@ -412,16 +416,17 @@ int route(const RouteCmdOptions& opt) {
                              routing::switch_diameter(topo));
     if (opt.metrics) {
       std::cout << fmt::format("average topological distance = {:.2f}\n", topo_dist);
-      std::cout << fmt::format("{:<15} {:>9} {:>9} {:>10} {:>4} {:>4} {:>4} {:>14} {:>8}\n", "routing", "avg dist",
-                               "crossing", "deviation", "SLs", "VLs", "LMC", "deadlock-free", "time s");
+      std::cout << fmt::format("{:<15} {:>9} {:>9} {:>10} {:>10} {:>4} {:>4} {:>4} {:>14} {:>8}\n", "routing",
+                               "avg dist", "crossing", "deviation", "pairs max", "SLs", "VLs", "LMC", "deadlock-free",
+                               "time s");
       for (const auto& o : outcomes) {
         if (!o.error.empty()) {
           std::cout << fmt::format("{:<15} refused: {}\n", o.algorithm, o.error);
           continue;
         }
-        std::cout << fmt::format("{:<15} {:>9.2f} {:>9} {:>10.2f} {:>4} {:>4} {:>4} {:>14} {:>8.3f}\n", o.algorithm,
-                                 o.metrics.average_distance, o.metrics.crossing_path, o.metrics.deviation_crossing,
-                                 o.report.sls_used, o.report.vls_used,
+        std::cout << fmt::format("{:<15} {:>9.2f} {:>9} {:>10.2f} {:>10} {:>4} {:>4} {:>4} {:>14} {:>8.3f}\n",
+                                 o.algorithm, o.metrics.average_distance, o.metrics.crossing_path,
+                                 o.metrics.deviation_crossing, o.pair_busiest, o.report.sls_used, o.report.vls_used,
                                  int(o.tables.hosts.empty() ? 0 : o.tables.hosts[0].lmc),
                                  o.report.deadlock_free ? "yes" : "NO", o.seconds);
       }

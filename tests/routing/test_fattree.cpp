@@ -10,6 +10,7 @@
 #include "routing/checks.h"
 #include "routing/fattree.h"
 #include "routing/graph.h"
+#include "routing/pair_loads.h"
 #include "routing/routing.h"
 #include "routing/topo_spec.h"
 #include "tests/support/error_of.h"
@@ -199,6 +200,41 @@ BOOST_AUTO_TEST_CASE(check_passes_for_fattree_lmc_and_ar_on_every_generated_tree
       BOOST_TEST(r.ok(), spec << " " << enum_name(a) << " LMC " << lmc);
       BOOST_TEST(r.deadlock_free);
     }
+  }
+}
+
+// Uniform all-to-all on a k-ary n-tree: a leaf's k hosts send to the N - k others over its k
+// up-cables, so some cable carries at least N - k routes; fattree meets that bound (minhop's
+// per-switch paths put 16 pairs on each switch pair's path: 240 on the imported 4-ary 3-tree).
+BOOST_AUTO_TEST_CASE(uniform_traffic_meets_the_leaf_cable_bound) {
+  for (const std::string spec : {"fattree:k=4,n=3", "fattree:k=3,n=3", "fattree:k=5,n=2"}) {
+    const Topology t = build_topology_spec(spec);
+    const int k = t.num_hosts / static_cast<int>(fat_tree_indexing(t).leaves.size());
+    const PairLoads u = uniform_pair_loads(t, route(t, Algorithm::Fattree));
+    BOOST_TEST(u.pairs == long(t.num_hosts) * (t.num_hosts - 1));
+    BOOST_TEST(u.broken == 0);
+    BOOST_TEST(u.busiest() == t.num_hosts - k, spec);
+  }
+  const Topology f = build_topology_spec(std::string("file:") + IBSC_FABRICS_DIR +
+                                         "/ibnetdiscover_synthetic_fattree_k4n3_cyberang3l.topo");
+  BOOST_TEST(uniform_pair_loads(f, route(f, Algorithm::Fattree)).busiest() == 124);
+  BOOST_TEST(uniform_pair_loads(f, route(f, Algorithm::Minhop)).busiest() == 240);
+}
+
+// uniform_pair_loads shares walks between sources; it must count as one walk per pair does,
+// also with destination renaming (minhop's LIDs differ between source switches).
+BOOST_AUTO_TEST_CASE(uniform_pair_loads_count_as_walking_every_pair) {
+  const Topology t = build_topology_spec("irregular:12:seed=3");
+  for (Algorithm a : {Algorithm::Minhop, Algorithm::UpdownDfs}) {
+    const TableSet ts = route(t, a);
+    std::vector<std::pair<int, int>> all;
+    for (int s = 0; s < t.num_hosts; ++s)
+      for (int d = 0; d < t.num_hosts; ++d)
+        if (s != d) all.push_back({s, d});
+    const PairLoads u = uniform_pair_loads(t, ts), w = pair_loads(t, ts, all);
+    BOOST_TEST(u.channel_load == w.channel_load, enum_name(a));
+    BOOST_TEST(u.pairs == w.pairs);
+    BOOST_TEST(u.pairs == long(all.size()));
   }
 }
 
