@@ -22,6 +22,7 @@
 // cycle.
 #include <algorithm>
 #include <climits>
+#include <tuple>
 #include <utility>
 
 #include "routing/fattree.h"
@@ -47,6 +48,7 @@ class FatTreeRouter {
       up_first_.push_back(static_cast<int>(up_peer_.size()));
     }
     spare_.assign(offset_[n_], 0);
+    through_.assign(n_, 0);
     for (int s = 0; s < n_; ++s) by_level_.push_back(s);
     std::stable_sort(by_level_.begin(), by_level_.end(), [&](int a, int b) { return f.level[a] > f.level[b]; });
     dist_.assign(n_, kFar);
@@ -84,7 +86,8 @@ class FatTreeRouter {
   const bool adaptive_;
   const int n_;
   std::vector<int> offset_, load_, by_level_;
-  std::vector<int> spare_;  // routes of step 3 per port: they spread over a group's cables
+  std::vector<int> spare_;    // routes of step 3 per port: they spread over a group's cables
+  std::vector<long> through_;  // main paths through each switch
   std::vector<int> up_first_, up_peer_;  // the parents of switch s: up_peer_[up_first_[s] ..]
   std::vector<uint32_t> shared_up_;      // fattree-ar: [port] the first LID listing every up-port, that one first
   // Per LID, valid where the stamp equals epoch_ (no clearing between LIDs).
@@ -114,20 +117,27 @@ std::vector<int> FatTreeRouter::main_path(int leaf, const std::vector<std::vecto
   std::vector<int> path{leaf};
   for (int x = leaf; !f_.up[x].empty();) {
     const size_t step = path.size() - 1;
+    // The parent whose cables down toward x carry the fewest destinations per cable (a LAG
+    // takes more), then the one fewest main paths pass (so leaves that tie do not all favour
+    // the same parents), then the lowest index (the groups' order).
     const PortGroup* best = nullptr;
-    long best_key = 0;
-    for (const PortGroup& g : f_.up[x]) {  // in index order: the first of equals wins
+    long best_taken = 0, best_load = 0;
+    for (const PortGroup& g : f_.up[x]) {
       long taken = 0, load = 0;
       for (const std::vector<int>& e : earlier) taken += e.size() > step + 1 && e[step] == x && e[step + 1] == g.peer;
       for (PortNum r : g.remote) load += this->load(g.peer, r);
-      const long key = (taken << 32) + load;
-      if (!best || key < best_key) best = &g, best_key = key;
+      if (best) {
+        const long a = load * static_cast<long>(best->remote.size()), b = best_load * static_cast<long>(g.remote.size());
+        if (std::tie(taken, a, through_[g.peer]) >= std::tie(best_taken, b, through_[best->peer])) continue;
+      }
+      best = &g, best_taken = taken, best_load = load;
     }
     size_t cable = 0;
     for (size_t i = 1; i < best->remote.size(); ++i)
       if (load(best->peer, best->remote[i]) < load(best->peer, best->remote[cable])) cable = i;
     x = best->peer;
     set_route(x, best->remote[cable], true);
+    ++through_[x];
     path.push_back(x);
   }
   return path;
