@@ -200,8 +200,11 @@ void FatTreeRouter::remaining_up_ports(int leaf, int host) {
     for (const PortGroup& g : f_.up[s])
       if (dist_[g.peer] == dist_[s] - 1)
         for (PortNum p : g.ports)
-          if (best == kNoPort || load(s, p) < load(s, best)) best = p;
-    set_route(s, best, true);
+          if (best == kNoPort || std::pair(load(s, p), spare_[offset_[s] + p]) <
+                                     std::pair(load(s, best), spare_[offset_[s] + best]))
+            best = p;
+    set_route(s, best, false);
+    ++spare_[offset_[s] + best];
   }
 }
 
