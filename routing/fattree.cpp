@@ -71,12 +71,12 @@ class FatTreeRouter {
   void route_other_ancestors(int leaf);
   void descend(int from);
   void remaining_up_ports(int leaf, int host);
-  void set_route(int s, PortNum port, bool count) {
+  void set_route(int s, PortNum port) {
     route_[s] = port;
     routed_at_[s] = epoch_;
-    if (count) ++load_at(s, port);
     routed_.push_back(s);
   }
+  void count_routes(int leaf);
   void write(Lid lid);
   bool ancestor(int s) const { return ancestor_at_[s] == epoch_; }
 
@@ -136,7 +136,7 @@ std::vector<int> FatTreeRouter::main_path(int leaf, const std::vector<std::vecto
     for (size_t i = 1; i < best->remote.size(); ++i)
       if (load(best->peer, best->remote[i]) < load(best->peer, best->remote[cable])) cable = i;
     x = best->peer;
-    set_route(x, best->remote[cable], true);
+    set_route(x, best->remote[cable]);
     ++through_[x];
     path.push_back(x);
   }
@@ -153,8 +153,7 @@ void FatTreeRouter::route_other_ancestors(int leaf) {
           if (best == kNoPort || std::pair(load(s, p), spare_[offset_[s] + p]) <
                                      std::pair(load(s, best), spare_[offset_[s] + best]))
             best = p;
-    set_route(s, best, false);
-    ++spare_[offset_[s] + best];
+    set_route(s, best);
   }
 }
 
@@ -181,7 +180,7 @@ void FatTreeRouter::descend(int from) {
           }
       }
     for (int c : next_)
-      if (!ancestor(c)) set_route(c, route_[c], true), expanded_at_[c] = epoch_;
+      if (!ancestor(c)) set_route(c, route_[c]), expanded_at_[c] = epoch_;
     frontier_.swap(next_);
   }
 }
@@ -203,9 +202,25 @@ void FatTreeRouter::remaining_up_ports(int leaf, int host) {
           if (best == kNoPort || std::pair(load(s, p), spare_[offset_[s] + p]) <
                                      std::pair(load(s, best), spare_[offset_[s] + best]))
             best = p;
-    set_route(s, best, false);
-    ++spare_[offset_[s] + best];
+    set_route(s, best);
   }
+}
+
+// Each port gains the hosts whose packets to this destination cross it (every leaf's followed
+// up and down), so the balance weighs routes by the traffic of uniform all-to-all; routes no
+// host's packets cross gain a spare count instead.
+void FatTreeRouter::count_routes(int leaf) {
+  ++stamp_;
+  for (size_t i = 0; i < f_.leaves.size(); ++i) {
+    const int hosts = static_cast<int>(f_.leaf_hosts[i].size());
+    for (int x = f_.leaves[i], hops = 0; x != leaf && routed_at_[x] == epoch_ && hops < n_; ++hops) {
+      seen_at_[x] = stamp_;
+      load_at(x, route_[x]) += hosts;
+      x = t_.nodes[x].ports[route_[x]].node;
+    }
+  }
+  for (int s : routed_)
+    if (seen_at_[s] != stamp_) ++spare_[offset_[s] + route_[s]];
 }
 
 void FatTreeRouter::write(Lid lid) {
@@ -245,6 +260,7 @@ std::vector<int> FatTreeRouter::route(int leaf, int host, Lid lid, const std::ve
   route_other_ancestors(leaf);
   for (size_t j = 1; j < path.size(); ++j) descend(path[j]);
   remaining_up_ports(leaf, host);
+  count_routes(leaf);
   if (host >= 0) {
     write(lid);
     ts_.switches[leaf].lft.set(lid, static_cast<PortNum>(t_.host_switch_port(host)));
