@@ -26,8 +26,10 @@
 #include <utility>
 
 #include "routing/fattree.h"
+#include "routing/generic.h"
 #include "routing/graph.h"
 #include "routing/lids.h"
+#include "routing/pair_loads.h"
 
 namespace ibsc::routing {
 namespace {
@@ -268,6 +270,34 @@ std::vector<int> FatTreeRouter::route(int leaf, int host, Lid lid, const std::ve
   return path;
 }
 
+// Every switch of a level has as many cables up, and as many down to switches, as the others
+// (hosts per leaf may differ: dummies pad them).
+bool uniform_cables(const FatTreeIndexing& f) {
+  std::vector<std::pair<long, long>> per_level(f.top + 1, {-1, -1});
+  for (size_t s = 0; s < f.level.size(); ++s) {
+    long up = 0, down = 0;
+    for (const PortGroup& g : f.up[s]) up += static_cast<long>(g.ports.size());
+    for (const PortGroup& g : f.down[s]) down += static_cast<long>(g.ports.size());
+    std::pair<long, long>& ref = per_level[f.level[s]];
+    if (ref.first < 0) ref = {up, down};
+    else if (ref != std::pair(up, down)) return false;
+  }
+  return true;
+}
+
+// On a tree with cables missing or spread unevenly, a destination's packets all meeting its main
+// path can load a cable more than minimum-hop routing does (a leaf with fewer cables up than
+// hosts): such tables are refused rather than given as the better fat-tree routing.
+void at_least_minhop(const Topology& t, const RoutingOptions& opt, const TableSet& ts) {
+  RoutingOptions mo = opt;
+  mo.algorithm = Algorithm::Minhop;
+  const long ours = uniform_pair_loads(t, ts).busiest(), minhop = uniform_pair_loads(t, route_minhop(t, mo)).busiest();
+  if (ours > minhop)
+    throw RoutingError(ts.algorithm + ": on this tree (cables missing or uneven) its busiest channel would carry " +
+                       std::to_string(ours) + " routes of uniform all-to-all, minhop's " + std::to_string(minhop) +
+                       ": refused; route it with minhop");
+}
+
 }  // namespace
 
 TableSet route_fattree(const Topology& t, const RoutingOptions& opt, bool adaptive) {
@@ -320,6 +350,7 @@ TableSet route_fattree(const Topology& t, const RoutingOptions& opt, bool adapti
     if (t.host_switch(h) >= 0) ts.hosts[h].paths = row;
   if (lids > 1) ts.path_choice = PathChoice::RandomPerPacket;
   route_switch_lids(t, SwitchGraph(t), ts);
+  if (!uniform_cables(f)) at_least_minhop(t, opt, ts);
   return ts;
 }
 

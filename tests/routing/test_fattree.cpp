@@ -4,10 +4,12 @@
 // ports with the static entry first; the dependency check on every tree; refusals.
 #define BOOST_TEST_MODULE routing_fattree
 #include <boost/test/unit_test.hpp>
+#include <random>
 #include <set>
 #include <string>
 
 #include "routing/checks.h"
+#include "routing/fat_tree_shape.h"
 #include "routing/fattree.h"
 #include "routing/graph.h"
 #include "routing/pair_loads.h"
@@ -236,6 +238,43 @@ BOOST_AUTO_TEST_CASE(uniform_pair_loads_count_as_walking_every_pair) {
     BOOST_TEST(u.pairs == w.pairs);
     BOOST_TEST(u.pairs == long(all.size()));
   }
+}
+
+// Damaged trees (cables cut at random, levels kept): fattree routes them with a busiest channel
+// at or below minhop's for uniform traffic and for the shifts in CA order, or refuses by name.
+BOOST_AUTO_TEST_CASE(damaged_trees_route_at_least_as_well_as_minhop_or_are_refused) {
+  int routed = 0, refused = 0;
+  for (int cuts : {1, 2, 12})
+    for (unsigned seed = 1; seed <= 4; ++seed) {
+      Topology t = build_topology_spec("fattree:k=4,n=3");
+      std::mt19937 rng(seed);
+      for (int done = 0, tries = 0; done < cuts && tries < 10000; ++tries) {
+        const int s = static_cast<int>(rng() % t.num_switches), p = 1 + static_cast<int>(rng() % t.nodes[s].num_ports);
+        const PortPeer peer = t.nodes[s].ports[p];
+        if (peer.node < 0 || peer.node >= t.num_switches) continue;
+        Topology u = t;
+        u.nodes[s].ports[p] = PortPeer{};
+        u.nodes[peer.node].ports[peer.port] = PortPeer{};
+        if (fat_tree_shape(u).fat_tree) t = u, ++done;
+      }
+      const TableSet mh = route(t, Algorithm::Minhop);
+      TableSet ft;
+      const std::string e = error_of([&] { ft = route(t, Algorithm::Fattree); });
+      if (!e.empty()) {
+        BOOST_TEST((e.find("route it with minhop") != std::string::npos ||
+                    e.find("the tree is cut; minhop or updown-bfs route it") != std::string::npos),
+                   e);
+        ++refused;
+        continue;
+      }
+      ++routed;
+      BOOST_TEST(check_tables(t, ft).ok());
+      const std::vector<int> order = fat_tree_indexing(t).ca_order;
+      BOOST_TEST(uniform_pair_loads(t, ft).busiest() <= uniform_pair_loads(t, mh).busiest());
+      BOOST_TEST(busiest_shift(t, ft, order) <= busiest_shift(t, mh, order), cuts << " cuts, seed " << seed);
+    }
+  BOOST_TEST(routed > 0);
+  BOOST_TEST(refused > 0);
 }
 
 BOOST_AUTO_TEST_CASE(refusals_name_the_reason) {
