@@ -51,6 +51,11 @@ struct FatTreeIndexing {
 // fat tree).
 FatTreeIndexing fat_tree_indexing(const Topology& t);
 
+// The compute-node order as OpenSM's ftree writes it to opensm-ftree-ca-order.dump: per leaf in
+// index order its hosts' base LIDs and names ("0x%04x\t%s"), then "0xFFFF\tDUMMY" for each host
+// it has fewer than the fullest leaf. Throws RoutingError when the file cannot be written.
+void write_ftree_ca_order(const Topology& t, const TableSet& ts, const std::string& path);
+
 // `fattree` (adaptive false) and `fattree-ar` (adaptive: every minimal port of each entry, the
 // static `fattree` port first), with 2^opt.lmc LIDs per host.
 TableSet route_fattree(const Topology& t, const RoutingOptions& opt, bool adaptive);

@@ -1,10 +1,13 @@
 // The fat-tree shape the `fattree` engine routes on: levels, port groups, OpenSM's ftree
 // indexing and the compute-node order (fattree.h says how each is defined).
 #include <algorithm>
+#include <cstdio>
+#include <fstream>
 #include <set>
 
 #include "routing/fat_tree_shape.h"
 #include "routing/fattree.h"
+#include "routing/routing.h"
 #include "routing/table_io.h"
 
 namespace ibsc::routing {
@@ -120,6 +123,21 @@ FatTreeIndexing fat_tree_indexing(const Topology& t) {
     f.leaf_hosts.push_back(std::move(hosts));
   }
   return f;
+}
+
+void write_ftree_ca_order(const Topology& t, const TableSet& ts, const std::string& path) {
+  const FatTreeIndexing f = fat_tree_indexing(t);
+  if (!f.problem.empty()) throw RoutingError("opensm-ftree-ca-order.dump: " + f.problem);
+  std::ofstream out(path);
+  char lid[16];
+  for (const std::vector<int>& hosts : f.leaf_hosts) {
+    for (int h : hosts) {
+      std::snprintf(lid, sizeof lid, "0x%04x", static_cast<unsigned>(ts.hosts[h].base_lid));
+      out << lid << '\t' << t.nodes[t.host_node(h)].name << '\n';
+    }
+    for (size_t d = hosts.size(); d < static_cast<size_t>(f.max_hosts_per_leaf); ++d) out << "0xFFFF\tDUMMY\n";
+  }
+  if (!out) throw RoutingError("cannot write " + path);
 }
 
 }  // namespace ibsc::routing

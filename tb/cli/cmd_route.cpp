@@ -17,6 +17,7 @@
 
 #include "routing/checks.h"
 #include "routing/dot.h"
+#include "routing/fattree.h"
 #include "routing/fat_tree_shape.h"
 #include "routing/fault_analysis.h"
 #include "routing/metrics.h"
@@ -370,7 +371,10 @@ int route(const RouteCmdOptions& opt) {
         std::cerr << "ibsc route: note: " << o.algorithm << " not exported: " << o.error << "\n";
         continue;
       }
-      routing::export_tables(topo, o.tables, single ? opt.export_dir : opt.export_dir + "/" + o.algorithm);
+      const std::string dir = single ? opt.export_dir : opt.export_dir + "/" + o.algorithm;
+      routing::export_tables(topo, o.tables, dir);
+      if (o.algorithm == "fattree" || o.algorithm == "fattree-ar")  // the order OpenSM's ftree dumps
+        routing::write_ftree_ca_order(topo, o.tables, dir + "/opensm-ftree-ca-order.dump");
     }
   }
   const double topo_dist = outcomes.empty() ? 0 : outcomes.front().metrics.average_topological_distance;

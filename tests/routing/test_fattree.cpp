@@ -4,6 +4,8 @@
 // ports with the static entry first; the dependency check on every tree; refusals.
 #define BOOST_TEST_MODULE routing_fattree
 #include <boost/test/unit_test.hpp>
+#include <filesystem>
+#include <fstream>
 #include <random>
 #include <set>
 #include <string>
@@ -275,6 +277,32 @@ BOOST_AUTO_TEST_CASE(damaged_trees_route_at_least_as_well_as_minhop_or_are_refus
     }
   BOOST_TEST(routed > 0);
   BOOST_TEST(refused > 0);
+}
+
+// opensm-ftree-ca-order.dump as OpenSM's ftree writes it: the CA order, each leaf padded with
+// DUMMY lines to the fullest leaf's hosts (17 leaves of 5 or 6 hosts: 2 dummies).
+BOOST_AUTO_TEST_CASE(ca_order_dump_lists_the_order_and_the_dummies) {
+  const Topology t = build_topology_spec("fattree:radix=12,size=100");
+  const TableSet ts = route(t, Algorithm::Fattree);
+  const std::string path = (std::filesystem::temp_directory_path() / "ibsc_test_ftree_ca_order.dump").string();
+  write_ftree_ca_order(t, ts, path);
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  std::filesystem::remove(path);
+  BOOST_TEST(lines.size() == 17u * 6u);
+  std::vector<std::string> expect;
+  const FatTreeIndexing f = fat_tree_indexing(t);
+  for (const std::vector<int>& hosts : f.leaf_hosts) {
+    for (int h : hosts) {
+      char lid[16];
+      std::snprintf(lid, sizeof lid, "0x%04x", unsigned(ts.hosts[h].base_lid));
+      expect.push_back(std::string(lid) + "\t" + t.nodes[t.host_node(h)].name);
+    }
+    for (size_t d = hosts.size(); d < 6; ++d) expect.push_back("0xFFFF\tDUMMY");
+  }
+  BOOST_TEST(lines == expect, boost::test_tools::per_element());
+  BOOST_TEST(std::count(lines.begin(), lines.end(), "0xFFFF\tDUMMY") == 2);
 }
 
 BOOST_AUTO_TEST_CASE(refusals_name_the_reason) {
