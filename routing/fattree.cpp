@@ -88,8 +88,8 @@ class FatTreeRouter {
   const bool adaptive_;
   const int n_;
   std::vector<int> offset_, load_, by_level_;
-  std::vector<int> spare_;    // routes of step 3 per port: they spread over a group's cables
-  std::vector<long> through_;  // main paths through each switch
+  std::vector<int> spare_;               // routes of step 3 per port: they spread over a group's cables
+  std::vector<long> through_;            // main paths through each switch
   std::vector<int> up_first_, up_peer_;  // the parents of switch s: up_peer_[up_first_[s] ..]
   std::vector<uint32_t> shared_up_;      // fattree-ar: [port] the first LID listing every up-port, that one first
   // Per LID, valid where the stamp equals epoch_ (no clearing between LIDs).
@@ -129,7 +129,8 @@ std::vector<int> FatTreeRouter::main_path(int leaf, const std::vector<std::vecto
       for (const std::vector<int>& e : earlier) taken += e.size() > step + 1 && e[step] == x && e[step + 1] == g.peer;
       for (PortNum r : g.remote) load += this->load(g.peer, r);
       if (best) {
-        const long a = load * static_cast<long>(best->remote.size()), b = best_load * static_cast<long>(g.remote.size());
+        const long a = load * static_cast<long>(best->remote.size()),
+                   b = best_load * static_cast<long>(g.remote.size());
         if (std::tie(taken, a, through_[g.peer]) >= std::tie(best_taken, b, through_[best->peer])) continue;
       }
       best = &g, best_taken = taken, best_load = load;
@@ -152,8 +153,8 @@ void FatTreeRouter::route_other_ancestors(int leaf) {
     for (const PortGroup& g : f_.down[s])
       if (ancestor(g.peer))
         for (PortNum p : g.ports)
-          if (best == kNoPort || std::pair(load(s, p), spare_[offset_[s] + p]) <
-                                     std::pair(load(s, best), spare_[offset_[s] + best]))
+          if (best == kNoPort ||
+              std::pair(load(s, p), spare_[offset_[s] + p]) < std::pair(load(s, best), spare_[offset_[s] + best]))
             best = p;
     set_route(s, best);
   }
@@ -201,8 +202,8 @@ void FatTreeRouter::remaining_up_ports(int leaf, int host) {
     for (const PortGroup& g : f_.up[s])
       if (dist_[g.peer] == dist_[s] - 1)
         for (PortNum p : g.ports)
-          if (best == kNoPort || std::pair(load(s, p), spare_[offset_[s] + p]) <
-                                     std::pair(load(s, best), spare_[offset_[s] + best]))
+          if (best == kNoPort ||
+              std::pair(load(s, p), spare_[offset_[s] + p]) < std::pair(load(s, best), spare_[offset_[s] + best]))
             best = p;
     set_route(s, best);
   }
@@ -303,7 +304,8 @@ void at_least_minhop(const Topology& t, const RoutingOptions& opt, const TableSe
 TableSet route_fattree(const Topology& t, const RoutingOptions& opt, bool adaptive) {
   const std::string name = adaptive ? "fattree-ar" : "fattree";
   const int lmc = opt.lmc;
-  if (lmc < 0 || lmc > kMaxLmc) throw RoutingError(name + ": routing.lmc must be 0..7 (got " + std::to_string(lmc) + ")");
+  if (lmc < 0 || lmc > kMaxLmc)
+    throw RoutingError(name + ": routing.lmc must be 0..7 (got " + std::to_string(lmc) + ")");
   const long need = (static_cast<long>(t.num_hosts) + 1) * (1L << lmc) + t.num_switches - 1;
   if (need > kMaxUnicastLid) {
     int fits = lmc;

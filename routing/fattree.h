@@ -22,8 +22,8 @@
 #include <vector>
 
 #include "routing/routing.h"
-#include "routing/types.h"
 #include "routing/topology.h"
+#include "routing/types.h"
 
 namespace ibsc::routing {
 
@@ -35,15 +35,15 @@ struct PortGroup {
 };
 
 struct FatTreeIndexing {
-  std::string problem;                  // why the engine cannot route this topology; empty: it can
-  int top = 0;                          // highest level
-  std::vector<int> level;               // [switch], fat_tree_shape's
+  std::string problem;                           // why the engine cannot route this topology; empty: it can
+  int top = 0;                                   // highest level
+  std::vector<int> level;                        // [switch], fat_tree_shape's
   std::vector<std::vector<PortGroup>> up, down;  // [switch]: groups toward level + 1 / level - 1,
                                                  // in the order of the neighbours' indices
-  std::vector<int> index_order;         // [switch] -> its position when switches sort by index
-  std::vector<int> leaves;              // leaf switches in index order
-  std::vector<std::vector<int>> leaf_hosts;  // [position in leaves]: its hosts by port
-  std::vector<int> ca_order;            // every cabled host in compute-node order
+  std::vector<int> index_order;                  // [switch] -> its position when switches sort by index
+  std::vector<int> leaves;                       // leaf switches in index order
+  std::vector<std::vector<int>> leaf_hosts;      // [position in leaves]: its hosts by port
+  std::vector<int> ca_order;                     // every cabled host in compute-node order
   int max_hosts_per_leaf = 0;
 };
 

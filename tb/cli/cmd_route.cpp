@@ -17,8 +17,8 @@
 
 #include "routing/checks.h"
 #include "routing/dot.h"
-#include "routing/fattree.h"
 #include "routing/fat_tree_shape.h"
+#include "routing/fattree.h"
 #include "routing/fault_analysis.h"
 #include "routing/metrics.h"
 #include "routing/pair_loads.h"
@@ -294,8 +294,9 @@ int route(const RouteCmdOptions& opt) {
     }
   else algorithms.push_back(routing::algorithm_applies(A::Ecube, topo) ? A::Ecube : A::UpdownDfs);
   if (opt.lmc > 0 && !(algorithms.size() == 1 && (algorithms[0] == A::Fattree || algorithms[0] == A::FattreeAr)))
-    throw std::invalid_argument("--lmc gives fattree and fattree-ar their LIDs per host: give --routing fattree or "
-                                "fattree-ar with it (--max-lmc bounds the other routings' destination renaming)");
+    throw std::invalid_argument(
+        "--lmc gives fattree and fattree-ar their LIDs per host: give --routing fattree or "
+        "fattree-ar with it (--max-lmc bounds the other routings' destination renaming)");
   const bool single = algorithms.size() == 1;
   // --sls is voqsw's VOQ budget and vn's network count; for every other algorithm (TFTR fits
   // its paths to it) it is the SL budget, --max-sls.

@@ -98,9 +98,8 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   ro.k = r.get<int>("routing.k");
   // fattree's LIDs per host (routing.max_lmc bounds the other routings' destination renaming).
   if (r.has("routing.lmc") && ro.algorithm != A::Fattree && ro.algorithm != A::FattreeAr)
-    r.fail("routing.lmc",
-           "only routings fattree and fattree-ar read it; routing.max_lmc bounds the others' LIDs (routing.algorithm "
-           "is '" + algorithm + "')");
+    r.fail("routing.lmc", "only routings fattree and fattree-ar read it (routing.algorithm is '" + algorithm +
+                              "'); routing.max_lmc bounds the others' LIDs");
   ro.lmc = r.get<int>("routing.lmc");
   ro.seed = s.point.seed;
 

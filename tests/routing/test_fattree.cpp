@@ -55,10 +55,10 @@ struct Walker {
 };
 
 // The specs of the generated trees below (k-ary n-trees, XGFTs, clusters with parallel cables).
-const std::vector<std::string> kTrees = {"fattree:k=2,n=2",          "fattree:k=2,n=4",
-                                         "fattree:k=3,n=3",          "fattree:k=4,n=2",
-                                         "fattree:k=4,n=3",          "xgft:m=4,4:w=1,4",
-                                         "xgft:m=3,2,2:w=1,2,3",     "fattree:radix=8,size=32",
+const std::vector<std::string> kTrees = {"fattree:k=2,n=2",           "fattree:k=2,n=4",
+                                         "fattree:k=3,n=3",           "fattree:k=4,n=2",
+                                         "fattree:k=4,n=3",           "xgft:m=4,4:w=1,4",
+                                         "xgft:m=3,2,2:w=1,2,3",      "fattree:radix=8,size=32",
                                          "fattree:radix=12,size=100", "fattree:radix=8,size=48,blocking=2"};
 
 }  // namespace
@@ -303,6 +303,30 @@ BOOST_AUTO_TEST_CASE(ca_order_dump_lists_the_order_and_the_dummies) {
   }
   BOOST_TEST(lines == expect, boost::test_tools::per_element());
   BOOST_TEST(std::count(lines.begin(), lines.end(), "0xFFFF\tDUMMY") == 2);
+}
+
+// The real OpenSM's ftree on a 3-ary 3-tree with random GUIDs and port numbers
+// (data/ftree/README.md): the compute-node order is OpenSM's line for line (by LID), and
+// fattree's busiest channels equal those of OpenSM's tables (uniform 24, shift 1).
+BOOST_AUTO_TEST_CASE(matches_opensm_ftree_on_a_scrambled_tree) {
+  const std::string dir = std::string(IBSC_ROUTING_DATA_DIR) + "/ftree/k3_scrambled/";
+  const Topology t = build_topology_spec("file:" + dir + "ibnetdiscover.txt");
+  std::vector<Lid> opensm_order;
+  std::ifstream in(dir + "opensm-ftree-ca-order.dump");
+  for (std::string l; std::getline(in, l);) opensm_order.push_back(static_cast<Lid>(std::stoul(l, nullptr, 16)));
+  std::vector<Lid> ours;
+  for (int h : fat_tree_indexing(t).ca_order) ours.push_back(t.nodes[t.host_node(h)].lid);
+  BOOST_TEST(ours == opensm_order, boost::test_tools::per_element());
+  RoutingOptions o;
+  o.algorithm = Algorithm::File;
+  o.lft_file = dir + "opensm-lfts.dump";
+  const TableSet opensm = compute_routing(t, o), ft = route(t, Algorithm::Fattree);
+  BOOST_TEST(check_tables(t, ft).ok());
+  const std::vector<int> order = fat_tree_indexing(t).ca_order;
+  BOOST_TEST(uniform_pair_loads(t, opensm).busiest() == 24);
+  BOOST_TEST(uniform_pair_loads(t, ft).busiest() == 24);
+  BOOST_TEST(busiest_shift(t, opensm, order) == 1);
+  BOOST_TEST(busiest_shift(t, ft, order) == 1);
 }
 
 BOOST_AUTO_TEST_CASE(refusals_name_the_reason) {
