@@ -259,7 +259,7 @@ std::vector<int> FatTreeRouter::route(int leaf, int host, Lid lid, const std::ve
   ++epoch_;
   routed_.clear();
   ancestors_and_distances(leaf);
-  const std::vector<int> path = main_path(leaf, earlier);
+  std::vector<int> path = main_path(leaf, earlier);
   route_other_ancestors(leaf);
   for (size_t j = 1; j < path.size(); ++j) descend(path[j]);
   remaining_up_ports(leaf, host);
