@@ -193,8 +193,9 @@ BisectionCut fat_tree_bisection(const Topology& t, const std::vector<int>& level
     }
   const long cables = cut_cables(t, left);
   const long smaller = std::min(in_left, t.num_hosts - in_left);
-  BisectionCut c = finish(t, left, cables, "fat-tree cut: leaves in index order, hosts " + std::to_string(in_left) +
-                                               " | " + std::to_string(t.num_hosts - in_left));
+  BisectionCut c = finish(t, left, cables,
+                          "fat-tree cut: leaves in index order, hosts " + std::to_string(in_left) + " | " +
+                              std::to_string(t.num_hosts - in_left));
   c.relative = smaller ? static_cast<double>(cables) / smaller : 0;
   return c;
 }

@@ -36,11 +36,11 @@ void wire_level(Topology& t, const std::vector<int>& lower, int up_port, const s
 
 Topology make_fat_tree_cluster(int radix, int size, int levels, int blocking, const std::vector<int>& widths) {
   const int R = radix;
-  require(R >= 4 && R <= 254 && R % 2 == 0, "radix=" + str(R) + " must be even and 4..254 (half the ports down, "
-                                             "half up above the leaves)");
+  require(R >= 4 && R <= 254 && R % 2 == 0,
+          "radix=" + str(R) + " must be even and 4..254 (half the ports down, half up above the leaves)");
   require(size >= 1 && size <= (1 << 20), "size=" + str(size) + " hosts: 1..2^20 (1,048,576)");
-  require(levels >= 0 && levels <= 3, "levels=" + str(levels) + ": the cluster form builds 1, 2 or 3 levels "
-                                      "(deeper trees: fattree:k=,n= or xgft)");
+  require(levels >= 0 && levels <= 3,
+          "levels=" + str(levels) + ": the cluster form builds 1, 2 or 3 levels (deeper trees: fattree:k=,n= or xgft)");
   require(blocking >= 1 && blocking < R, "blocking=" + str(blocking) + " must be 1 (non-blocking) .. " + str(R - 1));
   require(widths.size() <= 2, "widths= takes one value, or two (leaf-spine, spine-core)");
   for (int w : widths) require(w >= 1 && w <= R / 2, "widths must be 1.." + str(R / 2));
@@ -54,8 +54,8 @@ Topology make_fat_tree_cluster(int radix, int size, int levels, int blocking, co
   const long max_of[4] = {0, R, max2, max3};
   if (levels == 0) levels = size <= R && widths.empty() ? 1 : size <= max2 ? 2 : 3;
   require(size <= max_of[levels],
-          "size=" + str(size) + " hosts do not fit " + str(levels) + " level" + (levels > 1 ? "s" : "") +
-              " of radix " + str(R) + (blocking > 1 ? " at blocking " + str(blocking) + ":1" : "") +
+          "size=" + str(size) + " hosts do not fit " + str(levels) + " level" + (levels > 1 ? "s" : "") + " of radix " +
+              str(R) + (blocking > 1 ? " at blocking " + str(blocking) + ":1" : "") +
               (widths.empty() ? "" : " with widths=" + str(w1)) + " (at most " + str(max_of[levels]) + ")");
   require(levels >= 2 || widths.empty(), "widths= needs levels=2 or 3 (one switch has no cables to bundle)");
   Topology t;

@@ -33,19 +33,19 @@ Topology build_xgft(const std::string& kind, const std::vector<int>& m, const st
                     const std::vector<int>& widths, int hosts_per_leaf, int switch_ports) {
   const int h = static_cast<int>(m.size());
   require(h >= 1 && h <= 8, "xgft: m= needs 1..8 values (the height h), not " + std::to_string(h));
-  require(static_cast<int>(w.size()) == h, "xgft: w= needs as many values as m= (" + std::to_string(h) + "), not " +
-                                               std::to_string(w.size()));
+  require(static_cast<int>(w.size()) == h,
+          "xgft: w= needs as many values as m= (" + std::to_string(h) + "), not " + std::to_string(w.size()));
   for (int i = 0; i < h; ++i) {
     require(m[i] >= 1 && m[i] <= 254, kind + ": m values (children per node) must be 1..254");
     require(w[i] >= 1 && w[i] <= 254, "xgft: w values (parents per node) must be 1..254");
   }
   require(w[0] == 1, "xgft: w1 = " + std::to_string(w[0]) +
-                         " parents per host, but an HCA has one port: w1 must be 1 (XGFT(h; m; w): a level-i node "
-                         "has w_(i+1) parents)");
+                         " parents per host, but an HCA has one port: w1 must be 1 (XGFT(h; m; w): a level-i node has "
+                         "w_(i+1) parents)");
   const std::vector<int> c = level_widths(kind, widths, h);
   const int hpl = hosts_per_leaf < 0 ? m[0] : hosts_per_leaf;
-  require(hpl <= m[0], kind + ": hosts=" + std::to_string(hpl) + " per leaf, but leaves have m1 = " +
-                           std::to_string(m[0]) + " down ports");
+  require(hpl <= m[0], kind + ": hosts=" + std::to_string(hpl) +
+                           " per leaf, but leaves have m1 = " + std::to_string(m[0]) + " down ports");
   // count[i]: nodes at XGFT level i; down/up: ports a level-i switch uses.
   std::vector<long> count(h + 1), bprod(h + 1, 1);
   for (int i = 1; i <= h; ++i) {  // bprod[i] <= count[i]: the same bound keeps it from overflowing
@@ -72,7 +72,8 @@ Topology build_xgft(const std::string& kind, const std::vector<int>& m, const st
     radix = std::max(radix, down[i] + up[i]);
   }
   const int ports = switch_ports ? switch_ports : radix;
-  require(ports >= radix, kind + ": switches need " + std::to_string(radix) + " ports but have " + std::to_string(ports));
+  require(ports >= radix,
+          kind + ": switches need " + std::to_string(radix) + " ports but have " + std::to_string(ports));
   require(ports <= 254, kind + ": radix " + std::to_string(ports) + " above 254");
 
   Topology t;
@@ -80,8 +81,7 @@ Topology build_xgft(const std::string& kind, const std::vector<int>& m, const st
   std::vector<int> first(h + 2, 0);  // node index of level i's switch 0
   for (int i = 1; i <= h; ++i) {
     first[i] = t.num_switches;
-    for (long s = 0; s < count[i]; ++s)
-      add_switch(t, "L" + std::to_string(i - 1) + "S" + std::to_string(s), ports);
+    for (long s = 0; s < count[i]; ++s) add_switch(t, "L" + std::to_string(i - 1) + "S" + std::to_string(s), ports);
   }
   // Parent P at level i+1 = B + bprod[i+1] * A; its child a: B mod bprod[i] + bprod[i] * (a + m_{i+1} * A),
   // the child's parent digit b_{i+1} = B / bprod[i].

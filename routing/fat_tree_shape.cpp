@@ -38,8 +38,8 @@ FatTreeShape fat_tree_shape(const Topology& t) {
       if (o < 0 || o >= n) continue;
       if (level[o] == level[s] + 1) ++up[level[s]], has_up = true;
       else if (level[o] != level[s] - 1) {
-        f.why_not = "cable " + t.nodes[s].name + " - " + t.nodes[o].name + " joins levels " +
-                    std::to_string(level[s]) + " and " + std::to_string(level[o]);
+        f.why_not = "cable " + t.nodes[s].name + " - " + t.nodes[o].name + " joins levels " + std::to_string(level[s]) +
+                    " and " + std::to_string(level[o]);
         return f;
       }
     }

@@ -13,10 +13,10 @@ namespace ibsc::routing {
 
 struct FatTreeShape {
   bool fat_tree = false;
-  std::string why_not;           // when not a fat tree: the first rule broken
-  std::vector<int> level;        // per switch (empty when not a fat tree)
-  std::vector<int> switches;     // per level
-  std::vector<long> cables_up;   // per level: cables to the level above (parallel ones each count)
+  std::string why_not;               // when not a fat tree: the first rule broken
+  std::vector<int> level;            // per switch (empty when not a fat tree)
+  std::vector<int> switches;         // per level
+  std::vector<long> cables_up;       // per level: cables to the level above (parallel ones each count)
   int min_hosts = 0, max_hosts = 0;  // hosts per leaf
   int levels() const { return static_cast<int>(switches.size()); }
 };

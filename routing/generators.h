@@ -84,15 +84,17 @@ Topology make_kary_ntree(int k, int n, const std::vector<int>& widths = {}, int 
 //   blocking (B:1 over-subscription at the leaves; 1: D = U = R/2). L = ceil(size / D) leaves,
 //   the hosts spread evenly (the first size mod L leaves get one more), host ports from 1.
 // - 1 level (size <= R, no widths): one switch, every port a host port.
-// - 2 levels: S = ceil(L * U / R) spines, all R ports down; leaf i's j-th bundle of w1
-//   parallel cables (U / w1 bundles) goes to spine (i * U/w1 + j) mod S, so every leaf
-//   reaches every spine with floor or ceil(U / S) cables and every spine takes floor or
-//   ceil(L * U / S) <= R. At most (R / w1) * D hosts (radix 36: 648, 64: 2,048).
+// - 2 levels: counted in bundles of w1 parallel cables (w1 = 1 without widths), a leaf has
+//   b = U/w1 up bundles, a spine R/w1 down; S = ceil(L * b / (R/w1)) spines (ceil(L * U / R)
+//   for w1 = 1), all ports down; leaf i's bundle j goes to spine (i * b + j) mod S, so every
+//   leaf reaches every spine with floor or ceil(b / S) bundles and every spine takes floor or
+//   ceil(L * b / S) <= R/w1. At most (R / w1) * D hosts (radix 36: 648, 64: 2,048).
 // - 3 levels: pods of 2-level trees whose spines have R/2 ports down, R/2 up; P = ceil(L /
-//   (R/2/w1)) pods, the leaves spread evenly over them, S = ceil(Lp * U / (R/2)) spines per pod
-//   (Lp: the largest pod) wired as above; spine j of every pod joins core group j: G =
-//   ceil(P * X / R) cores per group, pod p's spine sending its X cables (as many as the most
-//   any spine takes from below, in bundles of w2) bundle c to core (p * X/w2 + c) mod G.
+//   (R/2/w1)) pods, the leaves spread evenly over them, S = ceil(Lp * b / (R/2/w1)) spines per
+//   pod (Lp: the largest pod) wired as above; spine j of every pod joins core group j. Each
+//   spine sends X cables up, as many as the most any spine takes from below rounded up to
+//   bundles of w2, x = X/w2 bundles: G = ceil(P * x / (R/w2)) cores per group, pod p's spine
+//   sending bundle c to core (p * x + c) mod G of its group.
 //   At most (R / w2) * (R/2 / w1) * D hosts (radix 36: 11,664, 64: 65,536).
 // - levels = 0 picks the fewest levels that hold `size`; widths (one value, or leaf-spine
 //   and spine-core) bundle parallel cables on consecutive ports.

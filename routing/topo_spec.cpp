@@ -190,15 +190,17 @@ Topology build(const std::string& spec, int default_hosts) {
     if (p.keys.count("radix") || p.keys.count("size")) {
       for (const char* key : {"k", "n"})
         if (p.keys.count(key)) bad(spec, std::string(key) + "= belongs to fattree:k=,n=, not to the radix=,size= form");
-      if (p.keys.count("hosts")) bad(spec, "hosts= does not apply to fattree:radix=,size=: size= is the total host count");
+      if (p.keys.count("hosts"))
+        bad(spec, "hosts= does not apply to fattree:radix=,size=: size= is the total host count");
       if (p.keys.count("ports")) bad(spec, "ports= does not apply to fattree:radix=,size=: radix= is the switch ports");
       const int radix = take_required(spec, p, "radix", "switch ports");
       const int size = take_required(spec, p, "size", "hosts in all");
       const bool has_levels = p.keys.count("levels") > 0;
       const int levels = take(spec, p, "levels", 0), blocking = take(spec, p, "blocking", 1);
       if (has_levels && (levels < 1 || levels > 3))
-        bad(spec, "levels=" + std::to_string(levels) + ": the cluster form builds 1, 2 or 3 levels (leave levels= "
-                  "out for the fewest; deeper trees: fattree:k=,n= or xgft)");
+        bad(spec, "levels=" + std::to_string(levels) +
+                      ": the cluster form builds 1, 2 or 3 levels (leave levels= out for the fewest; deeper trees: "
+                      "fattree:k=,n= or xgft)");
       const std::vector<int> widths = take_list(spec, p, "widths");
       no_more(spec, p);
       return make_fat_tree_cluster(radix, size, levels, blocking, widths);
@@ -222,9 +224,9 @@ Topology build(const std::string& spec, int default_hosts) {
     no_more(spec, p);
     return make_xgft(m, w, widths, hosts, ports);
   }
-  bad(spec, "unknown kind '" + p.kind +
-                "' (torus, mesh, ring, hypercube, irregular, flatfly, dragonfly, slimfly, fattree, xgft, product, "
-                "file)");
+  bad(spec,
+      "unknown kind '" + p.kind +
+          "' (torus, mesh, ring, hypercube, irregular, flatfly, dragonfly, slimfly, fattree, xgft, product, file)");
 }
 
 }  // namespace

@@ -227,10 +227,9 @@ bool describe_fat_tree(const routing::Topology& topo) {
   const routing::FatTreeShape f = routing::fat_tree_shape(topo);
   if (!f.fat_tree || f.levels() < 2) return false;
   const int levels = f.levels();
-  std::cout << fmt::format("fat tree: {} levels, {} hosts on {} leaves ({} per leaf)\n", levels, topo.num_hosts,
-                           f.switches[0],
-                           f.min_hosts == f.max_hosts ? std::to_string(f.max_hosts)
-                                                      : fmt::format("{}..{}", f.min_hosts, f.max_hosts));
+  std::cout << fmt::format(
+      "fat tree: {} levels, {} hosts on {} leaves ({} per leaf)\n", levels, topo.num_hosts, f.switches[0],
+      f.min_hosts == f.max_hosts ? std::to_string(f.max_hosts) : fmt::format("{}..{}", f.min_hosts, f.max_hosts));
   for (int l = 0; l < levels; ++l) {
     const std::string name = l == 0 ? " (leaves)" : l == levels - 1 ? " (top)" : "";
     std::cout << fmt::format("  level {}{}: {} switches", l, name, f.switches[l]);

@@ -61,8 +61,7 @@ const std::vector<std::pair<int, int>> kKaryCases = {{2, 1}, {2, 3}, {3, 2}, {4,
 
 BOOST_DATA_TEST_CASE(kary_ntree_has_its_counts, bdata::xrange(kKaryCases.size()), i) {
   const auto [k, n] = kKaryCases[i];
-  const Topology t =
-      build_topology_spec("fattree:k=" + std::to_string(k) + ",n=" + std::to_string(n));
+  const Topology t = build_topology_spec("fattree:k=" + std::to_string(k) + ",n=" + std::to_string(n));
   BOOST_TEST(t.kind == "fattree");
   BOOST_TEST(t.num_switches == n * power(k, n - 1));
   BOOST_TEST(t.num_hosts == power(k, n));
@@ -105,10 +104,7 @@ struct XgftCase {
 };
 const std::vector<XgftCase> kXgftCases = {
     {{18, 36}, {1, 18}},  // 648 hosts, 36 leaves, 18 spines: the 36-port 2-level tree
-    {{4, 4, 4}, {1, 4, 4}},
-    {{3, 2, 4}, {1, 2, 3}},
-    {{2, 3, 2, 2}, {1, 1, 2, 3}},
-    {{6}, {1}},
+    {{4, 4, 4}, {1, 4, 4}}, {{3, 2, 4}, {1, 2, 3}}, {{2, 3, 2, 2}, {1, 1, 2, 3}}, {{6}, {1}},
 };
 
 BOOST_DATA_TEST_CASE(xgft_has_its_counts, bdata::xrange(kXgftCases.size()), c) {
@@ -174,8 +170,7 @@ BOOST_AUTO_TEST_CASE(hosts_per_leaf) {
   const Topology t = build_topology_spec("fattree:k=4,n=2:hosts=2");
   BOOST_TEST(t.num_hosts == 4 * 2);
   BOOST_TEST(t.nodes[0].ports[3].node == -1);
-  BOOST_TEST(error_of([] { build_topology_spec("fattree:k=4,n=2:hosts=5"); }).find("hosts=5") !=
-             std::string::npos);
+  BOOST_TEST(error_of([] { build_topology_spec("fattree:k=4,n=2:hosts=5"); }).find("hosts=5") != std::string::npos);
 }
 
 BOOST_DATA_TEST_CASE(minhop_and_updown_route_them,
@@ -245,9 +240,7 @@ const std::vector<ClusterCase> kClusterCases = {
     {"fattree:radix=40,size=800", 40, 20, 0, 800, 0},
 };
 
-int level_of(const std::string& name) {
-  return name.rfind("leaf", 0) == 0 ? 0 : name.rfind("spine", 0) == 0 ? 1 : 2;
-}
+int level_of(const std::string& name) { return name.rfind("leaf", 0) == 0 ? 0 : name.rfind("spine", 0) == 0 ? 1 : 2; }
 
 }  // namespace
 
@@ -389,4 +382,37 @@ BOOST_AUTO_TEST_CASE(other_topologies_are_not_fat_trees) {
                const Topology one = build_topology_spec("fattree:radix=8,size=8");
                fat_tree_bisection(one, fat_tree_shape(one).level);
              }).find("one leaf") != std::string::npos);
+}
+
+// Every size small radixes can hold, at every blocking: the fewest levels that hold it,
+// ceil(size / D) leaves each using all U up ports, a fat tree by the shape's rules (so minhop
+// and up*/down* have its up/down structure), and routed by minhop with a clean check on a
+// sample of the sizes.
+BOOST_AUTO_TEST_CASE(cluster_every_small_size) {
+  int checked = 0;
+  for (int radix : {4, 6, 8})
+    for (int blocking = 1; blocking <= 3; ++blocking) {
+      const int d = radix * blocking / (blocking + 1), u = radix - d;
+      const int max2 = radix * d, max3 = radix * (radix / 2) * d;
+      for (int size = 1; size <= max3; ++size) {
+        const std::string spec = "fattree:radix=" + std::to_string(radix) + ",size=" + std::to_string(size) +
+                                 ",blocking=" + std::to_string(blocking);
+        const Topology t = build_topology_spec(spec);
+        BOOST_TEST_CONTEXT(spec) {
+          BOOST_TEST(t.num_hosts == size);
+          const FatTreeShape f = fat_tree_shape(t);
+          BOOST_REQUIRE(f.fat_tree);
+          BOOST_TEST(f.levels() == (size <= radix ? 1 : size <= max2 ? 2 : 3));
+          if (f.levels() == 1) continue;
+          BOOST_TEST(f.switches[0] == (size + d - 1) / d);
+          BOOST_TEST(f.cables_up[0] == static_cast<long>(f.switches[0]) * u);
+          for (int s = 0; s < t.num_switches; ++s) BOOST_TEST(t.nodes[s].num_ports == radix);
+          if (size % 5 == 0) {
+            BOOST_TEST(routes_and_checks(t, Algorithm::Minhop));
+            ++checked;
+          }
+        }
+      }
+    }
+  BOOST_TEST(checked > 100);
 }
