@@ -1,25 +1,30 @@
 // `fattree` and `fattree-ar` (fattree.h; routing/README.md has the user's view).
 //
 // Destinations are routed one LID at a time in compute-node order (LID offset 0 of every host,
-// then offset 1, ...; dummies pad short leaves), each in four steps, with `load` = destinations
-// routed out of each switch port so far (the balance the whole engine rests on):
+// then offset 1, ...; dummies pad short leaves), each in five steps. `load` of a switch port is
+// the traffic of uniform all-to-all routed through it so far: after each destination, the hosts
+// whose packets to it cross the port (the balance the whole engine rests on; OpenSM's ftree
+// counts destinations instead, which is the same on a k-ary n-tree).
 //   1. the switches that reach the destination's leaf going only down (its ancestors) and every
 //      switch's up*/down* distance to it;
 //   2. the main path: from the leaf up to a top switch, at each switch the parent whose cables
-//      down toward it carry the fewest destinations (then the lowest index), on its least-loaded
-//      cable; the parent routes the destination down that cable. Another LID of the same host
-//      avoids the parents its earlier LIDs took, so each LID has its own up-path;
-//   3. the other ancestors route down toward the leaf (least-loaded cable, then the one fewest
-//      such routes use; not counted in `load`: no host's path uses them on a pure tree);
+//      down toward it carry the least load per cable, then the one fewest main paths cross,
+//      then the lowest index; the parent routes the destination down its least-loaded cable.
+//      Another LID of the same host avoids the parents its earlier LIDs took, so each LID has
+//      its own up-path;
+//   3. the other ancestors route down toward the leaf (least-loaded cable);
 //   4. descents from each main-path switch, lowest first: every switch below it not routed yet
 //      routes up toward it, on its least-loaded cable to a switch of the descent one hop nearer;
 //      so every host's packets meet the main path at the lowest common level and share its down
 //      cables, one destination per cable on a k-ary n-tree: the shift permutation in this order
 //      loads no channel twice. Switches no descent reached (damaged trees) take a least-loaded
-//      minimal up port.
+//      minimal up port;
+//   5. the counts: every leaf's packets followed to the destination; routes no packet crosses
+//      gain a spare count, the tie-break among equally loaded cables.
 // Up moves only from switches that are no ancestor, down moves only from ancestors, so every
 // route (and every adaptive candidate) is up* then down* by level: the dependency graph has no
-// cycle.
+// cycle. On a tree with uneven cables the tables are kept only when uniform all-to-all loads no
+// channel more than minhop's tables do (at_least_minhop).
 #include <algorithm>
 #include <climits>
 #include <tuple>
@@ -61,9 +66,8 @@ class FatTreeRouter {
     seen_at_.assign(n_, 0);
   }
   int load(int s, int port) const { return load_[offset_[s] + port]; }
-  // Routes one LID (host < 0: a dummy, counted only) of the host on leaf `leaf`, port
-  // `leaf_port`; `earlier`: the main paths of the host's earlier LIDs, to be avoided. Returns
-  // this LID's main path.
+  // Routes one LID (host < 0: a dummy, counted only) of a host on leaf `leaf`; `earlier`: the
+  // main paths of the host's earlier LIDs, to be avoided. Returns this LID's main path.
   std::vector<int> route(int leaf, int host, Lid lid, const std::vector<std::vector<int>>& earlier);
 
  private:
@@ -88,7 +92,7 @@ class FatTreeRouter {
   const bool adaptive_;
   const int n_;
   std::vector<int> offset_, load_, by_level_;
-  std::vector<int> spare_;               // routes of step 3 per port: they spread over a group's cables
+  std::vector<int> spare_;               // routes no packet crossed, per port (a tie-break)
   std::vector<long> through_;            // main paths through each switch
   std::vector<int> up_first_, up_peer_;  // the parents of switch s: up_peer_[up_first_[s] ..]
   std::vector<uint32_t> shared_up_;      // fattree-ar: [port] the first LID listing every up-port, that one first
@@ -119,9 +123,9 @@ std::vector<int> FatTreeRouter::main_path(int leaf, const std::vector<std::vecto
   std::vector<int> path{leaf};
   for (int x = leaf; !f_.up[x].empty();) {
     const size_t step = path.size() - 1;
-    // The parent whose cables down toward x carry the fewest destinations per cable (a LAG
-    // takes more), then the one fewest main paths pass (so leaves that tie do not all favour
-    // the same parents), then the lowest index (the groups' order).
+    // The parent whose cables down toward x carry the least load per cable (a LAG takes more),
+    // then the one fewest main paths pass (so leaves that tie do not all favour the same
+    // parents), then the lowest index (the groups' order).
     const PortGroup* best = nullptr;
     long best_taken = 0, best_load = 0;
     for (const PortGroup& g : f_.up[x]) {
@@ -193,7 +197,7 @@ void FatTreeRouter::remaining_up_ports(int leaf, int host) {
     if (ancestor(s) || routed_at_[s] == epoch_) continue;
     if (dist_[s] >= kFar) {  // cut off from the leaf: only a leaf's entry is ever used by hosts
       if (f_.level[s] == 0 && host >= 0)
-        throw RoutingError("fattree: leaf switch " + t_.nodes[s].name + " cannot reach host " +
+        throw RoutingError(ts_.algorithm + ": leaf switch " + t_.nodes[s].name + " cannot reach host " +
                            t_.nodes[t_.host_node(host)].name + " (on " + t_.nodes[leaf].name +
                            ") going up and then down: the tree is cut; minhop or updown-bfs route it");
       continue;
