@@ -119,8 +119,8 @@ std::vector<Algorithm> routing_algorithms();
 // seeds/001's routings, which program one LFT per input VL and VL2VL tables (vl_routing.h): they
 // need that hardware, and no OpenSM dump holds their tables.
 bool programs_per_vl_lfts(Algorithm algorithm);
-// Whether an algorithm can route this topology (e-cube needs a torus or mesh, fattree a layered
-// graph (fattree.h); File needs lft_file, so it never applies on its own).
+// Whether an algorithm can route this topology (e-cube needs a torus or mesh, fattree a fat tree
+// by fat_tree_shape.h; File needs lft_file, so it never applies on its own).
 bool algorithm_applies(Algorithm algorithm, const Topology& topo);
 
 // Refuses before routing when the hosts and switches do not fit the unicast LIDs even with
