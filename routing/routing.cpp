@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "routing/fat_tree_shape.h"
+#include "routing/fattree.h"
 #include "routing/generic.h"
 #include "routing/lids.h"
 #include "routing/memory_estimate.h"
@@ -54,6 +56,9 @@ bool algorithm_applies(Algorithm algorithm, const Topology& topo) {
     case A::Gsid:
     case A::Static:
       return topo.kind == "dragonfly";
+    case A::Fattree:
+    case A::FattreeAr:
+      return fat_tree_shape(topo).fat_tree;
     case A::File:
     case A::Opensm:
       return false;
@@ -73,6 +78,7 @@ TableSet compute_routing(const Topology& topo, const RoutingOptions& given) {
   if (given.max_vls < 1 || given.max_vls > kMaxDataVls) throw RoutingError("max_vls must be 1..15");
   if (given.sls < 0 || given.sls > kNumSls) throw RoutingError("sls must be 0..16 (0: the algorithm's choice)");
   if (given.max_lmc < 0 || given.max_lmc > kMaxLmc) throw RoutingError("max_lmc must be 0..7");
+  if (given.lmc < 0 || given.lmc > kMaxLmc) throw RoutingError("lmc must be 0..7");
   if (!(given.max_memory_gb >= 0)) throw RoutingError("max_memory_gb must be >= 0");
   RoutingOptions opt = given;
   if (opt.algorithm != Algorithm::File && opt.algorithm != Algorithm::Opensm) {
@@ -138,6 +144,9 @@ TableSet compute_routing(const Topology& topo, const RoutingOptions& given) {
       return route_dragonfly(topo, opt, opt.algorithm == A::Gsid);
     case A::UpdownDisjoint:
       return route_updown_disjoint(topo, opt);
+    case A::Fattree:
+    case A::FattreeAr:
+      return route_fattree(topo, opt, opt.algorithm == A::FattreeAr);
     case A::File:
       if (opt.lft_file.empty()) throw RoutingError("routing 'file' needs an LFT dump (lft_file / --import-opensm)");
       return import_opensm_tables(topo, opt.lft_file);

@@ -55,6 +55,8 @@ enum class Algorithm {
   TwistedMixed,
   Gsid,
   Static,
+  Fattree,
+  FattreeAr,
   File,
   Opensm,
 };
@@ -81,6 +83,8 @@ inline constexpr EnumName<Algorithm> kAlgorithmNames[] = {
     {Algorithm::TwistedMixed, "twisted-mixed"},
     {Algorithm::Gsid, "gsid"},
     {Algorithm::Static, "static"},
+    {Algorithm::Fattree, "fattree"},
+    {Algorithm::FattreeAr, "fattree-ar"},
     {Algorithm::File, "file"},
     {Algorithm::Opensm, "opensm"},
 };
@@ -99,6 +103,8 @@ struct RoutingOptions {
   uint64_t seed = 1;     // tie-breaking among equally good choices
   int max_lmc = 7;       // destination renaming may use up to 2^max_lmc LIDs per host
                          // (lowered to what the unicast LID range allows)
+  int lmc = 0;           // fattree, fattree-ar: 2^lmc LIDs per host, each on its own up-path
+                         // (refused when they do not fit the unicast LIDs)
   // VOQsw options beyond seeds/004 (both off: the paper's algorithm; routing/voqsw.h):
   bool voq_hca = false;     // tuples at the HCAs too: the HCA's SL2VL picks the first switch's VOQ
   bool voq_spread = false;  // SLs kept out of considered neighbours' VLs where they can be, and
@@ -124,8 +130,9 @@ std::vector<Algorithm> routing_algorithms();
 // seeds/001's routings, which program one LFT per input VL and VL2VL tables (vl_routing.h): they
 // need that hardware, and no OpenSM dump holds their tables.
 bool programs_per_vl_lfts(Algorithm algorithm);
-// Whether an algorithm can route this topology (e-cube needs a torus or mesh; File needs
-// lft_file and Opensm an engine name, so neither applies on its own).
+// Whether an algorithm can route this topology (e-cube needs a torus or mesh, fattree a fat tree
+// by fat_tree_shape.h; File needs lft_file and Opensm an engine name, so neither applies on its
+// own).
 bool algorithm_applies(Algorithm algorithm, const Topology& topo);
 
 // Refuses before routing when the hosts and switches do not fit the unicast LIDs even with

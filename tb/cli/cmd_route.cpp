@@ -18,8 +18,10 @@
 #include "routing/checks.h"
 #include "routing/dot.h"
 #include "routing/fat_tree_shape.h"
+#include "routing/fattree.h"
 #include "routing/fault_analysis.h"
 #include "routing/metrics.h"
+#include "routing/pair_loads.h"
 #include "routing/routing.h"
 #include "routing/seeds001.h"
 #include "routing/table_io.h"
@@ -40,6 +42,7 @@ struct RouteCmdOptions {
   std::string import_dir;  // --import-opensm: check tables computed elsewhere
   std::string dot;
   int max_lmc = 7;
+  int lmc = 0;  // --lmc: fattree's LIDs per host, 2^lmc
   int vls = 0;
   int k = 0;
   int hosts = -1;  // --hosts: hosts per switch; -1 keeps the spec's own (or its default)
@@ -67,6 +70,7 @@ struct Outcome {
   routing::TableSet tables;
   routing::CheckReport report;
   routing::Metrics metrics;
+  long pair_busiest = -1;  // --metrics: most routes of all host pairs on one channel (pair_loads.h)
   double seconds = 0;
   bool has_voq = false;  // voqsw: its plan (SLs for full VOQ, % VOQ at the budget)
   routing::VoqSummary voq;
@@ -102,6 +106,7 @@ nlohmann::json outcome_json(const Outcome& o) {
   j["average_distance"] = o.metrics.average_distance;
   j["crossing_path"] = o.metrics.crossing_path;
   j["deviation_crossing"] = o.metrics.deviation_crossing;
+  if (o.pair_busiest >= 0) j["busiest_channel_host_pairs"] = o.pair_busiest;
   j["sls"] = o.report.sls_used;
   j["vls"] = o.report.vls_used;
   j["lmc"] = o.tables.hosts.empty() ? 0 : o.tables.hosts[0].lmc;
@@ -294,6 +299,10 @@ int route(const RouteCmdOptions& opt) {
       if (routing::algorithm_applies(a, topo) && !routing::programs_per_vl_lfts(a)) algorithms.push_back(a);
     }
   else algorithms.push_back(routing::algorithm_applies(A::Ecube, topo) ? A::Ecube : A::UpdownDfs);
+  if (opt.lmc > 0 && !(algorithms.size() == 1 && (algorithms[0] == A::Fattree || algorithms[0] == A::FattreeAr)))
+    throw std::invalid_argument(
+        "--lmc gives fattree and fattree-ar their LIDs per host: give --routing fattree or "
+        "fattree-ar with it (--max-lmc bounds the other routings' destination renaming)");
   const bool single = algorithms.size() == 1;
   // --sls is voqsw's VOQ budget and vn's network count; for every other algorithm (TFTR fits
   // its paths to it) it is the SL budget, --max-sls.
@@ -331,6 +340,7 @@ int route(const RouteCmdOptions& opt) {
     ro.algorithm = a;
     ro.vls = opt.vls;
     ro.k = opt.k;
+    ro.lmc = opt.lmc;
     ro.max_sls = sls_is_budget ? opt.sls : opt.max_sls;
     ro.max_vls = opt.max_vls;
     ro.sls = sls_is_budget ? 0 : opt.sls;
@@ -362,6 +372,7 @@ int route(const RouteCmdOptions& opt) {
     lim.max_vls = opt.max_vls;
     if (opt.check || opt.json || opt.metrics) o.report = routing::check_tables(topo, o.tables, lim);
     if (opt.metrics || opt.json) o.metrics = routing::compute_metrics(topo, o.tables);
+    if (opt.metrics) o.pair_busiest = routing::uniform_pair_loads(topo, o.tables).busiest();
     outcomes.push_back(std::move(o));
   }
   if (!opt.export_dir.empty()) {
@@ -372,7 +383,10 @@ int route(const RouteCmdOptions& opt) {
         std::cerr << "ibsc route: note: " << o.algorithm << " not exported: " << o.error << "\n";
         continue;
       }
-      routing::export_tables(topo, o.tables, single ? opt.export_dir : opt.export_dir + "/" + o.algorithm);
+      const std::string dir = single ? opt.export_dir : opt.export_dir + "/" + o.algorithm;
+      routing::export_tables(topo, o.tables, dir);
+      if (o.algorithm == "fattree" || o.algorithm == "fattree-ar")  // the order OpenSM's ftree dumps
+        routing::write_ftree_ca_order(topo, o.tables, dir + "/opensm-ftree-ca-order.dump");
     }
   }
   const double topo_dist = outcomes.empty() ? 0 : outcomes.front().metrics.average_topological_distance;
@@ -418,16 +432,17 @@ int route(const RouteCmdOptions& opt) {
                              routing::switch_diameter(topo));
     if (opt.metrics) {
       std::cout << fmt::format("average topological distance = {:.2f}\n", topo_dist);
-      std::cout << fmt::format("{:<15} {:>9} {:>9} {:>10} {:>4} {:>4} {:>4} {:>14} {:>8}\n", "routing", "avg dist",
-                               "crossing", "deviation", "SLs", "VLs", "LMC", "deadlock-free", "time s");
+      std::cout << fmt::format("{:<15} {:>9} {:>9} {:>10} {:>10} {:>4} {:>4} {:>4} {:>14} {:>8}\n", "routing",
+                               "avg dist", "crossing", "deviation", "pairs max", "SLs", "VLs", "LMC", "deadlock-free",
+                               "time s");
       for (const auto& o : outcomes) {
         if (!o.error.empty()) {
           std::cout << fmt::format("{:<15} refused: {}\n", o.algorithm, o.error);
           continue;
         }
-        std::cout << fmt::format("{:<15} {:>9.2f} {:>9} {:>10.2f} {:>4} {:>4} {:>4} {:>14} {:>8.3f}\n", o.algorithm,
-                                 o.metrics.average_distance, o.metrics.crossing_path, o.metrics.deviation_crossing,
-                                 o.report.sls_used, o.report.vls_used,
+        std::cout << fmt::format("{:<15} {:>9.2f} {:>9} {:>10.2f} {:>10} {:>4} {:>4} {:>4} {:>14} {:>8.3f}\n",
+                                 o.algorithm, o.metrics.average_distance, o.metrics.crossing_path,
+                                 o.metrics.deviation_crossing, o.pair_busiest, o.report.sls_used, o.report.vls_used,
                                  int(o.tables.hosts.empty() ? 0 : o.tables.hosts[0].lmc),
                                  o.report.deadlock_free ? "yes" : "NO", o.seconds);
       }
@@ -475,6 +490,8 @@ void add_route_command(CLI::App& app) {
   c->add_option("--import-opensm", opt->import_dir,
                 "check tables computed elsewhere: an OpenSM LFT dump, or a directory as --export-opensm writes it");
   c->add_option("--max-lmc", opt->max_lmc, "largest LMC destination renaming may use")->check(CLI::Range(0, 7));
+  c->add_option("--lmc", opt->lmc, "fattree, fattree-ar: 2^LMC LIDs per host, each on its own up-path")
+      ->check(CLI::Range(0, 7));
   c->add_option("--hosts", opt->hosts, "hosts per switch (same as :hosts=N in the spec)")->check(CLI::Range(0, 254));
   c->add_option("--ports", opt->ports, "ports per switch, 0 = just enough (same as :ports=N)")
       ->check(CLI::Range(0, 254));

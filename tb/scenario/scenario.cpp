@@ -113,6 +113,11 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   if (r.has("routing.k") && ro.algorithm != A::Distance && ro.algorithm != A::Deflection)
     r.fail("routing.k", "only routings distance and deflection read it (routing.algorithm is '" + algorithm + "')");
   ro.k = r.get<int>("routing.k");
+  // fattree's LIDs per host (routing.max_lmc bounds the other routings' destination renaming).
+  if (r.has("routing.lmc") && ro.algorithm != A::Fattree && ro.algorithm != A::FattreeAr)
+    r.fail("routing.lmc", "only routings fattree and fattree-ar read it (routing.algorithm is '" + algorithm +
+                              "'); routing.max_lmc bounds the others' LIDs");
+  ro.lmc = r.get<int>("routing.lmc");
   ro.seed = s.point.seed;
 
   models::SwitchParams& sw = s.point.fabric.sw;

@@ -52,7 +52,9 @@ std::vector<Key> declare() {
           "`routing.opensm_engine`); seeds/001 (routing/README.md; one LFT "
           "per input VL and VL2VL tables, so `switch.vl2vl: true` and `switch.num_vls` >= their VLs): "
           "`distance`, `deflection` (Distance+k / Deflection+k, any topology, `routing.k`), `ador`, "
-          "`mixed-ador`, `twisted-ador`, `twisted-mixed` (flattened butterflies), `static`, `gsid` (dragonflies)"),
+          "`mixed-ador`, `twisted-ador`, `twisted-mixed` (flattened butterflies), `static`, `gsid` (dragonflies); "
+          "`fattree` (IBSC's fat-tree routing, OpenSM ftree's idea; `routing.lmc`), `fattree-ar` (the same with "
+          "adaptive routing: every minimal port, the static one first)"),
       text_key("routing.lft_file", ro.lft_file, "`routing.algorithm: file`: an OpenSM LFT dump or export directory"),
       text_key(
           "routing.opensm_engine", ro.opensm_engine,
@@ -95,6 +97,10 @@ std::vector<Key> declare() {
               "`distance`, `deflection` (seeds/001's Distance+k, Deflection+k): the source's VL is d + k - 1, its "
               "switch keeps it and each switch-to-switch hop after lowers it, so k extra hops are allowed; k = 0 "
               "is plain Distance; diameter + k VLs must fit `routing.vls` (0: the talk's 8)")
+          .when_set(),
+      int_key("routing.lmc", ro.lmc, 0, routing::kMaxLmc, "",
+              "`fattree`, `fattree-ar`: 2^lmc LIDs per host, each routed on its own up-path, the HCA drawing one per "
+              "packet; hosts x 2^lmc must fit the unicast LIDs (LMC 1 at 16,384 hosts)")
           .when_set(),
       int_key("switch.num_vls", sw.num_vls, 1, ibsc::kMaxDataVls, "VLs", "data VLs per port"),
       int_key("switch.buffer_bytes_per_vl", static_cast<int>(sw.buffer_bytes_per_vl), 64, 1 << 20, bytes,

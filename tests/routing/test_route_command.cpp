@@ -73,6 +73,21 @@ BOOST_AUTO_TEST_CASE(fat_trees_pass_the_check) {
     }
 }
 
+// fattree's LIDs per host (--lmc), refused for the other routings; --metrics' busiest channel over
+// all host pairs (the 4-ary 3-tree's bound: 64 - 4 = 60).
+BOOST_AUTO_TEST_CASE(fattree_lmc_and_pairs_max) {
+  std::string out;
+  BOOST_TEST(run({"--topology", "fattree:k=4,n=3", "--routing", "fattree", "--lmc", "1", "--check", "--json"}, out) ==
+             0);
+  auto j = nlohmann::json::parse(out);
+  BOOST_TEST(j["lmc"] == 1);
+  BOOST_TEST(j["deadlock_free"] == true);
+  BOOST_TEST(j["path_choice"] == "random-per-packet");
+  BOOST_TEST(run({"--topology", "fattree:k=4,n=3", "--routing", "minhop", "--lmc", "1"}, out) != 0);
+  BOOST_TEST(run({"--topology", "fattree:k=4,n=3", "--routing", "fattree-ar", "--metrics", "--json"}, out) == 0);
+  BOOST_TEST(nlohmann::json::parse(out)["busiest_channel_host_pairs"] == 60);
+}
+
 BOOST_AUTO_TEST_CASE(deadlock_is_reported_with_its_cycle) {
   std::string out;
   BOOST_TEST(run({"--topology", "ring:8", "--routing", "dor1vl", "--json", "--check"}, out) == 2);

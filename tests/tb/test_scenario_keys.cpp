@@ -62,8 +62,8 @@ BOOST_AUTO_TEST_CASE(declarations_are_complete) {
   }
 }
 
-// Two scenarios that open every gate (voqsw or distance, transport, faults, ci, a steady warm-up, the disk keys)
-// between them
+// Three scenarios that open every gate (voqsw, distance or fattree, transport, faults, ci, a steady warm-up, the
+// disk keys) between them
 // read every declared key: none is declared and never read.
 BOOST_AUTO_TEST_CASE(every_declared_key_is_read) {
   const std::string file = tb::test::write_file("keys.yaml", "name: keys\n");
@@ -91,19 +91,22 @@ BOOST_AUTO_TEST_CASE(every_declared_key_is_read) {
                                           "run.warmup=steady",
                                           "sweep.beyond=[1.5]"};
   std::set<std::string> read;
-  // A third scenario: the real OpenSM's keys, which only routing opensm reads.
+  // Another scenario: the real OpenSM's keys, which only routing opensm reads.
   const tb::Scenario osm =
       tb::load_scenario(file, {"routing.algorithm=opensm", "routing.opensm_engine=ftree",
                                "routing.opensm_options=--lmc 0", "routing.opensm_timeout_s=30"});
   leaves(osm.resolved, "", read);
-  for (const bool mix : {false, true}) {
+  for (const int variant : {0, 1, 2}) {
     std::vector<std::string> sets = gates;
-    if (mix) {
+    if (variant == 1) {
       // The second scenario swaps voqsw's keys for the seeds/001 hop budget, which only
       // distance and deflection read (the first five gates are voqsw's and up*/down*'s).
       sets.erase(sets.begin(), sets.begin() + 5);
       sets.insert(sets.begin(), {"routing.algorithm=distance", "routing.k=2"});
       sets.push_back("traffic.lengths=[512,1]");
+    } else if (variant == 2) {  // the third, fattree's LIDs per host on a fat tree
+      sets.erase(sets.begin(), sets.begin() + 5);
+      sets.insert(sets.begin(), {"topology.spec=fattree:k=2,n=2", "routing.algorithm=fattree", "routing.lmc=1"});
     }
     const tb::Scenario s = tb::load_scenario(file, sets);
     leaves(s.resolved, "", read);
