@@ -1,0 +1,109 @@
+#include "tb/run/mpi_progress.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "tb/stats/output_files.h"
+
+namespace ibsc::tb {
+namespace fs = std::filesystem;
+
+namespace {
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream t;
+  t << in.rdbuf();
+  return t.str();
+}
+
+// "rank 1: a, b; rank 3: c" from held.json, or empty.
+std::string held_text(const fs::path& p) {
+  std::string out;
+  try {
+    const auto j = nlohmann::json::parse(read_text(p));
+    for (const auto& [rank, keys] : j.at("held").items()) {
+      if (keys.empty()) continue;
+      out += (out.empty() ? "" : "; ") + std::string("rank ") + rank + ":";
+      for (const auto& k : keys) out += " " + k.get<std::string>() + ",";
+      out.pop_back();
+    }
+  } catch (const std::exception&) {
+    return "(held.json unreadable)";
+  }
+  return out;
+}
+}  // namespace
+
+void MpiProgress::open(const std::string& folder, const std::string& command, int ranks) {
+  folder_ = folder;
+  ranks_ = ranks;
+  const fs::path dir(folder);
+  if (fs::exists(dir / "command.txt")) {
+    if (read_text(dir / "command.txt") == command) {
+      // Lines are whole JSON objects; a line cut short by a kill is skipped (its item runs again).
+      std::ifstream in(dir / "finished.jsonl");
+      for (std::string line; std::getline(in, line);) try {
+          const auto j = nlohmann::json::parse(line);
+          done_[j.at("key").get<std::string>()] = j.at("text").get<std::string>();
+        } catch (const std::exception&) {
+        }
+      const std::string held = held_text(dir / "held.json");
+      std::fprintf(stderr,
+                   "ibsc: %s: an earlier run of this command did not finish; %zu finished item(s) are kept, the rest "
+                   "run now.%s%s\n",
+                   folder.c_str(), done_.size(), held.empty() ? "" : " It stopped while ranks held: ", held.c_str());
+    } else {
+      std::fprintf(stderr, "ibsc: %s: the unfinished record of another command is replaced\n", folder.c_str());
+      fs::remove_all(dir);
+    }
+  }
+  check_output_folder(folder, "MPI progress folder");
+  write_file_atomically((dir / "command.txt").string(), command);
+  if (done_.empty()) write_file_atomically((dir / "finished.jsonl").string(), "");
+  write_held();
+}
+
+const std::string* MpiProgress::finished(const std::string& key) const {
+  auto it = done_.find(key);
+  return it == done_.end() ? nullptr : &it->second;
+}
+
+void MpiProgress::hand_out(int rank, const std::string& key) {
+  if (!is_open()) return;
+  held_[rank].insert(key);
+  write_held();
+}
+
+void MpiProgress::give_back(int rank, const std::string& key, bool ok, const std::string& text) {
+  if (!is_open()) return;
+  held_[rank].erase(key);
+  if (ok) {
+    std::ofstream out(fs::path(folder_) / "finished.jsonl", std::ios::app);
+    out << nlohmann::json{{"key", key}, {"rank", rank}, {"text", text}}.dump() << "\n";
+    out.flush();
+    if (!out) throw std::runtime_error(folder_ + "/finished.jsonl: cannot append");
+  }
+  write_held();
+}
+
+void MpiProgress::write_held() const {
+  nlohmann::ordered_json j;
+  j["ranks"] = ranks_;
+  nlohmann::ordered_json held = nlohmann::ordered_json::object();
+  for (const auto& [rank, keys] : held_) held[std::to_string(rank)] = keys;
+  j["held"] = held;
+  write_file_atomically(folder_ + "/held.json", j.dump(2) + "\n");
+}
+
+void MpiProgress::remove() {
+  if (!is_open()) return;
+  fs::remove_all(folder_);
+  folder_.clear();
+}
+
+}  // namespace ibsc::tb
