@@ -174,7 +174,7 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
   run.study = &study;
   run.quick = o.quick;
   run.command = command;
-  run.jobs = jobs;
+  run.jobs = spread ? active_spreader()->width(jobs) : jobs;  // under mpirun: over all ranks
   std::vector<Scenario> scenarios;
   std::map<std::string, std::unique_ptr<Routed>> routed;
   std::vector<double> cost;

@@ -1,6 +1,11 @@
 #include "tb/run/mpi_progress.h"
 
+#include <unistd.h>
+
+#include <csignal>
 #include <cstdio>
+#include <cstring>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -28,7 +33,10 @@ std::string held_text(const fs::path& p) {
     const auto j = nlohmann::json::parse(read_text(p));
     for (const auto& [rank, keys] : j.at("held").items()) {
       if (keys.empty()) continue;
-      out += (out.empty() ? "" : "; ") + std::string("rank ") + rank + ":";
+      const size_t r = std::stoul(rank);
+      const auto& places = j.at("ranks");
+      out += (out.empty() ? "" : "; ") + std::string("rank ") + rank +
+             (r < places.size() ? " (" + places[r].get<std::string>() + ")" : "") + ":";
       for (const auto& k : keys) out += " " + k.get<std::string>() + ",";
       out.pop_back();
     }
@@ -37,11 +45,36 @@ std::string held_text(const fs::path& p) {
   }
   return out;
 }
+// What rank 0 says when mpirun stops it (SIGTERM: another rank died, or the user stopped the
+// job): which ranks held what. Kept ready as text, since a signal handler may only write(2).
+char g_stop_text[8192];
+volatile sig_atomic_t g_stop_len = 0;
+
+extern "C" void say_held_and_stop(int sig) {
+  if (g_stop_len > 0) {
+    ssize_t ignored = write(2, g_stop_text, static_cast<size_t>(g_stop_len));
+    (void)ignored;
+  }
+  std::signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+void set_stop_text(const std::string& text) {
+  sigset_t term, old;
+  sigemptyset(&term);
+  sigaddset(&term, SIGTERM);
+  sigprocmask(SIG_BLOCK, &term, &old);  // the handler never sees half a text
+  const size_t n = std::min(text.size(), sizeof g_stop_text);
+  std::memcpy(g_stop_text, text.data(), n);
+  g_stop_len = static_cast<sig_atomic_t>(n);
+  sigprocmask(SIG_SETMASK, &old, nullptr);
+}
+
 }  // namespace
 
-void MpiProgress::open(const std::string& folder, const std::string& command, int ranks) {
+void MpiProgress::open(const std::string& folder, const std::string& command, const std::vector<std::string>& places) {
   folder_ = folder;
-  ranks_ = ranks;
+  places_ = places;
   const fs::path dir(folder);
   if (fs::exists(dir / "command.txt")) {
     if (read_text(dir / "command.txt") == command) {
@@ -63,6 +96,7 @@ void MpiProgress::open(const std::string& folder, const std::string& command, in
     }
   }
   check_output_folder(folder, "MPI progress folder");
+  std::signal(SIGTERM, say_held_and_stop);
   write_file_atomically((dir / "command.txt").string(), command);
   if (done_.empty()) write_file_atomically((dir / "finished.jsonl").string(), "");
   write_held();
@@ -82,7 +116,8 @@ void MpiProgress::hand_out(int rank, const std::string& key) {
 void MpiProgress::give_back(int rank, const std::string& key, bool ok, const std::string& text) {
   if (!is_open()) return;
   held_[rank].erase(key);
-  if (ok) {
+  if (ok) ++done_count_;
+  if (ok && !done_.count(key)) {  // an item the earlier run finished is on file already
     std::ofstream out(fs::path(folder_) / "finished.jsonl", std::ios::app);
     out << nlohmann::json{{"key", key}, {"rank", rank}, {"text", text}}.dump() << "\n";
     out.flush();
@@ -93,15 +128,27 @@ void MpiProgress::give_back(int rank, const std::string& key, bool ok, const std
 
 void MpiProgress::write_held() const {
   nlohmann::ordered_json j;
-  j["ranks"] = ranks_;
+  j["ranks"] = places_;
   nlohmann::ordered_json held = nlohmann::ordered_json::object();
   for (const auto& [rank, keys] : held_) held[std::to_string(rank)] = keys;
   j["held"] = held;
   write_file_atomically(folder_ + "/held.json", j.dump(2) + "\n");
+  std::string text;
+  for (const auto& [rank, keys] : held_) {
+    if (keys.empty()) continue;
+    text += "ibsc: rank " + std::to_string(rank) +
+            (rank < static_cast<int>(places_.size()) ? " (" + places_[rank] + ")" : "") + " held:";
+    for (const auto& k : keys) text += " " + k + ",";
+    text.back() = '\n';
+  }
+  set_stop_text("ibsc: the MPI job was stopped (mpirun names the rank that died, if one did); " +
+                std::to_string(done_count_) + " item(s) finished. Rerun the same command to resume: " + folder_ +
+                " keeps them.\n" + text);
 }
 
 void MpiProgress::remove() {
   if (!is_open()) return;
+  std::signal(SIGTERM, SIG_DFL);
   fs::remove_all(folder_);
   folder_.clear();
 }

@@ -8,14 +8,15 @@
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace ibsc::tb {
 
 class MpiProgress {
  public:
-  // Opens FOLDER for COMMAND on RANKS ranks; an earlier unfinished record of the same command
+  // Opens FOLDER for COMMAND on ranks at PLACES ("HOST pid PID" each); an earlier unfinished record of the same command
   // is resumed (and reported on stderr), another command's is replaced.
-  void open(const std::string& folder, const std::string& command, int ranks);
+  void open(const std::string& folder, const std::string& command, const std::vector<std::string>& places);
   bool is_open() const { return !folder_.empty(); }
   // The text of an item finished by an earlier run; null when there is none.
   const std::string* finished(const std::string& key) const;
@@ -27,7 +28,8 @@ class MpiProgress {
  private:
   void write_held() const;
   std::string folder_;
-  int ranks_ = 0;
+  std::vector<std::string> places_;
+  int done_count_ = 0;                               // items finished, this run and the earlier
   std::map<std::string, std::string> done_;         // key -> text, from the earlier run
   std::map<int, std::set<std::string>> held_;        // rank -> keys
 };

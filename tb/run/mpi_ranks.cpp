@@ -26,6 +26,7 @@ enum Tag : int { kAsk = 1, kItem = 2, kResult = 3 };
 struct RankState {
   int rank = 0, size = 1;
   std::string command;
+  std::vector<std::string> places;  // rank 0: each rank's "HOST pid PID"
   long batch = 0;  // batches so far: the same count on every rank
   MpiProgress progress;
 };
@@ -100,9 +101,8 @@ void work(int jobs, const WorkItem& fn) {
 std::vector<std::string> lead(int n, int jobs, const WorkItem& fn, const WorkDone& on_done, const WorkName& name,
                               std::string& failure) {
   RankState& st = state();
-  auto key = [&](int i) {
-    return "batch " + std::to_string(st.batch) + ": " + (name ? name(i) : "item " + std::to_string(i + 1));
-  };
+  // Names are unique over the command's batches (the sweep numbers its points over all of them).
+  auto key = [&](int i) { return name ? name(i) : "batch " + std::to_string(st.batch) + " item " + std::to_string(i + 1); };
   std::vector<std::string> out(n);
   ForkedWorkers local;
   int next = 0;
@@ -173,7 +173,7 @@ std::vector<std::string> spread(int n, int jobs, const WorkItem& fn, const WorkD
   std::string failure;
   if (st.rank == 0) {
     if (!st.progress.is_open() && !progress_folder().empty())
-      st.progress.open(progress_folder(), st.command, st.size);
+      st.progress.open(progress_folder(), st.command, st.places);
     out = lead(n, jobs, fn, on_done, name, failure);
   } else {
     work(jobs, fn);
@@ -198,6 +198,14 @@ void start_mpi_ranks(int& argc, char**& argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &st.rank);
   MPI_Comm_size(MPI_COMM_WORLD, &st.size);
   for (int i = 0; i < argc; ++i) st.command += (i ? " " : "") + std::string(argv[i]);
+  // Each rank's host and process id, for the record of who held what (and whom to look for).
+  char mine[96] = {};
+  char host[64] = {};
+  gethostname(host, sizeof host - 1);
+  std::snprintf(mine, sizeof mine, "%s pid %ld", host, static_cast<long>(getpid()));
+  std::vector<char> all(sizeof mine * static_cast<size_t>(st.size));
+  MPI_Gather(mine, sizeof mine, MPI_CHAR, all.data(), sizeof mine, MPI_CHAR, 0, MPI_COMM_WORLD);
+  for (int r = 0; st.rank == 0 && r < st.size; ++r) st.places.emplace_back(all.data() + r * sizeof mine);
   WorkSpreader s;
   s.run = spread;
   s.width = width;
