@@ -29,6 +29,7 @@ std::string read_text(const fs::path& p) {
 // "rank 1: a, b; rank 3: c" from held.json, or empty.
 std::string held_text(const fs::path& p) {
   std::string out;
+  if (!fs::exists(p)) return out;
   try {
     const auto j = nlohmann::json::parse(read_text(p));
     for (const auto& [rank, keys] : j.at("held").items()) {
@@ -70,6 +71,22 @@ void set_stop_text(const std::string& text) {
   sigprocmask(SIG_SETMASK, &old, nullptr);
 }
 
+// The temporary files of writes a stop cut short (write_file_atomically's ".NAME.XXXXXX"; mpirun
+// follows its SIGTERM with SIGKILL a second later, which may land in an fsync) under the output
+// folder that holds FOLDER.
+void remove_cut_writes(const fs::path& folder) {
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(folder.parent_path(), ec); !ec && it != fs::end(it);
+       it.increment(ec)) {
+    const std::string n = it->path().filename().string();
+    const size_t dot = n.rfind('.');
+    if (n.size() > 8 && n[0] == '.' && dot != 0 && dot == n.size() - 7 && it->is_regular_file(ec)) {
+      std::fprintf(stderr, "ibsc: removing %s, a write the stop cut short\n", it->path().c_str());
+      fs::remove(it->path(), ec);
+    }
+  }
+}
+
 }  // namespace
 
 void MpiProgress::open(const std::string& folder, const std::string& command, const std::vector<std::string>& places) {
@@ -85,6 +102,7 @@ void MpiProgress::open(const std::string& folder, const std::string& command, co
           done_[j.at("key").get<std::string>()] = j.at("text").get<std::string>();
         } catch (const std::exception&) {
         }
+      remove_cut_writes(dir);
       const std::string held = held_text(dir / "held.json");
       std::fprintf(stderr,
                    "ibsc: %s: an earlier run of this command did not finish; %zu finished item(s) are kept, the rest "

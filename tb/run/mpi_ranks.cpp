@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -109,12 +110,19 @@ std::vector<std::string> lead(int n, int jobs, const WorkItem& fn, const WorkDon
   std::set<int> told;  // ranks told "no more"
   int outstanding = 0;  // items out on other ranks
   auto come_back = [&](int rank, const FinishedItem& f) {
+    // mpirun stops rank 0 with SIGTERM when another rank dies: not halfway through writing an
+    // item's files (on_done writes runs/NAME) or its record.
+    sigset_t term, old;
+    sigemptyset(&term);
+    sigaddset(&term, SIGTERM);
+    sigprocmask(SIG_BLOCK, &term, &old);
     st.progress.give_back(rank, key(f.index), f.ok, f.text);
     if (f.ok) {
       out[f.index] = f.text;
       if (on_done) on_done(f.index, out[f.index]);
     } else if (failure.empty())
       failure = f.text;
+    sigprocmask(SIG_SETMASK, &old, nullptr);
   };
   auto take = [&](int rank) {  // the next item to run; items an earlier run finished come back at once
     while (next < n && failure.empty()) {
