@@ -165,7 +165,7 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
   const bool writer = writes_outputs();
   const bool spread = active_spreader() != nullptr;
   if (writer) check_output_folder(out + "/scenarios", "--out");  // before any experiment runs
-  set_progress_folder(out + "/mpi-progress");                     // used under mpirun only
+  set_progress_folder(out + "/mpi-progress");                    // used under mpirun only
   const int jobs = o.jobs > 0 ? o.jobs : static_cast<int>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
 
   // Scenarios and tables in this process (children inherit them): each torus/routing pair is
@@ -221,8 +221,8 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
       }
       if (writer)
         std::fprintf(stderr, "ibsc: routed %s: %d SLs, %d VLs, crossing path %d, %s (%.1f s)\n", key.c_str(), rt.sls,
-                   rt.vls, rt.metrics.crossing_path, rt.check.deadlock_free ? "deadlock-free" : "DEADLOCK POSSIBLE",
-                   seconds_since(t));
+                     rt.vls, rt.metrics.crossing_path, rt.check.deadlock_free ? "deadlock-free" : "DEADLOCK POSSIBLE",
+                     seconds_since(t));
     }
     check_scenario(s, r->topo, r->tables);
     s.point.topo = &r->topo;
@@ -231,8 +231,8 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
     s.sweep.jobs = 1;  // experiments run side by side instead
     if (writer)
       write_scenario_yaml(out + "/scenarios/" + e.name + ".yaml", s.resolved,
-                        study.name + ": " + e.name + " (written by ibsc reproduce from " + o.study +
-                            "; run alone with: ibsc run THIS_FILE)");
+                          study.name + ": " + e.name + " (written by ibsc reproduce from " + o.study +
+                              "; run alone with: ibsc run THIS_FILE)");
     ExperimentResult res;
     res.exp = e;
     res.bound = fault_aware_bound(r->topo, r->tables, s);

@@ -79,8 +79,8 @@ int run(const RunOptions& o) {
   s.point.tables = &tables;
   if (writer)
     std::fprintf(stderr, "ibsc: %s: %d switches, %d hosts, routing %s (%d SLs, %d VLs), seed %llu\n", s.name.c_str(),
-               topo.num_switches, topo.num_hosts, tables.algorithm.c_str(), tables.sls_used, tables.vls_used,
-               static_cast<unsigned long long>(s.point.seed));
+                 topo.num_switches, topo.num_hosts, tables.algorithm.c_str(), tables.sls_used, tables.vls_used,
+                 static_cast<unsigned long long>(s.point.seed));
 
   std::vector<LoadPointResult> points = o.waves.empty() ? run_sweep(s.point, s.sweep) : run_with_waves(s, o);
   if (!writer) return 0;

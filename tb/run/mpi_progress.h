@@ -29,9 +29,9 @@ class MpiProgress {
   void write_held() const;
   std::string folder_;
   std::vector<std::string> places_;
-  int done_count_ = 0;                               // items finished, this run and the earlier
-  std::map<std::string, std::string> done_;         // key -> text, from the earlier run
-  std::map<int, std::set<std::string>> held_;        // rank -> keys
+  int done_count_ = 0;                         // items finished, this run and the earlier
+  std::map<std::string, std::string> done_;    // key -> text, from the earlier run
+  std::map<int, std::set<std::string>> held_;  // rank -> keys
 };
 
 }  // namespace ibsc::tb

@@ -28,7 +28,7 @@ struct RankState {
   int rank = 0, size = 1;
   std::string command;
   std::vector<std::string> places;  // rank 0: each rank's "HOST pid PID"
-  long batch = 0;  // batches so far: the same count on every rank
+  long batch = 0;                   // batches so far: the same count on every rank
   MpiProgress progress;
 };
 RankState& state() {
@@ -86,10 +86,8 @@ void work(int jobs, const WorkItem& fn) {
       MPI_Send(nullptr, 0, MPI_CHAR, 0, kAsk, MPI_COMM_WORLD);
       int index = -1;
       MPI_Recv(&index, 1, MPI_INT, 0, kItem, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      if (index < 0)
-        more = false;
-      else
-        local.start(index, fn);
+      if (index < 0) more = false;
+      else local.start(index, fn);
     }
     if (local.running() == 0) return;
     FinishedItem f = local.wait(true);
@@ -103,11 +101,13 @@ std::vector<std::string> lead(int n, int jobs, const WorkItem& fn, const WorkDon
                               std::string& failure) {
   RankState& st = state();
   // Names are unique over the command's batches (the sweep numbers its points over all of them).
-  auto key = [&](int i) { return name ? name(i) : "batch " + std::to_string(st.batch) + " item " + std::to_string(i + 1); };
+  auto key = [&](int i) {
+    return name ? name(i) : "batch " + std::to_string(st.batch) + " item " + std::to_string(i + 1);
+  };
   std::vector<std::string> out(n);
   ForkedWorkers local;
   int next = 0;
-  std::set<int> told;  // ranks told "no more"
+  std::set<int> told;   // ranks told "no more"
   int outstanding = 0;  // items out on other ranks
   auto come_back = [&](int rank, const FinishedItem& f) {
     // mpirun stops rank 0 with SIGTERM when another rank dies: not halfway through writing an
@@ -120,8 +120,7 @@ std::vector<std::string> lead(int n, int jobs, const WorkItem& fn, const WorkDon
     if (f.ok) {
       out[f.index] = f.text;
       if (on_done) on_done(f.index, out[f.index]);
-    } else if (failure.empty())
-      failure = f.text;
+    } else if (failure.empty()) failure = f.text;
     sigprocmask(SIG_SETMASK, &old, nullptr);
   };
   auto take = [&](int rank) {  // the next item to run; items an earlier run finished come back at once

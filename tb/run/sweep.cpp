@@ -53,8 +53,7 @@ std::vector<std::string> run_forked(int n, int jobs, const WorkItem& fn, const W
       if (f.ok) {
         out[f.index] = std::move(f.text);
         if (on_done) on_done(f.index, out[f.index]);
-      } else if (failure.empty())
-        failure = std::move(f.text);
+      } else if (failure.empty()) failure = std::move(f.text);
     }
     if (!failure.empty() && workers.running() == 0) throw std::runtime_error(failure);
   }
