@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # ctest helper (label mpi): `mpirun -n 2` against one process.
 #  1. `ibsc run` (a sweep to saturation with bisection) on 2 ranks: results.json, results.csv,
-#     latency.dat, .gp and .svg byte for byte those of one process.
-#  2. `ibsc reproduce --quick` (seeds/001, 20 experiments) on 2 ranks: every file byte for byte
+#     latency.dat, .gp and .svg byte for byte those of one process; `ibsc route` refuses.
+#  2. `ibsc reproduce --quick` (seeds/001, 12 of its 20 experiments) on 2 ranks: every file byte for byte
 #     that of one process, but for the wall-clock figures (README.md's "in N s" and seconds per
 #     experiment, saturation.csv's wall_seconds), which differ between any two runs.
-#  3. The same with rank 1 killed (SIGKILL) once 4 experiments are finished: mpirun fails, rank 0
+#  3. The same with rank 1 killed (SIGKILL) once 4 experiments are finished, while it holds one: mpirun fails, rank 0
 #     names rank 1 and the experiment it held; the rerun keeps the finished experiments (says
 #     how many), runs the rest and writes the same report; OUT/mpi-progress goes at the end.
 # Each run writes to the same folder and is moved aside, so that the paths inside the gnuplot
@@ -30,6 +30,11 @@ diff -r "$work/sweep1" "$work/sweep2" || fail "the 2-rank sweep differs from one
 n=$(grep -c '"offered_load"' "$work/sweep1/results.json")
 echo "sweep: $n load points, identical on 2 ranks"
 
+# Commands with nothing to spread refuse rather than run twice over the same files.
+"${mpi[@]}" "$ibsc" route "$src/scenarios/quickstart.yaml" >"$work/route.log" 2>&1 && fail "2-rank ibsc route ran"
+grep -q "only \`ibsc run\` and \`ibsc reproduce\` spread their work; start \`ibsc route\` without mpirun" "$work/route.log" ||
+  fail "2-rank ibsc route: $(cat "$work/route.log")"
+
 # The wall-clock figures out, every other byte kept.
 normalise() {
   sed -E -i 's/ in [0-9]+ s \([0-9.]+ min\)/ in T s (T min)/; s/^(\| [^|]+ \| [0-9]+ \| )[0-9.]+ \|$/\1T |/' "$1/README.md"
@@ -47,9 +52,10 @@ echo "study: $(ls "$work/study1/runs" | wc -l) experiments, identical on 2 ranks
 # Rank 1 killed once 4 experiments are back.
 "${mpi[@]}" "$ibsc" "${study[@]}" --jobs 1 >"$work/study3.log" 2>&1 &
 job=$!
-for _ in $(seq 300); do
-  [ "$(cat "$out/mpi-progress/finished.jsonl" 2>/dev/null | wc -l)" -ge 4 ] && break
-  sleep 0.05
+holds() { grep -A1 '"1": \[' "$out/mpi-progress/held.json" 2>/dev/null | grep -q '"q-'; }  # rank 1 has an item
+for _ in $(seq 600); do
+  [ "$(cat "$out/mpi-progress/finished.jsonl" 2>/dev/null | wc -l)" -ge 4 ] && holds && break
+  sleep 0.02
 done
 rank1=$(sed -n 's/.*"[^"]* pid \([0-9]*\)".*/\1/p' "$out/mpi-progress/held.json" 2>/dev/null | sed -n 2p)
 [ -n "$rank1" ] || { kill "$job"; fail "no record of rank 1 in $out/mpi-progress/held.json"; }
