@@ -109,6 +109,7 @@ std::vector<std::string> lead(int n, int jobs, const WorkItem& fn, const WorkDon
   int next = 0;
   std::set<int> told;   // ranks told "no more"
   int outstanding = 0;  // items out on other ranks
+  int idle_us = 1000;
   auto come_back = [&](int rank, const FinishedItem& f) {
     // mpirun stops rank 0 with SIGTERM when another rank dies: not halfway through writing an
     // item's files (on_done writes runs/NAME) or its record.
@@ -168,7 +169,10 @@ std::vector<std::string> lead(int n, int jobs, const WorkItem& fn, const WorkDon
     if (local.running() == 0 && outstanding == 0 && static_cast<int>(told.size()) == st.size - 1 &&
         (next >= n || !failure.empty()))
       return out;
-    if (!busy) usleep(1000);  // nothing came: look again in a millisecond
+    // Nothing came: look again after 1 ms, backing off to 20 ms while all is quiet (an item
+    // runs far longer than that; hours-long runs should not spin).
+    idle_us = busy ? 1000 : std::min(idle_us * 2, 20000);
+    if (!busy) usleep(static_cast<useconds_t>(idle_us));
   }
 }
 
