@@ -277,7 +277,8 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
           }
           // Under mpirun rank 0 writes runs/NAME when the text comes back, so the points keep
           // their per-link figures until then.
-          if (!spread) write_results(out + "/runs/" + exps[i].name, s.resolved, s.point.seed, pts);
+          if (!spread)
+            write_results(out + "/runs/" + exps[i].name, s.resolved, s.point.seed, pts, nullptr, run.quick);
           for (const auto& p : pts) {
             nlohmann::json pj = nlohmann::json::parse(to_json(p).dump());
             if (!spread) pj["links"] = nlohmann::json::array();  // per-link figures stay in runs/NAME/results.json
@@ -296,7 +297,8 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
         if (spread && !j.contains("error")) {
           std::vector<LoadPointResult> pts;
           for (const auto& pj : j["points"]) pts.push_back(point_from_json(pj));
-          write_results(out + "/runs/" + exps[i].name, scenarios[i].resolved, scenarios[i].point.seed, pts);
+          write_results(out + "/runs/" + exps[i].name, scenarios[i].resolved, scenarios[i].point.seed, pts, nullptr,
+                        run.quick);
         }
         done_cost += cost[i];
         ++finished;
