@@ -277,8 +277,7 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
           }
           // Under mpirun rank 0 writes runs/NAME when the text comes back, so the points keep
           // their per-link figures until then.
-          if (!spread)
-            write_results(out + "/runs/" + exps[i].name, s.resolved, s.point.seed, pts, nullptr, run.quick);
+          if (!spread) write_results(out + "/runs/" + exps[i].name, s.resolved, s.point.seed, pts, nullptr, run.quick);
           for (const auto& p : pts) {
             nlohmann::json pj = nlohmann::json::parse(to_json(p).dump());
             if (!spread) pj["links"] = nlohmann::json::array();  // per-link figures stay in runs/NAME/results.json
