@@ -21,6 +21,7 @@
 #include "tb/cli/cli_numbers.h"
 #include "tb/run/saturation_search.h"
 #include "tb/run/sweep.h"
+#include "tb/run/work_spread.h"
 #include "tb/scenario/link_fault_config.h"
 #include "tb/scenario/scenario.h"
 #include "tb/scenario/scenario_check.h"
@@ -159,7 +160,12 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
     if (exps.empty()) throw std::runtime_error("--only '" + o.only + "' matches no experiment of " + o.study);
   }
   const std::string out = o.out.empty() ? (o.quick ? "out/" + study.name + "-quick" : "reports/" + study.name) : o.out;
-  check_output_folder(out + "/scenarios", "--out");  // before any experiment runs
+  // Under mpirun rank 0 alone writes; every rank routes and prepares the same experiments, runs
+  // its share, and the others stop once all are back.
+  const bool writer = writes_outputs();
+  const bool spread = active_spreader() != nullptr;
+  if (writer) check_output_folder(out + "/scenarios", "--out");  // before any experiment runs
+  set_progress_folder(out + "/mpi-progress");                    // used under mpirun only
   const int jobs = o.jobs > 0 ? o.jobs : static_cast<int>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
 
   // Scenarios and tables in this process (children inherit them): each torus/routing pair is
@@ -168,7 +174,7 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
   run.study = &study;
   run.quick = o.quick;
   run.command = command;
-  run.jobs = jobs;
+  run.jobs = spread ? active_spreader()->width(jobs) : jobs;  // under mpirun: over all ranks
   std::vector<Scenario> scenarios;
   std::map<std::string, std::unique_ptr<Routed>> routed;
   std::vector<double> cost;
@@ -213,18 +219,20 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
         rt.ceiling = fair_share_ceiling(r->topo, r->tables, traffic_matrix(TrafficConfig{}, r->topo),
                                         s.point.fabric.link.bytes_per_ns());
       }
-      std::fprintf(stderr, "ibsc: routed %s: %d SLs, %d VLs, crossing path %d, %s (%.1f s)\n", key.c_str(), rt.sls,
-                   rt.vls, rt.metrics.crossing_path, rt.check.deadlock_free ? "deadlock-free" : "DEADLOCK POSSIBLE",
-                   seconds_since(t));
+      if (writer)
+        std::fprintf(stderr, "ibsc: routed %s: %d SLs, %d VLs, crossing path %d, %s (%.1f s)\n", key.c_str(), rt.sls,
+                     rt.vls, rt.metrics.crossing_path, rt.check.deadlock_free ? "deadlock-free" : "DEADLOCK POSSIBLE",
+                     seconds_since(t));
     }
     check_scenario(s, r->topo, r->tables);
     s.point.topo = &r->topo;
     s.point.tables = &r->tables;
     s.point.run.progress = false;
     s.sweep.jobs = 1;  // experiments run side by side instead
-    write_scenario_yaml(out + "/scenarios/" + e.name + ".yaml", s.resolved,
-                        study.name + ": " + e.name + " (written by ibsc reproduce from " + o.study +
-                            "; run alone with: ibsc run THIS_FILE)");
+    if (writer)
+      write_scenario_yaml(out + "/scenarios/" + e.name + ".yaml", s.resolved,
+                          study.name + ": " + e.name + " (written by ibsc reproduce from " + o.study +
+                              "; run alone with: ibsc run THIS_FILE)");
     ExperimentResult res;
     res.exp = e;
     res.bound = fault_aware_bound(r->topo, r->tables, s);
@@ -234,7 +242,7 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
     scenarios.push_back(std::move(s));
   }
 
-  if (large) talk_network_bounds(study, run);
+  if (large && writer) talk_network_bounds(study, run);  // for the report only
 
   // Costliest first, so the last experiments to finish are short ones; rows not built not at all.
   std::vector<int> order;
@@ -245,7 +253,10 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
   for (double c : cost) total_cost += c;
   const auto t_sim = std::chrono::steady_clock::now();
   int finished = 0;
-  std::fprintf(stderr, "ibsc: %zu experiments on %d processes -> %s\n", order.size(), jobs, out.c_str());
+  if (writer)
+    std::fprintf(stderr, "ibsc: %zu experiments on %d processes%s -> %s\n", order.size(), jobs,
+                 spread ? (" per rank, " + std::to_string(active_spreader()->size) + " MPI ranks").c_str() : "",
+                 out.c_str());
 
   auto texts = run_forked(
       static_cast<int>(order.size()), jobs,
@@ -264,10 +275,12 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
           } else {
             pts = run_sweep(s.point, s.sweep);
           }
-          write_results(out + "/runs/" + exps[i].name, s.resolved, s.point.seed, pts, nullptr, run.quick);
+          // Under mpirun rank 0 writes runs/NAME when the text comes back, so the points keep
+          // their per-link figures until then.
+          if (!spread) write_results(out + "/runs/" + exps[i].name, s.resolved, s.point.seed, pts, nullptr, run.quick);
           for (const auto& p : pts) {
             nlohmann::json pj = nlohmann::json::parse(to_json(p).dump());
-            pj["links"] = nlohmann::json::array();  // per-link figures stay in runs/NAME/results.json
+            if (!spread) pj["links"] = nlohmann::json::array();  // per-link figures stay in runs/NAME/results.json
             j["points"].push_back(pj);
           }
         } catch (const std::exception& e) {
@@ -280,6 +293,12 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
       [&](int k, const std::string& text) {
         const int i = order[k];
         auto j = nlohmann::json::parse(text);
+        if (spread && !j.contains("error")) {
+          std::vector<LoadPointResult> pts;
+          for (const auto& pj : j["points"]) pts.push_back(point_from_json(pj));
+          write_results(out + "/runs/" + exps[i].name, scenarios[i].resolved, scenarios[i].point.seed, pts, nullptr,
+                        run.quick);
+        }
         done_cost += cost[i];
         ++finished;
         double el = seconds_since(t_sim);
@@ -294,7 +313,9 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
         std::fprintf(stderr, "[%3d/%zu] %-28s %s, %.1f s | elapsed %s, about %s left\n", finished, order.size(),
                      exps[i].name.c_str(), what.c_str(), j["wall_seconds"].get<double>(), clock_text(el).c_str(),
                      clock_text(el / done_cost * (total_cost - done_cost)).c_str());
-      });
+      },
+      [&](int k) { return exps[order[k]].name; });
+  if (!writer) return 0;
 
   for (size_t k = 0; k < order.size(); ++k) {
     ExperimentResult& res = run.results[order[k]];
@@ -306,12 +327,16 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
       res.error = j["error"];
       continue;
     }
-    for (const auto& pj : j["points"]) res.points.push_back(point_from_json(pj));
+    for (auto& pj : j["points"]) {
+      pj["links"] = nlohmann::json::array();  // as a single process keeps them (the texts of MPI ranks have them)
+      res.points.push_back(point_from_json(pj));
+    }
     for (const auto& p : res.points) res.throughput = std::max(res.throughput, p.accepted_bytes_per_ns_per_switch);
     if (!res.points.empty()) res.low_load_latency = res.points.front().avg_latency_ns;
   }
   run.wall_seconds = seconds_since(t0);
   std::vector<std::string> failures = write_study_report(out, run);
+  if (spread) active_spreader()->finished();
   std::fprintf(stderr, "ibsc: report %s/README.md (%zu experiments, %s)\n", out.c_str(), exps.size(),
                clock_text(run.wall_seconds).c_str());
   for (const auto& f : failures) std::fprintf(stderr, "ibsc: check failed: %s\n", f.c_str());

@@ -7,6 +7,7 @@
 #include "routing/routing.h"
 #include "tb/cli/cli_numbers.h"
 #include "tb/run/sweep.h"
+#include "tb/run/work_spread.h"
 #include "tb/scenario/scenario.h"
 #include "tb/scenario/scenario_check.h"
 #include "tb/stats/output_files.h"
@@ -36,6 +37,8 @@ struct RunOptions {
 // --waves: one load point in a child process (SystemC elaborates once per process), with the
 // probe on. A whole sweep would overwrite one file per point and take far longer.
 std::vector<LoadPointResult> run_with_waves(Scenario& s, const RunOptions& o) {
+  if (active_spreader())
+    throw std::runtime_error("--waves runs one load point in one process: start it without mpirun");
   WaveOptions& w = s.point.run.waves;
   w.file = o.waves;
   w.switches = parse_switch_list(o.wave_switches);
@@ -73,14 +76,19 @@ int run(const RunOptions& o) {
   prepare_scenario(s, topo, tables);  // every check that needs the tables, before any point runs
   // The output folder is made (and proven writable) before hours of simulation, not after.
   std::string out = o.out.empty() ? "out/" + s.name : o.out;
-  check_output_folder(out, "--out");
+  // Under mpirun rank 0 alone writes (the other ranks run load points and stop after the sweep).
+  const bool writer = writes_outputs();
+  if (writer) check_output_folder(out, "--out");
+  set_progress_folder(out + "/mpi-progress");  // used under mpirun only (tb/run/mpi_progress.h)
   s.point.topo = &topo;
   s.point.tables = &tables;
-  std::fprintf(stderr, "ibsc: %s: %d switches, %d hosts, routing %s (%d SLs, %d VLs), seed %llu\n", s.name.c_str(),
-               topo.num_switches, topo.num_hosts, tables.algorithm.c_str(), tables.sls_used, tables.vls_used,
-               static_cast<unsigned long long>(s.point.seed));
+  if (writer)
+    std::fprintf(stderr, "ibsc: %s: %d switches, %d hosts, routing %s (%d SLs, %d VLs), seed %llu\n", s.name.c_str(),
+                 topo.num_switches, topo.num_hosts, tables.algorithm.c_str(), tables.sls_used, tables.vls_used,
+                 static_cast<unsigned long long>(s.point.seed));
 
   std::vector<LoadPointResult> points = o.waves.empty() ? run_sweep(s.point, s.sweep) : run_with_waves(s, o);
+  if (!writer) return 0;
   SaturationPoint sat = find_saturation(points);
 
   nlohmann::ordered_json built;
@@ -105,6 +113,7 @@ int run(const RunOptions& o) {
     built["output_buffer_bytes_per_vl"] = op.output_buffer_bytes_per_vl;
   }
   write_results(out, s.resolved, s.point.seed, points, built);
+  if (const WorkSpreader* spread = active_spreader()) spread->finished();
   print_summary(std::cout, points);
   if (!o.quiet) print_most_stalled(std::cout, points);
   if (sat.found)

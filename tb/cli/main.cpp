@@ -3,7 +3,9 @@
 // workload through the HCAs' TLM-2.0 sockets), keys (the scenario keys, the README's table).
 #include <systemc>
 
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 
 #include <CLI/CLI.hpp>
@@ -14,7 +16,11 @@
 #include "tb/cli/cmd_reproduce.h"
 #include "tb/cli/cmd_route.h"
 #include "tb/cli/cmd_run.h"
+#include "tb/run/work_spread.h"
 #include "tb/scenario/config_reader.h"
+#ifdef IBSC_HAVE_MPI
+#include "tb/run/mpi_ranks.h"
+#endif
 
 int sc_main(int argc, char** argv) {
   CLI::App app{"IBSC: cycle-accurate InfiniBand fabric simulator"};
@@ -31,8 +37,17 @@ int sc_main(int argc, char** argv) {
     return e.get_exit_code();
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
+  } catch (const ibsc::tb::SpreadFailure& e) {  // every rank has it: rank 0 says it
+    if (ibsc::tb::writes_outputs()) std::fputs(("ibsc: error: " + std::string(e.what()) + "\n").c_str(), stderr);
+    return 1;
   } catch (const std::exception& e) {
-    std::cerr << "ibsc: error: " << e.what() << "\n";
+    const ibsc::tb::WorkSpreader* spread = ibsc::tb::active_spreader();
+    // One write: under mpirun, output may stop being forwarded once a rank has failed.
+    const std::string who = spread && spread->rank > 0 ? "rank " + std::to_string(spread->rank) + ": " : "";
+    std::fputs(("ibsc: " + who + "error: " + e.what() + "\n").c_str(), stderr);
+#ifdef IBSC_HAVE_MPI
+    if (spread) ibsc::tb::abort_mpi_ranks(1);  // the other ranks may be waiting for this one
+#endif
     return 1;
   }
   return 0;
@@ -41,5 +56,39 @@ int sc_main(int argc, char** argv) {
 // Our own main, so the SystemC banner can be switched off before the kernel prints it.
 int main(int argc, char** argv) {
   setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 1);
-  return sc_core::sc_elab_and_sim(argc, argv);
+  // Under mpirun with several ranks, MPI spreads the work; started alone, nothing changes.
+  const int ranks = ibsc::tb::launcher_rank_count();
+  if (ranks > 1) {
+    // Only run and reproduce have work to spread; N copies of another command would each write
+    // the same files.
+    const char* command = "";
+    for (int i = 1; i < argc && !*command; ++i)
+      if (argv[i][0] != '-') command = argv[i];
+    if (*command && std::strcmp(command, "run") != 0 && std::strcmp(command, "reproduce") != 0) {
+      const char* rank = std::getenv("OMPI_COMM_WORLD_RANK");
+      // One write: mpirun may stop forwarding output once a rank has failed.
+      if (!rank || std::strcmp(rank, "0") == 0)
+        std::fputs(("ibsc: error: under mpirun (" + std::to_string(ranks) +
+                    " ranks) only `ibsc run` and `ibsc reproduce` spread their work; start `ibsc " + command +
+                    "` without mpirun, or with -n 1\n")
+                       .c_str(),
+                   stderr);
+      return 2;
+    }
+#ifdef IBSC_HAVE_MPI
+    ibsc::tb::start_mpi_ranks(argc, argv);
+#else
+    std::fputs(("ibsc: error: started by mpirun as one of " + std::to_string(ranks) +
+                " ranks, but this ibsc was built without MPI (install libopenmpi-dev, reconfigure and rebuild); "
+                "run it without mpirun, or with -n 1\n")
+                   .c_str(),
+               stderr);
+    return 2;
+#endif
+  }
+  const int code = sc_core::sc_elab_and_sim(argc, argv);
+#ifdef IBSC_HAVE_MPI
+  if (ranks > 1) ibsc::tb::finish_mpi_ranks();
+#endif
+  return code;
 }

@@ -1,9 +1,5 @@
 #include "tb/run/sweep.h"
 
-#include <sys/wait.h>
-#ifdef __linux__
-#include <sys/prctl.h>
-#endif
 #include <unistd.h>
 
 #include <algorithm>
@@ -20,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/param_error.h"
+#include "tb/run/forked_workers.h"
 
 namespace ibsc::tb {
 
@@ -40,113 +37,25 @@ void SweepConfig::validate() const {
     throw ParamError("sweep.beyond", "sweep.beyond needs the automatic sweep (no sweep.loads)");
 }
 
-namespace {
-
-// The text a worker wrote to its (already unlinked) result file, read from the start.
-std::string read_all(int fd) {
-  std::string text;
-  char buf[65536];
-  for (;;) {
-    const ssize_t n = pread(fd, buf, sizeof buf, static_cast<off_t>(text.size()));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    text.append(buf, static_cast<size_t>(n));
-  }
-  return text;
-}
-
-void write_all(int fd, const std::string& text) {
-  const char* p = text.data();
-  for (size_t left = text.size(); left > 0;) {
-    const ssize_t n = write(fd, p, left);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) _exit(3);
-    p += n;
-    left -= static_cast<size_t>(n);
-  }
-}
-
-// A result file nobody can see: created in the temporary folder and unlinked at once, so it
-// vanishes with the last descriptor whatever kills the parent or the worker. The worker
-// inherits the descriptor and writes; the parent reads it back after the worker exits.
-int anonymous_file() {
-  std::string tmpl = (std::filesystem::temp_directory_path() / "ibsc-point-XXXXXX").string();
-  std::vector<char> name(tmpl.begin(), tmpl.end());
-  name.push_back('\0');
-  const int fd = mkstemp(name.data());
-  if (fd < 0)
-    throw std::runtime_error("cannot create a temporary file in " + std::filesystem::temp_directory_path().string() +
-                             " (" + std::strerror(errno) + "; set TMPDIR)");
-  unlink(name.data());
-  return fd;
-}
-
-// In a new worker: die with the parent, so a killed `ibsc run` leaves no orphan simulating on.
-void die_with_parent(pid_t parent) {
-#ifdef __linux__
-  prctl(PR_SET_PDEATHSIG, SIGKILL);
-#endif
-  // The parent may have died before the line above (then no signal comes), or on a system
-  // without PR_SET_PDEATHSIG: the worker is re-parented, so its parent id changes.
-  if (getppid() != parent) _exit(4);
-}
-
-}  // namespace
-
-std::vector<std::string> run_forked(int n, int jobs, const std::function<std::string(int)>& fn,
-                                    const std::function<void(int, const std::string&)>& on_done) {
-  if (jobs <= 0) jobs = std::max(1L, sysconf(_SC_NPROCESSORS_ONLN));
+std::vector<std::string> run_forked(int n, int jobs, const WorkItem& fn, const WorkDone& on_done,
+                                    const WorkName& name) {
+  if (const WorkSpreader* spread = active_spreader()) return spread->run(n, jobs, fn, on_done, name);
+  jobs = local_jobs(jobs);
   std::vector<std::string> out(n);
-  std::map<pid_t, std::pair<int, int>> running;  // pid -> (index, result file descriptor)
+  ForkedWorkers workers;
   int next = 0;
   std::string failure;
-  auto reap_one = [&]() {
-    int status = 0;
-    pid_t pid = waitpid(-1, &status, 0);
-    if (pid < 0 && errno == EINTR) return;
-    auto it = running.find(pid);
-    if (it == running.end()) return;
-    auto [idx, fd] = it->second;
-    running.erase(it);
-    std::string text = read_all(fd);
-    close(fd);
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-      out[idx] = std::move(text);
-      if (on_done) on_done(idx, out[idx]);
-    } else if (failure.empty())
-      failure = text.empty() ? "worker process for point " + std::to_string(idx) + " died (status " +
-                                   std::to_string(status) + ")"
-                             : text;
-  };
-  const pid_t self = getpid();
-  while (next < n || !running.empty()) {
-    while (next < n && static_cast<int>(running.size()) < jobs && failure.empty()) {
-      const int fd = anonymous_file();
-      std::fflush(nullptr);
-      pid_t pid = fork();
-      if (pid < 0) {
-        close(fd);
-        throw std::runtime_error(std::string("fork failed: ") + std::strerror(errno));
-      }
-      if (pid == 0) {
-        die_with_parent(self);
-        int code = 0;
-        std::string text;
-        try {
-          text = fn(next);
-        } catch (const std::exception& e) {
-          text = e.what();
-          code = 2;
-        }
-        write_all(fd, text);
-        std::fflush(nullptr);
-        _exit(code);
-      }
-      running[pid] = {next, fd};
-      ++next;
+  while (next < n || workers.running() > 0) {
+    while (next < n && workers.running() < jobs && failure.empty()) workers.start(next++, fn);
+    if (workers.running() > 0) {
+      FinishedItem f = workers.wait(true);
+      if (f.index < 0) continue;
+      if (f.ok) {
+        out[f.index] = std::move(f.text);
+        if (on_done) on_done(f.index, out[f.index]);
+      } else if (failure.empty()) failure = std::move(f.text);
     }
-    if (!running.empty()) reap_one();
-    if (!failure.empty() && running.empty()) throw std::runtime_error(failure);
+    if (!failure.empty() && workers.running() == 0) throw std::runtime_error(failure);
   }
   return out;
 }
@@ -156,10 +65,15 @@ namespace {
 // (a sweep that stops at saturation), "refinement 1/2".
 std::vector<LoadPointResult> run_points(const PointSetup& s, const std::vector<double>& loads, int jobs,
                                         int first_index, int total, const char* kind = "load point %d/%d") {
-  auto texts = run_forked(static_cast<int>(loads.size()), jobs, [&](int i) {
+  auto label_of = [&](int i) {
     char count[64], label[128];
     std::snprintf(count, sizeof count, kind, first_index + i + 1, total);
     std::snprintf(label, sizeof label, "%s (load %.3f)", count, loads[i]);
+    return std::string(label);
+  };
+  auto item = [&](int i) {
+    const std::string text = label_of(i);
+    const char* label = text.c_str();
     if (s.run.progress) std::fprintf(stderr, "  %s: started\n", label);
     LoadPointResult r = run_load_point(s, loads[i], label);
     if (s.run.progress)
@@ -168,7 +82,8 @@ std::vector<LoadPointResult> run_points(const PointSetup& s, const std::vector<d
     nlohmann::json j = nlohmann::json::parse(to_json(r).dump());
     j["__wall_seconds"] = r.wall_seconds;
     return j.dump();
-  });
+  };
+  auto texts = run_forked(static_cast<int>(loads.size()), jobs, item, {}, label_of);
   std::vector<LoadPointResult> pts;
   for (const auto& t : texts) {
     auto j = nlohmann::json::parse(t);
@@ -204,7 +119,8 @@ std::vector<LoadPointResult> run_sweep(const PointSetup& s, const SweepConfig& c
       if (l > cfg.max + 1e-9) break;
       all.push_back(l);
     }
-    int jobs = cfg.jobs > 0 ? cfg.jobs : std::max(1L, sysconf(_SC_NPROCESSORS_ONLN));
+    // Under mpirun a batch fills every rank's processes (the same width on every rank).
+    const int jobs = active_spreader() ? active_spreader()->width(cfg.jobs) : local_jobs(cfg.jobs);
     // The points kept end at the second saturated load in load order, whatever the batch size,
     // so the results do not depend on --jobs (extra points of the last batch are dropped).
     size_t done = 0;

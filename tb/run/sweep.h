@@ -7,6 +7,7 @@
 
 #include "routing/enum_names.h"
 #include "tb/run/run_point.h"
+#include "tb/run/work_spread.h"
 #include "tb/stats/results.h"
 
 namespace ibsc::tb {
@@ -45,7 +46,9 @@ std::vector<LoadPointResult> run_sweep(const PointSetup& setup, const SweepConfi
 // as each child finishes successfully (progress display). Children die with the parent
 // (PR_SET_PDEATHSIG on Linux, a parent-id check elsewhere) and pass their text through an
 // unlinked temporary file, so a killed parent leaves neither processes nor files behind.
-std::vector<std::string> run_forked(int n, int jobs, const std::function<std::string(int)>& fn,
-                                    const std::function<void(int, const std::string&)>& on_done = {});
+// Under mpirun (tb/run/work_spread.h) the items go to every rank, each running `jobs` at once;
+// name(i), if given, names an item in the report of a rank that died.
+std::vector<std::string> run_forked(int n, int jobs, const WorkItem& fn, const WorkDone& on_done = {},
+                                    const WorkName& name = {});
 
 }  // namespace ibsc::tb

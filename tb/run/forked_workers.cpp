@@ -1,0 +1,121 @@
+#include "tb/run/forked_workers.h"
+
+#include <sys/wait.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+#include <vector>
+
+namespace ibsc::tb {
+namespace {
+
+// The text a worker wrote to its (already unlinked) result file, read from the start.
+std::string read_all(int fd) {
+  std::string text;
+  char buf[65536];
+  for (;;) {
+    const ssize_t n = pread(fd, buf, sizeof buf, static_cast<off_t>(text.size()));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    text.append(buf, static_cast<size_t>(n));
+  }
+  return text;
+}
+
+void write_all(int fd, const std::string& text) {
+  const char* p = text.data();
+  for (size_t left = text.size(); left > 0;) {
+    const ssize_t n = write(fd, p, left);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) _exit(3);
+    p += n;
+    left -= static_cast<size_t>(n);
+  }
+}
+
+// A result file nobody can see: created in the temporary folder and unlinked at once, so it
+// vanishes with the last descriptor whatever kills the parent or the worker. The worker
+// inherits the descriptor and writes; the parent reads it back after the worker exits.
+int anonymous_file() {
+  std::string tmpl = (std::filesystem::temp_directory_path() / "ibsc-point-XXXXXX").string();
+  std::vector<char> name(tmpl.begin(), tmpl.end());
+  name.push_back('\0');
+  const int fd = mkstemp(name.data());
+  if (fd < 0)
+    throw std::runtime_error("cannot create a temporary file in " + std::filesystem::temp_directory_path().string() +
+                             " (" + std::strerror(errno) + "; set TMPDIR)");
+  unlink(name.data());
+  return fd;
+}
+
+// In a new worker: die with the parent, so a killed `ibsc run` leaves no orphan simulating on.
+void die_with_parent(pid_t parent) {
+#ifdef __linux__
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+#endif
+  // The parent may have died before the line above (then no signal comes), or on a system
+  // without PR_SET_PDEATHSIG: the worker is re-parented, so its parent id changes.
+  if (getppid() != parent) _exit(4);
+}
+
+}  // namespace
+
+int local_jobs(int jobs) { return jobs > 0 ? jobs : static_cast<int>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN))); }
+
+void ForkedWorkers::start(int index, const WorkItem& fn) {
+  const int fd = anonymous_file();
+  const pid_t self = getpid();
+  std::fflush(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) {
+    close(fd);
+    throw std::runtime_error(std::string("fork failed: ") + std::strerror(errno));
+  }
+  if (pid == 0) {
+    die_with_parent(self);
+    int code = 0;
+    std::string text;
+    try {
+      text = fn(index);
+    } catch (const std::exception& e) {
+      text = e.what();
+      code = 2;
+    }
+    write_all(fd, text);
+    std::fflush(nullptr);
+    _exit(code);  // no exit handlers: they belong to the parent (and, under mpirun, to MPI)
+  }
+  running_[pid] = {index, fd};
+}
+
+FinishedItem ForkedWorkers::wait(bool block) {
+  for (;;) {
+    int status = 0;
+    const pid_t pid = waitpid(-1, &status, block ? 0 : WNOHANG);
+    if (pid < 0 && errno == EINTR) continue;
+    if (pid <= 0) return {};
+    auto it = running_.find(pid);
+    if (it == running_.end()) continue;  // not one of ours
+    auto [idx, fd] = it->second;
+    running_.erase(it);
+    FinishedItem f;
+    f.index = idx;
+    f.text = read_all(fd);
+    close(fd);
+    f.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    if (!f.ok && f.text.empty())
+      f.text = "worker process for point " + std::to_string(idx) + " died (status " + std::to_string(status) + ")";
+    return f;
+  }
+}
+
+}  // namespace ibsc::tb

@@ -1,0 +1,37 @@
+// Worker processes forked from this one, each running one item and passing its text back
+// through an unlinked temporary file. run_forked (tb/run/sweep.h) and the MPI ranks
+// (tb/run/mpi_ranks.h) keep their items running with it.
+#pragma once
+#include <sys/types.h>
+
+#include <map>
+#include <string>
+#include <utility>
+
+#include "tb/run/work_spread.h"
+
+namespace ibsc::tb {
+
+struct FinishedItem {
+  int index = -1;  // -1: nothing finished (a non-blocking poll)
+  bool ok = false;
+  std::string text;  // the item's text, or its error message
+};
+
+class ForkedWorkers {
+ public:
+  // Forks a worker running fn(index). Workers die with this process (PR_SET_PDEATHSIG on
+  // Linux, a parent-id check elsewhere) and leave no files behind.
+  void start(int index, const WorkItem& fn);
+  // The next worker to finish; block = false: index -1 when none has.
+  FinishedItem wait(bool block);
+  int running() const { return static_cast<int>(running_.size()); }
+
+ private:
+  std::map<pid_t, std::pair<int, int>> running_;  // pid -> (index, result file descriptor)
+};
+
+// Local processes to use for `jobs` (0: one per core).
+int local_jobs(int jobs);
+
+}  // namespace ibsc::tb

@@ -1,0 +1,236 @@
+#include "tb/run/mpi_ranks.h"
+
+#include <mpi.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <csignal>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "tb/run/forked_workers.h"
+#include "tb/run/mpi_progress.h"
+#include "tb/run/work_spread.h"
+
+namespace ibsc::tb {
+namespace {
+
+// Worker -> 0: "a slot is free" (no data) and "an item finished" (index, ok, text);
+// 0 -> worker: the next index, -1 when the batch has no more.
+enum Tag : int { kAsk = 1, kItem = 2, kResult = 3 };
+
+struct RankState {
+  int rank = 0, size = 1;
+  std::string command;
+  std::vector<std::string> places;  // rank 0: each rank's "HOST pid PID"
+  long batch = 0;                   // batches so far: the same count on every rank
+  MpiProgress progress;
+};
+RankState& state() {
+  static RankState s;
+  return s;
+}
+
+void send_result(const FinishedItem& f) {
+  std::vector<char> buf(8 + f.text.size());
+  const int32_t head[2] = {f.index, f.ok ? 1 : 0};
+  std::memcpy(buf.data(), head, 8);
+  std::memcpy(buf.data() + 8, f.text.data(), f.text.size());
+  MPI_Send(buf.data(), static_cast<int>(buf.size()), MPI_CHAR, 0, kResult, MPI_COMM_WORLD);
+}
+
+FinishedItem receive_result(int source) {
+  MPI_Status st;
+  MPI_Probe(source, kResult, MPI_COMM_WORLD, &st);
+  int count = 0;
+  MPI_Get_count(&st, MPI_CHAR, &count);
+  std::vector<char> buf(static_cast<size_t>(count));
+  MPI_Recv(buf.data(), count, MPI_CHAR, source, kResult, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  int32_t head[2];
+  std::memcpy(head, buf.data(), 8);
+  return {head[0], head[1] != 0, std::string(buf.begin() + 8, buf.end())};
+}
+
+// Rank 0 to all: the failure message (ok = false) or every item's text.
+void broadcast(bool& ok, std::string& failure, std::vector<std::string>& out) {
+  int flag = ok ? 1 : 0;
+  MPI_Bcast(&flag, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  ok = flag != 0;
+  std::vector<uint64_t> sizes(out.size() + 1, 0);  // the failure's, then each text's
+  if (!ok) sizes[0] = failure.size();
+  for (size_t i = 0; ok && i < out.size(); ++i) sizes[i + 1] = out[i].size();
+  MPI_Bcast(sizes.data(), static_cast<int>(sizes.size()), MPI_UINT64_T, 0, MPI_COMM_WORLD);
+  auto bytes = [](std::string& s, uint64_t n) {
+    s.resize(n);
+    for (uint64_t at = 0; at < n;) {  // in pieces an int counts
+      const int piece = static_cast<int>(std::min<uint64_t>(n - at, 1u << 30));
+      MPI_Bcast(s.data() + at, piece, MPI_CHAR, 0, MPI_COMM_WORLD);
+      at += static_cast<uint64_t>(piece);
+    }
+  };
+  if (!ok) return bytes(failure, sizes[0]);
+  for (size_t i = 0; i < out.size(); ++i) bytes(out[i], sizes[i + 1]);
+}
+
+// A rank other than 0: ask for items while a slot is free, run them, send each back.
+void work(int jobs, const WorkItem& fn) {
+  ForkedWorkers local;
+  bool more = true;
+  for (;;) {
+    while (more && local.running() < jobs) {
+      MPI_Send(nullptr, 0, MPI_CHAR, 0, kAsk, MPI_COMM_WORLD);
+      int index = -1;
+      MPI_Recv(&index, 1, MPI_INT, 0, kItem, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      if (index < 0) more = false;
+      else local.start(index, fn);
+    }
+    if (local.running() == 0) return;
+    FinishedItem f = local.wait(true);
+    if (f.index >= 0) send_result(f);
+  }
+}
+
+// Rank 0: hand out items, run its own share, collect results; until every item is back and
+// every other rank has been told the batch has no more.
+std::vector<std::string> lead(int n, int jobs, const WorkItem& fn, const WorkDone& on_done, const WorkName& name,
+                              std::string& failure) {
+  RankState& st = state();
+  // Names are unique over the command's batches (the sweep numbers its points over all of them).
+  auto key = [&](int i) {
+    return name ? name(i) : "batch " + std::to_string(st.batch) + " item " + std::to_string(i + 1);
+  };
+  std::vector<std::string> out(n);
+  ForkedWorkers local;
+  int next = 0;
+  std::set<int> told;   // ranks told "no more"
+  int outstanding = 0;  // items out on other ranks
+  int idle_us = 1000;
+  auto come_back = [&](int rank, const FinishedItem& f) {
+    // mpirun stops rank 0 with SIGTERM when another rank dies: not halfway through writing an
+    // item's files (on_done writes runs/NAME) or its record.
+    sigset_t term, old;
+    sigemptyset(&term);
+    sigaddset(&term, SIGTERM);
+    sigprocmask(SIG_BLOCK, &term, &old);
+    st.progress.give_back(rank, key(f.index), f.ok, f.text);
+    if (f.ok) {
+      out[f.index] = f.text;
+      if (on_done) on_done(f.index, out[f.index]);
+    } else if (failure.empty()) failure = f.text;
+    sigprocmask(SIG_SETMASK, &old, nullptr);
+  };
+  auto take = [&](int rank) {  // the next item to run; items an earlier run finished come back at once
+    while (next < n && failure.empty()) {
+      const int i = next++;
+      if (const std::string* text = st.progress.finished(key(i))) {
+        come_back(0, {i, true, *text});
+        continue;
+      }
+      st.progress.hand_out(rank, key(i));
+      return i;
+    }
+    return -1;
+  };
+  for (;;) {
+    while (local.running() < jobs) {
+      const int i = take(0);
+      if (i < 0) break;
+      local.start(i, fn);
+    }
+    bool busy = false;
+    int flag = 0;
+    MPI_Status ms;
+    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &ms);
+    if (flag && ms.MPI_TAG == kAsk) {
+      MPI_Recv(nullptr, 0, MPI_CHAR, ms.MPI_SOURCE, kAsk, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      const int i = take(ms.MPI_SOURCE);
+      MPI_Send(&i, 1, MPI_INT, ms.MPI_SOURCE, kItem, MPI_COMM_WORLD);
+      if (i < 0) told.insert(ms.MPI_SOURCE);
+      else ++outstanding;
+      busy = true;
+    } else if (flag && ms.MPI_TAG == kResult) {
+      const FinishedItem f = receive_result(ms.MPI_SOURCE);
+      --outstanding;
+      come_back(ms.MPI_SOURCE, f);
+      busy = true;
+    }
+    if (local.running() > 0) {
+      const FinishedItem f = local.wait(false);
+      if (f.index >= 0) {
+        come_back(0, f);
+        busy = true;
+      }
+    }
+    if (local.running() == 0 && outstanding == 0 && static_cast<int>(told.size()) == st.size - 1 &&
+        (next >= n || !failure.empty()))
+      return out;
+    // Nothing came: look again after 1 ms, backing off to 20 ms while all is quiet (an item
+    // runs far longer than that; hours-long runs should not spin).
+    idle_us = busy ? 1000 : std::min(idle_us * 2, 20000);
+    if (!busy) usleep(static_cast<useconds_t>(idle_us));
+  }
+}
+
+std::vector<std::string> spread(int n, int jobs, const WorkItem& fn, const WorkDone& on_done, const WorkName& name) {
+  RankState& st = state();
+  ++st.batch;
+  jobs = local_jobs(jobs);
+  std::vector<std::string> out(n);
+  std::string failure;
+  if (st.rank == 0) {
+    if (!st.progress.is_open() && !progress_folder().empty())
+      st.progress.open(progress_folder(), st.command, st.places);
+    out = lead(n, jobs, fn, on_done, name, failure);
+  } else {
+    work(jobs, fn);
+  }
+  bool ok = failure.empty();
+  broadcast(ok, failure, out);
+  if (!ok) throw SpreadFailure(failure);
+  return out;
+}
+
+int width(int jobs) {
+  int mine = local_jobs(jobs), all = 0;
+  MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  return all;
+}
+
+}  // namespace
+
+void start_mpi_ranks(int& argc, char**& argv) {
+  MPI_Init(&argc, &argv);
+  RankState& st = state();
+  MPI_Comm_rank(MPI_COMM_WORLD, &st.rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &st.size);
+  for (int i = 0; i < argc; ++i) st.command += (i ? " " : "") + std::string(argv[i]);
+  // Each rank's host and process id, for the record of who held what (and whom to look for).
+  char mine[96] = {};
+  char host[64] = {};
+  gethostname(host, sizeof host - 1);
+  std::snprintf(mine, sizeof mine, "%s pid %ld", host, static_cast<long>(getpid()));
+  std::vector<char> all(sizeof mine * static_cast<size_t>(st.size));
+  MPI_Gather(mine, sizeof mine, MPI_CHAR, all.data(), sizeof mine, MPI_CHAR, 0, MPI_COMM_WORLD);
+  for (int r = 0; st.rank == 0 && r < st.size; ++r) st.places.emplace_back(all.data() + r * sizeof mine);
+  WorkSpreader s;
+  s.run = spread;
+  s.width = width;
+  s.finished = [] { state().progress.remove(); };
+  s.rank = st.rank;
+  s.size = st.size;
+  install_spreader(std::move(s));
+}
+
+void finish_mpi_ranks() { MPI_Finalize(); }
+
+void abort_mpi_ranks(int code) {
+  MPI_Abort(MPI_COMM_WORLD, code);
+  _exit(code);
+}
+
+}  // namespace ibsc::tb

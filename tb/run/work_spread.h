@@ -1,0 +1,54 @@
+// Work spread beyond this process. run_forked (tb/run/sweep.h) runs a batch of independent
+// items in forked children of this process; under mpirun, ibsc's main installs a spreader
+// (tb/run/mpi_ranks.h, the only code that links MPI) and the batches of the process that
+// installed it are handed out over every MPI rank instead. Every rank runs the same command
+// (same scenario, same decisions) and gets every result back; rank 0 alone writes outputs.
+// Nothing here needs MPI, so the test programs link none.
+#pragma once
+#include <sys/types.h>
+
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ibsc::tb {
+
+using WorkItem = std::function<std::string(int)>;
+using WorkDone = std::function<void(int, const std::string&)>;
+using WorkName = std::function<std::string(int)>;
+
+struct WorkSpreader {
+  // Runs items [0, n), each rank `jobs` at a time in its own forked children; every rank
+  // returns every text; on_done runs on rank 0 as each item finishes. Throws SpreadFailure on
+  // every rank when an item failed.
+  std::function<std::vector<std::string>(int n, int jobs, const WorkItem&, const WorkDone&, const WorkName&)> run;
+  std::function<int(int jobs)> width;  // items running at once over all ranks, each rank with `jobs`
+  std::function<void()> finished;      // the command's outputs are written: progress records go
+  int rank = 0;
+  int size = 1;
+  pid_t owner = 0;  // the process that installed it; its forked children run their batches locally
+};
+
+// An item failed under the spreader. Rank 0 throws it with the item's message, the others with
+// the same text, which main prints on rank 0 only.
+class SpreadFailure : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+void install_spreader(WorkSpreader s);
+// The spreader when one is installed and this is the process that installed it; else null.
+const WorkSpreader* active_spreader();
+// This process writes the command's outputs: no spreader, or rank 0 (forked children of rank 0
+// included, as in a single-process run).
+bool writes_outputs();
+// Where rank 0 keeps the run's progress (who holds what, each finished item's text) so that a
+// rerun after a rank died resumes: PROGRESS_FOLDER, set by the command before its batches.
+void set_progress_folder(const std::string& folder);
+const std::string& progress_folder();
+// Ranks the launcher started this process among: OMPI_COMM_WORLD_SIZE (mpirun), or under
+// Slurm's srun with PMIx SLURM_STEP_NUM_TASKS; 1 when started alone.
+int launcher_rank_count();
+
+}  // namespace ibsc::tb

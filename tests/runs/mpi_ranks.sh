@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# ctest helper (label mpi): `mpirun -n 2` against one process.
+#  1. `ibsc run` (a sweep to saturation with bisection) on 2 ranks: results.json, results.csv,
+#     latency.dat, .gp and .svg byte for byte those of one process; `ibsc route` refuses.
+#  2. `ibsc reproduce --quick` (seeds/001, 12 of its 20 experiments) on 2 ranks: every file byte for byte
+#     that of one process, but for the wall-clock figures (README.md's "in N s" and seconds per
+#     experiment, saturation.csv's wall_seconds), which differ between any two runs.
+#  3. The same with rank 1 killed (SIGKILL) once 4 experiments are finished, while it holds one: mpirun fails, rank 0
+#     names rank 1 and the experiment it held; the rerun keeps the finished experiments (says
+#     how many), runs the rest and writes the same report; OUT/mpi-progress goes at the end.
+# Each run writes to the same folder and is moved aside, so that the paths inside the gnuplot
+# files match. Usage: mpi_ranks.sh IBSC MPIRUN SOURCE_DIR WORKDIR
+set -u
+ibsc=$1 mpirun=$2 src=$3 work=$4
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1  # CI runs as root
+# Shared memory without cross-memory attach, which container sandboxes often forbid (ptrace):
+# the ranks exchange an index or a result now and then, so the copy mechanism does not matter.
+export OMPI_MCA_btl_vader_single_copy_mechanism=none
+mpi=("$mpirun" -n 2 --oversubscribe)
+fail() { echo "FAIL: $*"; exit 1; }
+rm -rf "$work" && mkdir -p "$work"
+out="$work/out"
+
+sweep=(run "$src/scenarios/quickstart.yaml" --quiet --out "$out" --set run.warmup_ns=10000 --set run.window_ns=20000)
+"$ibsc" "${sweep[@]}" --jobs 2 >"$work/sweep1.log" 2>&1 || fail "one-process sweep: $(tail -3 "$work/sweep1.log")"
+mv "$out" "$work/sweep1"
+"${mpi[@]}" "$ibsc" "${sweep[@]}" --jobs 1 >"$work/sweep2.log" 2>&1 || fail "2-rank sweep: $(tail -5 "$work/sweep2.log")"
+mv "$out" "$work/sweep2"
+diff -r "$work/sweep1" "$work/sweep2" || fail "the 2-rank sweep differs from one process"
+n=$(grep -c '"offered_load"' "$work/sweep1/results.json")
+echo "sweep: $n load points, identical on 2 ranks"
+
+# Commands with nothing to spread refuse rather than run twice over the same files.
+"${mpi[@]}" "$ibsc" route "$src/scenarios/quickstart.yaml" >"$work/route.log" 2>&1 && fail "2-rank ibsc route ran"
+grep -q "only \`ibsc run\` and \`ibsc reproduce\` spread their work; start \`ibsc route\` without mpirun" "$work/route.log" ||
+  fail "2-rank ibsc route: $(cat "$work/route.log")"
+
+# The wall-clock figures out, every other byte kept.
+normalise() {
+  sed -E -i 's/ in [0-9]+ s \([0-9.]+ min\)/ in T s (T min)/; s/^(\| [^|]+ \| [0-9]+ \| )[0-9.]+ \|$/\1T |/' "$1/README.md"
+  awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "wall_seconds") c = i } NR > 1 && c { $c = "T" } 1' \
+    "$1/saturation.csv" >"$1/saturation.tmp" && mv "$1/saturation.tmp" "$1/saturation.csv"
+}
+study=(reproduce "$src/scenarios/seeds001/large-direct.yaml" --quick --out "$out" --only "q-hypercube-*,q-flatfly-DOR-*")
+"$ibsc" "${study[@]}" --jobs 2 >"$work/study1.log" 2>&1 || fail "one-process study: $(tail -3 "$work/study1.log")"
+mv "$out" "$work/study1" && normalise "$work/study1"
+"${mpi[@]}" "$ibsc" "${study[@]}" --jobs 1 >"$work/study2.log" 2>&1 || fail "2-rank study: $(tail -5 "$work/study2.log")"
+mv "$out" "$work/study2" && normalise "$work/study2"
+diff -r "$work/study1" "$work/study2" || fail "the 2-rank study differs from one process"
+echo "study: $(ls "$work/study1/runs" | wc -l) experiments, identical on 2 ranks"
+
+# Rank 1 killed once 4 experiments are back.
+"${mpi[@]}" "$ibsc" "${study[@]}" --jobs 1 >"$work/study3.log" 2>&1 &
+job=$!
+holds() { grep -A1 '"1": \[' "$out/mpi-progress/held.json" 2>/dev/null | grep -q '"q-'; }  # rank 1 has an item
+for _ in $(seq 600); do
+  [ "$(cat "$out/mpi-progress/finished.jsonl" 2>/dev/null | wc -l)" -ge 4 ] && holds && break
+  sleep 0.02
+done
+rank1=$(sed -n 's/.*"[^"]* pid \([0-9]*\)".*/\1/p' "$out/mpi-progress/held.json" 2>/dev/null | sed -n 2p)
+[ -n "$rank1" ] || { kill "$job"; fail "no record of rank 1 in $out/mpi-progress/held.json"; }
+kill -KILL "$rank1"
+wait "$job" && fail "mpirun succeeded with rank 1 killed (did the run end before the kill?)"
+grep -E "^ibsc: rank 1 \([^)]*pid $rank1\) held: q-" "$work/study3.log" ||
+  fail "rank 0 did not name rank 1 and what it held: $(cat "$work/study3.log")"
+"${mpi[@]}" "$ibsc" "${study[@]}" --jobs 1 >"$work/study4.log" 2>&1 || fail "the rerun: $(tail -5 "$work/study4.log")"
+kept=$(sed -n 's/.*did not finish; \([0-9]*\) finished item(s) are kept.*/\1/p' "$work/study4.log")
+[ -n "$kept" ] && [ "$kept" -ge 4 ] || fail "the rerun did not resume: $(cat "$work/study4.log")"
+ran=$(grep -c '^\[' "$work/study4.log")
+echo "rerun: $kept experiments kept from the killed run; $ran reported done"
+[ -e "$out/mpi-progress" ] && fail "$out/mpi-progress is left after the report"
+mv "$out" "$work/study4" && normalise "$work/study4"
+diff -r "$work/study1" "$work/study4" || fail "the resumed study differs from one process"
+echo "PASS"

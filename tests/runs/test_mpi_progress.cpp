@@ -1,0 +1,106 @@
+// The progress record of a run spread over MPI ranks (tb/run/mpi_progress.h): what it writes as
+// items are handed out and come back, what a rerun of the same command keeps (whole lines only),
+// that another command starts afresh, and that the writes a stop cut short are cleared.
+#define BOOST_TEST_MODULE mpi_progress
+#include <boost/test/unit_test.hpp>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "tb/run/mpi_progress.h"
+
+namespace fs = std::filesystem;
+using ibsc::tb::MpiProgress;
+
+namespace {
+fs::path fresh_dir(const std::string& name) {
+  fs::path d = fs::temp_directory_path() / ("ibsc-test-" + name + "-" + std::to_string(getpid()));
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+std::string text_of(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+const std::vector<std::string> kPlaces = {"node0 pid 10", "node1 pid 11"};
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(record_follows_hand_out_and_give_back) {
+  const fs::path out = fresh_dir("record");
+  MpiProgress p;
+  p.open((out / "mpi-progress").string(), "ibsc run a.yaml", kPlaces);
+  BOOST_TEST(text_of(out / "mpi-progress/command.txt") == "ibsc run a.yaml");
+  p.hand_out(1, "load point 1/2 (load 0.100)");
+  p.hand_out(0, "load point 2/2 (load 0.200)");
+  auto held = nlohmann::json::parse(text_of(out / "mpi-progress/held.json"));
+  BOOST_TEST(held["ranks"][1].get<std::string>() == "node1 pid 11");
+  BOOST_TEST(held["held"]["1"][0].get<std::string>() == "load point 1/2 (load 0.100)");
+  p.give_back(1, "load point 1/2 (load 0.100)", true, "{\"x\":1}");
+  p.give_back(0, "load point 2/2 (load 0.200)", false, "deadlock");  // failed: not kept
+  held = nlohmann::json::parse(text_of(out / "mpi-progress/held.json"));
+  BOOST_TEST(held["held"]["1"].empty());
+  BOOST_TEST(held["held"]["0"].empty());
+  const std::string lines = text_of(out / "mpi-progress/finished.jsonl");
+  BOOST_TEST(std::count(lines.begin(), lines.end(), '\n') == 1);
+  BOOST_TEST(nlohmann::json::parse(lines)["text"].get<std::string>() == "{\"x\":1}");
+  p.remove();
+  BOOST_TEST(!fs::exists(out / "mpi-progress"));
+  fs::remove_all(out);
+}
+
+BOOST_AUTO_TEST_CASE(rerun_keeps_whole_lines_and_clears_cut_writes) {
+  const fs::path out = fresh_dir("resume");
+  const fs::path rec = out / "mpi-progress";
+  {
+    MpiProgress p;
+    p.open(rec.string(), "ibsc reproduce s.yaml", kPlaces);
+    p.hand_out(1, "b");
+    p.give_back(1, "b", true, "B");
+    p.hand_out(1, "c");
+    p.hand_out(0, "a");
+    p.give_back(0, "a", true, "A");
+  }  // killed here: "c" held by rank 1
+  std::ofstream(rec / "finished.jsonl", std::ios::app) << "{\"key\":\"c\",\"text\":\"cut sh";  // a line cut short
+  fs::create_directories(out / "runs/b");
+  std::ofstream(out / "runs/b/.results.json.AB12cd") << "half";
+  std::ofstream(out / "runs/b/results.json") << "whole";
+  MpiProgress again;
+  again.open(rec.string(), "ibsc reproduce s.yaml", kPlaces);
+  BOOST_REQUIRE(again.finished("a"));
+  BOOST_TEST(*again.finished("a") == "A");
+  BOOST_REQUIRE(again.finished("b"));
+  BOOST_TEST(*again.finished("b") == "B");
+  BOOST_TEST(!again.finished("c"));  // its line was cut: it runs again
+  BOOST_TEST(!fs::exists(out / "runs/b/.results.json.AB12cd"));
+  BOOST_TEST(text_of(out / "runs/b/results.json") == "whole");
+  // An item kept from the earlier run comes back without a second line on file.
+  again.give_back(0, "a", true, "A");
+  const std::string lines = text_of(rec / "finished.jsonl");
+  BOOST_TEST(lines.find("\"key\":\"a\"") == lines.rfind("\"key\":\"a\""));
+  fs::remove_all(out);
+}
+
+BOOST_AUTO_TEST_CASE(another_command_starts_afresh) {
+  const fs::path out = fresh_dir("other");
+  const fs::path rec = out / "mpi-progress";
+  {
+    MpiProgress p;
+    p.open(rec.string(), "ibsc run a.yaml", kPlaces);
+    p.give_back(0, "load point 1/1 (load 0.100)", true, "T");
+  }
+  MpiProgress q;
+  q.open(rec.string(), "ibsc run a.yaml --seed 2", kPlaces);
+  BOOST_TEST(!q.finished("load point 1/1 (load 0.100)"));
+  BOOST_TEST(text_of(rec / "command.txt") == "ibsc run a.yaml --seed 2");
+  BOOST_TEST(text_of(rec / "finished.jsonl").empty());
+  fs::remove_all(out);
+}
