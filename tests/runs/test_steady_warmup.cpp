@@ -88,8 +88,8 @@ BOOST_AUTO_TEST_CASE(adaptive_fill_needs_steady_warmup) {
 }
 
 // run.warmup: rate. Eight batch rates alternating 0.9 and 1.1: mean 1, standard deviation
-// 0.1 x sqrt(8/7), so a half-width of t(7, 0.975) = 2.364624 x 0.106904 / sqrt(8) = 0.089373 per
-// step, and a band of 0.089373 x sqrt(2) = 0.126393 between two such steps.
+// 0.1 x sqrt(8/7), so a half-width of t(7, 0.975) = 2.364624 x 0.106904 / sqrt(8) = 0.0893744 per
+// step, and a band of 0.0893744 x sqrt(2) = 0.126394 between two such steps.
 BOOST_AUTO_TEST_CASE(rate_rule_at_its_edges) {
   const std::vector<double> before = {0.9, 1.1, 0.9, 1.1, 0.9, 1.1, 0.9, 1.1};
   auto shifted = [&](double d) {
@@ -101,7 +101,7 @@ BOOST_AUTO_TEST_CASE(rate_rule_at_its_edges) {
   BOOST_TEST(near.steady);
   BOOST_TEST(near.previous == 1.0, boost::test_tools::tolerance(1e-12));
   BOOST_TEST(near.last.mean == 1.126, boost::test_tools::tolerance(1e-12));
-  BOOST_TEST(near.last.half_width == 0.089373, boost::test_tools::tolerance(1e-5));
+  BOOST_TEST(near.last.half_width == 0.0893744, boost::test_tools::tolerance(1e-5));
   BOOST_TEST(near.last.batches == 8);
   BOOST_TEST(!tb::rate_steady(before, shifted(0.127)).steady);
   BOOST_TEST(!tb::rate_steady(before, shifted(-0.127)).steady);
