@@ -7,6 +7,8 @@
 #define BOOST_TEST_MODULE paper_tables
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -19,9 +21,11 @@
 
 #include "routing/checks.h"
 #include "routing/fault_analysis.h"
+#include "routing/generators.h"
 #include "routing/metrics.h"
 #include "routing/routing.h"
 #include "routing/topo_spec.h"
+#include "routing/voqsw.h"
 #include "tb/scenario/scenario.h"
 #include "tests/support/sc_test_main.h"
 
@@ -142,4 +146,48 @@ BOOST_AUTO_TEST_CASE(seeds002_tables_1_2) {
     ++rows;
   }
   BOOST_TEST(rows >= 20);
+}
+
+// seeds/004 Table 1, SLs for full VOQ (reports/voqsw/table1.md, by bench/voqsw_table1.cpp): over
+// irregular:N:seed=1..20:regular=1 with the up*/down* base routing and 8 VLs, the mean, least and
+// most SLs full VOQ needs and the mean number of tuples. Band: within 30% of the paper's 12, 40,
+// 108, 257 (tests/routing/test_voqsw.cpp, table1_within_the_acceptance_bands).
+BOOST_AUTO_TEST_CASE(seeds004_table1_sls_for_full_voq) {
+  std::ifstream in(IBSC_SOURCE_DIR "/reports/voqsw/table1.md");
+  BOOST_TEST_REQUIRE(in.good());
+  std::string line;
+  while (std::getline(in, line) && line.rfind("SLs for full VOQ (8 VLs)", 0) != 0) {
+  }
+  std::map<int, std::vector<std::string>> committed;  // switches -> cells
+  while (std::getline(in, line) && line.rfind("Seeds whose", 0) != 0) {
+    if (line.size() < 2 || line[0] != '|' || !std::isdigit(static_cast<unsigned char>(line[2]))) continue;
+    std::vector<std::string> cells;
+    std::stringstream ss(line.substr(1));
+    std::string c;
+    while (std::getline(ss, c, '|')) cells.push_back(c.substr(1, c.size() - 2));
+    committed[std::stoi(cells[0])] = cells;
+  }
+  BOOST_TEST_REQUIRE(committed.size() == 4u);
+  for (int n : {8, 16, 32, 64}) {
+    const std::vector<std::string>& cells = committed.at(n);  // switches, paper, mean, min-max, difference, tuples
+    double sum = 0, tuples = 0;
+    int lo = 1 << 30, hi = 0;
+    constexpr int kSeeds = 20;
+    for (int seed = 1; seed <= kSeeds; ++seed) {
+      const routing::Topology t = routing::make_irregular(n, 8, 4, static_cast<uint64_t>(seed), true);
+      routing::RoutingOptions o;
+      o.algorithm = routing::kVoqBaseRouting;
+      const routing::VoqProblem p = routing::voq_problem(t, routing::compute_routing(t, o), 8);
+      const int f = routing::sls_for_full_voq(p);
+      sum += f;
+      lo = std::min(lo, f);
+      hi = std::max(hi, f);
+      tuples += p.x_max();
+    }
+    const double mean = sum / kSeeds, paper = std::stod(cells[1]);
+    BOOST_TEST(fmt::format("{:.1f}", mean) == cells[2], n << " switches");
+    BOOST_TEST(fmt::format("{}-{}", lo, hi) == cells[3], n << " switches");
+    BOOST_TEST(fmt::format("{:.0f}", tuples / kSeeds) == cells[5], n << " switches");
+    BOOST_TEST(std::abs(mean - paper) <= 0.3 * paper, n << " switches: " << mean << " against " << paper);
+  }
 }
