@@ -24,6 +24,7 @@
 #include "routing/generators.h"
 #include "routing/metrics.h"
 #include "routing/routing.h"
+#include "routing/seeds001.h"
 #include "routing/topo_spec.h"
 #include "routing/voqsw.h"
 #include "tb/scenario/scenario.h"
@@ -189,5 +190,64 @@ BOOST_AUTO_TEST_CASE(seeds004_table1_sls_for_full_voq) {
     BOOST_TEST(fmt::format("{}-{}", lo, hi) == cells[3], n << " switches");
     BOOST_TEST(fmt::format("{:.0f}", tuples / kSeeds) == cells[5], n << " switches");
     BOOST_TEST(std::abs(mean - paper) <= 0.3 * paper, n << " switches: " << mean << " against " << paper);
+  }
+}
+
+// seeds/001's configuration tables (reports/large-direct/topologies.md, by
+// bench/seeds001_topologies.cpp with seed 1): each 16,384-host network's switches, hosts, ports
+// used, diameter, bisection cuts and cables, and the scaled-down DOR and Mixed DOR rows' SLs,
+// VLs, distances and checks, recomputed and compared with the committed lines (all but the
+// time column). Band: the talk's switch, host and diameter counts are met exactly, as the
+// table shows.
+BOOST_AUTO_TEST_CASE(seeds001_configuration_tables) {
+  std::ifstream in(IBSC_SOURCE_DIR "/reports/large-direct/topologies.md");
+  BOOST_TEST_REQUIRE(in.good());
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  auto line_starting = [&](const std::string& prefix) -> std::string {
+    for (const auto& l : lines)
+      if (l.rfind(prefix, 0) == 0) return l;
+    return "";
+  };
+  auto pct = [](double v) { return v < 0 ? std::string("-") : fmt::format("{:.1f} %", 100 * v); };
+  int rows = 0;
+  for (const routing::Seeds001Config& c : routing::seeds001_configs()) {
+    const routing::Topology t = routing::build_topology_spec(c.spec);
+    const routing::TopologyFigures f = routing::describe_topology(t, true, 1);
+    const std::string deg = f.min_degree == f.max_degree ? std::to_string(f.max_degree)
+                                                         : fmt::format("{}..{}", f.min_degree, f.max_degree);
+    const std::string row = fmt::format(
+        "| {} | `{}` | {} / {} | {} / {} | {} / {} | {} / {} | {} / {} | {} / {} ({}) | {} | ", c.name, c.spec,
+        c.switches, f.switches, c.hosts, f.hosts, c.degree, deg, c.diameter, f.diameter, pct(c.bisection),
+        f.dimension_cut.cables < 0 ? "-" : pct(f.dimension_cut.relative), pct(c.bisection), pct(f.estimate.relative),
+        f.estimate.how, f.cables);
+    BOOST_TEST(line_starting("| " + c.name + " |").rfind(row, 0) == 0u, row);
+    BOOST_TEST(f.switches == c.switches, c.name);
+    BOOST_TEST(f.hosts == c.hosts, c.name);
+    BOOST_TEST(f.diameter == c.diameter, c.name);
+    ++rows;
+  }
+  BOOST_TEST(rows == 7);
+  struct Dor {
+    const char *row, *spec, *algo;
+  };
+  for (const Dor& d : {Dor{"Torus DOR 3D", "torus:4x8x8:widths=3,5,5:hosts=1", "ecube"},
+                       Dor{"Torus DOR 4D", "torus:4x4x4x4:widths=2,4,4,4:hosts=1", "ecube"},
+                       Dor{"Hypercube DOR", "hypercube:7:widths=2:hosts=1", "dor"},
+                       Dor{"Hypercube Mixed DOR", "hypercube:7:widths=2:hosts=1", "mixed-dor"},
+                       Dor{"FlatFly DOR", "flatfly:4x4x4x4:widths=2,1,1,1:hosts=1", "dor"},
+                       Dor{"FlatFly Mixed DOR (slide; its table has only Mixed ADOR)",
+                           "flatfly:4x4x4x4:widths=2,1,1,1:hosts=1", "mixed-dor"}}) {
+    const routing::Topology t = routing::build_topology_spec(d.spec);
+    routing::RoutingOptions opt;
+    opt.algorithm = enum_value<routing::Algorithm>(d.algo);
+    const routing::TableSet ts = routing::compute_routing(t, opt);
+    const routing::CheckReport r = routing::check_tables(t, ts);
+    const routing::Metrics m = routing::compute_metrics(t, ts);
+    const std::string row = fmt::format("| {} | `{}` | {} | {} | {} | {:.3f} / {:.3f} | {} |", d.row, d.spec, d.algo,
+                                        r.sls_used, r.vls_used, m.average_distance, m.average_topological_distance,
+                                        r.ok() ? "yes" : "NO");
+    BOOST_TEST(line_starting("| " + std::string(d.row) + " | `" + d.spec + "` | " + d.algo + " |") == row);
+    BOOST_TEST(r.ok(), d.row);
   }
 }
