@@ -91,6 +91,11 @@ BOOST_AUTO_TEST_CASE(every_declared_key_is_read) {
                                           "run.warmup=steady",
                                           "sweep.beyond=[1.5]"};
   std::set<std::string> read;
+  // A third scenario: the real OpenSM's keys, which only routing opensm reads.
+  const tb::Scenario osm =
+      tb::load_scenario(file, {"routing.algorithm=opensm", "routing.opensm_engine=ftree",
+                               "routing.opensm_options=--lmc 0", "routing.opensm_timeout_s=30"});
+  leaves(osm.resolved, "", read);
   for (const bool mix : {false, true}) {
     std::vector<std::string> sets = gates;
     if (mix) {
