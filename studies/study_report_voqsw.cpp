@@ -42,37 +42,55 @@ const LoadPointResult* at_load(const ExperimentResult& r, double load) {
   return nullptr;
 }
 
-// Uniform traffic: accepted traffic where saturation starts and the highest of the sweep (past
-// saturation too, with sweep.beyond), against the routed channel-load bound. No routing on the
-// same paths carries more than the bound at saturation, so a factor there cannot exceed the
-// bound over the baseline's accepted traffic.
+// Uniform traffic, both readings of throughput (tb/stats/results.h, the same for every routing):
+// the accepted traffic at the lowest load that saturates for good, and the highest accepted
+// traffic past it among points warmed up to a steady rate (sweep.beyond, run.warmup: rate),
+// against the routed channel-load bound; also the sweep's highest point, which the factor tables
+// use, and the paper's Table 1 factor. No routing on the same paths carries more than the bound at
+// saturation, so a factor there cannot exceed the bound over the baseline's accepted traffic.
 void write_saturation_table(std::ostream& md, const StudyRun& run, const std::string& base, const std::string& length) {
   const Study& s = *run.study;
   const std::string uniform = s.patterns.front().name;
   std::vector<std::string> routings{base};
   for (const auto& r : s.factor_routings) routings.push_back(r);
   md << "\n### Throughput against the routed channel-load bound, " << uniform
-     << "\n\nBound: the busiest channel of the tables at link rate (`tb/stats/channel_load.h`). At saturation: "
-        "accepted "
-        "traffic at the lowest load that saturates for good; highest: the best of the sweep, past saturation included; "
-        "in brackets the share of the bound.\n\n| network | routing | bound | at saturation | highest | factor at "
-        "saturation | factor, highest |\n|---|---|---|---|---|---|---|\n";
+     << "\n\nBound: the busiest channel of the tables at link rate (`tb/stats/channel_load.h`). Two readings, computed "
+        "alike for every routing (`throughput_readings`, tb/stats/results.h): (a) at saturation, the accepted traffic "
+        "at the lowest load that saturates for good; (b) steady past saturation, the highest accepted traffic of the "
+        "`sweep.beyond` points whose warm-up reached a steady accepted rate (`run.warmup: rate`; a point that did not "
+        "settle is not taken, and counted in brackets). Highest: the best point of the sweep, which the factor tables "
+        "below use. In brackets the share of the bound; paper: its Table 1 factor for this network.\n\n| network | "
+        "routing | bound | (a) at saturation | (b) steady past | highest | factor (a) | factor (b) | factor, highest "
+        "| paper |\n|---|---|---|---|---|---|---|---|---|---|\n";
+  const FactorTable* paper_table = s.factor_tables.empty() ? nullptr : &s.factor_tables.front();
+  auto readings = [](const ExperimentResult* r) {
+    return r && r->error.empty() && !r->points.empty() ? throughput_readings(r->points) : ThroughputReadings{};
+  };
+  auto ratio = [](bool ok, double a, bool ok_b, double b) { return ok && ok_b && b > 0 ? num(a / b, 2) : "-"; };
   for (const auto& net : s.tori) {
     const ExperimentResult* b = find_experiment(run, net.name, base, uniform, length);
-    auto at_knee = [](const ExperimentResult* r) -> double {
-      if (!r || !r->error.empty() || r->points.empty()) return NAN;
-      const SaturationPoint k = find_saturation(r->points);
-      const LoadPointResult* p = k.found ? at_load(*r, k.load) : nullptr;
-      return p ? p->accepted_bytes_per_ns_per_switch : NAN;
-    };
+    const ThroughputReadings rb = readings(b);
     for (const auto& rt : routings) {
       const ExperimentResult* r = find_experiment(run, net.name, rt, uniform, length);
       if (!r || !r->error.empty() || r->points.empty()) continue;
-      const double bound = r->bound.routed, knee = at_knee(r), high = r->throughput;
-      md << fmt::format("| {} | {} | {:.3f} | {} ({:.0f}%) | {:.3f} ({:.0f}%) | {} | {} |\n", net.name, rt, bound,
-                        num(knee, 3), 100 * knee / bound, high, 100 * high / bound,
-                        rt == base ? "-" : num(knee / at_knee(b), 2),
-                        rt == base || !b ? "-" : num(high / b->throughput, 2));
+      const ThroughputReadings t = readings(r);
+      const double bound = r->bound.routed, high = r->throughput;
+      const std::string a = t.found ? fmt::format("{:.3f} ({:.0f}%)", t.at_saturation, 100 * t.at_saturation / bound)
+                                    : "n/a";
+      std::string past = t.past_found ? fmt::format("{:.3f} ({:.0f}%)", t.past, 100 * t.past / bound) : "-";
+      if (t.unsettled > 0) past += fmt::format(" [{} not settled]", t.unsettled);
+      std::string paper = "-";
+      if (paper_table && rt != base) {
+        auto pt = paper_table->paper.find(net.name);
+        if (pt != paper_table->paper.end() && pt->second.count(uniform + "/" + rt))
+          paper = num(pt->second.at(uniform + "/" + rt), 2);
+      }
+      const bool is_base = rt == base;
+      md << fmt::format("| {} | {} | {:.3f} | {} | {} | {:.3f} ({:.0f}%) | {} | {} | {} | {} |\n", net.name, rt, bound,
+                        a, past, high, 100 * high / bound,
+                        is_base ? "-" : ratio(t.found, t.at_saturation, rb.found, rb.at_saturation),
+                        is_base ? "-" : ratio(t.past_found, t.past, rb.past_found, rb.past),
+                        is_base || !b ? "-" : num(high / b->throughput, 2), paper);
     }
   }
 }

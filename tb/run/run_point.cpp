@@ -27,8 +27,9 @@ void RunParams::validate() const {
     throw ParamError("run.ci_relative_width", "run.ci_relative_width must be in (0, 1)");
   if (!(ci_max_window_ns == 0 || ci_max_window_ns >= window_ns))
     throw ParamError("run.ci_max_window_ns", "run.ci_max_window_ns must be 0 (10 x run.window_ns) or >= run.window_ns");
-  if (warmup == Warmup::Steady && !(warmup_ns > 0))
-    throw ParamError("run.warmup_ns", "run.warmup_ns must be > 0 with run.warmup: steady (its half is the step)");
+  if (warmup != Warmup::Fixed && !(warmup_ns > 0))
+    throw ParamError("run.warmup_ns", "run.warmup_ns must be > 0 with run.warmup: " + std::string(enum_name(warmup)) +
+                                          " (its half is the step)");
   if (!(warmup_max_ns == 0 || warmup_max_ns >= warmup_ns))
     throw ParamError("run.warmup_max_ns", "run.warmup_max_ns must be 0 (10 x run.warmup_ns) or >= run.warmup_ns");
 }
@@ -118,7 +119,8 @@ LoadPointResult run_load_point(const PointSetup& s, double load, const std::stri
 
   // A steady warm-up (run.warmup) moves the window's start; measuring to a confidence interval
   // its end.
-  const bool steady = s.run.warmup == Warmup::Steady;
+  const bool steady = s.run.warmup != Warmup::Fixed;
+  const bool rate = s.run.warmup == Warmup::Rate;
   Picos warm = ps(s.run.warmup_ns);
   Picos win_end = warm + ps(s.run.window_ns);
   Picos drain_end = win_end + ps(s.run.drain_ns);
@@ -170,19 +172,39 @@ LoadPointResult run_load_point(const PointSetup& s, double load, const std::stri
   };
 
   bool settled_now = false;
+  RateCheck rate_check;
   if (!steady) {
     advance_to(warm);
   } else {
-    // Samples every half warm-up; each test spans the last two (tb/stats/steady_warmup.h).
+    // Samples every half warm-up; each test spans the last two (tb/stats/steady_warmup.h). With
+    // rate, each step is also cut into kRateBatches batches of accepted bytes per ns.
     const Picos step = std::max<Picos>(1, warm / 2), cap = ps(s.run.max_warmup_ns());
     auto sample = [&] { return FabricSample{mon.injected - mon.delivered - mon.dropped, mon.delivered}; };
+    auto run_step = [&](std::vector<double>& rates) {
+      const Picos end = std::min(models::now_ps() + step, cap);
+      rates.clear();
+      const int n = rate ? kRateBatches : 1;
+      for (int b = 1; b <= n; ++b) {
+        const Picos t0 = models::now_ps(), t1 = end - (end - t0) * (n - b) / (n - b + 1);
+        const uint64_t bytes0 = mon.delivered_bytes;
+        advance_to(t1);
+        if (t1 > t0) rates.push_back(static_cast<double>(mon.delivered_bytes - bytes0) / ((t1 - t0) / 1000.0));
+      }
+    };
+    std::vector<double> before, last;
     FabricSample older = sample();
     advance_to(warm - step);
     FabricSample old = sample();
     for (;;) {
-      advance_to(std::min(models::now_ps() + step, cap));
+      std::swap(before, last);
+      run_step(last);
       const FabricSample now = sample();
-      if (models::now_ps() >= warm && settled(older, now)) {
+      bool ok = models::now_ps() >= warm && settled(older, now);
+      if (rate) {
+        rate_check = rate_steady(before, last);
+        ok = ok && rate_check.steady;
+      }
+      if (ok) {
         settled_now = true;
         break;
       }
@@ -292,6 +314,12 @@ LoadPointResult run_load_point(const PointSetup& s, double load, const std::stri
     r.warmup.on = true;
     r.warmup.settled = settled_now;
     r.warmup.ns = warm / 1000.0;
+    if (rate) {
+      const double sw = switches;
+      r.warmup.rate = true;
+      r.warmup.accepted = {rate_check.last.mean / sw, rate_check.last.half_width / sw, rate_check.last.batches};
+      r.warmup.previous_accepted = rate_check.previous / sw;
+    }
   }
   if (ci) {
     r.ci.on = true;

@@ -27,18 +27,21 @@ inline constexpr EnumName<Measure> kMeasureNames[] = {
 constexpr const auto& enum_names(Measure) { return kMeasureNames; }
 
 // How long a point warms up (run.warmup): run.warmup_ns, or at least that until the fabric has
-// settled (tb/stats/steady_warmup.h).
-enum class Warmup { Fixed, Steady };
+// settled (tb/stats/steady_warmup.h); rate: steady, and the accepted traffic of the last two
+// steps agrees within their batch-means intervals (the default of `sweep.beyond` points).
+enum class Warmup { Fixed, Steady, Rate };
 inline constexpr EnumName<Warmup> kWarmupNames[] = {
     {Warmup::Fixed, "fixed"},
     {Warmup::Steady, "steady"},
+    {Warmup::Rate, "rate"},
 };
 constexpr const auto& enum_names(Warmup) { return kWarmupNames; }
 
 struct RunParams {
   double warmup_ns = 20000;  // traffic runs, nothing is measured
   // steady: the warm-up goes on past warmup_ns, in steps of warmup_ns / 2, until the fabric has
-  // settled over the last step (tb/stats/steady_warmup.h) or warmup_max_ns has passed.
+  // settled over the last step (tb/stats/steady_warmup.h) or warmup_max_ns has passed. rate:
+  // as steady, and also until the accepted traffic no longer changes from step to step.
   Warmup warmup = Warmup::Fixed;
   double warmup_max_ns = 0;    // steady: longest warm-up; 0: 10 x warmup_ns
   double window_ns = 100000;   // packets generated here are measured; accepted traffic is taken here

@@ -157,8 +157,12 @@ std::vector<LoadPointResult> run_sweep(const PointSetup& s, const SweepConfig& c
                         std::find(more.begin(), more.end(), l) != more.end();
       if (!seen) more.push_back(l);
     }
+    // Past saturation the accepted traffic is a transient for a long time after the fabric is
+    // full: these points warm up until it is steady (run.warmup: rate), unless nothing warms up.
+    PointSetup past = s;
+    if (past.run.warmup_ns > 0) past.run.warmup = Warmup::Rate;
     if (!more.empty())
-      for (auto& p : run_points(s, more, cfg.jobs, 0, static_cast<int>(more.size()), "past saturation %d/%d"))
+      for (auto& p : run_points(past, more, cfg.jobs, 0, static_cast<int>(more.size()), "past saturation %d/%d"))
         pts.push_back(std::move(p));
     std::sort(pts.begin(), pts.end(), [](auto& a, auto& b) { return a.offered_load < b.offered_load; });
   }

@@ -235,11 +235,12 @@ std::vector<Key> declare() {
           "run.warmup", run.warmup,
           "`fixed`: warm up `run.warmup_ns`; `steady`: at least that, then in steps of half of it until the "
           "packets in the fabric grew over the last `run.warmup_ns` by at most 2% of those delivered in it "
-          "plus 3 standard deviations of chance (tb/stats/steady_warmup.h); each point then writes `warmup` (`ns`, "
-          "`settled`)")
+          "plus 3 standard deviations of chance (tb/stats/steady_warmup.h); `rate`: as `steady`, and until the last two "
+          "steps' accepted traffic agrees within their 95% batch-means intervals; each point then writes `warmup` "
+          "(`ns`, `settled`; `rate`: the last step's interval)")
           .when_set(),
       real_key("run.warmup_max_ns", run.warmup_max_ns, 0, 1e12, ns, "longest warm-up; 0: 10 x `run.warmup_ns`")
-          .only_with("`run.warmup: steady`"),
+          .only_with("`run.warmup: steady` or `rate`"),
       real_key("run.window_ns", run.window_ns, 1, 1e12, ns, "packets generated here are measured"),
       real_key("run.drain_ns", run.drain_ns, 0, 1e12, ns, "at most this long after the window for measured packets"),
       real_key("run.watchdog_ns", run.watchdog_ns, 1, 1e12, ns,
@@ -275,7 +276,7 @@ std::vector<Key> declare() {
               "bisection steps between the last unsaturated and first saturated load"),
       list_key("sweep.beyond", KeyType::DoubleList, J(sp.beyond), "",
                "automatic sweep: after the bisection, loads at these multiples (> 1) of the saturation load, up to "
-               "`sweep.max`: accepted traffic past saturation")
+               "`sweep.max`: accepted traffic past saturation, each warmed up with `run.warmup: rate`")
           .when_set(),
       int_key("sweep.jobs", sp.jobs, 0, 256, "processes", "load points run at once; 0: one per core").never_echoed(),
   };

@@ -1,5 +1,6 @@
 #include "tb/stats/results.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -76,6 +77,10 @@ nlohmann::ordered_json to_json(const LoadPointResult& r) {
     nlohmann::ordered_json w;
     w["ns"] = r3(r.warmup.ns);
     w["settled"] = r.warmup.settled;
+    if (r.warmup.rate) {
+      w["accepted_bytes_per_ns_per_switch"] = interval(r.warmup.accepted, r6);
+      w["previous_accepted_bytes_per_ns_per_switch"] = r6(r.warmup.previous_accepted);
+    }
     j["warmup"] = w;
   }
   if (r.ci.on) {  // run.measure: ci only: other results keep their bytes
@@ -145,6 +150,11 @@ LoadPointResult point_from_json(const nlohmann::json& j) {
     r.warmup.on = true;
     r.warmup.ns = j["warmup"].at("ns");
     r.warmup.settled = j["warmup"].at("settled");
+    if (j["warmup"].contains("accepted_bytes_per_ns_per_switch")) {
+      r.warmup.rate = true;
+      r.warmup.accepted = interval_of(j["warmup"].at("accepted_bytes_per_ns_per_switch"));
+      r.warmup.previous_accepted = j["warmup"].at("previous_accepted_bytes_per_ns_per_switch");
+    }
   }
   if (j.contains("confidence_interval")) {
     const auto& c = j["confidence_interval"];
@@ -199,6 +209,24 @@ SaturationPoint find_saturation(const std::vector<LoadPointResult>& points) {
   return s;
 }
 
+ThroughputReadings throughput_readings(const std::vector<LoadPointResult>& points) {
+  ThroughputReadings t;
+  const SaturationPoint knee = find_saturation(points);
+  if (!knee.found) return t;
+  t.found = true;
+  for (const auto& p : points) {
+    if (p.offered_load == knee.load) t.at_saturation = p.accepted_bytes_per_ns_per_switch;
+    if (p.offered_load <= knee.load || !p.warmup.rate) continue;
+    if (!p.warmup.settled) {
+      ++t.unsettled;
+      continue;
+    }
+    t.past = t.past_found ? std::max(t.past, p.accepted_bytes_per_ns_per_switch) : p.accepted_bytes_per_ns_per_switch;
+    t.past_found = true;
+  }
+  return t;
+}
+
 void write_results(const std::string& dir, const nlohmann::ordered_json& scenario, uint64_t seed,
                    const std::vector<LoadPointResult>& points, const nlohmann::ordered_json& fabric, bool quick) {
   check_output_folder(dir, "results folder");
@@ -211,6 +239,14 @@ void write_results(const std::string& dir, const nlohmann::ordered_json& scenari
   sat["found"] = knee.found;
   sat["offered_load"] = knee.found ? load6(knee.load) : 0.0;
   sat["throughput_bytes_per_ns_per_switch"] = r6(knee.max_accepted_bytes_per_ns_per_switch);
+  // Only where points warmed up to a steady rate (sweep.beyond): other results keep their bytes.
+  const bool rated = std::any_of(points.begin(), points.end(), [](auto& p) { return p.warmup.rate; });
+  if (rated) {
+    const ThroughputReadings t = throughput_readings(points);
+    sat["at_saturation_bytes_per_ns_per_switch"] = r6(t.at_saturation);
+    sat["steady_past_bytes_per_ns_per_switch"] = t.past_found ? nlohmann::ordered_json(r6(t.past)) : nullptr;
+    sat["unsettled_points"] = t.unsettled;
+  }
   j["saturation"] = sat;
   nlohmann::ordered_json pts = nlohmann::ordered_json::array();
   for (const auto& p : points) pts.push_back(to_json(p));
@@ -221,7 +257,8 @@ void write_results(const std::string& dir, const nlohmann::ordered_json& scenari
   csv << "offered_load,offered_bytes_per_ns_per_host,accepted_bytes_per_ns_per_switch,accepted_fraction,"
          "avg_latency_ns,p50_latency_ns,p99_latency_ns,max_latency_ns,packets_generated,packets_injected,"
          "packets_delivered,packets_in_flight,packets_queued_at_source,measured_packets,max_link_utilisation,avg_link_"
-         "utilisation,saturated\n";
+         "utilisation,saturated"
+      << (rated ? ",warmup_settled" : "") << "\n";
   for (const auto& p : points) {
     auto pj = to_json(p);
     for (const char* k :
@@ -230,7 +267,9 @@ void write_results(const std::string& dir, const nlohmann::ordered_json& scenari
           "packets_injected", "packets_delivered", "packets_in_flight", "packets_queued_at_source", "measured_packets",
           "max_link_utilisation", "avg_link_utilisation"})
       csv << (pj[k].is_null() ? "" : pj[k].dump()) << ",";  // no latency measured: an empty cell
-    csv << (p.saturated ? "true" : "false") << "\n";
+    csv << (p.saturated ? "true" : "false");
+    if (rated) csv << "," << (p.warmup.on ? (p.warmup.settled ? "true" : "false") : "");
+    csv << "\n";
   }
   write_file_atomically(dir + "/results.csv", csv.str());
   // One line, named by its routing (the title names the scenario).
@@ -258,7 +297,9 @@ void print_summary(std::ostream& os, const std::vector<LoadPointResult>& points)
                   p.accepted_bytes_per_ns_per_switch, 100 * p.accepted_fraction, lat[0], lat[1], lat[2],
                   static_cast<unsigned long long>(p.packets_injected),
                   static_cast<unsigned long long>(p.packets_delivered),
-                  static_cast<unsigned long long>(p.packets_in_flight), p.saturated ? "saturated" : "");
+                  static_cast<unsigned long long>(p.packets_in_flight),
+                  p.saturated ? (p.warmup.rate && !p.warmup.settled ? "saturated, not settled" : "saturated")
+                  : p.warmup.rate && !p.warmup.settled ? "not settled" : "");
     os << line;
   }
 }

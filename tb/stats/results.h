@@ -46,10 +46,15 @@ struct LoadPointResult {
   double hol_blocked_per_switch = 0, hol_blocked_share = 0;
   // run.warmup: steady only (then written): how long the point warmed up, and whether the fabric
   // settled (false: run.warmup_max_ns ended it).
+  // run.warmup: rate (sweep.beyond points) also writes the accepted traffic of the last warm-up
+  // step as a 95% batch-means interval and the mean of the step before (bytes/ns/switch).
   struct Warm {
     bool on = false;
     bool settled = false;
     double ns = 0;
+    bool rate = false;
+    ConfidenceInterval accepted;
+    double previous_accepted = 0;
   } warmup;
   // run.measure: ci only (then written): how long the point measured, whether the 95%
   // batch-means intervals reached run.ci_relative_width, and the intervals.
@@ -98,6 +103,20 @@ struct SaturationPoint {
 // The saturation load is where saturation starts for good: the lowest saturated load with no
 // unsaturated load above it (points in load order). The sweep and results.json both use it.
 SaturationPoint find_saturation(const std::vector<LoadPointResult>& points);
+
+// The two readings of a sweep's throughput that papers' wording allows, computed the same way
+// for every routing: at_saturation, the accepted traffic of the point at the saturation load
+// (find_saturation); past, the highest accepted traffic among the points above that load whose
+// warm-up found a steady accepted rate (run.warmup: rate, as `sweep.beyond` points use).
+// Points above it that did not settle count in `unsettled` and are not taken.
+struct ThroughputReadings {
+  bool found = false;  // a saturation load
+  double at_saturation = 0;
+  bool past_found = false;  // some point past it settled
+  double past = 0;
+  int unsettled = 0;
+};
+ThroughputReadings throughput_readings(const std::vector<LoadPointResult>& points);
 
 // dir/results.json {"scenario", "seed", "saturation", "points"}, dir/results.csv and
 // dir/latency.svg (+ .gp, .dat), each through a temporary file renamed over the old one (an

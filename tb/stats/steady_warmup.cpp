@@ -12,4 +12,16 @@ bool settled(const FabricSample& before, const FabricSample& after) {
   return growth <= kGrowthShare * delivered + kSwings * std::sqrt(growth + 2 * delivered);
 }
 
+RateCheck rate_steady(const std::vector<double>& before, const std::vector<double>& last) {
+  constexpr double kConfidence = 0.95;
+  RateCheck c;
+  c.last = t_interval(last, kConfidence);
+  const ConfidenceInterval b = t_interval(before, kConfidence);
+  c.previous = b.mean;
+  if (before.size() < 2 || last.size() < 2) return c;
+  const double band = std::sqrt(b.half_width * b.half_width + c.last.half_width * c.last.half_width);
+  c.steady = std::fabs(c.last.mean - b.mean) <= band;
+  return c;
+}
+
 }  // namespace ibsc::tb

@@ -11,6 +11,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <cmath>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -84,4 +85,73 @@ BOOST_AUTO_TEST_CASE(adaptive_fill_needs_steady_warmup) {
   BOOST_TEST(over.warmup.on);
   BOOST_TEST(over.saturated);
   BOOST_TEST(over.accepted_fraction < 0.6);
+}
+
+// run.warmup: rate. Eight batch rates alternating 0.9 and 1.1: mean 1, standard deviation
+// 0.1 x sqrt(8/7), so a half-width of t(7, 0.975) = 2.364624 x 0.106904 / sqrt(8) = 0.0893744 per
+// step, and a band of 0.0893744 x sqrt(2) = 0.126394 between two such steps.
+BOOST_AUTO_TEST_CASE(rate_rule_at_its_edges) {
+  const std::vector<double> before = {0.9, 1.1, 0.9, 1.1, 0.9, 1.1, 0.9, 1.1};
+  auto shifted = [&](double d) {
+    std::vector<double> v = before;
+    for (double& x : v) x += d;
+    return v;
+  };
+  const tb::RateCheck near = tb::rate_steady(before, shifted(0.126));
+  BOOST_TEST(near.steady);
+  BOOST_TEST(near.previous == 1.0, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(near.last.mean == 1.126, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(near.last.half_width == 0.0893744, boost::test_tools::tolerance(1e-5));
+  BOOST_TEST(near.last.batches == 8);
+  BOOST_TEST(!tb::rate_steady(before, shifted(0.127)).steady);
+  BOOST_TEST(!tb::rate_steady(before, shifted(-0.127)).steady);
+  BOOST_TEST(!tb::rate_steady({1.0}, {1.0, 1.0}).steady);  // one batch: no interval yet
+  BOOST_TEST(tb::rate_steady({1.0, 1.0}, {1.0, 1.0}).steady);
+  BOOST_TEST(!tb::rate_steady({1.0, 1.0}, {1.001, 1.001}).steady);  // no noise, so any change counts
+}
+
+// A saturated point past its knee: the quick-start 4x4 torus (e-cube, uniform, 64 hosts) at 90%
+// of link rate with 64-byte packets. Warmed up with `rate` from 100 us, and for a fixed 1 ms, the
+// two windows' accepted traffic agrees within their 95% batch-means intervals (16 batches each).
+BOOST_AUTO_TEST_CASE(saturated_torus_same_after_100us_and_1ms) {
+  tb::Scenario sc = tb::load_scenario(IBSC_SOURCE_DIR "/scenarios/quickstart.yaml",
+                                      {"traffic.length=64", "run.window_ns=100000", "run.drain_ns=0"});
+  sc.point.run.progress = false;
+  routing::Topology topo;
+  routing::TableSet tables;
+  tb::prepare_scenario(sc, topo, tables);
+  sc.point.topo = &topo;
+  sc.point.tables = &tables;
+  tb::RunParams rate = sc.point.run;
+  rate.measure = tb::Measure::Ci;
+  rate.ci_max_window_ns = rate.window_ns;  // exactly one window, cut into 16 batches
+  tb::RunParams fixed = rate;
+  rate.warmup = tb::Warmup::Rate;
+  rate.warmup_ns = 100000;
+  rate.warmup_max_ns = 1000000;
+  fixed.warmup_ns = 1000000;
+  const std::vector<tb::RunParams> runs = {rate, fixed};
+  auto texts = tb::run_forked(2, 2, [&](int i) {
+    tb::PointSetup p = sc.point;
+    p.run = runs[i];
+    return tb::to_json(tb::run_load_point(p, 0.9, "test")).dump();
+  });
+  const tb::LoadPointResult a = tb::point_from_json(nlohmann::json::parse(texts[0]));
+  const tb::LoadPointResult b = tb::point_from_json(nlohmann::json::parse(texts[1]));
+  const auto &ia = a.ci.accepted_bytes_per_ns_per_switch, &ib = b.ci.accepted_bytes_per_ns_per_switch;
+  BOOST_TEST_MESSAGE("rate warm-up " << a.warmup.ns << " ns (last step " << a.warmup.accepted.mean << " +- "
+                                     << a.warmup.accepted.half_width << ", before " << a.warmup.previous_accepted
+                                     << "): accepted " << ia.mean << " +- " << ia.half_width << "; 1 ms: " << ib.mean
+                                     << " +- " << ib.half_width << " B/ns/switch");
+  BOOST_TEST(a.saturated);
+  BOOST_TEST(b.saturated);
+  BOOST_TEST(a.warmup.rate);
+  BOOST_TEST(a.warmup.settled);
+  BOOST_TEST(a.warmup.ns >= 100000);
+  BOOST_TEST(std::fmod(a.warmup.ns, 50000) == 0);  // whole steps of warmup_ns / 2
+  BOOST_TEST(a.warmup.accepted.batches == tb::kRateBatches);
+  BOOST_TEST(std::isfinite(ia.half_width));
+  BOOST_TEST(std::isfinite(ib.half_width));
+  BOOST_TEST(std::fabs(ia.mean - ib.mean) <= std::hypot(ia.half_width, ib.half_width));
+  BOOST_TEST(!b.warmup.on);  // a fixed warm-up writes nothing new
 }

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <iostream>
 #include <sstream>
+#include <tuple>
 
 #include "tb/stats/results.h"
 #include "tb_test_util.h"
@@ -88,6 +89,59 @@ BOOST_AUTO_TEST_CASE(results_json_is_byte_identical) {
   BOOST_TEST(j["saturation"]["throughput_bytes_per_ns_per_switch"].get<double>() == 1.1);
   std::filesystem::remove_all(a);
   std::filesystem::remove_all(b);
+}
+
+// The two readings: the accepted traffic at the saturation load (0.3: 0.3 + 1/3), and the best
+// of the points above it that warmed up to a steady rate (0.95 at 0.6); the 0.4 point warmed up
+// for a fixed time and the 0.7 point did not settle, so neither counts however high.
+BOOST_AUTO_TEST_CASE(both_readings_past_saturation) {
+  auto pts = sweep();
+  const std::string plain = scratch("res_plain");
+  tb::write_results(plain, scenario(), 7, pts);
+  const std::string before = slurp(plain + "/results.json"), csv_before = slurp(plain + "/results.csv");
+  BOOST_TEST(before.find("steady_past") == std::string::npos);  // no beyond points: bytes as before
+  BOOST_TEST(csv_before.find("warmup_settled") == std::string::npos);
+  for (auto [load, acc, settled] : {std::tuple{0.5, 0.9, true}, std::tuple{0.6, 0.95, true}, std::tuple{0.7, 1.3, false}}) {
+    tb::LoadPointResult r = pts.back();
+    r.offered_load = load;
+    r.accepted_bytes_per_ns_per_switch = acc;
+    r.warmup.on = r.warmup.rate = true;
+    r.warmup.settled = settled;
+    r.warmup.ns = 40000;
+    r.warmup.accepted = {acc, 0.01, 8};
+    r.warmup.previous_accepted = acc + 0.005;
+    pts.push_back(r);
+  }
+  const tb::ThroughputReadings t = tb::throughput_readings(pts);
+  BOOST_TEST(t.found);
+  BOOST_TEST(t.at_saturation == 0.3 + 1.0 / 3, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(t.past_found);
+  BOOST_TEST(t.past == 0.95);
+  BOOST_TEST(t.unsettled == 1);
+  const std::string dir = scratch("res_beyond");
+  tb::write_results(dir, scenario(), 7, pts);
+  auto j = nlohmann::ordered_json::parse(slurp(dir + "/results.json"));
+  BOOST_TEST(j["saturation"]["at_saturation_bytes_per_ns_per_switch"].get<double>() == 0.633333);
+  BOOST_TEST(j["saturation"]["steady_past_bytes_per_ns_per_switch"].get<double>() == 0.95);
+  BOOST_TEST(j["saturation"]["unsettled_points"] == 1);
+  BOOST_TEST(j["points"][6]["warmup"]["accepted_bytes_per_ns_per_switch"]["half_width"].get<double>() == 0.01);
+  BOOST_TEST(j["points"][6]["warmup"]["previous_accepted_bytes_per_ns_per_switch"].get<double>() == 1.305);
+  const auto back = tb::point_from_json(j["points"][6]);
+  BOOST_TEST(back.warmup.rate);
+  BOOST_TEST(!back.warmup.settled);
+  BOOST_TEST(back.warmup.accepted.batches == 8);
+  const std::string csv = slurp(dir + "/results.csv");
+  BOOST_TEST(csv.find(",saturated,warmup_settled\n") != std::string::npos);
+  BOOST_TEST(csv.find(",true,true\n") != std::string::npos);   // 0.5, 0.6: saturated, settled
+  BOOST_TEST(csv.find(",true,false\n") != std::string::npos);  // 0.7: did not settle
+  BOOST_TEST(csv.find(",true,\n") != std::string::npos);       // 0.3, 0.4: fixed warm-up
+  // Nothing settled past the knee: no second reading (null), never the transient's value.
+  for (auto& p : pts) p.warmup.settled = false;
+  const tb::ThroughputReadings none = tb::throughput_readings(pts);
+  BOOST_TEST(!none.past_found);
+  BOOST_TEST(none.unsettled == 3);
+  std::filesystem::remove_all(plain);
+  std::filesystem::remove_all(dir);
 }
 
 BOOST_AUTO_TEST_CASE(json_round_trip) {
