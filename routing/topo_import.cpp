@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "routing/input_file.h"
 #include "routing/strict_number.h"
 
 namespace ibsc::routing {
@@ -38,11 +39,7 @@ struct RawNode {
   throw std::invalid_argument(path + ":" + std::to_string(line) + ": " + what);
 }
 
-std::ifstream open(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::invalid_argument(path + ": cannot open the topology file");
-  return in;
-}
+std::ifstream open(const std::string& path) { return open_input_file(path, kTopologyFile); }
 
 // Numbers of a dump: whole tokens, range-checked, so "8junk" or an overflow names the line.
 long number(const std::string& path, int line, std::string_view text, long max) {

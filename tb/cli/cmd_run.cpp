@@ -20,7 +20,8 @@ struct RunOptions {
   std::string scenario;
   std::vector<std::string> sets;
   std::string out;
-  std::string seed;  // as text: the scenario reader checks it as a 64-bit unsigned number
+  bool out_given = false;  // --out "" is refused, not taken as the default
+  std::string seed;        // as text: the scenario reader checks it as a 64-bit unsigned number
   int jobs = -1;
   bool quiet = false;
   std::string waves;  // VCD file; set: one load point only, with waves
@@ -32,9 +33,8 @@ struct RunOptions {
   double max_memory_gb = 0;  // routing tables above this estimate are refused; 0: half the RAM
 };
 
-// --waves: one load point in a child process (SystemC elaborates once per process), with the
-// probe on. A whole sweep would overwrite one file per point and take far longer.
-std::vector<LoadPointResult> run_with_waves(Scenario& s, const RunOptions& o) {
+// --waves: checked before the output folder is taken, so a bad option writes nothing.
+void prepare_waves(Scenario& s, const RunOptions& o) {
   WaveOptions& w = s.point.run.waves;
   w.file = o.waves;
   w.switches = parse_switch_list(o.wave_switches);
@@ -46,6 +46,12 @@ std::vector<LoadPointResult> run_with_waves(Scenario& s, const RunOptions& o) {
   check_writable(w.vcd_path());
   for (int sw : w.switches)
     if (s.point.arbiter.uses_rtl(sw)) check_writable(rtl_wave_path(w.file, sw));
+}
+
+// --waves: one load point in a child process (SystemC elaborates once per process), with the
+// probe on. A whole sweep would overwrite one file per point and take far longer.
+std::vector<LoadPointResult> run_with_waves(const Scenario& s, const RunOptions& o) {
+  const WaveOptions& w = s.point.run.waves;
   std::fprintf(stderr, "ibsc: waves of switch(es) %s from %.0f ns to %.0f ns at offered load %.3f -> %s\n",
                o.wave_switches.c_str(), w.start_ns, w.end_ns, o.wave_load, w.file.c_str());
   const PointSetup& ps = s.point;
@@ -55,6 +61,7 @@ std::vector<LoadPointResult> run_with_waves(Scenario& s, const RunOptions& o) {
 }
 
 int run(const RunOptions& o) {
+  if (o.out_given && o.out.empty()) throw std::invalid_argument("--out \"\": an empty path is not an output folder");
   auto sets = o.sets;
   if (!o.seed.empty()) sets.push_back("seed=" + o.seed);
   if (o.jobs >= 0) sets.push_back("sweep.jobs=" + std::to_string(o.jobs));
@@ -66,11 +73,14 @@ int run(const RunOptions& o) {
   routing::Topology topo;
   routing::TableSet tables;
   prepare_scenario(s, topo, tables);  // every check that needs the tables, before any point runs
-  // The output folder is made (and proven writable) before hours of simulation, not after.
-  std::string out = o.out.empty() ? "out/" + s.name : o.out;
-  check_output_folder(out, "--out");
   s.point.topo = &topo;
   s.point.tables = &tables;
+  if (!o.waves.empty()) prepare_waves(s, o);
+  // The output folder is made (and proven writable) before hours of simulation, not after, and
+  // held: a second run into it is refused. A --waves run (one load point) without --out goes
+  // to out/NAME-waves, so the sweep's results in out/NAME are not replaced by one point.
+  const std::string out = o.out_given ? o.out : "out/" + s.name + (o.waves.empty() ? "" : "-waves");
+  OutputFolderLock held(out, "--out");
   std::fprintf(stderr, "ibsc: %s: %d switches, %d hosts, routing %s (%d SLs, %d VLs), seed %llu\n", s.name.c_str(),
                topo.num_switches, topo.num_hosts, tables.algorithm.c_str(), tables.sls_used, tables.vls_used,
                static_cast<unsigned long long>(s.point.seed));
@@ -132,7 +142,8 @@ void add_run_command(CLI::App& app) {
   CLI::App* c = app.add_subcommand("run", "Simulate a scenario: load sweep, saturation point, results and plot");
   c->add_option("scenario", o->scenario, "Scenario YAML file")->required()->check(CLI::ExistingFile);
   add_set_option(*c, o->sets);
-  c->add_option("--out", o->out, "Output folder (default out/<scenario name>)");
+  c->add_option("--out", o->out, "Output folder (default out/<scenario name>, out/<scenario name>-waves with --waves)")
+      ->each([o](const std::string&) { o->out_given = true; });
   c->add_option("--seed", o->seed, "Random seed (overrides the scenario's)")->transform(whole_number(0, UINT64_MAX));
   c->add_option("--jobs", o->jobs, "Load points simulated at once (default: one per core)")
       ->transform(whole_number(0, kMaxJobs));
