@@ -25,6 +25,7 @@
 #include "routing/topo_spec.h"
 #include "routing/voqsw.h"
 #include "tb/cli/cli_numbers.h"
+#include "tb/cli/phase_progress.h"
 
 namespace ibsc::tb {
 namespace {
@@ -52,7 +53,7 @@ struct RouteCmdOptions {
   int fault_exhaustive = 4;  // all combinations up to this many faults, sampled above
   long fault_samples = 100000;
   std::vector<std::string> faults;  // --fault SWITCH:PORT (repeatable): pairs this set cuts
-  double max_memory_gb = 0;         // 0: half the physical memory
+  double max_memory_gb = 0;         // 0: half the memory this process may use
   bool describe = false;            // --describe: seeds/001's topology figures, no routing
 };
 
@@ -305,7 +306,9 @@ int route(const RouteCmdOptions& opt) {
     ro.lft_file = opt.import_dir;
     ro.max_memory_gb = opt.max_memory_gb;
     auto t0 = std::chrono::steady_clock::now();
+    const std::string on = " on " + std::to_string(topo.num_switches) + " switches";
     try {
+      PhaseProgress shown("ibsc route: routing " + o.algorithm + on);
       o.tables = routing::compute_routing(topo, ro);
     } catch (const routing::RoutingError& e) {
       if (single) throw;
@@ -321,8 +324,14 @@ int route(const RouteCmdOptions& opt) {
     routing::CheckLimits lim;
     lim.max_sls = opt.max_sls;
     lim.max_vls = opt.max_vls;
-    if (opt.check || opt.json || opt.metrics) o.report = routing::check_tables(topo, o.tables, lim);
-    if (opt.metrics || opt.json) o.metrics = routing::compute_metrics(topo, o.tables);
+    if (opt.check || opt.json || opt.metrics) {
+      PhaseProgress shown("ibsc route: checking " + o.algorithm + "'s tables" + on);
+      o.report = routing::check_tables(topo, o.tables, lim);
+    }
+    if (opt.metrics || opt.json) {
+      PhaseProgress shown("ibsc route: metrics of " + o.algorithm + on);
+      o.metrics = routing::compute_metrics(topo, o.tables);
+    }
     outcomes.push_back(std::move(o));
   }
   if (!opt.export_dir.empty()) {
@@ -446,7 +455,8 @@ void add_route_command(CLI::App& app) {
   c->add_option("--dot", opt->dot, "write the topology as Graphviz");
   c->add_option("--seed", opt->seed, "tie-breaking seed")->transform(whole_number(0, UINT64_MAX));
   c->add_option("--max-memory-gb", opt->max_memory_gb,
-                "refuse tables estimated to need more memory, GB (default: half the physical memory)")
+                "refuse tables estimated to need more memory, GB (default: half the memory this process may use: "
+                "physical, ulimit -v or cgroup, the smallest)")
       ->check(CLI::Range(0.001, 1e6));
   c->add_option("--max-sls", opt->max_sls, "SL budget (TFTR fits it by dropping paths)")->check(CLI::Range(1, 16));
   c->add_flag("--paths", opt->paths, "pairs by number of disjoint paths among their path records (seeds/002)");

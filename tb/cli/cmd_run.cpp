@@ -6,6 +6,7 @@
 
 #include "routing/routing.h"
 #include "tb/cli/cli_numbers.h"
+#include "tb/cli/phase_progress.h"
 #include "tb/run/sweep.h"
 #include "tb/scenario/scenario.h"
 #include "tb/scenario/scenario_check.h"
@@ -72,7 +73,10 @@ int run(const RunOptions& o) {
 
   routing::Topology topo;
   routing::TableSet tables;
-  prepare_scenario(s, topo, tables);  // every check that needs the tables, before any point runs
+  {
+    PhaseProgress shown(o.quiet ? "" : "ibsc: " + s.name + ": topology, routing and table checks");
+    prepare_scenario(s, topo, tables);  // every check that needs the tables, before any point runs
+  }
   s.point.topo = &topo;
   s.point.tables = &tables;
   if (!o.waves.empty()) prepare_waves(s, o);
@@ -149,7 +153,8 @@ void add_run_command(CLI::App& app) {
       ->transform(whole_number(0, kMaxJobs));
   c->add_flag("--quiet", o->quiet, "No progress lines on stderr");
   c->add_option("--max-memory-gb", o->max_memory_gb,
-                "Refuse routing tables estimated to need more memory, GB (default: half the physical memory)")
+                "Refuse routing tables estimated to need more memory, GB (default: half the memory this process may "
+                "use: physical, ulimit -v or cgroup, the smallest)")
       ->check(CLI::Range(0.001, 1e6));
   c->add_option("--waves", o->waves,
                 "Write a VCD (.vcd added if missing) of the selected switches (GTKWave: waves/switch_ports.gtkw, "

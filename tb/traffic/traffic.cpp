@@ -151,7 +151,7 @@ std::vector<int> read_permutation(const std::string& file, int n) {
   try {
     in = routing::open_input_file(file, routing::kPermutationFile);
   } catch (const std::invalid_argument& e) {
-    throw ParamError("traffic.permutation_file", std::string("traffic.permutation_file: ") + e.what());
+    throw ParamError("traffic.permutation_file", e.what());
   }
   int pairs = 0;
   std::vector<int> map(n, -1);
@@ -184,8 +184,8 @@ std::vector<int> read_permutation(const std::string& file, int n) {
   }
   // An empty file (or one of comments) would run with no packet and report "no saturation".
   if (pairs == 0)
-    throw ParamError("traffic.permutation_file", "traffic.permutation_file: " + routing::printable(file) +
-                                                     ": no 'src dst' line, so nothing would be sent");
+    throw ParamError("traffic.permutation_file",
+                     routing::printable(file) + ": no 'src dst' line, so nothing would be sent");
   return map;
 }
 
