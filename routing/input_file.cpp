@@ -92,6 +92,12 @@ std::string read_input_file(const std::string& path, const InputKind& kind) {
   return text;
 }
 
+bool has_control_char(std::string_view text) {
+  for (char c : text)
+    if (static_cast<unsigned char>(c) < 0x20 || c == '\x7f') return true;
+  return false;
+}
+
 std::string printable(std::string_view text) {
   std::string out;
   out.reserve(text.size());

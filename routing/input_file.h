@@ -48,4 +48,8 @@ std::string read_input_file(const std::string& path, const InputKind& kind);
 // escape (\n, \0, \x1b); a backslash is doubled. For names and tokens echoed in errors.
 std::string printable(std::string_view text);
 
+// True when `text` holds a byte printable() would escape other than a backslash: a control
+// character, which no name, spec or path given to ibsc needs.
+bool has_control_char(std::string_view text);
+
 }  // namespace ibsc::routing

@@ -248,7 +248,8 @@ int route(const RouteCmdOptions& opt) {
   std::vector<A> algorithms;
   const std::optional<A> given = opt.routing.empty() ? std::nullopt : parse_enum<A>(opt.routing);
   if (!opt.routing.empty() && !given)
-    throw std::invalid_argument("--routing '" + opt.routing + "' is not one of: " + enum_choice_list<A>());
+    throw std::invalid_argument("--routing '" + routing::printable(opt.routing) + "' is not one of: " +
+                                enum_choice_list<A>());
   if (!opt.import_dir.empty()) {
     if (given && *given != A::File)
       throw std::invalid_argument("--import-opensm reads the tables; it cannot be combined with --routing " +

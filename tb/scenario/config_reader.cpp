@@ -248,6 +248,14 @@ T ConfigReader::get(const std::string& k, const T& def) {
   Found f = find(k, true);
   T v = def;
   if (f.found && !f.value.IsNull() && !convert(f.value, v)) fail(k, type_error<T>(f.value));
+  // Names, specs and paths: a newline or a NUL would split or cut every message echoing them.
+  auto refuse_control = [&](const std::string& text) {
+    if (routing::has_control_char(text))
+      fail(k, "'" + printable(text) + "' contains a control character (a newline, a tab, a NUL, ...)");
+  };
+  if constexpr (std::is_same_v<T, std::string>) refuse_control(v);
+  else if constexpr (std::is_same_v<T, std::vector<std::string>>)
+    for (const auto& e : v) refuse_control(e);
   T old{};
   shadowed(k, old);
   record(k, nlohmann::ordered_json(v));

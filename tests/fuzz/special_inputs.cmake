@@ -60,8 +60,18 @@ ibsc_refuses(trace_empty "trace.empty: no 'time_ns src dst bytes' line: the trac
              mpi ${_ring8} --workload trace --trace ${_w}/trace.empty EMPTY ${_w}/trace.empty)
 ibsc_refuses(study_fifo "study.fifo: is a named pipe" reproduce ${_w}/study.fifo --out ${_never} FIFO ${_w}/study.fifo)
 # A path with a newline is echoed on one line, escaped.
-ibsc_refuses(path_newline_escaped "ibsc: error: ${_w}/a\\\\nb: cannot open: No such file"
+ibsc_refuses(path_newline_escaped "ibsc: error: ${_w}/a\\\\nb: no 'time_ns src dst bytes' line: the trace is empty"
+             mpi ${_ring8} --workload trace "--trace=${_w}/a\nb" EMPTY "${_w}/a\nb")
+ibsc_refuses(file_spec_newline_escaped "ibsc: error: topology spec 'file:${_w}/a\\\\nb' contains a control character"
              route "--topology=file:${_w}/a\nb")
+ibsc_refuses(name_nul_escaped "name_nul.yaml:2: key 'name': 'night\\\\0ly' contains a control character"
+             run ${_fd}/name_nul.yaml ${_o})
+ibsc_refuses(name_newline_escaped "name_newline.yaml:2: key 'name': 'night\\\\nly' contains a control character"
+             run ${_fd}/name_newline.yaml ${_o})
+ibsc_refuses(spec_newline_escaped "ibsc: error: topology spec 'tor\\\\nus:4x4' contains a control character"
+             route "--topology=tor\nus:4x4")
+ibsc_refuses(routing_newline_escaped "ibsc: error: --routing 'e\\\\ncube' is not one of"
+             route --topology torus:4x4 "--routing=e\ncube")
 
 # Overrides are checked like the file's values, and what they cannot express is refused.
 ibsc_refuses(jobs_hides_banana "jobs_banana.yaml:11: key 'sweep.jobs': expected an integer, found 'banana' \\(the scenario's own value"
