@@ -12,6 +12,8 @@
 namespace ibsc::routing {
 namespace {
 
+constexpr std::string_view kBom = "\xEF\xBB\xBF";  // U+FEFF in UTF-8
+
 const char* type_of(mode_t m) {
   if (S_ISDIR(m)) return "a directory";
   if (S_ISFIFO(m)) return "a named pipe (FIFO)";
@@ -40,7 +42,7 @@ int open_checked(const std::string& path, const InputKind& kind) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
   if (fd < 0) {
     const int err = errno;
-    refuse(path, kind, std::string("cannot open: ") + std::strerror(err));
+    throw std::invalid_argument(printable(path) + ": cannot open the " + kind.what + " (" + std::strerror(err) + ")");
   }
   struct stat st {};
   const bool known = fstat(fd, &st) == 0;
@@ -66,6 +68,11 @@ std::ifstream open_input_file(const std::string& path, const InputKind& kind) {
   check_input_file(path, kind);
   std::ifstream in(path, std::ios::binary);
   if (!in) refuse(path, kind, "cannot open");
+  char head[3] = {};
+  in.read(head, 3);
+  const bool bom = in.gcount() == 3 && std::string_view(head, 3) == kBom;
+  in.clear();
+  in.seekg(bom ? 3 : 0);
   return in;
 }
 
@@ -89,6 +96,7 @@ std::string read_input_file(const std::string& path, const InputKind& kind) {
     text.append(buf, static_cast<size_t>(n));
   }
   ::close(fd);
+  if (text.compare(0, 3, kBom) == 0) text.erase(0, 3);
   return text;
 }
 

@@ -28,7 +28,9 @@ constexpr InputKind kScenarioFile{"scenario file", 16 * kMiB, "the largest shipp
 constexpr InputKind kTopologyFile{"topology file", 1024 * kMiB,
                                   "a fabric filling the 48K unicast LIDs is about 20 MB of ibnetdiscover text"};
 // OpenSM writes ~60 bytes per (switch, LID) in opensm-lfts.dump: 1,500 switches x 48K LIDs.
-constexpr InputKind kTableFile{"table file", 4096 * kMiB, "an LFT dump of 1,500 switches x 48K LIDs is about 4 GB"};
+constexpr InputKind kLftDump{"LFT dump", 4096 * kMiB, "an LFT dump of 1,500 switches x 48K LIDs is about 4 GB"};
+// SL2VL and path-record text beside a dump (our export): one line per port pair or host pair.
+constexpr InputKind kTableFile{"table file", 4096 * kMiB, "as large as an LFT dump"};
 // One 'src dst' line per host: 48K hosts is under 1 MB.
 constexpr InputKind kPermutationFile{"permutation file", 64 * kMiB, "one line per host: 48K hosts is under 1 MB"};
 // Held in memory, one record per line (~25 bytes): 1 GB is 40 million messages.
@@ -38,10 +40,13 @@ constexpr InputKind kTraceFile{"trace file", 1024 * kMiB, "1 GB holds about 40 m
 // the kind's size limit (a FIFO is refused without opening it for reading, so never a hang).
 void check_input_file(const std::string& path, const InputKind& kind);
 
-// check_input_file, then the stream (for the line-by-line readers).
+// check_input_file, then the stream (for the line-by-line readers), past a UTF-8 byte-order
+// mark if the file starts with one (Windows editors write it), so every reader treats such a
+// file alike.
 std::ifstream open_input_file(const std::string& path, const InputKind& kind);
 
-// check_input_file, then the whole text (stops at the limit even if the file grows meanwhile).
+// check_input_file, then the whole text without a leading UTF-8 byte-order mark (stops at the
+// limit even if the file grows meanwhile).
 std::string read_input_file(const std::string& path, const InputKind& kind);
 
 // `text` as it can be printed on one line: a newline, a NUL or another control byte becomes an

@@ -39,7 +39,7 @@ ibsc_refuses(topology_fifo "topo.fifo: is a named pipe \\(FIFO\\), not a regular
              route --topology file:${_w}/topo.fifo --check FIFO ${_w}/topo.fifo)
 ibsc_refuses(topology_dev_zero "/dev/zero: is a character device, not a regular file \\(topology file\\)"
              route --topology file:/dev/zero --check)
-ibsc_refuses(topology_directory "topo.dir: is a directory, not a regular file \\(topology file\\)"
+ibsc_refuses(topology_directory "topo.dir: a directory without opensm-subnet.lst"
              route --topology file:${_w}/topo.dir DIR ${_w}/topo.dir)
 ibsc_refuses(topology_too_big "big.topo: is 1.0 GiB, above the 1.0 GiB limit"
              route --topology file:${_w}/big.topo BIG ${_w}/big.topo:1073741825)
@@ -108,3 +108,25 @@ if(NOT CMAKE_CXX_FLAGS MATCHES "sanitize=address")
                "would need about 6.3 GB .*above the limit of [0-2]\\.[0-9] GB \\(half the memory this process may use, by its"
                sh -c [=[ulimit -v 4000000 && exec "$0" route --topology mesh:2x4x128x5:ports=254]=] $<TARGET_FILE:ibsc>)
 endif()
+
+# The readers (issue 37): node and port GUIDs are unique, a port is not cabled to itself in an
+# edge list either, loop-back cables are kept with a note, and a UTF-8 byte-order mark opens an
+# LFT dump as it opens a topology file. The tables files are checked like the others.
+ibsc_refuses(duplicate_ca_guid "dup_ca_guid.topo:25: CA GUID of \"H-0002c90300dd0000\" also on line 21"
+             route --topology file:${_fd}/dup_ca_guid.topo)
+ibsc_refuses(duplicate_port_guid "dup_port_guid.topo:26: port GUID of \"H-0002c90300dd0000\" port 1 also on line 22"
+             route --topology file:${_fd}/dup_port_guid.topo)
+ibsc_refuses(edge_list_self_cabled "self_cabled.edges:9: port 3 of 'A' cabled to itself"
+             route --topology file:${_fd}/self_cabled.edges)
+ibsc_refuses(lft_dump_fifo "lfts.fifo: is a named pipe \\(FIFO\\), not a regular file \\(LFT dump\\)"
+             route --topology file:${_fd}/two_switches_bom.topo --import-opensm ${_w}/lfts.fifo FIFO ${_w}/lfts.fifo)
+ibsc_refuses(lft_dump_dev_zero "/dev/zero: is a character device, not a regular file \\(LFT dump\\)"
+             route --topology file:${_fd}/two_switches_bom.topo --import-opensm /dev/zero)
+add_test(NAME fuzz_edge_list_loopback_noted COMMAND ibsc route --topology file:${_fd}/loopback.edges --check)
+set_tests_properties(fuzz_edge_list_loopback_noted PROPERTIES LABELS fuzz PASS_REGULAR_EXPRESSION
+  "loopback.edges:9: loop-back cable on 'A' ports 3-4 \\(never routed\\)\n[^\n]*loopback.edges:10: loop-back cable on 'A' ports 5-6 .*acyclic: deadlock-free")
+# Both files open with a byte-order mark; the tables are those of the same dump without it.
+add_test(NAME fuzz_bom_lft_dump COMMAND ibsc route --topology file:${_fd}/two_switches_bom.topo
+         --import-opensm ${_fd}/two_switches_bom.dump --check)
+set_tests_properties(fuzz_bom_lft_dump PROPERTIES LABELS fuzz PASS_REGULAR_EXPRESSION
+  "file: 1 SLs, 1 VLs, LMC 0, max LID 5.*pairs: 6, routed 6, unrouted 0, looping 0.*acyclic: deadlock-free")

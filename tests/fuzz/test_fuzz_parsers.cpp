@@ -404,6 +404,8 @@ BOOST_AUTO_TEST_CASE(special_files) {
          tb::make_destination_pattern(c, t);
        }},
       {"trace", [](const std::string& p) { tb::read_trace(p); }},
+      // A directory is a dump folder for these two: it lacks the dump (a clear error too).
+      {"LFT dump", [&](const std::string& p) { routing::import_opensm_tables(t, p); }},
   };
   snprintf(g_hang_note, sizeof g_hang_note, "fuzz special_files: a reader blocked on a special file\n");
   signal(SIGALRM, on_hang);
@@ -420,7 +422,9 @@ BOOST_AUTO_TEST_CASE(special_files) {
       alarm(0);
       const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       const bool named =
-          what.find("not a regular file") != std::string::npos || what.find("above the") != std::string::npos;
+          what.find("not a regular file") != std::string::npos || what.find("above the") != std::string::npos ||
+          (name == "LFT dump" && what.find("opensm-lfts.dump: cannot open") != std::string::npos) ||
+          (name == "topology" && what.find("a directory without opensm-subnet.lst") != std::string::npos);
       BOOST_TEST(named, name << " on " << path << ": '" << what << "'");
       BOOST_TEST(s < 1.0, name << " on " << path << ": " << s << " s");
     }
