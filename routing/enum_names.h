@@ -16,6 +16,8 @@
 #include <string_view>
 #include <vector>
 
+#include "routing/input_file.h"
+
 namespace ibsc {
 
 template <class E>
@@ -61,7 +63,7 @@ std::string enum_choice_list() {
 template <class E>
 E enum_value(std::string_view word) {
   if (const std::optional<E> v = parse_enum<E>(word)) return *v;
-  throw std::invalid_argument("'" + std::string(word) + "' is not one of: " + enum_choice_list<E>());
+  throw std::invalid_argument("'" + routing::printable(word) + "' is not one of: " + enum_choice_list<E>());
 }
 
 }  // namespace ibsc

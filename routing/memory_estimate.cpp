@@ -1,7 +1,5 @@
 #include "routing/memory_estimate.h"
 
-#include <unistd.h>
-
 #include <cstdio>
 #include <vector>
 
@@ -50,9 +48,12 @@ TableMemory estimate_table_memory(const Topology& topo, Algorithm algorithm) {
   return m;
 }
 
-double default_table_memory_limit_bytes() {
-  const long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
-  return pages > 0 && size > 0 ? 0.5 * static_cast<double>(pages) * static_cast<double>(size) : 0.0;
+MemoryLimit default_table_memory_limit() {
+  MemoryLimit m = usable_memory();
+  m.bytes *= 0.5;
+  return m;
 }
+
+double default_table_memory_limit_bytes() { return default_table_memory_limit().bytes; }
 
 }  // namespace ibsc::routing

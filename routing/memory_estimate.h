@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 
+#include "routing/memory_limit.h"
 #include "routing/routing.h"
 #include "routing/topology.h"
 
@@ -25,8 +26,10 @@ struct TableMemory {
 
 TableMemory estimate_table_memory(const Topology& topo, Algorithm algorithm);
 
-// The default limit: half the physical memory (the rest for the simulation, its workers and
-// the system); 0 when the machine does not say.
+// The default limit: half the memory this process may use (memory_limit.h: the smallest of the
+// physical memory, RLIMIT_AS and the cgroup limit); the rest is for the simulation, its
+// workers and the system. bytes 0 when the machine does not say.
+MemoryLimit default_table_memory_limit();
 double default_table_memory_limit_bytes();
 
 }  // namespace ibsc::routing

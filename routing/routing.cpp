@@ -93,14 +93,16 @@ TableSet compute_routing(const Topology& topo, const RoutingOptions& given) {
   }
   // Then the memory: a fabric whose LIDs do not fit is told so first.
   const TableMemory need = estimate_table_memory(topo, opt.algorithm);
-  const double limit = opt.max_memory_gb > 0 ? opt.max_memory_gb * 1e9 : default_table_memory_limit_bytes();
+  const MemoryLimit usable = opt.max_memory_gb > 0 ? MemoryLimit{} : default_table_memory_limit();
+  const double limit = opt.max_memory_gb > 0 ? opt.max_memory_gb * 1e9 : usable.bytes;
   if (limit > 0 && need.total() > limit) {
     char lim[64];
     std::snprintf(lim, sizeof lim, "%.1f GB", limit / 1e9);
-    throw RoutingError(
-        std::to_string(topo.num_switches) + " switches and " + std::to_string(topo.num_hosts) +
-        " hosts: the routing tables would need " + need.text() + ", above the limit of " + lim +
-        (opt.max_memory_gb > 0 ? " (--max-memory-gb)" : " (half the physical memory; --max-memory-gb sets another)"));
+    throw RoutingError(std::to_string(topo.num_switches) + " switches and " + std::to_string(topo.num_hosts) +
+                       " hosts: the routing tables would need " + need.text() + ", above the limit of " + lim +
+                       (opt.max_memory_gb > 0 ? " (--max-memory-gb)"
+                                              : " (half the memory this process may use, by its " + usable.source +
+                                                    "; --max-memory-gb sets another)"));
   }
   using A = Algorithm;
   switch (opt.algorithm) {

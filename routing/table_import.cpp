@@ -9,6 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "routing/input_file.h"
 #include "routing/lids.h"
 #include "routing/strict_number.h"
 #include "routing/table_import_dump.h"
@@ -265,7 +266,7 @@ void lay_out_lids(const Topology& t, const LftDump& d, const std::string& sl2vl,
   if (!sl2vl.empty() && std::filesystem::exists(sl2vl)) {
     ts.switches.assign(t.num_switches, SwitchTables{});
     ts.hosts.assign(t.num_hosts, HostTables{});
-    std::ifstream s(sl2vl);
+    std::ifstream s = open_input_file(sl2vl, kTableFile);
     read_sl2vl(t, ts, s, sl2vl);
   } else if (real_lids(t, d.blocks)) {
     ts.switches.assign(t.num_switches, SwitchTables{});
@@ -322,8 +323,7 @@ TableSet import_opensm_tables(const Topology& t, const std::string& path) {
   namespace fs = std::filesystem;
   const bool dir = fs::is_directory(path);
   const std::string dump = dump_file(path);
-  std::ifstream in(dump);
-  if (!in) throw std::invalid_argument(dump + ": cannot open the LFT dump");
+  std::ifstream in = open_input_file(dump, kLftDump);
   const LftDump d = dump_detail::read_lft_dump(t, in, dump);
   if (d.blocks.empty())
     throw std::invalid_argument(dump +
@@ -348,7 +348,7 @@ TableSet import_opensm_tables(const Topology& t, const std::string& path) {
 
   const std::string records = dir ? (fs::path(path) / "path-records.txt").string() : "";
   if (!records.empty() && fs::exists(records)) {
-    std::ifstream r(records);
+    std::ifstream r = open_input_file(records, kTableFile);
     read_path_records(t, ts, r, records);
   } else {
     default_path_records(t, ts);

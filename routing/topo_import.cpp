@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "routing/input_file.h"
 #include "routing/strict_number.h"
 #include "routing/topo_import_links.h"
 
@@ -41,11 +42,7 @@ struct RawNode {
   throw std::invalid_argument(path + ":" + std::to_string(line) + ": " + what);
 }
 
-std::ifstream open(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::invalid_argument(path + ": cannot open the topology file");
-  return in;
-}
+std::ifstream open(const std::string& path) { return open_input_file(path, kTopologyFile); }
 
 // Numbers of a dump: whole tokens, range-checked, so "8junk" or an overflow names the line.
 long number(const std::string& path, int line, std::string_view text, long max) {
@@ -175,7 +172,7 @@ using import_detail::note_unmodelled_rates;
 Topology read_ibnetdiscover(const std::string& path) {
   std::ifstream in = open(path);
   std::vector<RawNode> nodes;
-  uint64_t pending_guid = 0;  // switchguid= precedes its Switch header
+  uint64_t pending_guid = 0;  // switchguid= (caguid=) precedes its Switch (Ca) header
   std::vector<std::string> notes;
   std::string raw;
   int line = 0;
@@ -194,10 +191,11 @@ Topology read_ibnetdiscover(const std::string& path) {
           fail(path, line, "node \"" + std::string(id) + "\" has " + std::string(ports_text) + " ports (1..254)");
         RawNode n{sw, std::string(id), static_cast<int>(ports), line, {}};
         n.aggregation = !sw && v.find("\"" + std::string(import_detail::kAggregationNode) + "\"") != std::string::npos;
+        std::string_view g = id;
+        const bool id_is_guid =
+            take(g, sw ? "S-" : "H-") && g.size() == 16 && take_while(g, isxdigit_char).size() == 16;
+        n.guid = pending_guid ? pending_guid : id_is_guid ? hex_guid(path, line, id.substr(2)) : 0;
         if (n.is_switch) {
-          std::string_view g = id;
-          const bool id_is_guid = take(g, "S-") && g.size() == 16 && take_while(g, isxdigit_char).size() == 16;
-          n.guid = pending_guid ? pending_guid : id_is_guid ? hex_guid(path, line, id.substr(2)) : 0;
           Annotations a = annotations(path, line, v);
           if (!a.lids.empty()) n.lid = a.lids.front();
         }
@@ -234,7 +232,7 @@ Topology read_ibnetdiscover(const std::string& path) {
       n.links.push_back({p, std::string(peer), pp, a.width ? a.width : 1, a.rate, line, guid, own, peer_lid});
       continue;
     }
-    if (take(v, "switchguid=0x")) {
+    if (take(v, "switchguid=0x") || take(v, "caguid=0x")) {
       std::string_view g = take_while(v, isxdigit_char);
       if (!g.empty()) pending_guid = hex_guid(path, line, g);
     }
@@ -308,21 +306,29 @@ Topology read_ibnetdiscover(const std::string& path) {
     return {host_node.at(end), 1};
   };
   // GUIDs and LIDs as the dump gives them, so tables computed on the real fabric (OpenSM
-  // dumps) can be matched to nodes; a switch GUID given twice would make that ambiguous.
+  // dumps) can be matched to nodes; a node GUID (switch or CA, from its guid= line or its
+  // S-/H-<guid> name) or an HCA port GUID given twice would make that ambiguous.
   std::map<uint64_t, int> guid_line;
   for (size_t i = 0; i < nodes.size(); ++i) {
+    if (nodes[i].aggregation) continue;
+    if (nodes[i].guid && !guid_line.emplace(nodes[i].guid, nodes[i].line).second)
+      fail(path, nodes[i].line,
+           std::string(nodes[i].is_switch ? "switch" : "CA") + " GUID of \"" + nodes[i].id + "\" also on line " +
+               std::to_string(guid_line[nodes[i].guid]));
     if (!nodes[i].is_switch) continue;
     Node& sw = t.nodes[switch_node[i]];
     sw.guid = nodes[i].guid;
     sw.lid = nodes[i].lid;
-    if (sw.guid && !guid_line.emplace(sw.guid, nodes[i].line).second)
-      fail(path, nodes[i].line,
-           "switch GUID of \"" + nodes[i].id + "\" also on line " + std::to_string(guid_line[sw.guid]));
   }
+  std::map<uint64_t, int> port_guid_line;
   for (size_t i = 0; i < nodes.size(); ++i)
     for (const RawPort& rp : nodes[i].links) {
       auto own = host_node.find({static_cast<int>(i), rp.port});
       if (own != host_node.end()) {
+        if (rp.guid && !port_guid_line.emplace(rp.guid, rp.line).second)
+          fail(path, rp.line,
+               "port GUID of \"" + nodes[i].id + "\" port " + std::to_string(rp.port) + " also on line " +
+                   std::to_string(port_guid_line[rp.guid]));
         if (rp.guid) t.nodes[own->second].guid = rp.guid;
         if (rp.lid) t.nodes[own->second].lid = rp.lid;
       }
@@ -456,8 +462,21 @@ Topology read_edge_list(const std::string& path) {
       fail(path, l.line, "switch '" + n + "' has no free port");
     };
     if (!t.is_switch(a) && !t.is_switch(b)) fail(path, l.line, "link between two hosts");
-    int pa = pick(a, l.pa, l.a);
-    int pb = pick(b, l.pb, l.b);
+    // A loop-back ("link A A", "link A A:3") picks a free port other than the given or first one.
+    auto pick_beside = [&](int v, int p, const std::string& n, int taken) {
+      if (taken > t.nodes[v].num_ports) return pick(v, p, n);  // pick() refuses the port given
+      int& held = t.nodes[v].ports[taken].node;
+      const int was = held;
+      held = v;
+      const int q = pick(v, p, n);
+      held = was;
+      return q;
+    };
+    const bool loop = a == b;
+    int pa = loop && !l.pa && l.pb ? pick_beside(a, 0, l.a, l.pb) : pick(a, l.pa, l.a);
+    int pb = loop && !l.pb ? pick_beside(b, 0, l.b, pa) : pick(b, l.pb, l.b);
+    // As the ibnetdiscover reader: a port cannot be cabled to itself.
+    if (a == b && pa == pb) fail(path, l.line, "port " + std::to_string(pa) + " of '" + l.a + "' cabled to itself");
     try {
       connect(t, a, pa, b, pb, l.width);
     } catch (const std::invalid_argument& e) {

@@ -11,6 +11,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "routing/input_file.h"
 #include "routing/strict_number.h"
 #include "routing/topo_import.h"
 #include "routing/topo_import_links.h"
@@ -127,8 +128,7 @@ class LineReader {
 }  // namespace
 
 Topology read_opensm_subnet(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::invalid_argument(path + ": cannot open the topology file");
+  std::ifstream in = open_input_file(path, kTopologyFile);
   std::vector<LinkLine> links;
   std::map<std::string, int> inactive;  // link state -> lines
   int router_lines = 0;

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "routing/input_file.h"
 #include "routing/strict_number.h"
 #include "routing/topo_import.h"
 #include "routing/topo_import_links.h"
@@ -103,8 +104,7 @@ PortRecord read_line(const std::string& path, int line, const std::string& raw) 
 }  // namespace
 
 Topology read_ibnetdiscover_ports(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::invalid_argument(path + ": cannot open the topology file");
+  std::ifstream in = open_input_file(path, kTopologyFile);
   std::vector<PortRecord> recs;
   std::string raw;
   int line = 0;

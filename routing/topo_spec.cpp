@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "routing/generators.h"
+#include "routing/input_file.h"
 #include "routing/strict_number.h"
 #include "routing/topo_import.h"
 
@@ -233,6 +234,9 @@ Topology build(const std::string& spec, int default_hosts) {
 
 Topology build_topology_spec(const std::string& spec) {
   if (spec.empty()) throw std::invalid_argument("topology spec is empty");
+  // A newline would split the message that echoes the spec, a NUL would cut it.
+  if (has_control_char(spec))
+    throw std::invalid_argument("topology spec '" + printable(spec) + "' contains a control character");
   return build(spec, -1);
 }
 

@@ -8,6 +8,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "routing/input_file.h"
 #include "tb/scenario/scenario.h"
 #include "tb/scenario/yaml_guard.h"
 
@@ -88,10 +89,12 @@ Study load_study(const std::string& path) {
   Reader r{path};
   YAML::Node root;
   try {
-    std::ifstream in(path);
-    if (!in) throw std::runtime_error(path + ": cannot read the study file");
     std::stringstream text;
-    text << in.rdbuf();
+    try {
+      text << routing::read_input_file(path, routing::kScenarioFile);
+    } catch (const std::invalid_argument& e) {
+      throw std::runtime_error(e.what());
+    }
     const YamlShape shape = check_yaml_shape(text.str());
     if (!shape.problem.empty())
       throw std::runtime_error(path + ":" + std::to_string(shape.line) + ": " + shape.problem);

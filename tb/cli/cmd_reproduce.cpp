@@ -36,6 +36,7 @@ struct ReproduceOptions {
   std::string study;
   bool quick = false;
   std::string out;
+  bool out_given = false;  // --out "" is refused, not taken as the default
   int jobs = 0;
   std::string only;
 };
@@ -159,11 +160,14 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
     exps.erase(std::remove_if(exps.begin(), exps.end(), [&](auto& e) { return !selected(e.name); }), exps.end());
     if (exps.empty()) throw std::runtime_error("--only '" + o.only + "' matches no experiment of " + o.study);
   }
-  const std::string out = o.out.empty() ? (o.quick ? "out/" + study.name + "-quick" : "reports/" + study.name) : o.out;
+  if (o.out_given && o.out.empty()) throw std::invalid_argument("--out \"\": an empty path is not an output folder");
+  const std::string out = !o.out_given ? (o.quick ? "out/" + study.name + "-quick" : "reports/" + study.name) : o.out;
   // Under mpirun rank 0 alone writes; every rank routes and prepares the same experiments, runs
   // its share, and the others stop once all are back.
   const bool writer = writes_outputs();
   const bool spread = active_spreader() != nullptr;
+  std::optional<OutputFolderLock> held;  // a second run into the folder is refused
+  if (writer) held.emplace(out, "--out");
   if (writer) check_output_folder(out + "/scenarios", "--out");  // before any experiment runs
   set_progress_folder(out + "/mpi-progress");                    // used under mpirun only
   const int jobs = o.jobs > 0 ? o.jobs : static_cast<int>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
@@ -352,7 +356,8 @@ void add_reproduce_command(CLI::App& app) {
       ->required()
       ->check(CLI::ExistingFile);
   c->add_flag("--quick", o->quick, "Short windows and coarse sweeps: checks the invariants, not the paper's numbers");
-  c->add_option("--out", o->out, "Report folder (default reports/<study>, or out/<study>-quick with --quick)");
+  c->add_option("--out", o->out, "Report folder (default reports/<study>, or out/<study>-quick with --quick)")
+      ->each([o](const std::string&) { o->out_given = true; });
   c->add_option("--jobs", o->jobs, "Experiments run at once (default: one per core)")
       ->transform(whole_number(0, kMaxJobs));
   c->add_option("--only", o->only,

@@ -28,6 +28,7 @@
 #include "routing/topo_spec.h"
 #include "routing/voqsw.h"
 #include "tb/cli/cli_numbers.h"
+#include "tb/cli/phase_progress.h"
 
 namespace ibsc::tb {
 namespace {
@@ -56,7 +57,7 @@ struct RouteCmdOptions {
   int fault_exhaustive = 4;  // all combinations up to this many faults, sampled above
   long fault_samples = 100000;
   std::vector<std::string> faults;  // --fault SWITCH:PORT (repeatable): pairs this set cuts
-  double max_memory_gb = 0;         // 0: half the physical memory
+  double max_memory_gb = 0;         // 0: half the memory this process may use
   bool describe = false;            // --describe: seeds/001's topology figures, no routing
   std::string opensm_engine;        // --routing opensm: OpenSM's engine (routing/opensm_engine.h)
   std::string opensm_options;       // added to OpenSM's command line
@@ -283,7 +284,8 @@ int route(const RouteCmdOptions& opt) {
   std::vector<A> algorithms;
   const std::optional<A> given = opt.routing.empty() ? std::nullopt : parse_enum<A>(opt.routing);
   if (!opt.routing.empty() && !given)
-    throw std::invalid_argument("--routing '" + opt.routing + "' is not one of: " + enum_choice_list<A>());
+    throw std::invalid_argument("--routing '" + routing::printable(opt.routing) + "' is not one of: " +
+                                enum_choice_list<A>());
   if ((!opt.opensm_engine.empty() || !opt.opensm_options.empty() || !opt.opensm_dir.empty()) &&
       !(given && *given == A::Opensm))
     throw std::invalid_argument("--opensm-engine, --opensm-options and --opensm-dir need --routing opensm");
@@ -353,7 +355,9 @@ int route(const RouteCmdOptions& opt) {
     ro.opensm_timeout_s = opt.opensm_timeout;
     ro.opensm_dir = opt.opensm_dir;
     auto t0 = std::chrono::steady_clock::now();
+    const std::string on = " on " + std::to_string(topo.num_switches) + " switches";
     try {
+      PhaseProgress shown("ibsc route: routing " + o.algorithm + on);
       o.tables = routing::compute_routing(topo, ro);
     } catch (const routing::RoutingError& e) {
       if (single) throw;
@@ -370,8 +374,14 @@ int route(const RouteCmdOptions& opt) {
     routing::CheckLimits lim;
     lim.max_sls = opt.max_sls;
     lim.max_vls = opt.max_vls;
-    if (opt.check || opt.json || opt.metrics) o.report = routing::check_tables(topo, o.tables, lim);
-    if (opt.metrics || opt.json) o.metrics = routing::compute_metrics(topo, o.tables);
+    if (opt.check || opt.json || opt.metrics) {
+      PhaseProgress shown("ibsc route: checking " + o.algorithm + "'s tables" + on);
+      o.report = routing::check_tables(topo, o.tables, lim);
+    }
+    if (opt.metrics || opt.json) {
+      PhaseProgress shown("ibsc route: metrics of " + o.algorithm + on);
+      o.metrics = routing::compute_metrics(topo, o.tables);
+    }
     if (opt.metrics) o.pair_busiest = routing::uniform_pair_loads(topo, o.tables).busiest();
     outcomes.push_back(std::move(o));
   }
@@ -503,7 +513,8 @@ void add_route_command(CLI::App& app) {
   c->add_option("--dot", opt->dot, "write the topology as Graphviz");
   c->add_option("--seed", opt->seed, "tie-breaking seed")->transform(whole_number(0, UINT64_MAX));
   c->add_option("--max-memory-gb", opt->max_memory_gb,
-                "refuse tables estimated to need more memory, GB (default: half the physical memory)")
+                "refuse tables estimated to need more memory, GB (default: half the memory this process may use: "
+                "physical, ulimit -v or cgroup, the smallest)")
       ->check(CLI::Range(0.001, 1e6));
   c->add_option("--max-sls", opt->max_sls, "SL budget (TFTR fits it by dropping paths)")->check(CLI::Range(1, 16));
   c->add_flag("--paths", opt->paths, "pairs by number of disjoint paths among their path records (seeds/002)");

@@ -6,6 +6,7 @@
 
 #include "routing/routing.h"
 #include "tb/cli/cli_numbers.h"
+#include "tb/cli/phase_progress.h"
 #include "tb/run/sweep.h"
 #include "tb/run/work_spread.h"
 #include "tb/scenario/scenario.h"
@@ -22,7 +23,8 @@ struct RunOptions {
   std::string scenario;
   std::vector<std::string> sets;
   std::string out;
-  std::string seed;  // as text: the scenario reader checks it as a 64-bit unsigned number
+  bool out_given = false;  // --out "" is refused, not taken as the default
+  std::string seed;        // as text: the scenario reader checks it as a 64-bit unsigned number
   int jobs = -1;
   bool quiet = false;
   std::string waves;  // VCD file; set: one load point only, with waves
@@ -34,9 +36,8 @@ struct RunOptions {
   double max_memory_gb = 0;  // routing tables above this estimate are refused; 0: half the RAM
 };
 
-// --waves: one load point in a child process (SystemC elaborates once per process), with the
-// probe on. A whole sweep would overwrite one file per point and take far longer.
-std::vector<LoadPointResult> run_with_waves(Scenario& s, const RunOptions& o) {
+// --waves: checked before the output folder is taken, so a bad option writes nothing.
+void prepare_waves(Scenario& s, const RunOptions& o) {
   if (active_spreader())
     throw std::runtime_error("--waves runs one load point in one process: start it without mpirun");
   WaveOptions& w = s.point.run.waves;
@@ -51,6 +52,12 @@ std::vector<LoadPointResult> run_with_waves(Scenario& s, const RunOptions& o) {
   check_writable(gtkw_path(w.vcd_path()));
   for (int sw : w.switches)
     if (s.point.arbiter.uses_rtl(sw)) check_writable(rtl_wave_path(w.file, sw));
+}
+
+// --waves: one load point in a child process (SystemC elaborates once per process), with the
+// probe on. A whole sweep would overwrite one file per point and take far longer.
+std::vector<LoadPointResult> run_with_waves(const Scenario& s, const RunOptions& o) {
+  const WaveOptions& w = s.point.run.waves;
   std::fprintf(stderr,
                "ibsc: waves of switch(es) %s from %.0f ns to %.0f ns at offered load %.3f -> %s (open with: gtkwave "
                "%s)\n",
@@ -63,6 +70,7 @@ std::vector<LoadPointResult> run_with_waves(Scenario& s, const RunOptions& o) {
 }
 
 int run(const RunOptions& o) {
+  if (o.out_given && o.out.empty()) throw std::invalid_argument("--out \"\": an empty path is not an output folder");
   auto sets = o.sets;
   if (!o.seed.empty()) sets.push_back("seed=" + o.seed);
   if (o.jobs >= 0) sets.push_back("sweep.jobs=" + std::to_string(o.jobs));
@@ -73,15 +81,22 @@ int run(const RunOptions& o) {
 
   routing::Topology topo;
   routing::TableSet tables;
-  prepare_scenario(s, topo, tables);  // every check that needs the tables, before any point runs
-  // The output folder is made (and proven writable) before hours of simulation, not after.
-  std::string out = o.out.empty() ? "out/" + s.name : o.out;
   // Under mpirun rank 0 alone writes (the other ranks run load points and stop after the sweep).
   const bool writer = writes_outputs();
-  if (writer) check_output_folder(out, "--out");
-  set_progress_folder(out + "/mpi-progress");  // used under mpirun only (tb/run/mpi_progress.h)
+  {
+    PhaseProgress shown(o.quiet || !writer ? "" : "ibsc: " + s.name + ": topology, routing and table checks");
+    prepare_scenario(s, topo, tables);  // every check that needs the tables, before any point runs
+  }
   s.point.topo = &topo;
   s.point.tables = &tables;
+  if (!o.waves.empty()) prepare_waves(s, o);
+  // The output folder is made (and proven writable) before hours of simulation, not after, and
+  // held: a second run into it is refused. A --waves run (one load point) without --out goes
+  // to out/NAME-waves, so the sweep's results in out/NAME are not replaced by one point.
+  const std::string out = o.out_given ? o.out : "out/" + s.name + (o.waves.empty() ? "" : "-waves");
+  std::optional<OutputFolderLock> held;
+  if (writer) held.emplace(out, "--out");
+  set_progress_folder(out + "/mpi-progress");  // used under mpirun only (tb/run/mpi_progress.h)
   if (writer)
     std::fprintf(stderr, "ibsc: %s: %d switches, %d hosts, routing %s (%d SLs, %d VLs), seed %llu\n", s.name.c_str(),
                  topo.num_switches, topo.num_hosts, tables.algorithm.c_str(), tables.sls_used, tables.vls_used,
@@ -153,13 +168,15 @@ void add_run_command(CLI::App& app) {
   CLI::App* c = app.add_subcommand("run", "Simulate a scenario: load sweep, saturation point, results and plot");
   c->add_option("scenario", o->scenario, "Scenario YAML file")->required()->check(CLI::ExistingFile);
   add_set_option(*c, o->sets);
-  c->add_option("--out", o->out, "Output folder (default out/<scenario name>)");
+  c->add_option("--out", o->out, "Output folder (default out/<scenario name>, out/<scenario name>-waves with --waves)")
+      ->each([o](const std::string&) { o->out_given = true; });
   c->add_option("--seed", o->seed, "Random seed (overrides the scenario's)")->transform(whole_number(0, UINT64_MAX));
   c->add_option("--jobs", o->jobs, "Load points simulated at once (default: one per core)")
       ->transform(whole_number(0, kMaxJobs));
   c->add_flag("--quiet", o->quiet, "No progress lines on stderr");
   c->add_option("--max-memory-gb", o->max_memory_gb,
-                "Refuse routing tables estimated to need more memory, GB (default: half the physical memory)")
+                "Refuse routing tables estimated to need more memory, GB (default: half the memory this process may "
+                "use: physical, ulimit -v or cgroup, the smallest)")
       ->check(CLI::Range(0.001, 1e6));
   c->add_option("--waves", o->waves,
                 "Write a VCD (.vcd added if missing) of the selected switches, and beside it a GTKWave save file "

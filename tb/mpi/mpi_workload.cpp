@@ -6,6 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "routing/input_file.h"
 #include "tb/stats/output_files.h"
 
 namespace ibsc::tb {
@@ -153,8 +154,7 @@ std::function<void(MpiHost&)> make_workload(const WorkloadConfig& w) {
 }
 
 std::vector<TraceRecord> read_trace(const std::string& file) {
-  std::ifstream in(file);
-  if (!in) throw std::invalid_argument(file + ": cannot open trace file");
+  std::ifstream in = routing::open_input_file(file, routing::kTraceFile);
   std::vector<TraceRecord> out;
   std::string line;
   for (int n = 1; std::getline(in, line); ++n) {
@@ -164,18 +164,22 @@ std::vector<TraceRecord> read_trace(const std::string& file) {
     long long src = 0, dst = 0, bytes = 0;
     if (!(ls >> r.time_ns)) {
       if (line.find_first_not_of(" \t\r") == std::string::npos) continue;  // blank or comment
-      throw std::invalid_argument(file + ":" + std::to_string(n) + ": expected 'time_ns src dst bytes'");
+      throw std::invalid_argument(routing::printable(file) + ":" + std::to_string(n) +
+                                  ": expected 'time_ns src dst bytes'");
     }
     std::string rest;
-    if (!(ls >> src >> dst >> bytes) || (ls >> rest) || !(r.time_ns >= 0) || src < 0 || dst < 0 || bytes < 1 ||
-        bytes > UINT32_MAX || src > INT32_MAX || dst > INT32_MAX)
-      throw std::invalid_argument(file + ":" + std::to_string(n) +
-                                  ": expected 'time_ns src dst bytes' (time >= 0, hosts >= 0, 1 <= bytes < 2^32)");
+    if (!(ls >> src >> dst >> bytes) || (ls >> rest) || !(r.time_ns >= 0 && r.time_ns <= 1e15) || src < 0 || dst < 0 ||
+        bytes < 1 || bytes > UINT32_MAX || src > INT32_MAX || dst > INT32_MAX)
+      throw std::invalid_argument(
+          routing::printable(file) + ":" + std::to_string(n) +
+          ": expected 'time_ns src dst bytes' (0 <= time <= 1e15 ns, hosts >= 0, 1 <= bytes < 2^32)");
     r.src = static_cast<int>(src);
     r.dst = static_cast<int>(dst);
     r.bytes = static_cast<uint32_t>(bytes);
     out.push_back(r);
   }
+  if (out.empty())  // else a run of no message that ends at once, "successfully"
+    throw std::invalid_argument(routing::printable(file) + ": no 'time_ns src dst bytes' line: the trace is empty");
   return out;
 }
 

@@ -1,15 +1,19 @@
 #include "tb/scenario/config_reader.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <type_traits>
 
+#include "routing/input_file.h"
 #include "tb/scenario/yaml_guard.h"
 
 namespace ibsc::tb {
 namespace {
+
+using routing::printable;
 
 std::vector<std::string> split(const std::string& key) {
   std::vector<std::string> parts;
@@ -67,13 +71,13 @@ std::string pointer(const std::string& full_key) {
 }  // namespace
 
 ConfigReader ConfigReader::from_file(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw ConfigError(path + ": is a directory, not a scenario file");
-  std::ifstream in(path);
-  if (!in) throw ConfigError(path + ": cannot open scenario file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return from_string(ss.str(), path);
+  std::string text;
+  try {
+    text = routing::read_input_file(path, routing::kScenarioFile);
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(e.what());
+  }
+  return from_string(text, path);
 }
 
 ConfigReader ConfigReader::from_string(const std::string& text, const std::string& name) {
@@ -118,6 +122,12 @@ void ConfigReader::apply_override(const std::string& a) {
     v = YAML::Load(value);
   } catch (const YAML::Exception& e) {
     throw ConfigError(at + "cannot parse value '" + value + "': " + e.msg);
+  }
+  // A null would leave the key at its default without saying so.
+  if (v.IsNull()) throw ConfigError(at + "'" + value + "' is not a value (leave the key out for its default)");
+  if (!s_->overridden.count(key)) {
+    Found old = find(key, false);
+    if (old.found && !old.value.IsNull()) s_->shadowed[key] = {YAML::Clone(old.value), old.line};
   }
   YAML::Node n = s_->root;
   std::string path;
@@ -193,27 +203,61 @@ void ConfigReader::record(const std::string& full_key, const nlohmann::ordered_j
   s_->resolved[nlohmann::ordered_json::json_pointer(pointer(full_key))] = v;
 }
 
+namespace {
+
+template <class T>
+bool convert(const YAML::Node& n, T& v) {
+  if constexpr (std::is_same_v<T, std::string>) {
+    if (!n.IsScalar()) return false;
+  } else if constexpr (std::is_same_v<T, uint64_t>) {
+    if (!n.IsScalar() || n.Scalar().rfind('-', 0) == 0) return false;
+  }
+  try {
+    v = n.as<T>();
+  } catch (const YAML::Exception&) {
+    return false;
+  }
+  return true;
+}
+
+template <class T>
+std::string type_error(const YAML::Node& n) {
+  const std::string found = n.IsScalar() ? "'" + printable(n.Scalar()) + "'" : n.IsMap() ? "a section" : "a list";
+  return std::string("expected ") + type_name<T>() + ", found " + found;
+}
+
+}  // namespace
+
+void ConfigReader::fail_shadowed(const std::string& key, const std::string& what) const {
+  const int line = s_->shadowed.at(key).second;
+  throw ConfigError(s_->file + (line >= 0 ? ":" + std::to_string(line + 1) : "") + ": key '" + key + "': " + what +
+                    " (the scenario's own value, overridden on the command line: correct it in the file)");
+}
+
+template <class T>
+bool ConfigReader::shadowed(const std::string& key, T& out) const {
+  auto it = s_->shadowed.find(key);
+  if (it == s_->shadowed.end()) return false;
+  if (!convert(it->second.first, out)) fail_shadowed(key, type_error<T>(it->second.first));
+  return true;
+}
+
 template <class T>
 T ConfigReader::get(const std::string& k, const T& def) {
   s_->consumed.insert(k);
   Found f = find(k, true);
   T v = def;
-  if (f.found && !f.value.IsNull()) {
-    bool ok = true;
-    if constexpr (std::is_same_v<T, std::string>) ok = f.value.IsScalar();
-    else if constexpr (std::is_same_v<T, uint64_t>) ok = f.value.IsScalar() && f.value.Scalar().rfind('-', 0) != 0;
-    if (ok) {
-      try {
-        v = f.value.as<T>();
-      } catch (const YAML::Exception&) {
-        ok = false;
-      }
-    }
-    if (!ok) {
-      std::string found = f.value.IsScalar() ? "'" + f.value.Scalar() + "'" : f.value.IsMap() ? "a section" : "a list";
-      fail(k, std::string("expected ") + type_name<T>() + ", found " + found);
-    }
-  }
+  if (f.found && !f.value.IsNull() && !convert(f.value, v)) fail(k, type_error<T>(f.value));
+  // Names, specs and paths: a newline or a NUL would split or cut every message echoing them.
+  auto refuse_control = [&](const std::string& text) {
+    if (routing::has_control_char(text))
+      fail(k, "'" + printable(text) + "' contains a control character (a newline, a tab, a NUL, ...)");
+  };
+  if constexpr (std::is_same_v<T, std::string>) refuse_control(v);
+  else if constexpr (std::is_same_v<T, std::vector<std::string>>)
+    for (const auto& e : v) refuse_control(e);
+  T old{};
+  shadowed(k, old);
   record(k, nlohmann::ordered_json(v));
   return v;
 }
@@ -230,27 +274,34 @@ template std::vector<std::string> ConfigReader::get<std::vector<std::string>>(co
                                                                               const std::vector<std::string>&);
 
 double ConfigReader::get_double(const std::string& key, double def, double min, double max) {
-  double v = get<double>(key, def);
-  if (!(v >= min && v <= max)) fail(key, "value " + num(v) + " out of range [" + num(min) + ", " + num(max) + "]");
+  double v = get<double>(key, def), old = 0;
+  auto range = [&](double x) { return "value " + num(x) + " out of range [" + num(min) + ", " + num(max) + "]"; };
+  if (!(v >= min && v <= max)) fail(key, range(v));
+  if (shadowed(key, old) && !(old >= min && old <= max)) fail_shadowed(key, range(old));
   return v;
 }
 
 int ConfigReader::get_int(const std::string& key, int def, int min, int max) {
-  int v = get<int>(key, def);
-  if (v < min || v > max)
-    fail(key,
-         "value " + std::to_string(v) + " out of range [" + std::to_string(min) + ", " + std::to_string(max) + "]");
+  int v = get<int>(key, def), old = 0;
+  auto range = [&](int x) {
+    return "value " + std::to_string(x) + " out of range [" + std::to_string(min) + ", " + std::to_string(max) + "]";
+  };
+  if (v < min || v > max) fail(key, range(v));
+  if (shadowed(key, old) && (old < min || old > max)) fail_shadowed(key, range(old));
   return v;
 }
 
 std::string ConfigReader::get_choice(const std::string& key, const std::string& def,
                                      const std::vector<std::string>& allowed) {
-  std::string v = get<std::string>(key, def);
-  for (const auto& a : allowed)
-    if (a == v) return v;
+  std::string v = get<std::string>(key, def), old;
   std::string list;
   for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-  fail(key, "'" + v + "' is not one of: " + list);
+  auto allowed_value = [&](const std::string& x) {
+    return std::find(allowed.begin(), allowed.end(), x) != allowed.end();
+  };
+  if (!allowed_value(v)) fail(key, "'" + printable(v) + "' is not one of: " + list);
+  if (shadowed(key, old) && !allowed_value(old)) fail_shadowed(key, "'" + printable(old) + "' is not one of: " + list);
+  return v;
 }
 
 const nlohmann::ordered_json& ConfigReader::resolved() const { return s_->resolved; }

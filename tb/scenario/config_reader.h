@@ -6,6 +6,7 @@
 // pass the default and range to the getters here.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <set>
 #include <stdexcept>
@@ -30,7 +31,10 @@ class ConfigReader {
   static ConfigReader from_string(const std::string& text, const std::string& name);
 
   // "a.b.c=value"; the value is a YAML scalar, flow sequence or flow map. An unknown path
-  // creates the key, so check_all_consumed() still catches a typo in it.
+  // creates the key, so check_all_consumed() still catches a typo in it. "null" (or "~") is
+  // refused: leaving the key out gives the default. The file's own value of the key is kept
+  // and still checked by the getters (type and range), so a broken scenario does not pass
+  // because one run overrode the broken key; its errors name the file's line.
   void apply_override(const std::string& assignment);
 
   // T: bool, int, int64_t, uint64_t, double, std::string, std::vector<int>,
@@ -57,6 +61,7 @@ class ConfigReader {
     std::string file;
     std::set<std::string> consumed;
     std::set<std::string> overridden;
+    std::map<std::string, std::pair<YAML::Node, int>> shadowed;  // key -> the file's value, 0-based line
     nlohmann::ordered_json resolved = nlohmann::ordered_json::object();
   };
   struct Found {
@@ -66,6 +71,11 @@ class ConfigReader {
   };
 
   Found find(const std::string& full_key, bool strict) const;
+  // The file's value of an overridden key, converted (a ConfigError at its line if it is not a
+  // T); false when the file did not set the key.
+  template <class T>
+  bool shadowed(const std::string& key, T& out) const;
+  [[noreturn]] void fail_shadowed(const std::string& key, const std::string& what) const;
   [[noreturn]] void fail(const std::string& full_key, const std::string& what) const;
   std::string where_full(const std::string& full_key, int line) const;
   void record(const std::string& full_key, const nlohmann::ordered_json& v);

@@ -156,6 +156,18 @@ void check_scenario(const Scenario& s, const routing::Topology& topo, const rout
 
   // The RTL arbiter's switches are checked when the scenario is read (ArbiterChoice::validate).
 
+  // A window that cannot hold the shortest packet on a link measures nothing, and the sweep
+  // would report "no saturation, best accepted 0".
+  uint32_t min_len = max_len;
+  for (auto [len, w] : s.point.injection.length_mix) min_len = std::min(min_len, len);
+  const double packet_ns = min_len * static_cast<double>(s.point.fabric.link.byte_ps()) / 1000.0;
+  if (s.point.run.window_ns < packet_ns) {
+    char b[200];
+    std::snprintf(b, sizeof b, "%g ns is shorter than one %u-byte packet on a link (%g ns): nothing could be measured",
+                  s.point.run.window_ns, min_len, packet_ns);
+    fail(s, "run.window_ns", b);
+  }
+
   // The watchdog must outlast the longest quiet time of a fabric that is merely lightly loaded.
   const double quiet = quiet_ns(s, max_len);
   if (s.point.run.watchdog_ns < 4 * quiet)

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -75,6 +76,7 @@ void write_file_atomically(const std::string& path, const std::string& text) {
 }
 
 void check_output_folder(const std::string& dir, const std::string& what) {
+  if (dir.empty()) throw std::runtime_error(what + " \"\": an empty path is not an output folder");
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec || !std::filesystem::is_directory(dir))
@@ -88,6 +90,59 @@ void check_output_folder(const std::string& dir, const std::string& what) {
     throw std::runtime_error(what + " " + dir + ": cannot write in the output folder (" + std::strerror(errno) + ")");
   close(fd);
   unlink(name.data());
+}
+
+namespace {
+
+// The pid written in a held lock file, "" if unreadable.
+std::string holder_pid(int fd) {
+  char text[32] = {};
+  const ssize_t n = pread(fd, text, sizeof text - 1, 0);
+  std::string pid = n > 0 ? std::string(text, static_cast<size_t>(n)) : "";
+  while (!pid.empty() && (pid.back() == '\n' || pid.back() == ' ')) pid.pop_back();
+  return pid.find_first_not_of("0123456789") == std::string::npos ? pid : "";
+}
+
+}  // namespace
+
+OutputFolderLock::OutputFolderLock(const std::string& dir, const std::string& what) {
+  check_output_folder(dir, what);
+  path_ = (std::filesystem::path(dir) / ".ibsc.lock").string();
+  // A holder removes the file when done; a run that opened it just before must not lock the
+  // removed file while a third locks a new one: after locking, the name must still be ours.
+  for (int attempt = 0; fd_ < 0; ++attempt) {
+    const int fd = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0666);
+    if (fd < 0)
+      throw std::runtime_error(what + " " + dir + ": cannot create the lock file .ibsc.lock (" + std::strerror(errno) +
+                               ")");
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      const int err = errno;
+      const std::string pid = holder_pid(fd);
+      ::close(fd);
+      if (err == EWOULDBLOCK)
+        throw std::runtime_error(what + " " + dir + ": another ibsc" + (pid.empty() ? "" : " (pid " + pid + ")") +
+                                 " is writing into this folder; wait for it to end or choose another folder");
+      throw std::runtime_error(what + " " + dir + ": cannot lock .ibsc.lock (" + std::strerror(err) + ")");
+    }
+    struct stat mine {
+    }, named{};
+    if (fstat(fd, &mine) == 0 && stat(path_.c_str(), &named) == 0 && mine.st_ino == named.st_ino &&
+        mine.st_dev == named.st_dev)
+      fd_ = fd;
+    else if (::close(fd), attempt == 100)
+      throw std::runtime_error(what + " " + dir + ": cannot take the lock .ibsc.lock (it keeps being replaced)");
+  }
+  owner_ = getpid();
+  const std::string me = std::to_string(owner_) + "\n";
+  // The pid only serves a second writer's message: a failure to write it is harmless.
+  [[maybe_unused]] const bool noted =
+      ftruncate(fd_, 0) == 0 && pwrite(fd_, me.data(), me.size(), 0) == static_cast<ssize_t>(me.size());
+}
+
+OutputFolderLock::~OutputFolderLock() {
+  if (fd_ < 0) return;
+  if (getpid() == owner_) unlink(path_.c_str());  // while still locked: see the constructor
+  ::close(fd_);
 }
 
 }  // namespace ibsc::tb

@@ -16,4 +16,24 @@ void write_file_atomically(const std::string& path, const std::string& text);
 // ("--out").
 void check_output_folder(const std::string& dir, const std::string& what);
 
+// An output folder held by one run: check_output_folder, then an exclusive flock on
+// DIR/.ibsc.lock (holding the holder's pid) for the object's lifetime. A second run into the
+// same folder is refused at once, naming the holder, instead of both writing and one's results
+// being lost. The kernel drops the lock when the process dies (even by SIGKILL), so a stale
+// lock file never blocks; forked workers share the parent's lock; exec'd programs (gnuplot) do
+// not get it. The holder removes the file when done (after a kill it stays, harmless). An
+// empty `dir` is refused (a typo'd variable, not the current folder).
+class OutputFolderLock {
+ public:
+  OutputFolderLock(const std::string& dir, const std::string& what);
+  ~OutputFolderLock();
+  OutputFolderLock(const OutputFolderLock&) = delete;
+  OutputFolderLock& operator=(const OutputFolderLock&) = delete;
+
+ private:
+  int fd_ = -1;
+  int owner_ = 0;  // the pid that took the lock: a forked worker never removes the file
+  std::string path_;
+};
+
 }  // namespace ibsc::tb

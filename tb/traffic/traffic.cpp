@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "models/param_error.h"
+#include "routing/input_file.h"
 
 namespace ibsc::tb {
 namespace {
@@ -146,14 +147,18 @@ std::vector<int> digit_map(TrafficPattern pattern, int n) {
 std::vector<int> read_permutation(const std::string& file, int n) {
   if (file.empty())
     throw ParamError("traffic.permutation_file", "traffic.permutation_file: name a file of 'src dst' lines");
-  std::ifstream in(file);
-  if (!in)
-    throw ParamError("traffic.permutation_file", file + ": cannot open permutation file (traffic.permutation_file)");
+  std::ifstream in;
+  try {
+    in = routing::open_input_file(file, routing::kPermutationFile);
+  } catch (const std::invalid_argument& e) {
+    throw ParamError("traffic.permutation_file", e.what());
+  }
+  int pairs = 0;
   std::vector<int> map(n, -1);
   std::vector<bool> src_seen(n, false), dst_seen(n, false);
   std::string line;
   for (int lineno = 1; std::getline(in, line); ++lineno) {
-    const std::string at = file + ":" + std::to_string(lineno) + ": ";
+    const std::string at = routing::printable(file) + ":" + std::to_string(lineno) + ": ";
     auto hash = line.find('#');
     if (hash != std::string::npos) line.erase(hash);
     std::istringstream is(line);
@@ -175,7 +180,12 @@ std::vector<int> read_permutation(const std::string& file, int n) {
                        at + "destination " + std::to_string(d) + " listed twice (not a permutation)");
     src_seen[s] = dst_seen[d] = true;
     map[s] = d == s ? -1 : static_cast<int>(d);
+    ++pairs;
   }
+  // An empty file (or one of comments) would run with no packet and report "no saturation".
+  if (pairs == 0)
+    throw ParamError("traffic.permutation_file",
+                     routing::printable(file) + ": no 'src dst' line, so nothing would be sent");
   return map;
 }
 

@@ -1,20 +1,31 @@
-// Bounded fuzz pass over the input parsers (issue 19): scenario YAML, ibnetdiscover dumps, ibsim
-// net files, edge lists, OpenSM LFT dumps, OpenSM's opensm-subnet.lst and opensm.fdbs and
-// `ibnetdiscover --ports` (issue 31). Each case runs the committed seed corpus (and the
-// shared fabric dumps), then mutants of it from a fixed seed, through the parser in process.
+// Bounded fuzz pass over the input parsers (issues 19, 31, 37): scenario YAML, ibnetdiscover
+// dumps, ibsim net files, edge lists, OpenSM LFT dumps, OpenSM's opensm-subnet.lst and
+// opensm.fdbs and `ibnetdiscover --ports`, permutation files and MPI traces. Each case runs the
+// committed seed corpus (and the shared fabric dumps), then mutants of it from a fixed seed,
+// through the parser in process, until its execution count or its time box is spent.
 // Every input must either parse or be refused with the parser's documented error type
 // (tb::ConfigError, std::invalid_argument), within a time bound; anything else (another
 // exception, a run over the bound, a topology whose cables do not point back) fails the case
 // and leaves the input as FUZZ_DIR/TARGET-failure-N.txt. A crash leaves it as
 // FUZZ_DIR/TARGET.input, the file every input is written to before it is parsed.
+// A parse that does not return within a few times its bound (a hang) ends the process at once
+// with the input kept, rather than at ctest's timeout. Special files (a FIFO, /dev/zero, a
+// directory, a file above the size limit) must be refused by every reader (special_files).
 // Environment: IBSC_FUZZ_EXECS (executions per case, default below; a quarter under ASan),
+// IBSC_FUZZ_SECONDS (time box per case for the mutants, the seeds always run; 0: none),
 // IBSC_FUZZ_SEED.
 #define BOOST_TEST_MODULE fuzz_parsers
 #include <boost/test/unit_test.hpp>
 
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cctype>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -26,8 +37,10 @@
 #include "routing/table_io.h"
 #include "routing/topo_import.h"
 #include "routing/topo_spec.h"
+#include "tb/mpi/mpi_workload.h"
 #include "tb/scenario/config_reader.h"
 #include "tb/scenario/scenario.h"
+#include "tb/traffic/traffic.h"
 #include "tests/fuzz/mutator.h"
 
 int sc_main(int, char**) { return 0; }  // libsystemc wants one; nothing here elaborates
@@ -55,6 +68,14 @@ constexpr uint64_t kExecDivisor = 1;
 uint64_t env_or(const char* name, uint64_t def) {
   const char* v = std::getenv(name);
   return v && *v ? std::strtoull(v, nullptr, 10) : def;
+}
+
+// The hang watchdog: SIGALRM's handler can only write a prepared text and exit.
+char g_hang_note[512] = "fuzz: a parse hung\n";
+extern "C" void on_hang(int) {
+  const ssize_t n = write(2, g_hang_note, std::strlen(g_hang_note));
+  (void)n;
+  _exit(86);
 }
 
 std::string read_file(const std::string& path) {
@@ -128,16 +149,25 @@ Outcome run_fuzz(const std::string& target, const std::vector<std::string>& seed
                  const std::function<void(const std::string&)>& parse, double bound_s = kBoundSeconds) {
   fs::create_directories(kWork);
   const uint64_t execs = env_or("IBSC_FUZZ_EXECS", default_execs / kExecDivisor);
+  const double box_s = static_cast<double>(env_or("IBSC_FUZZ_SECONDS", 0));
+  const auto started = std::chrono::steady_clock::now();
   fuzz::Mutator m(env_or("IBSC_FUZZ_SEED", 19) * 1000003 + std::hash<std::string>{}(target) % 1000, tokens);
   const std::string input = kWork + "/" + target + ".input";
   Outcome o;
+  std::snprintf(g_hang_note, sizeof g_hang_note, "fuzz %s: a parse ran past %.0f s (a hang); the input is %s\n",
+                target.c_str(), 3 * bound_s, input.c_str());
+  signal(SIGALRM, on_hang);
   for (uint64_t i = 0; i < execs; ++i) {
+    if (i >= seeds.size() && box_s > 0 &&
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() > box_s)
+      break;
     const std::string text = i < seeds.size() ? seeds[i] : m.next(seeds);
     // A fresh file, not a truncated one: ext4 flushes a truncated file to disk on close.
     fs::remove(input);
     std::ofstream(input, std::ios::binary) << text;
     std::string failure;
     const auto t0 = std::chrono::steady_clock::now();
+    alarm(static_cast<unsigned>(std::ceil(3 * bound_s)));
     try {
       parse(input);
       ++o.parsed;
@@ -151,6 +181,7 @@ Outcome run_fuzz(const std::string& target, const std::vector<std::string>& seed
     } catch (...) {
       failure = "an exception of no std type";
     }
+    alarm(0);
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     o.slowest_s = std::max(o.slowest_s, s);
     if (failure.empty() && s > bound_s) failure = "took " + std::to_string(s) + " s";
@@ -162,9 +193,9 @@ Outcome run_fuzz(const std::string& target, const std::vector<std::string>& seed
     ++o.execs;
   }
   std::ostringstream rep;
-  rep << "fuzz " << target << ": " << o.execs << " executions (" << seeds.size() << " seeds), " << o.parsed
-      << " parsed, " << o.refused << " refused, " << o.failures.size() << " failures; slowest " << o.slowest_s * 1e3
-      << " ms\n";
+  rep << "fuzz " << target << ": " << o.execs << " executions (" << seeds.size() << " seeds"
+      << (o.execs < execs ? ", time box reached" : "") << "), " << o.parsed << " parsed, " << o.refused << " refused, "
+      << o.failures.size() << " failures; slowest " << o.slowest_s * 1e3 << " ms\n";
   std::vector<std::pair<uint64_t, std::string>> top;
   for (const auto& [r, n] : o.reasons) top.push_back({n, r});
   std::sort(top.rbegin(), top.rend());
@@ -321,6 +352,83 @@ BOOST_AUTO_TEST_CASE(opensm_subnet) {
   Outcome o = run_fuzz<std::invalid_argument>("opensm_subnet", texts_of(files), tokens, 4000, topology_file);
   BOOST_TEST(o.parsed > 0u);
   BOOST_TEST(o.refused > 0u);
+}
+
+// Permutation files (traffic.permutation_file) for 8 hosts.
+BOOST_AUTO_TEST_CASE(permutation_file) {
+  const routing::Topology t = routing::build_topology_spec("torus:2x2:hosts=2");
+  const std::vector<std::string> tokens = {"0 ", "7 ", "8 ", "-1 ",  "4294967296 ", "# ",
+                                           "\n", " ",  "\t", "1e3 ", "0x1 "};
+  Outcome o = run_fuzz<std::invalid_argument>("permutation_file", corpus("permutation"), tokens, 8000,
+                                              [&](const std::string& p) {
+                                                tb::TrafficConfig c;
+                                                c.pattern = tb::TrafficPattern::Permutation;
+                                                c.permutation_file = p;
+                                                tb::make_destination_pattern(c, t);
+                                              });
+  BOOST_TEST(o.parsed > 0u);
+  BOOST_TEST(o.refused > 0u);
+}
+
+// MPI message traces (ibsc mpi --workload trace --trace FILE).
+BOOST_AUTO_TEST_CASE(mpi_trace) {
+  const std::vector<std::string> tokens = {"0 ",          "1e300 ", "nan ", "inf ", "-1 ",
+                                           "4294967296 ", "# ",     "\n",   " ",    "0.5 "};
+  Outcome o =
+      run_fuzz<std::invalid_argument>("mpi_trace", corpus("trace", {kSource + "/tests/tb/data/mpi_small.trace"}),
+                                      tokens, 8000, [](const std::string& p) { tb::read_trace(p); });
+  BOOST_TEST(o.parsed > 0u);
+  BOOST_TEST(o.refused > 0u);
+}
+
+// Every reader, given what is not a regular file or is above its size limit, refuses it with
+// its documented error within a second (a FIFO once blocked for ever, /dev/zero was read to
+// std::bad_alloc). The sparse file costs no disk.
+BOOST_AUTO_TEST_CASE(special_files) {
+  const std::string dir = kWork + "/special";
+  fs::remove_all(dir);
+  fs::create_directories(dir + "/a_directory");
+  const std::string fifo = dir + "/a_fifo", big = dir + "/a_big_file";
+  BOOST_REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  { std::ofstream(big) << "x"; }
+  fs::resize_file(big, (uint64_t{4} << 30) + 1);  // above every kind's limit
+  const routing::Topology t = routing::build_topology_spec("torus:2x2:hosts=2");
+  const std::vector<std::pair<std::string, std::function<void(const std::string&)>>> readers = {
+      {"scenario", [](const std::string& p) { tb::load_scenario(p, {}); }},
+      {"topology", [](const std::string& p) { routing::read_topology_file(p); }},
+      {"permutation",
+       [&](const std::string& p) {
+         tb::TrafficConfig c;
+         c.pattern = tb::TrafficPattern::Permutation;
+         c.permutation_file = p;
+         tb::make_destination_pattern(c, t);
+       }},
+      {"trace", [](const std::string& p) { tb::read_trace(p); }},
+      // A directory is a dump folder for these two: it lacks the dump (a clear error too).
+      {"LFT dump", [&](const std::string& p) { routing::import_opensm_tables(t, p); }},
+  };
+  snprintf(g_hang_note, sizeof g_hang_note, "fuzz special_files: a reader blocked on a special file\n");
+  signal(SIGALRM, on_hang);
+  for (const auto& [name, read] : readers)
+    for (const std::string& path : {fifo, std::string("/dev/zero"), dir + "/a_directory", big}) {
+      std::string what;
+      const auto t0 = std::chrono::steady_clock::now();
+      alarm(5);
+      try {
+        read(path);
+      } catch (const std::exception& e) {
+        what = e.what();
+      }
+      alarm(0);
+      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      const bool named =
+          what.find("not a regular file") != std::string::npos || what.find("above the") != std::string::npos ||
+          (name == "LFT dump" && what.find("opensm-lfts.dump: cannot open") != std::string::npos) ||
+          (name == "topology" && what.find("a directory without opensm-subnet.lst") != std::string::npos);
+      BOOST_TEST(named, name << " on " << path << ": '" << what << "'");
+      BOOST_TEST(s < 1.0, name << " on " << path << ": " << s << " s");
+    }
+  fs::remove_all(dir);
 }
 
 // opensm.fdbs and opensm-lfts.dump (LMC 1) against the topology OpenSM swept; tables that

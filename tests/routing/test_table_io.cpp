@@ -197,5 +197,5 @@ BOOST_AUTO_TEST_CASE(bad_dumps_name_file_and_line) {
   BOOST_TEST(edit("path-records.txt", "path 0 1 2 0\n", "path 0 1 2 0 9\n").find("path-records.txt:3: expected") !=
              std::string::npos);
   BOOST_TEST(error_of([&] { import_opensm_tables(t, dir + "/missing"); }) ==
-             dir + "/missing: cannot open the LFT dump");
+             dir + "/missing: cannot open the LFT dump (No such file or directory)");
 }

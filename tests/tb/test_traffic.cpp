@@ -289,6 +289,9 @@ BOOST_AUTO_TEST_CASE(permutation_file_errors_name_file_and_line) {
   BOOST_TEST(error("p5", "\nzero one\n") == f("p5") + ":2: expected two host numbers 'src dst', got 'zero'");
   BOOST_TEST(error("p6", "4\n") == f("p6") + ":1: expected two host numbers 'src dst'");
   BOOST_TEST(error("/nonexistent/perm.txt", "").find("/nonexistent/perm.txt: cannot open") == 0u);
+  // Issue 37: a file without a pair (empty, comments only) or a directory once ran 0 packets.
+  BOOST_TEST(error("p7", "# nothing\n\n") == f("p7") + ": no 'src dst' line, so nothing would be sent");
+  BOOST_TEST(error("/", "") == "/: is a directory, not a regular file (permutation file)");
   BOOST_TEST(error("", "").find("traffic.permutation_file") == 0u);
 }
 

@@ -1,0 +1,128 @@
+#include "routing/input_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+
+namespace ibsc::routing {
+namespace {
+
+constexpr std::string_view kBom = "\xEF\xBB\xBF";  // U+FEFF in UTF-8
+
+const char* type_of(mode_t m) {
+  if (S_ISDIR(m)) return "a directory";
+  if (S_ISFIFO(m)) return "a named pipe (FIFO)";
+  if (S_ISCHR(m)) return "a character device";
+  if (S_ISBLK(m)) return "a block device";
+  if (S_ISSOCK(m)) return "a socket";
+  return "of an unknown type";
+}
+
+std::string size_text(uint64_t bytes) {
+  char b[32];
+  if (bytes >= 1024 * kMiB) std::snprintf(b, sizeof b, "%.1f GiB", static_cast<double>(bytes) / (1024.0 * kMiB));
+  else if (bytes >= kMiB) std::snprintf(b, sizeof b, "%.1f MiB", static_cast<double>(bytes) / kMiB);
+  else std::snprintf(b, sizeof b, "%llu bytes", static_cast<unsigned long long>(bytes));
+  return b;
+}
+
+[[noreturn]] void refuse(const std::string& path, const InputKind& kind, const std::string& what) {
+  throw std::invalid_argument(printable(path) + ": " + what + " (" + kind.what + ")");
+}
+
+// The checked file, open for reading. O_NONBLOCK: opening a FIFO for reading would wait for a
+// writer; the type is checked on the open descriptor, so what was checked is what is read.
+int open_checked(const std::string& path, const InputKind& kind) {
+  if (path.empty()) throw std::invalid_argument(std::string("empty path given for the ") + kind.what);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) {
+    const int err = errno;
+    throw std::invalid_argument(printable(path) + ": cannot open the " + kind.what + " (" + std::strerror(err) + ")");
+  }
+  struct stat st {};
+  const bool known = fstat(fd, &st) == 0;
+  if (!known || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    refuse(path, kind,
+           std::string("is ") + (known ? type_of(st.st_mode) : "of an unknown type") + ", not a regular file");
+  }
+  if (static_cast<uint64_t>(st.st_size) > kind.max_bytes) {
+    ::close(fd);
+    refuse(path, kind,
+           "is " + size_text(static_cast<uint64_t>(st.st_size)) + ", above the " + size_text(kind.max_bytes) +
+               " limit (" + kind.why + "): is it the right file?");
+  }
+  return fd;
+}
+
+}  // namespace
+
+void check_input_file(const std::string& path, const InputKind& kind) { ::close(open_checked(path, kind)); }
+
+std::ifstream open_input_file(const std::string& path, const InputKind& kind) {
+  check_input_file(path, kind);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) refuse(path, kind, "cannot open");
+  char head[3] = {};
+  in.read(head, 3);
+  const bool bom = in.gcount() == 3 && std::string_view(head, 3) == kBom;
+  in.clear();
+  in.seekg(bom ? 3 : 0);
+  return in;
+}
+
+std::string read_input_file(const std::string& path, const InputKind& kind) {
+  const int fd = open_checked(path, kind);
+  std::string text;
+  char buf[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int err = errno;
+      ::close(fd);
+      refuse(path, kind, std::string("cannot read: ") + std::strerror(err));
+    }
+    if (n == 0) break;
+    if (text.size() + static_cast<size_t>(n) > kind.max_bytes) {
+      ::close(fd);
+      refuse(path, kind, "grew above the " + size_text(kind.max_bytes) + " limit while being read");
+    }
+    text.append(buf, static_cast<size_t>(n));
+  }
+  ::close(fd);
+  if (text.compare(0, 3, kBom) == 0) text.erase(0, 3);
+  return text;
+}
+
+bool has_control_char(std::string_view text) {
+  for (char c : text)
+    if (static_cast<unsigned char>(c) < 0x20 || c == '\x7f') return true;
+  return false;
+}
+
+std::string printable(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '\n') out += "\\n";
+    else if (c == '\r') out += "\\r";
+    else if (c == '\t') out += "\\t";
+    else if (c == '\0') out += "\\0";
+    else if (c == '\\') out += "\\\\";
+    else if (u < 0x20 || u == 0x7f) {
+      char b[8];
+      std::snprintf(b, sizeof b, "\\x%02x", u);
+      out += b;
+    } else out += c;
+  }
+  return out;
+}
+
+}  // namespace ibsc::routing
