@@ -26,7 +26,8 @@
 //                 data packet waits until its flow's inter-packet delay has passed; the send
 //                 scheduler then looks at the first kCcLookahead packets of each VL's queue and
 //                 sends the first whose flow may go (a flow's packets keep their order), as an
-//                 HCA serving several QPs does; a CNP never waits for a delay.
+//                 HCA serving several QPs does; a CNP or a transport ACK/NACK never waits
+//                 for a delay (congestion control throttles a flow's data).
 //   packet loss:  packet_lost() takes back a packet a link fault dropped; the transport
 //                 re-sends it (without the transport it is gone, counted as dropped).
 // Events: one sc_event, woken for the next generation, delivery, possible injection or coalesced
@@ -125,8 +126,8 @@ class Hca : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   void send_cnp(const Packet& data, Picos t);
   __attribute__((noinline, cold)) void inject_cc(Picos t);
   __attribute__((noinline, cold)) Picos earliest_injection_cc(Picos now) const;
-  int cc_flow(const Packet& p) const {  // -1: a CNP, never delayed
-    if (p.cc & kCcCnp) return -1;
+  int cc_flow(const Packet& p) const {  // -1: a CNP or a transport ACK/NACK, never delayed
+    if ((p.cc & kCcCnp) || p.kind != PacketKind::Data) return -1;
     return cc_per_sl_ ? p.sl : static_cast<int>(p.dst_host);
   }
   // Index in VL v's queue of the packet congestion control lets go at t, -1 for none.

@@ -42,6 +42,23 @@ const nlohmann::ordered_json* cc_of(const ExperimentResult* r) {
 
 double num(const nlohmann::ordered_json& j, const char* k) { return j.contains(k) ? j[k].get<double>() : 0.0; }
 
+// The hot senders' throughput (host_sent), slowest / fastest: the parking-lot unfairness among
+// the contributors. The senders are those of the base scenario's traffic.hotspot_senders, named
+// in report_options hot_senders (host numbers); "-" when not given.
+std::string senders_spread(const nlohmann::ordered_json& cc, const Study& s) {
+  auto it = s.report_options.find("hot_senders");
+  if (it == s.report_options.end() || it->second.empty()) return "-";
+  double lo = 1e300, hi = 0;
+  for (const auto& h : it->second) {
+    const size_t k = std::stoul(h);
+    if (k >= cc["host_sent"].size()) return "-";
+    const double v = cc["host_sent"][k].get<double>();
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+  }
+  return f3(lo) + " / " + f3(hi);
+}
+
 // Table (1) and (2) rows: one per routing (CC setting) on the hot pattern.
 void tree_tables(std::ostream& md, const StudyRun& run, const Roles& ro, const std::string& net, const std::string& len,
                  std::vector<std::string>& failures) {
@@ -50,21 +67,23 @@ void tree_tables(std::ostream& md, const StudyRun& run, const Roles& ro, const s
   const double victims0 = base ? num(*base, "victim_throughput_per_source") : 0;
   md << "## " << net << ": tree saturation\n\n";
   if (base) md << "Victims with no hot spot (hot senders silent, CC off): **" << f3(victims0) << "** of link rate.\n\n";
-  md << "| CC setting | hot link (per hot host) | victims (per source) | victims / no hot spot | FECN | BECN |\n";
-  md << "|---|---|---|---|---|---|\n";
+  md << "| CC setting | hot link (per hot host) | victims (per source) | victims / no hot spot | slowest victim source "
+        "| hot senders, slowest / fastest | FECN | BECN |\n";
+  md << "|---|---|---|---|---|---|---|---|\n";
   double off_ratio = -1, on_ratio = -1, on_hot = -1;
   for (const auto& rt : s.routings) {
     const ExperimentResult* r = find_experiment(run, net, rt.name, ro.hot, len);
     if (!r) continue;
     const auto* cc = cc_of(r);
     if (!cc) {
-      md << "| " << rt.name << " | failed: " << r->error << " | | | | |\n";
+      md << "| " << rt.name << " | failed: " << r->error << " | | | | | | |\n";
       continue;
     }
     const double hot = num(*cc, "hot_throughput"), vic = num(*cc, "victim_throughput_per_source");
     const double ratio = victims0 > 0 ? vic / victims0 : 0;
     md << "| " << rt.name << " | " << f3(hot) << " | " << f3(vic) << " | " << (victims0 > 0 ? f3(ratio) : "-") << " | "
-       << (*cc)["fecn_marked"].dump() << " | " << (*cc)["becn_received"].dump() << " |\n";
+       << f3(num(*cc, "slowest_victim_source")) << " | " << senders_spread(*cc, s) << " | " << (*cc)["fecn_marked"].dump()
+       << " | " << (*cc)["becn_received"].dump() << " |\n";
     if (rt.name == ro.off) {
       off_ratio = ratio;
       if (num(*cc, "fecn_marked") > 0) failures.push_back(r->exp.name + ": FECN marks with congestion control off");

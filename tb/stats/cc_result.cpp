@@ -17,7 +17,8 @@ CcProbe::CcProbe(Fabric& fabric, TrafficDriver& driver, const TrafficConfig& tra
       period_(period),
       next_(period > 0 ? period : models::kNever) {
   const int n = fabric.topology().num_hosts;
-  std::vector<uint8_t> quiet(n, 0);
+  std::vector<uint8_t>& quiet = quiet_;
+  quiet.assign(n, 0);
   for (int h : traffic.silent_hosts) quiet[h] = 1;
   if (traffic.pattern == TrafficPattern::HotSenders)
     for (int h : traffic.hotspot_senders) quiet[h] = 1;
@@ -94,6 +95,10 @@ nlohmann::ordered_json CcProbe::result(double window_ns) const {
   j["hot_throughput"] = hot_hosts_ ? r6(f.hot_window / window_ns / hot_hosts_ / link_) : 0.0;
   j["victim_sources"] = victim_sources_;
   j["victim_throughput_per_source"] = victim_sources_ ? r6(f.victim_window / window_ns / victim_sources_ / link_) : 0.0;
+  double slowest = victim_sources_ ? 1e300 : 0;
+  for (size_t h = 0; h < f.sent_window.size(); ++h)
+    if (!quiet_[h]) slowest = std::min(slowest, f.sent_window[h] / window_ns / link_);
+  j["slowest_victim_source"] = r6(slowest);
   nlohmann::ordered_json sent = nlohmann::ordered_json::array(), recv = nlohmann::ordered_json::array();
   for (size_t h = 0; h < f.sent_window.size(); ++h) {
     sent.push_back(r6(f.sent_window[h] / window_ns / link_));

@@ -5,7 +5,7 @@
 //   throughput  in the window, as fractions of link rate: the hot flows' (to traffic.hotspot_hosts,
 //               per hot host: the hot link's payload busy share) and the victim flows' (to any
 //               other host, per victim source: hosts that are neither silent nor hot senders),
-//               and each host's bytes sent (delivered) and received;
+//               the slowest victim source's, and each host's bytes sent (delivered) and received;
 //   series      every cc.sample_ns from time 0 (warm-up included: the congestion tree grows
 //               there): the same two throughputs over the last period, the mean and largest CCTI
 //               over the flows that ever had a BECN, and the running FECN and BECN counts.
@@ -37,6 +37,7 @@ class CcProbe {
   TrafficDriver& driver_;
   double link_;  // bytes per ns
   int hot_hosts_, victim_sources_;
+  std::vector<uint8_t> quiet_;  // [host]: silent or a hot sender, not a victim source
   std::vector<int> hot_;
   models::Picos period_, next_;
   uint64_t last_hot_ = 0, last_victim_ = 0;
