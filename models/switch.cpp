@@ -490,7 +490,7 @@ void Switch::grant(int i, int v, int o, Vl w, Picos t) {
   if (xbar_busy(i, iv) > t) throw FabricError(where(i, v) + ": arbiter granted an input still draining");
   if (!out_.start(o, w, static_cast<int>(h.blocks), pkt->length, t))
     throw CreditError(where(o, w) + ": credit counter would go negative");
-  if (__builtin_expect(cc_on_, 0)) cc_grant(o, w, h, t);
+  if (__builtin_expect(cc_on_, 0)) cc_grant(o, w, pkt, h.first.port, h.first_vl, t);
   const CrossbarTransfer x =
       xbar_.transfer(t, h.ready - routing_ps_, port_[i].out.byte_ps, out.byte_ps, pkt->length, pkt->vl);
   out.busy = x.out_free;
@@ -527,7 +527,7 @@ void Switch::grant_to_buffer(int i, int v, int o, Vl w, Picos t) {
   if (xbar_busy(i, iv) > t) throw FabricError(where(i, v) + ": arbiter granted an input still draining");
   if (!out_.start(o, w, static_cast<int>(h.blocks), pkt->length, t))
     throw CreditError(where(o, w) + ": output buffer space would go negative");
-  if (cc_on_) cc_grant(o, w, h, t);
+  if (cc_on_) cc_grant(o, w, pkt, h.first.port, h.first_vl, t);
   const CreditTrain drain = xbar_.transfer_to_buffer(t, h.ready - routing_ps_, port_[i].out.byte_ps,
                                                      port_[o].out.byte_ps, pkt->length, pkt->vl);
   const Picos done = drain.last_time();
@@ -551,9 +551,9 @@ void Switch::enable_cc(const CcParams& p) {
   cc_on_ = true;
 }
 
-void Switch::cc_grant(int o, Vl w, const Queued& h, Picos t) {
-  if (!cc_->grant(h.first.port, h.first_vl, o, w, *h.pkt, out_.credits(o, w).available(t))) return;
-  h.pkt->cc |= kCcFecn;
+void Switch::cc_grant(int o, Vl w, Packet* pkt, int from_port, Vl from_vl, Picos t) {
+  if (!cc_->grant(from_port, from_vl, o, w, *pkt, out_.credits(o, w).available(t))) return;
+  pkt->cc |= kCcFecn;
   if (counting_) ++ctr_->at(o, w).fecn;
 }
 

@@ -310,8 +310,10 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   void record(int in, int in_vl, int out_vl, const ArbCandidate* c, size_t n, int granted);
   std::unique_ptr<PortCounters> ctr_;  // null unless counting_
   std::unique_ptr<CcMarker> cc_;       // null unless cc_on_
-  // Congestion control at a grant of h's packet on (o, w), after its credits were taken.
-  __attribute__((noinline, cold)) void cc_grant(int o, Vl w, const Queued& h, Picos t);
+  // Congestion control at a grant of pkt on (o, w), after its credits were taken; it was counted
+  // on its first candidate (from_port, from_vl). Scalars only: a reference to the popped head
+  // would keep it out of registers in grant().
+  __attribute__((noinline, cold)) void cc_grant(int o, Vl w, Packet* pkt, int from_port, Vl from_vl, Picos t);
   // A wait of head h (on input i) over [a, t], split as port_counters.h says, charged to its
   // first candidate output port and VL.
   struct WaitSplit {
