@@ -20,9 +20,9 @@ void CcParams::validate() const {
     if (!(cct[i] >= 0))
       throw ParamError("cc.cct", "cc.cct: entry " + std::to_string(i) + " is negative (a delay in packet times)");
   if (ccti_limit >= cct.size())
-    throw ParamError("cc.ccti_limit", "cc.ccti_limit " + std::to_string(ccti_limit) + " is beyond the table (cc.cct has " +
-                                          std::to_string(cct.size()) + " entries, last index " +
-                                          std::to_string(cct.size() - 1) + ")");
+    throw ParamError("cc.ccti_limit", "cc.ccti_limit " + std::to_string(ccti_limit) +
+                                          " is beyond the table (cc.cct has " + std::to_string(cct.size()) +
+                                          " entries, last index " + std::to_string(cct.size() - 1) + ")");
   if (ccti_min > ccti_limit)
     throw ParamError("cc.ccti_min", "cc.ccti_min " + std::to_string(ccti_min) + " is above cc.ccti_limit " +
                                         std::to_string(ccti_limit));

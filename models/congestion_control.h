@@ -83,13 +83,13 @@ struct CcParams {
   uint32_t cnp_bytes = 32;  // cc.cnp_bytes on the wire (LRH + BTH + CRCs, as an ACK)
   int cnp_sl = -1;          // cc.cnp_sl; -1: the SL of the path record back to the source
   // Source (A10 CACongestionSetting and CongestionControlTable).
-  CcFlow flow = CcFlow::Host;                 // cc.flow
-  uint32_t ccti_increase = 1;                 // cc.ccti_increase per BECN
-  uint32_t ccti_timer = 10;                   // cc.ccti_timer, units of 1.024 us; 0: never decreases
-  uint32_t ccti_min = 0;                      // cc.ccti_min
+  CcFlow flow = CcFlow::Host;                    // cc.flow
+  uint32_t ccti_increase = 1;                    // cc.ccti_increase per BECN
+  uint32_t ccti_timer = 10;                      // cc.ccti_timer, units of 1.024 us; 0: never decreases
+  uint32_t ccti_min = 0;                         // cc.ccti_min
   uint32_t ccti_limit = kDefaultCctEntries - 1;  // cc.ccti_limit, at most the CCT's last index
-  uint32_t trigger_threshold = 0;             // cc.trigger_threshold; 0: no events
-  std::vector<double> cct = default_cct();    // cc.cct, packet times per index
+  uint32_t trigger_threshold = 0;                // cc.trigger_threshold; 0: no events
+  std::vector<double> cct = default_cct();       // cc.cct, packet times per index
   // Results: period of the CCTI and throughput time series (0: none).
   double sample_ns = 0;  // cc.sample_ns
 

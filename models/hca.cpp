@@ -136,6 +136,10 @@ void Hca::migrate(int dst, int record) {
 
 void Hca::packet_lost(Packet* p) {
   ++mon_.dropped;
+  if (p->cc & kCcCnp) {  // a lost CNP is gone: its BECN never comes (the transport knows only data)
+    mon_.pool.put(p);
+    return;
+  }
   if (rt_) {
     rt_->lost(p);
     schedule_next(now_ps());

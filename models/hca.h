@@ -169,7 +169,7 @@ class Hca : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   bool cc_per_sl_ = false;                     // CcFlow::Sl
   uint32_t cnp_bytes_ = 0;
   int cnp_sl_ = -1;
-  std::vector<int8_t> apm_;                    // per destination: record in use, -1 unreachable
+  std::vector<int8_t> apm_;  // per destination: record in use, -1 unreachable
   uint64_t migrations_ = 0, unreachable_ = 0;
   const routing::TableSet& tables_;
   const routing::HostTables& me_;

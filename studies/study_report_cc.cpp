@@ -82,8 +82,8 @@ void tree_tables(std::ostream& md, const StudyRun& run, const Roles& ro, const s
     const double hot = num(*cc, "hot_throughput"), vic = num(*cc, "victim_throughput_per_source");
     const double ratio = victims0 > 0 ? vic / victims0 : 0;
     md << "| " << rt.name << " | " << f3(hot) << " | " << f3(vic) << " | " << (victims0 > 0 ? f3(ratio) : "-") << " | "
-       << f3(num(*cc, "slowest_victim_source")) << " | " << senders_spread(*cc, s) << " | " << (*cc)["fecn_marked"].dump()
-       << " | " << (*cc)["becn_received"].dump() << " |\n";
+       << f3(num(*cc, "slowest_victim_source")) << " | " << senders_spread(*cc, s) << " | "
+       << (*cc)["fecn_marked"].dump() << " | " << (*cc)["becn_received"].dump() << " |\n";
     if (rt.name == ro.off) {
       off_ratio = ratio;
       if (num(*cc, "fecn_marked") > 0) failures.push_back(r->exp.name + ": FECN marks with congestion control off");

@@ -113,7 +113,7 @@ nlohmann::ordered_json to_json(const LoadPointResult& r) {
                    {"unreachable_pairs", f.unreachable_pairs},
                    {"retransmitted", f.retransmitted}};
   }
-  if (!r.switch_counters.is_null()) j["switch_counters"] = r.switch_counters;  // run.port_counters only
+  if (!r.switch_counters.is_null()) j["switch_counters"] = r.switch_counters;           // run.port_counters only
   if (!r.congestion_control.is_null()) j["congestion_control"] = r.congestion_control;  // cc.enable only
   j["sim_time_ns"] = r3(r.sim_time_ns);
   nlohmann::ordered_json links = nlohmann::ordered_json::array();

@@ -78,11 +78,11 @@ constexpr const auto& enum_names(Workload) { return kWorkloadNames; }
 
 struct TrafficConfig {
   TrafficPattern pattern = TrafficPattern::Uniform;
-  std::vector<int> hotspot_hosts;  // hotspot: hosts taking a share of traffic
-  double hotspot_fraction = 0.1;   // share of all packets sent to the hotspot hosts
+  std::vector<int> hotspot_hosts;    // hotspot: hosts taking a share of traffic
+  double hotspot_fraction = 0.1;     // share of all packets sent to the hotspot hosts
   std::vector<int> hotspot_senders;  // hot-senders: hosts sending only to the hot hosts
   std::vector<int> silent_hosts;     // hosts that generate nothing (any pattern)
-  std::string permutation_file;    // permutation: "src dst" per line
+  std::string permutation_file;      // permutation: "src dst" per line
   // A finite workload: each host generates this many packets, then stops (0: no limit). The
   // run then lasts until every packet is delivered (or run.drain_ns after the window).
   uint64_t packets_per_host = 0;

@@ -40,10 +40,10 @@ class TrafficDriver : public models::HcaTraffic {
   // track_flows(); then each delivery adds to them. Hot flows go to a hot host, victim flows
   // to any other; "window" counts deliveries inside the measurement window, "total" all.
   struct FlowBytes {
-    std::vector<uint8_t> hot;              // [host]: a hot host
-    std::vector<uint64_t> sent_window;     // [source host]
+    std::vector<uint8_t> hot;               // [host]: a hot host
+    std::vector<uint64_t> sent_window;      // [source host]
     std::vector<uint64_t> received_window;  // [destination host]
-    std::vector<uint8_t> victim_source;    // [host]: has delivered a victim packet
+    std::vector<uint8_t> victim_source;     // [host]: has delivered a victim packet
     uint64_t hot_total = 0, victim_total = 0, hot_window = 0, victim_window = 0;
   };
   void track_flows(const std::vector<int>& hot_hosts);

@@ -3,6 +3,9 @@
 #define BOOST_TEST_MODULE congestion_control
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
+#include <vector>
+
 #include "models/congestion_control.h"
 #include "models/param_error.h"
 #include "tb/fabric/arbiter_factory.h"
@@ -239,4 +242,42 @@ BOOST_AUTO_TEST_CASE(inter_packet_delay_shows_in_injection_times) {
   sc_core::sc_start(sc_core::sc_time(100, sc_core::SC_US));
   BOOST_REQUIRE_EQUAL(traffic.deliveries.size(), static_cast<size_t>(n));
   for (int k = 0; k < n; ++k) BOOST_TEST(traffic.deliveries[k].done == 2 * fly + routing + w + k * (w * 5 / 2));
+}
+
+// Per flow: host 0 sends 0->1, 0->2, 0->1, 0->2 at time 0, every flow delayed 1.5 packet times
+// after each packet (CCTI_Min 2 of {0, 0, 1.5}); the packets' start times on host 0's link,
+// sorted (delivery less the lone packet's latency: the two outputs never contend).
+namespace {
+std::vector<Picos> starts(models::CcFlow flow, Picos w) {
+  const uint32_t len = static_cast<uint32_t>(w / (4 * kNs));
+  const Picos lat = 2 * 100 * kNs + 100 * kNs + w;
+  routing::Topology topo = testing::chain(1, 3, 0);
+  routing::TableSet tables = testing::chain_tables(topo);
+  testing::ScriptedTraffic traffic(3, {{0, 0, 1, len}, {0, 0, 2, len}, {0, 0, 1, len}, {0, 0, 2, len}});
+  tb::FabricParams f;
+  f.cc.enabled = true;
+  f.cc.flow = flow;
+  f.cc.cct = {0, 0, 1.5};
+  f.cc.ccti_min = 2;
+  f.cc.ccti_limit = 2;
+  tb::Fabric fabric(topo, tables, f, traffic, tb::make_arbiter_factory({}));
+  sc_core::sc_start(sc_core::sc_time(100, sc_core::SC_US));
+  std::vector<Picos> done;
+  for (const auto& d : traffic.deliveries) done.push_back(d.done - lat);
+  std::sort(done.begin(), done.end());
+  return done;
+}
+constexpr Picos kW = 512 * 4 * kNs;
+}  // namespace
+
+// Per destination host (A10's QP level) the two flows interleave: 0, W, 2.5 W, 3.5 W.
+BOOST_AUTO_TEST_CASE(host_level_flows_are_delayed_apart) {
+  const std::vector<Picos> want{0, kW, kW * 5 / 2, kW * 7 / 2};
+  BOOST_TEST(starts(models::CcFlow::Host, kW) == want, boost::test_tools::per_element());
+}
+
+// Per SL (both on SL 0, A10's SL level) they are one flow: 0, 2.5 W, 5 W, 7.5 W.
+BOOST_AUTO_TEST_CASE(sl_level_flows_share_one_delay) {
+  const std::vector<Picos> want{0, kW * 5 / 2, 5 * kW, kW * 15 / 2};
+  BOOST_TEST(starts(models::CcFlow::Sl, kW) == want, boost::test_tools::per_element());
 }
