@@ -7,6 +7,7 @@
 #include "routing/generic.h"
 #include "routing/lids.h"
 #include "routing/memory_estimate.h"
+#include "routing/opensm_engine.h"
 #include "routing/table_io.h"
 #include "routing/tftr.h"
 #include "routing/voqsw.h"
@@ -16,7 +17,7 @@ namespace ibsc::routing {
 std::vector<Algorithm> routing_algorithms() {
   std::vector<Algorithm> all;
   for (const EnumName<Algorithm>& n : kAlgorithmNames)
-    if (n.value != Algorithm::File) all.push_back(n.value);
+    if (n.value != Algorithm::File && n.value != Algorithm::Opensm) all.push_back(n.value);
   return all;
 }
 
@@ -54,6 +55,7 @@ bool algorithm_applies(Algorithm algorithm, const Topology& topo) {
     case A::Static:
       return topo.kind == "dragonfly";
     case A::File:
+    case A::Opensm:
       return false;
     default:
       return true;
@@ -73,7 +75,7 @@ TableSet compute_routing(const Topology& topo, const RoutingOptions& given) {
   if (given.max_lmc < 0 || given.max_lmc > kMaxLmc) throw RoutingError("max_lmc must be 0..7");
   if (!(given.max_memory_gb >= 0)) throw RoutingError("max_memory_gb must be >= 0");
   RoutingOptions opt = given;
-  if (opt.algorithm != Algorithm::File) {
+  if (opt.algorithm != Algorithm::File && opt.algorithm != Algorithm::Opensm) {
     // Checked before routing (which can take minutes on such fabrics), and renaming is held to
     // the LMC whose LIDs fit, so it falls back to fewer LIDs instead of failing at the end.
     const int lmc = largest_fitting_lmc(topo, opt.max_lmc);
@@ -139,6 +141,8 @@ TableSet compute_routing(const Topology& topo, const RoutingOptions& given) {
     case A::File:
       if (opt.lft_file.empty()) throw RoutingError("routing 'file' needs an LFT dump (lft_file / --import-opensm)");
       return import_opensm_tables(topo, opt.lft_file);
+    case A::Opensm:
+      return route_opensm(topo, opt);
   }
   throw std::logic_error("compute_routing: an algorithm without a case");
 }

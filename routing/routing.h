@@ -29,8 +29,9 @@ inline constexpr EnumName<ShortestPathChoice> kShortestPathChoiceNames[] = {
 constexpr const auto& enum_names(ShortestPathChoice) { return kShortestPathChoiceNames; }
 
 // The routings (routing.algorithm, `ibsc route --routing`), dispatched by compute_routing; File
-// reads tables computed elsewhere (lft_file). Adding one: an enumerator, its row below (the
-// order of `ibsc route --metrics`, the README and error messages) and its case in routing.cpp.
+// reads tables computed elsewhere (lft_file), Opensm runs the real OpenSM (opensm_engine.h).
+// Adding one: an enumerator, its row below (the order of `ibsc route --metrics`, the README and
+// error messages) and its case in routing.cpp.
 enum class Algorithm {
   Ecube,
   Dor1vl,
@@ -55,6 +56,7 @@ enum class Algorithm {
   Gsid,
   Static,
   File,
+  Opensm,
 };
 inline constexpr EnumName<Algorithm> kAlgorithmNames[] = {
     {Algorithm::Ecube, "ecube"},
@@ -80,6 +82,7 @@ inline constexpr EnumName<Algorithm> kAlgorithmNames[] = {
     {Algorithm::Gsid, "gsid"},
     {Algorithm::Static, "static"},
     {Algorithm::File, "file"},
+    {Algorithm::Opensm, "opensm"},
 };
 constexpr const auto& enum_names(Algorithm) { return kAlgorithmNames; }
 
@@ -106,15 +109,23 @@ struct RoutingOptions {
   long anneal_moves = -1;    // Flexible: path-space annealing moves; -1: 60 per switch pair, <= 250000
   double max_memory_gb = 0;  // refuse tables estimated above this (memory_estimate.h); 0: half
                              // the physical memory
+  // Algorithm "opensm" (opensm_engine.h): OpenSM's engine as `opensm -R` names it, options added
+  // to its command line (whitespace-separated), its time limit, and a folder to keep the run in
+  // (empty: a temporary one, removed after a good run).
+  std::string opensm_engine;
+  std::string opensm_options;
+  double opensm_timeout_s = 600;
+  std::string opensm_dir;
 };
 
-// Every algorithm that computes tables (all but File, which reads them), in the table's order.
+// Every algorithm IBSC computes itself (all but File, which reads tables, and Opensm, which runs
+// an external program), in the table's order.
 std::vector<Algorithm> routing_algorithms();
 // seeds/001's routings, which program one LFT per input VL and VL2VL tables (vl_routing.h): they
 // need that hardware, and no OpenSM dump holds their tables.
 bool programs_per_vl_lfts(Algorithm algorithm);
 // Whether an algorithm can route this topology (e-cube needs a torus or mesh; File needs
-// lft_file, so it never applies on its own).
+// lft_file and Opensm an engine name, so neither applies on its own).
 bool algorithm_applies(Algorithm algorithm, const Topology& topo);
 
 // Refuses before routing when the hosts and switches do not fit the unicast LIDs even with

@@ -11,32 +11,16 @@
 
 #include "routing/lids.h"
 #include "routing/strict_number.h"
+#include "routing/table_import_dump.h"
 #include "routing/table_io.h"
+#include "routing/topo_import_links.h"
 
 namespace ibsc::routing {
 namespace {
 
-struct LftBlock {
-  int sw = -1;
-  Lid lid = 0;  // the header's `Lid`
-  int line = 0;
-  std::vector<std::pair<Lid, PortNum>> entries;
-  std::vector<int> entry_lines;
-};
-
-[[noreturn]] void fail(const std::string& name, int line, const std::string& what) {
-  throw std::invalid_argument(name + ":" + std::to_string(line) + ": " + what);
-}
-
-bool is_blank(char c) { return c == ' ' || c == '\t'; }
-
-// The token of `s` at `pos` up to the next blank (or the end), read as a whole number; false
-// for "12abc", a sign, an empty token or a value beyond `max`.
-bool number_at(const std::string& s, size_t pos, uint64_t max, uint64_t& v, int base = 10) {
-  size_t end = pos;
-  while (end < s.size() && !is_blank(s[end])) ++end;
-  return parse_unsigned(std::string_view(s).substr(pos, end - pos), max, v, base);
-}
+using dump_detail::fail;
+using dump_detail::LftBlock;
+using dump_detail::LftDump;
 
 // Whitespace-separated tokens, after cutting a `#` comment.
 std::vector<std::string> tokens(const std::string& raw) {
@@ -46,76 +30,10 @@ std::vector<std::string> tokens(const std::string& raw) {
   return out;
 }
 
-std::vector<LftBlock> parse_lfts(const Topology& t, std::istream& in, const std::string& name) {
-  std::map<uint64_t, int> by_guid;
-  for (int s = 0; s < t.num_switches; ++s) by_guid[switch_guid(t, s)] = s;
-  std::vector<LftBlock> blocks;
-  std::map<int, int> seen;                            // switch -> header line
-  std::map<Lid, std::pair<PortNum, int>> block_lids;  // this block's LIDs -> (port, line)
-  std::string raw;
-  int line = 0;
-  while (std::getline(in, raw)) {
-    ++line;
-    if (!raw.empty() && raw.back() == '\r') raw.pop_back();
-    if (raw.rfind("Unicast lids", 0) == 0) {
-      uint64_t lid = 0, guid = 0;
-      size_t l = raw.find("Lid "), g = raw.find("guid 0x");
-      if (l == std::string::npos || g == std::string::npos || !number_at(raw, l + 4, 0xFFFF, lid) ||
-          !number_at(raw, g + 7, UINT64_MAX, guid, 16))
-        fail(name, line, "switch header without 'Lid N guid 0xGUID': '" + raw + "'");
-      if (lid == 0 || lid > kMaxUnicastLid)
-        fail(name, line,
-             "switch Lid " + std::to_string(lid) + " is not a unicast LID (1.." + std::to_string(kMaxUnicastLid) + ")");
-      auto it = by_guid.find(guid);
-      if (it == by_guid.end()) {
-        char buf[40];
-        std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(guid));
-        fail(name, line, std::string("guid ") + buf + " is not a switch of this topology");
-      }
-      if (!seen.emplace(it->second, line).second)
-        fail(name, line,
-             "switch " + t.nodes[it->second].name + " already listed on line " + std::to_string(seen[it->second]));
-      blocks.push_back({it->second, static_cast<Lid>(lid), line, {}, {}});
-      block_lids.clear();
-      continue;
-    }
-    if (raw.rfind("0x", 0) == 0) {
-      if (blocks.empty()) fail(name, line, "LFT entry before any switch header");
-      // 0xLID PORT, then free text after a blank.
-      size_t lid_end = 2;
-      while (lid_end < raw.size() && !is_blank(raw[lid_end])) ++lid_end;
-      size_t port_at = raw.find_first_not_of(" \t", lid_end);
-      uint64_t lid = 0, port = 0;
-      if (port_at == std::string::npos || !number_at(raw, port_at, 1000000, port))
-        fail(name, line, "cannot read '" + raw + "' (expected 0xLID PORT)");
-      if (!number_at(raw, 2, 0xFFFF, lid, 16))
-        fail(name, line, "LID '" + raw.substr(0, lid_end) + "' is not a 16-bit hexadecimal LID");
-      const int sw = blocks.back().sw;
-      if (lid == 0) fail(name, line, "LID 0 is reserved (no port has it), so it has no LFT entry");
-      if (port > static_cast<unsigned>(t.nodes[sw].num_ports))
-        fail(name, line,
-             "port " + std::to_string(port) + " beyond the " + std::to_string(t.nodes[sw].num_ports) + " ports of " +
-                 t.nodes[sw].name);
-      auto [prev, fresh] = block_lids.emplace(static_cast<Lid>(lid), std::pair{static_cast<PortNum>(port), line});
-      if (!fresh && prev->second.first != port)
-        fail(name, line,
-             "LID " + std::to_string(lid) + " of switch " + t.nodes[sw].name + " goes to port " + std::to_string(port) +
-                 " here but to port " + std::to_string(prev->second.first) + " on line " +
-                 std::to_string(prev->second.second));
-      blocks.back().entries.emplace_back(static_cast<Lid>(lid), static_cast<PortNum>(port));
-      blocks.back().entry_lines.push_back(line);
-      continue;
-    }
-    if (raw.empty() || raw[0] == '#' || raw.find("lids dumped") != std::string::npos) continue;
-    fail(name, line, "unexpected line '" + raw + "'");
-  }
-  return blocks;
-}
-
-void apply_lfts(const Topology& t, const std::vector<LftBlock>& blocks, TableSet& ts, const std::string& name) {
+void apply_lfts(const Topology& t, const LftDump& d, TableSet& ts, const std::string& name) {
   for (auto& st : ts.switches) st.lft.assign(ts.max_lid + 1);
-  for (const LftBlock& b : blocks) {
-    if (b.lid != ts.switches[b.sw].lid)
+  for (const LftBlock& b : d.blocks) {
+    if (b.lid && b.lid != ts.switches[b.sw].lid)
       fail(name, b.line,
            "switch " + t.nodes[b.sw].name + " has Lid " + std::to_string(b.lid) + " here but " +
                std::to_string(ts.switches[b.sw].lid) + " in the tables");
@@ -129,9 +47,79 @@ void apply_lfts(const Topology& t, const std::vector<LftBlock>& blocks, TableSet
   }
 }
 
-// Sizes everything but the LFTs once the LIDs are known; max_lid from the nodes' LIDs.
-void finish_layout(const Topology& t, TableSet& ts) {
+// OpenSM gives every HCA port 2^LMC LIDs from an aligned base (the subnet's `lmc` option) and
+// its dumps show which LIDs some port has. A host's LIDs are its base and the owned LIDs right
+// after it, up to the next node's base or a LID the dump gives to another port: their count
+// is 2^LMC. One LMC for every host, as OpenSM has one; a host the dump does not route at all
+// (down when OpenSM swept) takes it too, and the check then reports its pairs unrouted.
+void lmc_from_dump(const Topology& t, const LftDump& d, TableSet& ts, const std::string& name) {
+  const dump_detail::LidOwners& own = d.owners;
+  if (!own.known) return;
+  // At a host's own switch every LID of the host leaves by the port cabled to it: this tells
+  // the host's LIDs from those of a node left out of the topology (an aggregation node) where
+  // the dump names no owner (opensm.fdbs).
+  std::vector<const LftBlock*> block_of(t.num_switches, nullptr);
+  for (const LftBlock& b : d.blocks) block_of[b.sw] = &b;
+  std::vector<std::vector<std::pair<Lid, PortNum>>> sorted(t.num_switches);  // filled when first asked
+  auto leaves_by = [&](int h, Lid lid) {
+    const int s = t.host_switch(h);
+    if (s < 0 || !block_of[s]) return true;
+    auto& e = sorted[s];
+    if (e.empty()) {
+      e = block_of[s]->entries;
+      std::sort(e.begin(), e.end());
+    }
+    auto it = std::lower_bound(e.begin(), e.end(), std::pair<Lid, PortNum>{lid, 0});
+    return it != e.end() && it->first == lid && it->second == t.host_switch_port(h);
+  };
+  std::map<Lid, int> base_of;  // base LID -> node
+  for (int s = 0; s < t.num_switches; ++s) base_of[ts.switches[s].lid] = s;
+  for (int h = 0; h < t.num_hosts; ++h) base_of[ts.hosts[h].base_lid] = t.host_node(h);
+  int lmc_host = -1;
+  std::vector<int> absent;  // hosts the dump does not route at all: the others' LMC, unchecked
+  for (int h = 0; h < t.num_hosts; ++h) {
+    const Lid base = ts.hosts[h].base_lid;
+    const uint64_t guid = host_guid(t, h);
+    auto at = own.owned.find(base);
+    if (at == own.owned.end()) {
+      absent.push_back(h);
+      continue;
+    }
+    if (at->second && at->second != guid)
+      throw std::invalid_argument(name + ": LID " + std::to_string(base) + " is host " + t.nodes[t.host_node(h)].name +
+                                  "'s in the topology but port " + import_detail::hex16(at->second) +
+                                  "'s in the dump: are they of the same fabric?");
+    int n = 1;
+    for (; n < (1 << kMaxLmc); ++n) {
+      auto it = own.owned.find(static_cast<Lid>(base + n));
+      if (it == own.owned.end() || base_of.count(static_cast<Lid>(base + n)) || (it->second && it->second != guid) ||
+          !leaves_by(h, static_cast<Lid>(base + n)))
+        break;
+    }
+    int lmc = 0;
+    while ((1 << lmc) < n) ++lmc;
+    if ((1 << lmc) != n || base % n != 0)
+      throw std::invalid_argument(name + ": host " + t.nodes[t.host_node(h)].name + " has LIDs " +
+                                  std::to_string(base) + ".." + std::to_string(base + n - 1) +
+                                  " in the dump: not 2^LMC LIDs from a base aligned to 2^LMC");
+    if (lmc_host >= 0 && lmc != ts.hosts[lmc_host].lmc)
+      throw std::invalid_argument(name + ": host " + t.nodes[t.host_node(h)].name + " has " + std::to_string(n) +
+                                  " LIDs in the dump but " + t.nodes[t.host_node(lmc_host)].name + " has " +
+                                  std::to_string(1 << ts.hosts[lmc_host].lmc) +
+                                  ": OpenSM gives every HCA port the same LMC");
+    ts.hosts[h].lmc = static_cast<uint8_t>(lmc);
+    if (lmc_host < 0) lmc_host = h;
+  }
+  for (int h : absent) ts.hosts[h].lmc = lmc_host < 0 ? 0 : ts.hosts[lmc_host].lmc;
+}
+
+// Sizes everything but the LFTs once the LIDs are known; max_lid from the nodes' LIDs and the
+// LIDs the dump names an owner for or says no port has (their entries are kept: the tables as
+// written; e.g. a switch's extra LIDs with OpenSM's lmc_esp0).
+void finish_layout(const Topology& t, TableSet& ts, const dump_detail::LidOwners& own) {
   ts.max_lid = 0;
+  if (!own.nobody.empty()) ts.max_lid = own.nobody.rbegin()->first;
+  if (!own.owned.empty()) ts.max_lid = std::max(ts.max_lid, own.owned.rbegin()->first);
   for (const auto& st : ts.switches) ts.max_lid = std::max(ts.max_lid, st.lid);
   for (const auto& h : ts.hosts) ts.max_lid = std::max<Lid>(ts.max_lid, h.base_lid + (1 << h.lmc) - 1);
   for (int s = 0; s < t.num_switches; ++s)
@@ -145,7 +133,7 @@ bool real_lids(const Topology& t, const std::vector<LftBlock>& blocks) {
   for (const Node& n : t.nodes)
     if (n.lid == 0) return false;
   for (const LftBlock& b : blocks)
-    if (b.lid != t.nodes[b.sw].lid) return false;
+    if (b.lid && b.lid != t.nodes[b.sw].lid) return false;
   return true;
 }
 
@@ -229,72 +217,9 @@ void read_path_records(const Topology& t, TableSet& ts, std::istream& in, const 
   }
 }
 
-}  // namespace
-
-void read_opensm_lfts(const Topology& t, TableSet& ts, std::istream& in, const std::string& name) {
-  apply_lfts(t, parse_lfts(t, in, name), ts, name);
-}
-
-TableSet import_opensm_tables(const Topology& t, const std::string& path) {
-  namespace fs = std::filesystem;
-  const bool dir = fs::is_directory(path);
-  const std::string dump = dir ? (fs::path(path) / "opensm-lfts.dump").string() : path;
-  std::ifstream in(dump);
-  if (!in) throw std::invalid_argument(dump + ": cannot open the LFT dump");
-  const std::vector<LftBlock> blocks = parse_lfts(t, in, dump);
-  if (blocks.empty()) throw std::invalid_argument(dump + ": no 'Unicast lids ... of switch' block");
-
-  TableSet ts;
-  ts.algorithm = "file";
-  const std::string sl2vl = dir ? (fs::path(path) / "sl2vl.txt").string() : "";
-  if (!sl2vl.empty() && fs::exists(sl2vl)) {
-    ts.switches.assign(t.num_switches, SwitchTables{});
-    ts.hosts.assign(t.num_hosts, HostTables{});
-    std::ifstream s(sl2vl);
-    read_sl2vl(t, ts, s, sl2vl);
-  } else if (real_lids(t, blocks)) {
-    ts.switches.assign(t.num_switches, SwitchTables{});
-    ts.hosts.assign(t.num_hosts, HostTables{});
-    for (int s = 0; s < t.num_switches; ++s) ts.switches[s].lid = t.nodes[s].lid;
-    for (int h = 0; h < t.num_hosts; ++h) ts.hosts[h].base_lid = t.nodes[t.host_node(h)].lid;
-  } else {
-    assign_lids(t, 0, ts);
-    for (const LftBlock& b : blocks)
-      if (b.lid != ts.switches[b.sw].lid)
-        fail(dump, b.line,
-             "switch " + t.nodes[b.sw].name + " has Lid " + std::to_string(b.lid) +
-                 ", neither its LID in the topology file (" + std::to_string(t.nodes[b.sw].lid) +
-                 ") nor the LID ibsc assigns with LMC 0 (" + std::to_string(ts.switches[b.sw].lid) + ")");
-  }
-  // Two nodes on one LID would make the tables ambiguous.
-  std::map<Lid, int> owner;
-  auto claim = [&](Lid lid, int node) {
-    auto [it, fresh] = owner.emplace(lid, node);
-    if (!fresh)
-      throw std::invalid_argument(path + ": LID " + std::to_string(lid) + " belongs to both " +
-                                  t.nodes[it->second].name + " and " + t.nodes[node].name);
-  };
-  finish_layout(t, ts);
-  for (int s = 0; s < t.num_switches; ++s) claim(ts.switches[s].lid, s);
-  for (int h = 0; h < t.num_hosts; ++h)
-    for (int c = 0; c < (1 << ts.hosts[h].lmc); ++c) claim(static_cast<Lid>(ts.hosts[h].base_lid + c), t.host_node(h));
-  apply_lfts(t, blocks, ts, dump);
-
-  const std::string records = dir ? (fs::path(path) / "path-records.txt").string() : "";
-  if (!records.empty() && fs::exists(records)) {
-    std::ifstream r(records);
-    read_path_records(t, ts, r, records);
-  } else {
-    PathRow row;  // every host to every other by its base LID on SL 0: one row, less the host itself
-    row.assign(t.num_hosts);
-    for (int q = 0; q < t.num_hosts; ++q) row.set(q, {ts.hosts[q].base_lid, 0});
-    for (int h = 0; h < t.num_hosts; ++h) {
-      ts.hosts[h].paths = row;
-      ts.hosts[h].paths.hide(h);
-    }
-  }
-  // The budgets the tables need, read off the tables themselves: the SLs of the records, and
-  // the VLs those SLs (and, through VL2VL tables, those VLs) can reach, to a fixed point.
+// The budgets the tables need, read off the tables themselves: the SLs of the records, and
+// the VLs those SLs (and, through VL2VL tables, those VLs) can reach, to a fixed point.
+void set_budgets(TableSet& ts) {
   int top_sl = 0;
   bool vl_seen[kNumSls] = {};
   for (const auto& h : ts.hosts)
@@ -322,6 +247,113 @@ TableSet import_opensm_tables(const Topology& t, const std::string& path) {
     if (vl_seen[v]) top_vl = v;
   ts.sls_used = top_sl + 1;
   ts.vls_used = top_vl + 1;
+}
+
+// The dump a path names: a file (its format told by its content), or in a directory
+// opensm-lfts.dump, else opensm.fdbs.
+std::string dump_file(const std::string& path) {
+  namespace fs = std::filesystem;
+  if (!fs::is_directory(path)) return path;
+  for (const char* leaf : {"opensm-lfts.dump", "opensm.fdbs"})
+    if (fs::exists(fs::path(path) / leaf)) return (fs::path(path) / leaf).string();
+  return (fs::path(path) / "opensm-lfts.dump").string();  // for the error: cannot open it
+}
+
+// Which LID each node has (table_io.h's order): sl2vl.txt, the topology's own LIDs, or ours.
+void lay_out_lids(const Topology& t, const LftDump& d, const std::string& sl2vl, TableSet& ts,
+                  const std::string& dump) {
+  if (!sl2vl.empty() && std::filesystem::exists(sl2vl)) {
+    ts.switches.assign(t.num_switches, SwitchTables{});
+    ts.hosts.assign(t.num_hosts, HostTables{});
+    std::ifstream s(sl2vl);
+    read_sl2vl(t, ts, s, sl2vl);
+  } else if (real_lids(t, d.blocks)) {
+    ts.switches.assign(t.num_switches, SwitchTables{});
+    ts.hosts.assign(t.num_hosts, HostTables{});
+    for (int s = 0; s < t.num_switches; ++s) ts.switches[s].lid = t.nodes[s].lid;
+    for (int h = 0; h < t.num_hosts; ++h) ts.hosts[h].base_lid = t.nodes[t.host_node(h)].lid;
+    lmc_from_dump(t, d, ts, dump);
+  } else {
+    assign_lids(t, 0, ts);
+    for (const LftBlock& b : d.blocks)
+      if (b.lid && b.lid != ts.switches[b.sw].lid)
+        fail(dump, b.line,
+             "switch " + t.nodes[b.sw].name + " has Lid " + std::to_string(b.lid) +
+                 ", neither its LID in the topology file (" + std::to_string(t.nodes[b.sw].lid) +
+                 ") nor the LID ibsc assigns with LMC 0 (" + std::to_string(ts.switches[b.sw].lid) + ")");
+  }
+}
+
+// Without path-records.txt: every host to every other by each of its 2^LMC LIDs on SL 0, the
+// base LID first (the primary path), the others after it as alternates; one row shared by all
+// hosts, less the host itself.
+void default_path_records(const Topology& t, TableSet& ts) {
+  PathRow row;
+  row.assign(t.num_hosts);
+  for (int q = 0; q < t.num_hosts; ++q) {
+    const HostTables& dst = ts.hosts[q];
+    if (dst.lmc == 0) {  // one record: the row stays in its compact form
+      row.set(q, {dst.base_lid, 0});
+      continue;
+    }
+    std::vector<PathRecord> recs(size_t{1} << dst.lmc);
+    for (size_t c = 0; c < recs.size(); ++c) recs[c] = {static_cast<Lid>(dst.base_lid + c), 0};
+    row.set(q, recs);
+  }
+  for (int h = 0; h < t.num_hosts; ++h) {
+    ts.hosts[h].paths = row;
+    ts.hosts[h].paths.hide(h);
+  }
+}
+
+}  // namespace
+
+void read_opensm_lfts(const Topology& t, TableSet& ts, std::istream& in, const std::string& name) {
+  apply_lfts(t, dump_detail::read_lft_dump(t, in, name), ts, name);
+}
+
+TableSet import_opensm_dump_dir(const Topology& t, const std::string& dir) {
+  if (!std::filesystem::is_directory(dir))
+    throw std::invalid_argument(dir + ": not a directory (OpenSM's --dump_files_dir output)");
+  return import_opensm_tables(t, dir);
+}
+
+TableSet import_opensm_tables(const Topology& t, const std::string& path) {
+  namespace fs = std::filesystem;
+  const bool dir = fs::is_directory(path);
+  const std::string dump = dump_file(path);
+  std::ifstream in(dump);
+  if (!in) throw std::invalid_argument(dump + ": cannot open the LFT dump");
+  const LftDump d = dump_detail::read_lft_dump(t, in, dump);
+  if (d.blocks.empty())
+    throw std::invalid_argument(dump +
+                                ": no switch block ('Unicast lids ... of switch' or 'dump_ucast_routes: Switch')");
+
+  TableSet ts;
+  ts.algorithm = "file";
+  lay_out_lids(t, d, dir ? (fs::path(path) / "sl2vl.txt").string() : "", ts, dump);
+  // Two nodes on one LID would make the tables ambiguous.
+  std::map<Lid, int> owner;
+  auto claim = [&](Lid lid, int node) {
+    auto [it, fresh] = owner.emplace(lid, node);
+    if (!fresh)
+      throw std::invalid_argument(path + ": LID " + std::to_string(lid) + " belongs to both " +
+                                  t.nodes[it->second].name + " and " + t.nodes[node].name);
+  };
+  finish_layout(t, ts, d.owners);
+  for (int s = 0; s < t.num_switches; ++s) claim(ts.switches[s].lid, s);
+  for (int h = 0; h < t.num_hosts; ++h)
+    for (int c = 0; c < (1 << ts.hosts[h].lmc); ++c) claim(static_cast<Lid>(ts.hosts[h].base_lid + c), t.host_node(h));
+  apply_lfts(t, d, ts, dump);
+
+  const std::string records = dir ? (fs::path(path) / "path-records.txt").string() : "";
+  if (!records.empty() && fs::exists(records)) {
+    std::ifstream r(records);
+    read_path_records(t, ts, r, records);
+  } else {
+    default_path_records(t, ts);
+  }
+  set_budgets(ts);
   return ts;
 }
 

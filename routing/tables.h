@@ -84,6 +84,14 @@ struct HostTables {
 //   RandomPerPacket: one at random for each packet (virtual networks, seeds/004 "vn").
 enum class PathChoice { Primary, RandomPerPacket };
 
+// Tables an external program computed (routing "opensm"): what ran, kept beside the results.
+struct ExternalRun {
+  std::string tool;    // "OpenSM 3.3.23", as its log names itself
+  std::string engine;  // the engine asked for and confirmed by the log ("ftree")
+  std::string log;     // the program's log, whole
+  double seconds = 0;  // wall time of the run, simulator included
+};
+
 struct TableSet {
   std::string algorithm;
   int sls_used = 1;                    // SLs the algorithm needs
@@ -92,6 +100,7 @@ struct TableSet {
   std::vector<HostTables> hosts;       // index: host index of the Topology
   Lid max_lid = 0;
   PathChoice path_choice = PathChoice::Primary;
+  std::shared_ptr<const ExternalRun> external;  // set only by external engines (routing "opensm")
 
   const PathRecord& path(int src_host, int dst_host) const { return hosts[src_host].paths[dst_host].front(); }
 };

@@ -1,6 +1,7 @@
 #include "routing/topo_import.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -8,6 +9,7 @@
 #include <string_view>
 
 #include "routing/strict_number.h"
+#include "routing/topo_import_links.h"
 
 namespace ibsc::routing {
 namespace {
@@ -32,6 +34,7 @@ struct RawNode {
   std::vector<RawPort> links;
   uint64_t guid = 0;
   Lid lid = 0;
+  bool aggregation = false;  // a SHARP aggregation node (topo_import_links.h): left out
 };
 
 [[noreturn]] void fail(const std::string& path, int line, const std::string& what) {
@@ -165,16 +168,7 @@ Annotations annotations(const std::string& path, int line, std::string_view s) {
   return a;
 }
 
-// The simulation gives every cable the scenario's link.* rate; a dump's own widths and speeds
-// are kept (PortPeer::width, Graphviz labels) but not simulated, and the user is told so.
-void note_unmodelled_rates(Topology& t, const std::string& path, const std::map<std::string, int>& rates) {
-  if (rates.empty()) return;
-  std::string list;
-  for (const auto& [rate, n] : rates)
-    list += (list.empty() ? "" : ", ") + rate + " on " + std::to_string(n) + (n == 1 ? " cable" : " cables");
-  t.notes.push_back(path + ": per-link widths/speeds of the file (" + list +
-                    ") are not modelled: link.width, link.lane_gbps and link.coding apply to every cable");
-}
+using import_detail::note_unmodelled_rates;
 
 }  // namespace
 
@@ -199,6 +193,7 @@ Topology read_ibnetdiscover(const std::string& path) {
         if (ports < 1 || ports > 254)
           fail(path, line, "node \"" + std::string(id) + "\" has " + std::string(ports_text) + " ports (1..254)");
         RawNode n{sw, std::string(id), static_cast<int>(ports), line, {}};
+        n.aggregation = !sw && v.find("\"" + std::string(import_detail::kAggregationNode) + "\"") != std::string::npos;
         if (n.is_switch) {
           std::string_view g = id;
           const bool id_is_guid = take(g, "S-") && g.size() == 16 && take_while(g, isxdigit_char).size() == 16;
@@ -269,6 +264,7 @@ Topology read_ibnetdiscover(const std::string& path) {
       auto it = index.find(rp.peer);
       if (it == index.end()) fail(path, rp.line, "cable to \"" + rp.peer + "\", which has no record in the file");
       const RawNode& peer = nodes[it->second];
+      if (nodes[i].aggregation || peer.aggregation) continue;
       if (rp.peer_port < 1 || rp.peer_port > peer.ports)
         fail(path, rp.line,
              "cable to port " + std::to_string(rp.peer_port) + " of \"" + peer.id + "\", which has " +
@@ -291,8 +287,10 @@ Topology read_ibnetdiscover(const std::string& path) {
   for (size_t i = 0; i < nodes.size(); ++i)
     if (nodes[i].is_switch) switch_node[i] = add_switch(t, nodes[i].id, nodes[i].ports);
   std::map<std::pair<int, int>, int> host_node;  // (raw node, port) -> host node
+  int aggregation = 0;
   for (size_t i = 0; i < nodes.size(); ++i) {
-    if (nodes[i].is_switch) continue;
+    aggregation += nodes[i].aggregation;
+    if (nodes[i].is_switch || nodes[i].aggregation) continue;
     std::vector<int> cabled;
     for (int p = 1; p <= nodes[i].ports; ++p)
       if (cable.count({static_cast<int>(i), p})) cabled.push_back(p);
@@ -304,6 +302,7 @@ Topology read_ibnetdiscover(const std::string& path) {
       host_node[{static_cast<int>(i), p}] = add_host(t, name);
     }
   }
+  if (aggregation) t.notes.push_back(import_detail::aggregation_note(path, aggregation));
   auto where = [&](std::pair<int, int> end) -> std::pair<int, int> {
     if (nodes[end.first].is_switch) return {switch_node[end.first], end.second};
     return {host_node.at(end), 1};
@@ -477,15 +476,27 @@ Topology read_edge_list(const std::string& path) {
 }
 
 Topology read_topology_file(const std::string& path) {
+  if (std::filesystem::is_directory(path)) {  // OpenSM's --dump_files_dir output
+    const std::string lst = (std::filesystem::path(path) / "opensm-subnet.lst").string();
+    if (!std::filesystem::exists(lst))
+      throw std::invalid_argument(path + ": a directory without opensm-subnet.lst (OpenSM's --dump_files_dir output)");
+    return read_opensm_subnet(lst);
+  }
   std::ifstream in = open(path);
   std::string raw;
   while (std::getline(in, raw)) {
     std::string s = trim(raw);
+    if (s.rfind("{ ", 0) == 0 && s.find("NodeGUID:") != std::string::npos) return read_opensm_subnet(path);
+    if ((s.rfind("SW ", 0) == 0 || s.rfind("CA ", 0) == 0 || s.rfind("RT ", 0) == 0) &&
+        s.find(" 0x") != std::string::npos)
+      return read_ibnetdiscover_ports(path);
     if (s.rfind("switch ", 0) == 0 || s.rfind("host ", 0) == 0 || s.rfind("link ", 0) == 0) return read_edge_list(path);
     if (s.rfind("Switch", 0) == 0 || s.rfind("Ca", 0) == 0 || s.rfind("Hca", 0) == 0) return read_ibnetdiscover(path);
   }
   throw std::invalid_argument(
-      path + ": neither an ibnetdiscover dump nor an edge list (no Switch/Ca or switch/host/link line)");
+      path +
+      ": not a topology file: no opensm-subnet.lst link ('{ '), ibnetdiscover (Switch/Ca, or SW/CA with "
+      "--ports) or edge list (switch/host/link) line");
 }
 
 }  // namespace ibsc::routing

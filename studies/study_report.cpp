@@ -97,6 +97,27 @@ std::string measurement_note_text(const Study& s, bool quick) {
 
 std::string measurement_note(const Study& s, bool quick) { return measurement_note_text(s, quick); }
 
+std::string figure_subtitle(const Study& s, const std::string& network, const std::vector<std::string>& patterns,
+                            const std::string& length) {
+  // The value an axis value sets for `key`, else its name (a value the study does not define: its name).
+  auto set_or_name = [](const std::vector<StudyAxisValue>& axis, const std::string& name, const std::string& key) {
+    for (const auto& v : axis)
+      if (v.name == name)
+        for (const auto& kv : v.set)
+          if (kv.rfind(key + "=", 0) == 0) return kv.substr(key.size() + 1);
+    return name;
+  };
+  std::string sub = set_or_name(s.tori, network, "topology.spec");
+  for (size_t i = 0; i < patterns.size(); ++i) sub += (i ? "/" : ", ") + patterns[i];
+  auto number = [](const std::string& t) {
+    return !t.empty() && t.find_first_not_of("0123456789") == std::string::npos;
+  };
+  const std::string bytes = set_or_name(s.lengths, length, "traffic.length");
+  if (number(bytes)) return sub + ", " + bytes + "-byte packets";
+  const std::string mtu = set_or_name(s.lengths, length, "traffic.disk.mtu");  // the disk workload's packets
+  return sub + ", " + (number(mtu) ? "MTU " + mtu + " bytes" : "packets " + length);
+}
+
 void write_explained_outliers(std::ostream& md, const Study& s, const std::vector<ReportOutlier>& outliers) {
   std::map<std::string, std::vector<const ReportOutlier*>> by_reason;
   std::vector<const ReportOutlier*> unexplained;
@@ -278,7 +299,7 @@ std::vector<std::string> write_study_report(const std::string& dir, const StudyR
     std::string file = "figure-" + (torus.figure.empty() ? torus.name : torus.figure) + "-" + torus.name + ".svg";
     std::string title = (torus.figure.empty() ? "" : "Figure " + torus.figure + ": ") + torus.name + " torus, " +
                         s.figure_length + "-byte packets, " + s.figure_pattern;
-    write_plot(dir + "/" + file, title, series);
+    write_plot(dir + "/" + file, PlotLabel(title, "", run.quick), series);  // the title says it all
     md << "### " << title << "\n\n![" << title << "](" << file << ")\n\n";
   }
 

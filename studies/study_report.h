@@ -78,6 +78,11 @@ std::vector<std::string> study_failures(const StudyRun& run, double tolerance);
 // dir/.gitignore (runs/, the per-experiment results, stays out of git).
 void write_experiment_csvs(const std::string& dir, const StudyRun& run);
 
+// A figure's second title line: the network's topology, the pattern(s) and the packet size, taken
+// from the study's axis values ("irregular:8:seed=1:regular=1, uniform, 32-byte packets").
+std::string figure_subtitle(const Study& s, const std::string& network, const std::vector<std::string>& patterns,
+                            const std::string& length);
+
 // How the runs of this mode measure (windows, sweep), one sentence from the mode's overrides.
 std::string measurement_note(const Study& s, bool quick);
 

@@ -46,7 +46,10 @@ void write_panel(const Section& sec, const Panel& panel) {
     return;
   }
   const std::string file = "figure-" + panel.name + ".svg";
-  write_plot(sec.dir + "/" + file, title, lines);
+  write_plot(
+      sec.dir + "/" + file,
+      PlotLabel(title, figure_subtitle(*sec.run.study, panel.torus, panel.patterns, panel.length), sec.run.quick),
+      lines);
   sec.md << "#### " << title << "\n\n![" << title << "](" << file << ")\n\n";
 }
 
@@ -146,7 +149,9 @@ void write_figure5_buffers(const Section& sec) {
       {"the largest buffers are needed only near saturation (below half of it at most a quarter of the largest)",
        near_saturation ? "yes" : "no", near_saturation});
   write_statements(sec, "Figure 5 buffers", st);
-  write_xy_plot(sec.dir + "/figure-5-mbs.svg", "Figure 5b, d, f, h: largest rearrange buffer needed (" + rt + ")",
+  write_xy_plot(sec.dir + "/figure-5-mbs.svg",
+                PlotLabel("Figure 5b, d, f, h: largest rearrange buffer needed (" + rt + ")",
+                          s.figure_length + "-byte packets; networks and patterns in the key", sec.run.quick),
                 {"accepted traffic (bytes/ns/switch)", "MBS (bytes)", false, "top left"}, lines);
   sec.md << "![Figure 5b, d, f, h](figure-5-mbs.svg)\n\n";
 }
@@ -275,7 +280,8 @@ void write_figure7(const Section& sec) {
         over_half, 100 * above, full, holding ? 100.0 * full / holding : 0.0, 100 * empty);
     const std::string title =
         fmt::format("Figure 7{}: {}, {}, {}: most rearrange memory held at once", panel, spec[0], spec[1], rt);
-    write_xy_plot(sec.dir + "/figure-7" + panel + ".svg", title,
+    write_xy_plot(sec.dir + "/figure-7" + panel + ".svg",
+                  PlotLabel(title, figure_subtitle(s, spec[0], {spec[1]}, spec[2]), sec.run.quick),
                   {"destination host", "bytes held at once (MMS)", false, "top right"}, {line});
     const std::string where = std::string("7") + panel;
     st.push_back({"the memory used never exceeds 20% of the total (Tables 1, 2: MMS 52812 and 52378 of 256 KB)",
@@ -346,7 +352,8 @@ void write_figure8(const Section& sec) {
     return;
   }
   const std::string title = "Figure 8: " + net + ", workload " + pat + ": execution time vs MTU";
-  write_xy_plot(sec.dir + "/figure-8.svg", title, {"MTU (bytes)", "execution time (ms)", false, "top right"}, lines);
+  write_xy_plot(sec.dir + "/figure-8.svg", PlotLabel(title, "routings in the key", sec.run.quick),
+                {"MTU (bytes)", "execution time (ms)", false, "top right"}, lines);
   // The paper's reading of its Figure 8, checked on ours.
   auto spread = [&](const std::string& rt) -> double {  // (max - min) / min over the MTUs
     const auto& m = ms[rt];

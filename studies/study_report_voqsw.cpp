@@ -272,7 +272,8 @@ std::vector<std::string> write_voqsw_report(const std::string& dir, const StudyR
       continue;
     }
     const std::string file = "figure-" + panel.name + ".svg";
-    write_plot(dir + "/" + file, title, lines);
+    write_plot(dir + "/" + file,
+               PlotLabel(title, figure_subtitle(s, panel.torus, panel.patterns, panel.length), run.quick), lines);
     md << "### " << title << "\n\n![" << title << "](" << file << ")\n\n";
   }
 

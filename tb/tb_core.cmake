@@ -8,6 +8,7 @@ add_library(ibsc_tb_core STATIC
   ${CMAKE_CURRENT_LIST_DIR}/stats/batch_means.cpp
   ${CMAKE_CURRENT_LIST_DIR}/stats/steady_warmup.cpp
   ${CMAKE_CURRENT_LIST_DIR}/stats/results.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/stats/plot.cpp
   ${CMAKE_CURRENT_LIST_DIR}/stats/transport_result.cpp
   ${CMAKE_CURRENT_LIST_DIR}/stats/output_files.cpp
   ${CMAKE_CURRENT_LIST_DIR}/scenario/config_reader.cpp

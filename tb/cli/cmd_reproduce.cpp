@@ -264,7 +264,7 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
           } else {
             pts = run_sweep(s.point, s.sweep);
           }
-          write_results(out + "/runs/" + exps[i].name, s.resolved, s.point.seed, pts);
+          write_results(out + "/runs/" + exps[i].name, s.resolved, s.point.seed, pts, nullptr, run.quick);
           for (const auto& p : pts) {
             nlohmann::json pj = nlohmann::json::parse(to_json(p).dump());
             pj["links"] = nlohmann::json::array();  // per-link figures stay in runs/NAME/results.json

@@ -55,6 +55,10 @@ struct RouteCmdOptions {
   std::vector<std::string> faults;  // --fault SWITCH:PORT (repeatable): pairs this set cuts
   double max_memory_gb = 0;         // 0: half the physical memory
   bool describe = false;            // --describe: seeds/001's topology figures, no routing
+  std::string opensm_engine;        // --routing opensm: OpenSM's engine (routing/opensm_engine.h)
+  std::string opensm_options;       // added to OpenSM's command line
+  double opensm_timeout = 600;      // s
+  std::string opensm_dir;           // keep OpenSM's run folder here
 };
 
 struct Outcome {
@@ -275,6 +279,9 @@ int route(const RouteCmdOptions& opt) {
   const std::optional<A> given = opt.routing.empty() ? std::nullopt : parse_enum<A>(opt.routing);
   if (!opt.routing.empty() && !given)
     throw std::invalid_argument("--routing '" + opt.routing + "' is not one of: " + enum_choice_list<A>());
+  if ((!opt.opensm_engine.empty() || !opt.opensm_options.empty() || !opt.opensm_dir.empty()) &&
+      !(given && *given == A::Opensm))
+    throw std::invalid_argument("--opensm-engine, --opensm-options and --opensm-dir need --routing opensm");
   if (!opt.import_dir.empty()) {
     if (given && *given != A::File)
       throw std::invalid_argument("--import-opensm reads the tables; it cannot be combined with --routing " +
@@ -331,6 +338,10 @@ int route(const RouteCmdOptions& opt) {
     ro.max_lmc = opt.max_lmc;
     ro.lft_file = opt.import_dir;
     ro.max_memory_gb = opt.max_memory_gb;
+    ro.opensm_engine = opt.opensm_engine;
+    ro.opensm_options = opt.opensm_options;
+    ro.opensm_timeout_s = opt.opensm_timeout;
+    ro.opensm_dir = opt.opensm_dir;
     auto t0 = std::chrono::steady_clock::now();
     try {
       o.tables = routing::compute_routing(topo, ro);
@@ -341,6 +352,7 @@ int route(const RouteCmdOptions& opt) {
       continue;
     }
     o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (a == A::Opensm) o.algorithm = o.tables.algorithm;  // "opensm-ftree": the engine that ran
     if (a == A::Voqsw) {
       o.has_voq = true;
       o.voq = routing::voqsw_summary(topo, ro);
@@ -486,6 +498,14 @@ void add_route_command(CLI::App& app) {
   c->add_option("--fault-samples", opt->fault_samples, "random combinations per level above --fault-exhaustive")
       ->check(CLI::Range(1L, 100000000L));
   c->add_option("--fault", opt->faults, "a failed cable by one end, SWITCH:PORT (repeatable): the pairs it cuts");
+  c->add_option("--opensm-engine", opt->opensm_engine,
+                "--routing opensm: OpenSM's engine, run under ibsim: minhop, updn, dnup, ftree, dor, lash, dfsssp, "
+                "sssp, nue, torus-2QoS (2D/3D tori and meshes)");
+  c->add_option("--opensm-options", opt->opensm_options, "--routing opensm: added to OpenSM's command line");
+  c->add_option("--opensm-timeout", opt->opensm_timeout, "--routing opensm: OpenSM's time limit, s")
+      ->check(CLI::Range(0.1, 1e6));
+  c->add_option("--opensm-dir", opt->opensm_dir,
+                "--routing opensm: keep the run (net file, config, log, dumps) in this folder");
   c->add_option("--max-vls", opt->max_vls, "data VL budget")->check(CLI::Range(1, 15));
   c->add_option("--sls", opt->sls,
                 "voqsw: SLs for VOQ (above 16: only the plan is printed); vn: virtual networks (= VLs); "

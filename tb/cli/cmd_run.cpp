@@ -12,6 +12,7 @@
 #include "tb/stats/output_files.h"
 #include "tb/stats/port_counters_report.h"
 #include "tb/stats/results.h"
+#include "tb/waves/wave_savefile.h"
 
 namespace ibsc::tb {
 namespace {
@@ -44,10 +45,14 @@ std::vector<LoadPointResult> run_with_waves(Scenario& s, const RunOptions& o) {
   w.validate(*s.point.topo);
   // Here, in the parent: a worker failing to open them would only report that it died.
   check_writable(w.vcd_path());
+  check_writable(gtkw_path(w.vcd_path()));
   for (int sw : w.switches)
     if (s.point.arbiter.uses_rtl(sw)) check_writable(rtl_wave_path(w.file, sw));
-  std::fprintf(stderr, "ibsc: waves of switch(es) %s from %.0f ns to %.0f ns at offered load %.3f -> %s\n",
-               o.wave_switches.c_str(), w.start_ns, w.end_ns, o.wave_load, w.file.c_str());
+  std::fprintf(stderr,
+               "ibsc: waves of switch(es) %s from %.0f ns to %.0f ns at offered load %.3f -> %s (open with: gtkwave "
+               "%s)\n",
+               o.wave_switches.c_str(), w.start_ns, w.end_ns, o.wave_load, w.file.c_str(),
+               gtkw_path(w.vcd_path()).c_str());
   const PointSetup& ps = s.point;
   const double load = o.wave_load;
   std::string text = run_forked(1, 1, [&](int) { return to_json(run_load_point(ps, load, "waves")).dump(); })[0];
@@ -86,6 +91,13 @@ int run(const RunOptions& o) {
   built["sls_used"] = tables.sls_used;
   built["vls_used"] = tables.vls_used;
   built["lmc"] = tables.hosts.empty() ? 0 : tables.hosts[0].lmc;
+  if (tables.external) {  // the external engine that made the tables, its log beside results.json
+    const routing::ExternalRun& x = *tables.external;
+    write_file_atomically(out + "/opensm.log", x.log);
+    built["external_routing"] = {{"tool", x.tool}, {"engine", x.engine}, {"log", "opensm.log"}};
+    std::fprintf(stderr, "ibsc: tables by %s, engine %s, in %.1f s (ibsim and OpenSM); its log: %s/opensm.log\n",
+                 x.tool.c_str(), x.engine.c_str(), x.seconds, out.c_str());
+  }
   if (s.point.fabric.sw.vl_buffers == models::VlBuffers::Operational) {  // what the VLs got
     const models::SwitchParams op = s.point.fabric.sw.for_vls_used(tables.vls_used);
     built["operational_vls"] = op.num_vls;
@@ -141,8 +153,8 @@ void add_run_command(CLI::App& app) {
                 "Refuse routing tables estimated to need more memory, GB (default: half the physical memory)")
       ->check(CLI::Range(0.001, 1e6));
   c->add_option("--waves", o->waves,
-                "Write a VCD (.vcd added if missing) of the selected switches (GTKWave: waves/switch_ports.gtkw, "
-                "waves/link.gtkw). "
+                "Write a VCD (.vcd added if missing) of the selected switches, and beside it a GTKWave save file "
+                "for it (run.vcd -> run.gtkw, opening at the window). "
                 "Runs ONE load point (--wave-load) instead of the sweep; with switch.arbiter: rtl the RTL "
                 "arbiters also write <FILE stem>.sw_<i>.rtl.vcd");
   auto* ws = c->add_option("--wave-switches", o->wave_switches, "Switches to trace, comma-separated (default 0)");

@@ -43,11 +43,13 @@ std::string CosimMismatch::report() const {
 
 std::string CosimResult::summary() const {
   std::ostringstream os;
-  os << (passed() ? "PASS" : "FAIL") << ": " << cycles << " cycles compared in " << seconds << " s ("
-     << static_cast<uint64_t>(cycles_per_second()) << " cycles/s; rtl " << rtl_seconds << " s, model " << model_seconds
-     << " s)\n";
+  os << (passed() ? "PASS" : "FAIL") << ": " << cycles << (cycles == 1 ? " cycle" : " cycles") << " compared in "
+     << seconds << " s (" << static_cast<uint64_t>(cycles_per_second()) << " cycles/s; rtl " << rtl_seconds
+     << " s, model " << model_seconds << " s)\n";
   if (mismatch) os << mismatch->report();
-  os << coverage.report();
+  // After a mismatch the coverage counts the cycles before it: at cycle 0 there are none.
+  if (mismatch && coverage.cycles() == 0) os << "coverage: none (the first cycle already mismatched)\n";
+  else os << coverage.report();
   return os.str();
 }
 

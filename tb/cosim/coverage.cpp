@@ -127,7 +127,10 @@ std::string ArbCoverage::report() const {
     for (uint64_t n : v) os << " " << n;
     os << "\n";
   };
-  os << "coverage: " << bins_hit() << "/" << bins() << " bins over " << cycles_ << " cycles\n";
+  // Nothing sampled (e.g. the first cycle already mismatched): no rows of zeros that read as a result.
+  if (cycles_ == 0) return "coverage: none (no cycle sampled)\n";
+  os << "coverage: " << bins_hit() << "/" << bins() << " bins over " << cycles_
+     << (cycles_ == 1 ? " cycle\n" : " cycles\n");
   row("grants per input ", in_);
   row("grants per output", out_);
   row("grants per VL    ", vl_);

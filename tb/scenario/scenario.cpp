@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "models/param_error.h"
+#include "routing/opensm_engine.h"
 #include "routing/topo_spec.h"
 #include "routing/types.h"
 #include "tb/scenario/config_reader.h"
@@ -68,6 +69,22 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   ro.algorithm = r.get<routing::Algorithm>("routing.algorithm");
   const std::string algorithm = enum_name(ro.algorithm);  // for the messages below
   ro.lft_file = r.get<std::string>("routing.lft_file");   // for algorithm: file
+  for (const char* key : {"routing.opensm_engine", "routing.opensm_options", "routing.opensm_timeout_s"})
+    if (r.has(key) && ro.algorithm != routing::Algorithm::Opensm)
+      r.fail(key, "only routing opensm reads it (routing.algorithm is '" + algorithm + "')");
+  ro.opensm_engine = r.get<std::string>("routing.opensm_engine");
+  ro.opensm_options = r.get<std::string>("routing.opensm_options");
+  ro.opensm_timeout_s = r.get<double>("routing.opensm_timeout_s");
+  if (ro.algorithm == routing::Algorithm::Opensm) {
+    const auto& engines = routing::opensm_engines();
+    if (std::find(engines.begin(), engines.end(), ro.opensm_engine) == engines.end()) {
+      std::string list;
+      for (const auto& e : engines) list += (list.empty() ? "" : ", ") + e;
+      r.fail(ro.opensm_engine.empty() ? "routing.algorithm" : "routing.opensm_engine",
+             "routing opensm needs routing.opensm_engine, one of " + list +
+                 (ro.opensm_engine.empty() ? "" : " (got '" + ro.opensm_engine + "')"));
+    }
+  }
   ro.max_lmc = r.get<int>("routing.max_lmc");
   ro.vls = r.get<int>("routing.vls");
   ro.max_sls = r.get<int>("routing.max_sls");

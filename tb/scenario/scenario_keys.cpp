@@ -51,11 +51,27 @@ std::vector<Key> declare() {
           "VLs `routing.vls`, 0 = ports), `vn` (`routing.vls` virtual networks: the HCA draws one of the "
           "pair's n SLs per packet from its own seeded stream), `adaptive-updown` (seeds/003: every minimal "
           "port plus an up*/down* escape; needs `switch.escape_queue_bytes`), `updown-escape` (that escape "
-          "sub-network alone), `file` (tables read from `routing.lft_file`); seeds/001 (routing/README.md; one LFT "
+          "sub-network alone), `file` (tables read from `routing.lft_file`), `opensm` (the real OpenSM's "
+          "`routing.opensm_engine`); seeds/001 (routing/README.md; one LFT "
           "per input VL and VL2VL tables, so `switch.vl2vl: true` and `switch.num_vls` >= their VLs): "
           "`distance`, `deflection` (Distance+k / Deflection+k, any topology, `routing.k`), `ador`, "
           "`mixed-ador`, `twisted-ador`, `twisted-mixed` (flattened butterflies), `static`, `gsid` (dragonflies)"),
       text_key("routing.lft_file", ro.lft_file, "`routing.algorithm: file`: an OpenSM LFT dump or export directory"),
+      text_key(
+          "routing.opensm_engine", ro.opensm_engine,
+          "`routing.algorithm: opensm`: OpenSM's own engine, run on ibsim (Debian packages opensm, ibsim-utils, "
+          "infiniband-diags; routing/README.md): `minhop`, `updn`, `dnup`, `ftree`, `dor`, and with paths on SLs "
+          "(QoS on, VLs from `routing.vls`, each pair's SL from the SA: at most 2,000 host pairs) `lash`, `dfsssp`, "
+          "`sssp`, `nue`, `torus-2QoS` (2D/3D tori and meshes). OpenSM's log must confirm the engine: a "
+          "fallback is an error. Its log and version are kept beside results.json (`opensm.log`)")
+          .when_set(),
+      text_key("routing.opensm_options", ro.opensm_options,
+               "`routing.algorithm: opensm`: added to OpenSM's command line, e.g. `--root_guid_file FILE`")
+          .when_set(),
+      real_key("routing.opensm_timeout_s", ro.opensm_timeout_s, 0.1, 1e6, "s",
+               "`routing.algorithm: opensm`: OpenSM's time limit (an engine that waits forever, a fabric too large "
+               "for ibsim): stopped and refused after it")
+          .when_set(),
       int_key("routing.max_lmc", ro.max_lmc, 0, routing::kMaxLmc, "",
               "destination renaming may use up to 2^max_lmc LIDs per host"),
       int_key("routing.vls", ro.vls, 0, ibsc::kMaxDataVls, "VLs", "VLs for generic algorithms; 0: the algorithm's own"),

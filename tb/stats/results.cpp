@@ -1,9 +1,6 @@
 #include "tb/stats/results.h"
 
-#include <sys/wait.h>
-
 #include <cmath>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -46,17 +43,6 @@ nlohmann::ordered_json interval(const ConfidenceInterval& ci, double (*round)(do
 ConfidenceInterval interval_of(const nlohmann::json& j) {
   const auto& hw = j.at("half_width");
   return {j.at("mean"), hw.is_null() ? std::numeric_limits<double>::infinity() : hw.get<double>(), j.at("batches")};
-}
-// gnuplot single-quoted strings take a quote as two quotes.
-std::string gp_quote(const std::string& s) {
-  std::string o = "'";
-  for (char c : s) o += c == '\'' ? std::string("''") : std::string(1, c);
-  return o + "'";
-}
-std::string sh_quote(const std::string& s) {
-  std::string o = "'";
-  for (char c : s) o += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return o + "'";
 }
 }  // namespace
 
@@ -235,7 +221,7 @@ std::string cc_series_csv(const std::vector<nlohmann::ordered_json>& points) {
 }  // namespace
 
 void write_results(const std::string& dir, const nlohmann::ordered_json& scenario, uint64_t seed,
-                   const std::vector<LoadPointResult>& points, const nlohmann::ordered_json& fabric) {
+                   const std::vector<LoadPointResult>& points, const nlohmann::ordered_json& fabric, bool quick) {
   check_output_folder(dir, "results folder");
   nlohmann::ordered_json j;
   j["scenario"] = scenario;
@@ -272,9 +258,13 @@ void write_results(const std::string& dir, const nlohmann::ordered_json& scenari
   for (const auto& p : points)
     if (!p.congestion_control.is_null()) with_cc.push_back(to_json(p));
   if (!with_cc.empty()) write_file_atomically(dir + "/cc_timeseries.csv", cc_series_csv(with_cc));
-  std::string title =
-      scenario.contains("name") && scenario["name"].is_string() ? scenario["name"].get<std::string>() : "ibsc";
-  write_plot(dir + "/latency.svg", title, {{title, points}});
+  // One line, named by its routing (the title names the scenario).
+  PlotLabel label = scenario_plot_label(scenario);
+  label.quick = quick;
+  const bool has_routing = scenario.contains("routing") && scenario["routing"].is_object() &&
+                           scenario["routing"].contains("algorithm") && scenario["routing"]["algorithm"].is_string();
+  write_plot(dir + "/latency.svg", label,
+             {{has_routing ? scenario["routing"]["algorithm"].get<std::string>() : label.title, points}});
 }
 
 void print_summary(std::ostream& os, const std::vector<LoadPointResult>& points) {
@@ -298,66 +288,35 @@ void print_summary(std::ostream& os, const std::vector<LoadPointResult>& points)
   }
 }
 
-void write_plot(const std::string& svg, const std::string& title,
+void write_plot(const std::string& svg, const PlotLabel& label,
                 const std::vector<std::pair<std::string, std::vector<LoadPointResult>>>& series) {
-  std::vector<PlotSeries> xy;
+  std::vector<MarkedSeries> marked;
   for (const auto& [name, points] : series) {
-    xy.push_back({name, {}});
+    marked.push_back({name, {}});
     for (const auto& p : points)
-      if (p.measured_packets > 0) xy.back().second.emplace_back(p.accepted_bytes_per_ns_per_switch, p.avg_latency_ns);
+      if (p.measured_packets > 0)
+        marked.back().second.push_back({p.accepted_bytes_per_ns_per_switch, p.avg_latency_ns, p.saturated});
   }
-  write_xy_plot(svg, title, {"accepted traffic (bytes/ns/switch)", "average latency (ns)", true}, xy);
+  write_marked_plot(svg, label, {"accepted traffic (bytes/ns/switch)", "average latency (ns)", true}, marked);
 }
 
-void write_xy_plot(const std::string& svg, const std::string& title, const PlotAxes& axes,
-                   const std::vector<PlotSeries>& series) {
-  std::string base = svg.substr(0, svg.size() - (svg.size() > 4 && svg.substr(svg.size() - 4) == ".svg" ? 4 : 0));
-  std::ostringstream dat;
-  // Only series with points go in: gnuplot stops at an empty data block.
-  std::vector<const PlotSeries*> drawn;
-  for (const auto& sp : series)
-    if (!sp.second.empty()) drawn.push_back(&sp);
-  for (const auto* sp : drawn) {
-    dat << "# " << sp->first << "\n";
-    for (const auto& [x, y] : sp->second) dat << x << " " << y << "\n";
-    dat << "\n\n";
-  }
-  write_file_atomically(base + ".dat", dat.str());
-  // The script as kept beside the plot writes `svg`; gnuplot runs it with a temporary output
-  // renamed over `svg` once complete.
-  std::ostringstream gp;
-  // noenhanced: series names such as FX_1VL are text, not subscripts.
-  gp << "set terminal svg size 800,560 dynamic font 'sans,12' noenhanced\nset output " << gp_quote(svg) << "\n";
-  const size_t body = gp.str().size();
-  gp << "set title " << gp_quote(title) << "\nset xlabel " << gp_quote(axes.xlabel) << "\n"
-     << "set ylabel " << gp_quote(axes.ylabel) << "\nset grid\nset key " << axes.key << "\n"
-     << (axes.log_y ? "set logscale y\n" : "") << "plot ";
-  for (size_t i = 0; i < drawn.size(); ++i)
-    gp << (i ? ", " : "") << gp_quote(base + ".dat") << " index " << i << " with linespoints title "
-       << gp_quote(drawn[i]->first);
-  gp << "\n";
-  write_file_atomically(base + ".gp", gp.str());
-  if (drawn.empty()) {  // no point has a measured packet: nothing to draw, and no stale plot
-    std::remove(svg.c_str());
-    return;
-  }
-  if (std::system("command -v gnuplot >/dev/null 2>&1") != 0) {
-    std::cerr << "ibsc: gnuplot not found (Debian package gnuplot-nox); wrote " << base << ".gp and " << base
-              << ".dat instead of " << svg << "\n";
-    return;
-  }
-  const std::string tmp_svg = base + ".svg.partial", tmp_gp = base + ".gp.partial";
-  write_file_atomically(tmp_gp, "set terminal svg size 800,560 dynamic font 'sans,12' noenhanced\nset output " +
-                                    gp_quote(tmp_svg) + "\n" + gp.str().substr(body));
-  const std::string cmd = "gnuplot " + sh_quote(tmp_gp) + " 2>/dev/null";
-  const int status = std::system(cmd.c_str());
-  std::remove(tmp_gp.c_str());
-  if (status == 0 && std::rename(tmp_svg.c_str(), svg.c_str()) == 0) return;
-  std::remove(tmp_svg.c_str());
-  // system() ignores SIGINT while gnuplot runs; a Ctrl-C that stopped gnuplot stops us too.
-  if (status != -1 && WIFSIGNALED(status) && (WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGTERM))
-    raise(WTERMSIG(status));
-  std::cerr << "ibsc: gnuplot failed on " << base << ".gp\n";
+PlotLabel scenario_plot_label(const nlohmann::ordered_json& s) {
+  auto text = [&](const char* section, const char* key) -> std::string {
+    if (!s.contains(section) || !s[section].is_object() || !s[section].contains(key)) return {};
+    const auto& v = s[section][key];
+    return v.is_string() ? v.get<std::string>() : v.dump();
+  };
+  std::vector<std::string> parts;
+  if (std::string t = text("topology", "spec"); !t.empty()) parts.push_back(t);
+  if (std::string r = text("routing", "algorithm"); !r.empty()) parts.push_back(r + " routing");
+  if (text("traffic", "workload") == "disk") parts.push_back("disk workload");
+  else if (std::string p = text("traffic", "pattern"); !p.empty()) parts.push_back(p + " traffic");
+  if (std::string mix = text("traffic", "lengths"); !mix.empty()) parts.push_back("packet lengths " + mix);
+  else if (std::string l = text("traffic", "length"); !l.empty()) parts.push_back(l + "-byte packets");
+  std::string sub;
+  for (const auto& p : parts) sub += (sub.empty() ? "" : ", ") + p;
+  std::string name = s.contains("name") && s["name"].is_string() ? s["name"].get<std::string>() : "ibsc";
+  return PlotLabel(name, sub);
 }
 
 }  // namespace ibsc::tb

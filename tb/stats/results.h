@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tb/stats/batch_means.h"
+#include "tb/stats/plot.h"
 #include "tb/stats/transport_result.h"
 
 namespace ibsc::tb {
@@ -105,22 +106,18 @@ SaturationPoint find_saturation(const std::vector<LoadPointResult>& points);
 // packet has null latencies (an empty CSV cell) and stays out of the plot. Throws
 // std::runtime_error when a file cannot be written.
 // `fabric`: what the scenario resolved to once built (switches, hosts, SLs and VLs the routing
-// uses), written beside the scenario when given.
+// uses), written beside the scenario when given. `quick`: made by `ibsc reproduce --quick`, said
+// in the plot.
 void write_results(const std::string& dir, const nlohmann::ordered_json& scenario_resolved, uint64_t seed,
-                   const std::vector<LoadPointResult>& points, const nlohmann::ordered_json& fabric = nullptr);
+                   const std::vector<LoadPointResult>& points, const nlohmann::ordered_json& fabric = nullptr,
+                   bool quick = false);
 void print_summary(std::ostream& os, const std::vector<LoadPointResult>& points);
-// Latency vs accepted traffic, one line per series; SVG through gnuplot. Without gnuplot the
-// data and script are still written and a note goes to stderr.
-void write_plot(const std::string& svg_path, const std::string& title,
+// Latency vs accepted traffic, one line per series, saturated points with open markers
+// (tb/stats/plot.h); points that measured no packet stay out.
+void write_plot(const std::string& svg_path, const PlotLabel& label,
                 const std::vector<std::pair<std::string, std::vector<LoadPointResult>>>& series);
-// Any x-y plot the same way (svg, .gp, .dat): one line per series; empty series stay out.
-struct PlotAxes {
-  std::string xlabel, ylabel;
-  bool log_y = false;
-  std::string key = "top left";  // gnuplot's key position
-};
-using PlotSeries = std::pair<std::string, std::vector<std::pair<double, double>>>;
-void write_xy_plot(const std::string& svg_path, const std::string& title, const PlotAxes& axes,
-                   const std::vector<PlotSeries>& series);
+// The plot's title for one scenario: its name, then topology, routing, pattern and packet size
+// (those the resolved scenario has).
+PlotLabel scenario_plot_label(const nlohmann::ordered_json& scenario_resolved);
 
 }  // namespace ibsc::tb

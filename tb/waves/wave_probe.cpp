@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "models/verilated_arbiter.h"
+#include "tb/waves/wave_savefile.h"
 
 namespace ibsc::tb {
 
@@ -15,6 +16,10 @@ using models::Picos;
 
 namespace {
 Picos ps(double ns) { return static_cast<Picos>(ns * 1000.0 + 0.5); }
+// Every bit x: a value not sampled.
+void set_x(sc_dt::sc_lv_base& v) {
+  for (int i = 0; i < v.length(); ++i) v.set_bit(i, sc_dt::Log_X);
+}
 }  // namespace
 
 void WaveOptions::validate(int num_switches) const {
@@ -120,13 +125,13 @@ WaveProbe::WaveProbe(sc_core::sc_module_name name, Fabric& fabric, const WaveOpt
       port.port = p;
       port.link = link_from(s, p);
       port.vl.resize(num_vls_);
-      port.request_ports = std::make_unique<sc_dt::sc_bv_base>(n.num_ports + 1);
+      port.request_ports = std::make_unique<sc_dt::sc_lv_base>(n.num_ports + 1);
       w.ports.push_back(std::move(port));
       if (!topo.is_switch(peer.node)) {
         HcaProbe h;
         h.host = topo.host_index(peer.node);
         h.link = link_from(peer.node, peer.port);
-        h.credits.assign(num_vls_, 0);
+        h.credits.resize(num_vls_);
         hcas_.push_back(std::move(h));
       }
     }
@@ -134,8 +139,11 @@ WaveProbe::WaveProbe(sc_core::sc_module_name name, Fabric& fabric, const WaveOpt
     fabric.sw(s).record_requests(true);  // the requests exist only at arbitration time
   }
 
+  set_unknown();  // the values the dump starts with
   // Every file is checked before SystemC opens any: a failed open crashes it later.
   check_writable(opt_.vcd_path());
+  save_file_ = gtkw_path(opt_.vcd_path());
+  check_writable(save_file_);
   for (int s : opt_.switches)
     if (dynamic_cast<models::VerilatedArbiter*>(&fabric.arbiter(s))) check_writable(rtl_wave_path(opt_.file, s));
   // sc_create_vcd_trace_file appends ".vcd" itself.
@@ -146,6 +154,7 @@ WaveProbe::WaveProbe(sc_core::sc_module_name name, Fabric& fabric, const WaveOpt
   // 1 ps: edges and wire times are exact. The kernel's note about it is noise on every run.
   sc_core::sc_report_handler::set_actions("tracing timescale unit set", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   tf_->set_time_unit(1, sc_core::SC_PS);
+  sc_core::sc_trace(tf_, core_clk_, "core_clk");
   for (Sw& w : sws_) {
     const std::string sn = "sw_" + std::to_string(w.index);
     for (Port& p : w.ports) {
@@ -187,6 +196,7 @@ WaveProbe::WaveProbe(sc_core::sc_module_name name, Fabric& fabric, const WaveOpt
     rtl_files_.push_back(path);
     rtl_.push_back(rtl);
   }
+  write_save_file();
 
   SC_THREAD(run);
 }
@@ -197,16 +207,68 @@ WaveProbe::~WaveProbe() {
   if (tf_) sc_core::sc_close_vcd_trace_file(tf_);
 }
 
+void WaveProbe::write_save_file() const {
+  DumpLayout d;
+  d.vcd_path = opt_.vcd_path();
+  d.num_vls = num_vls_;
+  d.out_occupancy = output_buffers_;
+  d.start_ps = start_ps_;
+  d.end_ps = end_ps_;
+  d.first_edge_ps = models::clock_edge(start_ps_, clock_ps_);
+  const routing::Topology& topo = fabric_.topology();
+  for (const Sw& w : sws_) {
+    DumpLayout::Switch s{w.index, topo.nodes[w.index].num_ports, {}};
+    for (const Port& p : w.ports) {
+      const routing::PortPeer& peer = topo.nodes[w.index].ports[p.port];
+      s.ports.push_back({p.port, topo.is_switch(peer.node)
+                                     ? "sw_" + std::to_string(peer.node) + " p" + std::to_string(peer.port)
+                                     : "host " + std::to_string(topo.host_index(peer.node))});
+    }
+    d.switches.push_back(std::move(s));
+  }
+  for (const HcaProbe& h : hcas_) d.hosts.push_back(h.host);
+  std::FILE* f = std::fopen(save_file_.c_str(), "w");
+  if (!f) throw std::runtime_error("waves: cannot write '" + save_file_ + "': " + std::strerror(errno));
+  const std::string text = gtkw_text(d);
+  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  if (std::fclose(f) != 0 || !ok) throw std::runtime_error("waves: cannot write '" + save_file_ + "'");
+}
+
 void WaveProbe::run() {
   Picos t = models::clock_edge(start_ps_, clock_ps_);
+  const Picos half = clock_ps_ / 2;
   while (t < end_ps_) {
     wait(models::to_sc(t - models::now_ps()));
     // One delta later the Scheduler's run at t is over: its grants and credits are visible.
     wait(sc_core::SC_ZERO_TIME);
     sample(t);
+    core_clk_ = sc_dt::SC_LOGIC_1;
+    if (half > 0 && t + half < end_ps_) {
+      wait(models::to_sc(half));
+      core_clk_ = sc_dt::SC_LOGIC_0;
+    }
     t += clock_ps_;
   }
-  // Window over: the thread ends, nothing changes in the dump any more.
+  // Window over: from its end nothing is sampled, so nothing is shown as known.
+  if (end_ps_ > models::now_ps()) wait(models::to_sc(end_ps_ - models::now_ps()));
+  set_unknown();
+}
+
+void WaveProbe::set_unknown() {
+  core_clk_ = sc_dt::SC_LOGIC_X;
+  for (Sw& w : sws_)
+    for (Port& p : w.ports) {
+      for (PortVl& v : p.vl)
+        for (Word* x : {&v.occupancy, &v.credits, &v.out_occupancy, &v.head_stall}) set_x(*x);
+      for (Word* x : {&p.grant_out, &p.request_in_vl, &p.request_out_vl}) set_x(*x);
+      p.grant = p.request = sc_dt::SC_LOGIC_X;
+      set_x(*p.request_ports);
+      set_x(p.tx_packet);
+    }
+  for (HcaProbe& h : hcas_) {
+    for (Word& c : h.credits) set_x(c);
+    set_x(h.tx_packet);
+  }
 }
 
 void WaveProbe::sample(Picos t) {
@@ -227,8 +289,8 @@ void WaveProbe::sample(Picos t) {
       p.grant_out = sw.last_grant_out(p.port);
       const models::Switch::RequestRecord& r = req[p.port];
       const bool asked = arbitrated_now && r.in_vl >= 0;
-      p.grant = asked && r.granted != 0;
-      p.request = asked;
+      p.grant = sc_dt::sc_logic(asked && r.granted != 0);
+      p.request = sc_dt::sc_logic(asked);
       p.request_in_vl = asked ? r.in_vl : 0;
       p.request_out_vl = asked ? r.out_vl : 0;
       *p.request_ports = 0;

@@ -18,8 +18,15 @@
 //   sw_<s>.p<p>.tx_packet        packet id + 1 on the outgoing link of port p (0: idle)
 //   hca_<h>.vl<v>.credits        for each HCA attached to a selected switch
 //   hca_<h>.tx_packet            packet id + 1 on the HCA's outgoing link
+//   core_clk                     the switch core clock: 1 from each sampled edge, 0 from half a period on
 // Only connected ports are traced, and of those only WaveOptions::ports when given. The cost is bounded by the
 // selection and the window: no process runs outside the window and nothing is traced for other switches.
+// Before the window (from time 0) and from its end on each of these is x: nothing was sampled
+// there, and a 0 would read as an empty buffer or a starved credit counter. (The RTL pin bundle
+// below is traced by the arbiter itself and keeps its values.)
+//
+// Beside the dump goes a GTKWave save file for it (run.vcd -> run.gtkw, tb/waves/wave_savefile.h)
+// naming exactly the switches, ports, VLs and hosts dumped, opening at the window.
 //
 // Sampling order: all model activity at time t happens in one run of the Scheduler's method;
 // the probe wakes at t and waits one delta before sampling, so it sees the state after that
@@ -83,24 +90,26 @@ class WaveProbe : public sc_core::sc_module {
   uint64_t samples() const { return samples_; }  // edges sampled so far
   // RTL wave files opened (empty unless the selected switches use the RTL arbiter).
   const std::vector<std::string>& rtl_files() const { return rtl_files_; }
+  // The GTKWave save file written for this dump.
+  const std::string& save_file() const { return save_file_; }
 
  private:
+  // Traced as 4-state vectors (x outside the window): 32 bits for counts and indices, 64 for
+  // packet ids, one sc_logic for pulses.
+  using Word = sc_dt::sc_lv<32>;
+  using Wide = sc_dt::sc_lv<64>;
   struct PortVl {
-    int occupancy = 0;
-    int credits = 0;
-    int out_occupancy = 0;
-    int head_stall = 0;
+    Word occupancy, credits, out_occupancy, head_stall;
   };
   struct Port {
     int port = 0;
     models::Link* link = nullptr;  // outgoing link of this port
     std::vector<PortVl> vl;
-    int grant_out = 0;
-    bool grant = false;
-    bool request = false;
-    int request_in_vl = 0, request_out_vl = 0;
-    std::unique_ptr<sc_dt::sc_bv_base> request_ports;  // width ports + 1; heap: traced by address
-    uint64_t tx_packet = 0;
+    Word grant_out;
+    sc_dt::sc_logic grant, request;
+    Word request_in_vl, request_out_vl;
+    std::unique_ptr<sc_dt::sc_lv_base> request_ports;  // width ports + 1; heap: traced by address
+    Wide tx_packet;
   };
   struct Sw {
     int index = 0;
@@ -109,12 +118,14 @@ class WaveProbe : public sc_core::sc_module {
   struct HcaProbe {
     int host = 0;
     models::Link* link = nullptr;
-    std::vector<int> credits;
-    uint64_t tx_packet = 0;
+    std::vector<Word> credits;
+    Wide tx_packet;
   };
 
   void run();
   void sample(models::Picos t);
+  void set_unknown();  // every traced value to x
+  void write_save_file() const;
 
   Fabric& fabric_;
   WaveOptions opt_;
@@ -122,6 +133,8 @@ class WaveProbe : public sc_core::sc_module {
   bool output_buffers_;
   models::Picos clock_ps_, start_ps_, end_ps_;
   sc_core::sc_trace_file* tf_ = nullptr;
+  sc_dt::sc_logic core_clk_;
+  std::string save_file_;
   // Traced members live in these vectors: sized once in the constructor, never reallocated,
   // because sc_trace keeps their addresses.
   std::vector<Sw> sws_;

@@ -1,5 +1,6 @@
 // Bounded fuzz pass over the input parsers (issue 19): scenario YAML, ibnetdiscover dumps, ibsim
-// net files, edge lists and OpenSM LFT dumps. Each case runs the committed seed corpus (and the
+// net files, edge lists, OpenSM LFT dumps, OpenSM's opensm-subnet.lst and opensm.fdbs and
+// `ibnetdiscover --ports` (issue 31). Each case runs the committed seed corpus (and the
 // shared fabric dumps), then mutants of it from a fixed seed, through the parser in process.
 // Every input must either parse or be refused with the parser's documented error type
 // (tb::ConfigError, std::invalid_argument), within a time bound; anything else (another
@@ -38,6 +39,7 @@ namespace {
 
 const std::string kCorpus = IBSC_FUZZ_CORPUS, kFabrics = IBSC_FABRICS_DIR, kSource = IBSC_SOURCE_DIR;
 const std::string kWork = IBSC_FUZZ_WORK;
+const std::string kOpensm = IBSC_SOURCE_DIR "/tests/routing/data/opensm";
 // Per input. The importers read any legitimate file in milliseconds; a scenario may legally
 // name a topology of up to 2^20 switches (irregular:65535 takes 5 s to build), so its bound
 // only catches hangs.
@@ -60,6 +62,16 @@ std::string read_file(const std::string& path) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+// The texts of files that must be there (the real dumps under tests/routing/data).
+std::vector<std::string> texts_of(const std::vector<std::string>& files) {
+  std::vector<std::string> texts;
+  for (const auto& f : files) {
+    BOOST_REQUIRE_MESSAGE(fs::exists(f), f);
+    texts.push_back(read_file(f));
+  }
+  return texts;
 }
 
 // Files of the corpus folder `sub` (sorted, so the order is the same everywhere) and `extra`.
@@ -282,6 +294,53 @@ BOOST_AUTO_TEST_CASE(opensm_lft) {
     routing::TableSet ts = routing::import_opensm_tables(t, p);
     routing::check_tables(t, ts);
   });
+  BOOST_TEST(o.parsed > 0u);
+  BOOST_TEST(o.refused > 0u);
+}
+
+// OpenSM's topology dump and ibnetdiscover's ports report, as the real tools wrote them.
+BOOST_AUTO_TEST_CASE(opensm_subnet) {
+  std::vector<std::string> files;
+  for (const char* set : {"two_switch", "fattree2", "two_port_hca", "fattree2_sharp"})
+    for (const char* f : {"opensm-subnet.lst", "ibnetdiscover-ports.txt"})
+      files.push_back(kOpensm + "/" + set + "/" + f);
+  const std::vector<std::string> tokens = {"{ ",        "} ",
+                                           "{ SW ",     "{ CA-SM ",
+                                           "{ Rt ",     "Ports:00 ",
+                                           "Ports:FF ", "NodeGUID:",
+                                           "PN:00 ",    "PN:FF ",
+                                           "LID:",      "{}",
+                                           "{a} b}",    "PHY=?? ",
+                                           "PHY=12x ",  "LOG=INI ",
+                                           "SPD=",      "0000000000200000",
+                                           "' - '",     "( '",
+                                           "' )",       "SW     1  1 0x0000000000200000 4x SDR",
+                                           "RT ",       "CA ",
+                                           " - ",       "\r",
+                                           "\n"};
+  Outcome o = run_fuzz<std::invalid_argument>("opensm_subnet", texts_of(files), tokens, 4000, topology_file);
+  BOOST_TEST(o.parsed > 0u);
+  BOOST_TEST(o.refused > 0u);
+}
+
+// opensm.fdbs and opensm-lfts.dump (LMC 1) against the topology OpenSM swept; tables that
+// import are checked, which must not fail on any table.
+BOOST_AUTO_TEST_CASE(opensm_fdbs) {
+  const std::string set = kOpensm + "/fattree2_lmc1";
+  const routing::Topology t = routing::read_topology_file(set + "/opensm-subnet.lst");
+  const std::vector<std::string> tokens = {"dump_ucast_routes: Switch 0x0000000000200000\n",
+                                           "0x0001 : 000  : 00   : yes\n",
+                                           "0x000D : UNREACHABLE\n",
+                                           "0x0030 001 # unknown node and type\n",
+                                           "portguid 0x0000000000100001",
+                                           "No 1 hop path possible via port 9!",
+                                           "HOPS UNKNOWN",
+                                           " : ",
+                                           "0x",
+                                           "\r"};
+  Outcome o = run_fuzz<std::invalid_argument>(
+      "opensm_fdbs", texts_of({set + "/opensm.fdbs", set + "/opensm-lfts.dump"}), tokens, 4000,
+      [&](const std::string& p) { routing::check_tables(t, routing::import_opensm_tables(t, p)); });
   BOOST_TEST(o.parsed > 0u);
   BOOST_TEST(o.refused > 0u);
 }

@@ -110,6 +110,12 @@ BOOST_AUTO_TEST_CASE(broken_variant_caught) {
   BOOST_TEST(r.mismatch->expected == "(none)");
   BOOST_TEST(r.mismatch->actual != "(none)");
   BOOST_TEST(r.mismatch->report().find("MISMATCH at cycle 0") != std::string::npos);
+  // Nothing agreed, so no coverage figures (not "0/50 bins over 0 cycles") and no zero rows.
+  const std::string sum = r.summary();
+  BOOST_TEST(sum.find("coverage: none (the first cycle already mismatched)") != std::string::npos, sum);
+  BOOST_TEST(sum.find("bins over") == std::string::npos, sum);
+  BOOST_TEST(sum.find("grants per input") == std::string::npos, sum);
+  BOOST_TEST(sum.find("FAIL: 1 cycle compared") != std::string::npos, sum);
 }
 
 // Random stimulus alone also finds the broken variant quickly.

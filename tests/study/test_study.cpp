@@ -259,6 +259,19 @@ BOOST_AUTO_TEST_CASE(seeds004_study_expands_to_its_blocks) {
     }
 }
 
+// A figure's second title line names the network's topology, the patterns and the packet size
+// from the study's axis values; a disk workload's length axis sets its MTU.
+BOOST_AUTO_TEST_CASE(figure_subtitle_from_the_axes) {
+  const tb::Study v = tb::load_study(IBSC_SOURCE_DIR "/scenarios/seeds004/voqsw.yaml");
+  BOOST_TEST(tb::figure_subtitle(v, "8sw", {"uniform"}, "32") ==
+             "irregular:8:seed=1:regular=1, uniform, 32-byte packets");
+  BOOST_TEST(tb::figure_subtitle(v, "8sw", {"hs1-10", "hs1-20"}, "32") ==
+             "irregular:8:seed=1:regular=1, hs1-10/hs1-20, 32-byte packets");
+  const tb::Study d = tb::load_study(IBSC_SOURCE_DIR "/scenarios/seeds003/in-order-adaptive.yaml");
+  BOOST_TEST(tb::figure_subtitle(d, "32sw", {"disk"}, "mtu512") ==
+             "irregular:32:seed=1:hosts=4:ports=8, disk, MTU 512 bytes");
+}
+
 // seeds/003: Figure 5 on 5 topologies of 16 and 64 switches x DET, ADAP (20), Table 1's 8
 // routings x 3 workloads (24), 5 routings x 2 compression factors (10), the cost runs on a longer
 // workload (7: with and without the transport), Figure 6's 7 routings on 2 networks (14), Table

@@ -94,6 +94,11 @@ BOOST_AUTO_TEST_CASE(every_declared_key_is_read) {
                                           "traffic.hotspot_senders=[]",
                                           "traffic.silent_hosts=[]"};
   std::set<std::string> read;
+  // A third scenario: the real OpenSM's keys, which only routing opensm reads.
+  const tb::Scenario osm =
+      tb::load_scenario(file, {"routing.algorithm=opensm", "routing.opensm_engine=ftree",
+                               "routing.opensm_options=--lmc 0", "routing.opensm_timeout_s=30"});
+  leaves(osm.resolved, "", read);
   for (const bool mix : {false, true}) {
     std::vector<std::string> sets = gates;
     if (mix) {
