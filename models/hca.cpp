@@ -136,6 +136,10 @@ void Hca::migrate(int dst, int record) {
 
 void Hca::packet_lost(Packet* p) {
   ++mon_.dropped;
+  if (p->cc & kCcCnp) {  // a lost CNP is gone: its BECN never comes (the transport knows only data)
+    mon_.pool.put(p);
+    return;
+  }
   if (rt_) {
     rt_->lost(p);
     schedule_next(now_ps());
@@ -155,6 +159,7 @@ void Hca::choose_path(Packet& p) {
 
 void Hca::inject(Picos t) {
   if (queued_ == 0 || link_busy_until_ > t) return;
+  if (__builtin_expect(cc_on_, 0)) return inject_cc(t);
   uint32_t ready = 0;  // VLs with a packet and credits for all of it
   for (int v = 0; v < num_vls_; ++v)
     if (!queues_[v].empty() && credits_[v].available(t) >= static_cast<int>(queues_[v].front()->blocks()))
@@ -187,6 +192,7 @@ void Hca::wake() {
     ++mon_.delivered;
     mon_.delivered_bytes += p->length;
     mon_.last_progress = t;
+    if (__builtin_expect(cc_on_, 0) && cc_arrival(p, t)) continue;
     if (rt_) {
       rt_->arrive(p, t);  // the host gets it in sequence; ACK/NACKs stay in the NIC
     } else {
@@ -211,6 +217,7 @@ void Hca::schedule_next(Picos now) {
 
 // Out of line: the common call, with nothing queued, stays small.
 Picos Hca::earliest_injection(Picos now) const {
+  if (cc_on_) return earliest_injection_cc(now);
   const Picos free_at = std::max(now, link_busy_until_);
   Picos best = kNever;
   for (int v = 0; v < num_vls_; ++v) {

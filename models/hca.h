@@ -19,6 +19,15 @@
 //                 another record, or marks the destination unreachable: its new packets are then
 //                 discarded at generation (counted as abandoned, never silently). Who decides is
 //                 the testbench's subnet-manager oracle (tb/fabric/link_faults.h).
+//   congestion control (congestion_control.h, off unless enable_cc()): a data packet arriving
+//                 with FECN makes the HCA send a CNP back to its source (cc.cnp_bytes, on the
+//                 path record's SL or cc.cnp_sl), queued with the data of its VL; a CNP arriving
+//                 raises its flow's CCTI (a BECN) and is not delivered to the host. At injection a
+//                 data packet waits until its flow's inter-packet delay has passed; the send
+//                 scheduler then looks at the first kCcLookahead packets of each VL's queue and
+//                 sends the first whose flow may go (a flow's packets keep their order), as an
+//                 HCA serving several QPs does; a CNP or a transport ACK/NACK never waits
+//                 for a delay (congestion control throttles a flow's data).
 //   packet loss:  packet_lost() takes back a packet a link fault dropped; the transport
 //                 re-sends it (without the transport it is gone, counted as dropped).
 // Events: one sc_event, woken for the next generation, delivery, possible injection or coalesced
@@ -30,6 +39,7 @@
 #include <random>
 #include <vector>
 
+#include "models/congestion_control.h"
 #include "models/credit_counter.h"
 #include "models/fabric_monitor.h"
 #include "models/flow_sequence.h"
@@ -95,6 +105,11 @@ class Hca : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   uint64_t migrations() const { return migrations_; }
   uint64_t unreachable() const { return unreachable_; }
 
+  // Congestion control: call before the run; nothing changes unless p.enabled.
+  void enable_cc(const CcParams& p);
+  const CcSource* cc() const { return cc_.get(); }
+  static constexpr int kCcLookahead = 8;
+
  private:
   void end_of_elaboration() override;
   void wake() override;
@@ -105,6 +120,18 @@ class Hca : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   void inject(Picos t);
   // RandomPerPacket: gives the packet the (DLID, SL, VL) of one of its pair's records at random.
   void choose_path(Packet& p);
+  // Congestion control (hca_cc.cpp), cold: a packet arriving (true: a CNP, consumed here), the
+  // CNP for a marked one, injection and its earliest time with per-flow delays.
+  __attribute__((noinline, cold)) bool cc_arrival(Packet* p, Picos t);
+  void send_cnp(const Packet& data, Picos t);
+  __attribute__((noinline, cold)) void inject_cc(Picos t);
+  __attribute__((noinline, cold)) Picos earliest_injection_cc(Picos now) const;
+  int cc_flow(const Packet& p) const {  // -1: a CNP or a transport ACK/NACK, never delayed
+    if ((p.cc & kCcCnp) || p.kind != PacketKind::Data) return -1;
+    return cc_per_sl_ ? p.sl : static_cast<int>(p.dst_host);
+  }
+  // Index in VL v's queue of the packet congestion control lets go at t, -1 for none.
+  int cc_pick(int v, Picos t) const;
 
   // Members in the order a visit reads them, right after the base classes: the wake-up the
   // scheduler reads, then the send and receive state, so that a visit touches few lines; the
@@ -114,6 +141,7 @@ class Hca : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   bool generating_ = true;
   bool in_wake_ = false;  // inside wake(): no wake-up pending
   bool random_path_;      // PathChoice::RandomPerPacket: draw a record per packet
+  bool cc_on_ = false;    // cc_ is set
   WakeUp wake_;
   int lid_end_;
   int host_;
@@ -137,7 +165,11 @@ class Hca : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   // Cold.
   std::unique_ptr<ReliableTransport> rt_;
   std::unique_ptr<std::mt19937_64> path_rng_;  // RandomPerPacket only
-  std::vector<int8_t> apm_;                    // per destination: record in use, -1 unreachable
+  std::unique_ptr<CcSource> cc_;               // null unless cc_on_
+  bool cc_per_sl_ = false;                     // CcFlow::Sl
+  uint32_t cnp_bytes_ = 0;
+  int cnp_sl_ = -1;
+  std::vector<int8_t> apm_;  // per destination: record in use, -1 unreachable
   uint64_t migrations_ = 0, unreachable_ = 0;
   const routing::TableSet& tables_;
   const routing::HostTables& me_;

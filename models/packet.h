@@ -34,6 +34,7 @@ struct alignas(64) Packet {
   uint16_t hops = 0;      // switches crossed
   PacketKind kind = PacketKind::Data;
   bool ack_req = false;  // the last packet of a message: IBA's AckReq (ACK coalescing, reliable_transport.h)
+  uint8_t cc = 0;        // congestion control bits: FECN, CNP (models/congestion_control.h)
 
   uint32_t blocks() const { return (length + kCreditBytes - 1) / kCreditBytes; }
 };

@@ -40,6 +40,7 @@ struct PortVlCounters {
   uint64_t grant_bytes = 0;
   Picos credit_stall_ps = 0;
   Picos output_busy_stall_ps = 0;
+  uint64_t fecn = 0;  // packets marked with FECN on leaving (congestion control on)
   // Input side (the port and VL a packet arrived on).
   Picos head_wait_ps = 0;
   Picos hol_blocked_ps = 0;

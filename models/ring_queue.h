@@ -29,6 +29,11 @@ class RingQueue {
     --size_;
   }
   void clear() { head_ = size_ = 0; }
+  // Removes element i, keeping the order of the others (cold: a scheduler passing a head).
+  void erase_at(size_t i) {
+    for (; i + 1 < size_; ++i) (*this)[i] = (*this)[i + 1];
+    --size_;
+  }
 
   class const_iterator {
    public:

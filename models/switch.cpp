@@ -197,6 +197,7 @@ void Switch::packet_arrives(int port, Packet* pkt, Picos head_time) {
   if (q.first_vl >= num_vls_)
     throw FabricError(where(port, pkt->vl) + ": SL2VL maps the packet onto VL " + std::to_string(q.first_vl) +
                       ", which the switch does not have");
+  if (__builtin_expect(cc_on_, 0)) cc_->arrive(r.first.port, q.first_vl, blocks);
   ++queued_packets_;
   if (ps.queued == 0) active_.push_back(port);
   // A new head: only its own earliest grant can be earlier than the wake-up already pending
@@ -489,6 +490,7 @@ void Switch::grant(int i, int v, int o, Vl w, Picos t) {
   if (xbar_busy(i, iv) > t) throw FabricError(where(i, v) + ": arbiter granted an input still draining");
   if (!out_.start(o, w, static_cast<int>(h.blocks), pkt->length, t))
     throw CreditError(where(o, w) + ": credit counter would go negative");
+  if (__builtin_expect(cc_on_, 0)) cc_grant(o, w, pkt, h.first.port, h.first_vl, t);
   const CrossbarTransfer x =
       xbar_.transfer(t, h.ready - routing_ps_, port_[i].out.byte_ps, out.byte_ps, pkt->length, pkt->vl);
   out.busy = x.out_free;
@@ -525,6 +527,7 @@ void Switch::grant_to_buffer(int i, int v, int o, Vl w, Picos t) {
   if (xbar_busy(i, iv) > t) throw FabricError(where(i, v) + ": arbiter granted an input still draining");
   if (!out_.start(o, w, static_cast<int>(h.blocks), pkt->length, t))
     throw CreditError(where(o, w) + ": output buffer space would go negative");
+  if (cc_on_) cc_grant(o, w, pkt, h.first.port, h.first_vl, t);
   const CreditTrain drain = xbar_.transfer_to_buffer(t, h.ready - routing_ps_, port_[i].out.byte_ps,
                                                      port_[o].out.byte_ps, pkt->length, pkt->vl);
   const Picos done = drain.last_time();
@@ -540,6 +543,18 @@ void Switch::grant_to_buffer(int i, int v, int o, Vl w, Picos t) {
   ++mon_.hops;
   ++grants_;
   mon_.last_progress = t;
+}
+
+void Switch::enable_cc(const CcParams& p) {
+  if (!p.enabled) return;
+  cc_ = std::make_unique<CcMarker>(p, num_ports_, num_vls_, in_.capacity_blocks());
+  cc_on_ = true;
+}
+
+void Switch::cc_grant(int o, Vl w, Packet* pkt, int from_port, Vl from_vl, Picos t) {
+  if (!cc_->grant(from_port, from_vl, o, w, *pkt, out_.credits(o, w).available(t))) return;
+  pkt->cc |= kCcFecn;
+  if (counting_) ++ctr_->at(o, w).fecn;
 }
 
 // The queue of the candidate the arbiter granted (i, v) on output o: the one of lowest priority

@@ -33,6 +33,7 @@
 #include <string>
 #include <vector>
 
+#include "models/congestion_control.h"
 #include "models/crossbar.h"
 #include "models/fabric_monitor.h"
 #include "models/input_buffer.h"
@@ -109,6 +110,11 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
     if (ctr_) ctr_->reset(t);
   }
   void account_waits(Picos t);
+  // Congestion control (IBA A10): FECN marking at the output ports; off (null) until enabled,
+  // before the run. Its per-port and VL counts are in cc(); with counters on, FECN marks are
+  // also in counters()' fecn.
+  void enable_cc(const CcParams& p);
+  const CcMarker* cc() const { return cc_.get(); }
   // The head of (input port, VL) at t, as the counters classify it (for waves): 0 none waiting
   // (empty, not yet routed, or its input still draining), 1 credit stall, 2 output-busy stall,
   // 3 both (output busy and credits short), 4 waiting for arbitration (lost it, or the edge).
@@ -221,6 +227,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   bool arbiter_single_;  // arbiter_.has_single(), asked once
   bool recording_ = false;
   bool counting_ = false;  // ctr_ is set
+  bool cc_on_ = false;     // cc_ is set: congestion control marks (congestion_control.h)
   FabricMonitor& mon_;
   SwitchArbiter& arbiter_;
   Picos last_arbitration_ = kNever;
@@ -302,6 +309,11 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   void clear_records(Picos t);
   void record(int in, int in_vl, int out_vl, const ArbCandidate* c, size_t n, int granted);
   std::unique_ptr<PortCounters> ctr_;  // null unless counting_
+  std::unique_ptr<CcMarker> cc_;       // null unless cc_on_
+  // Congestion control at a grant of pkt on (o, w), after its credits were taken; it was counted
+  // on its first candidate (from_port, from_vl). Scalars only: a reference to the popped head
+  // would keep it out of registers in grant().
+  __attribute__((noinline, cold)) void cc_grant(int o, Vl w, Packet* pkt, int from_port, Vl from_vl, Picos t);
   // A wait of head h (on input i) over [a, t], split as port_counters.h says, charged to its
   // first candidate output port and VL.
   struct WaitSplit {

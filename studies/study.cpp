@@ -118,8 +118,9 @@ Study load_study(const std::string& path) {
   if (root["report"]) {
     s.report = r.as<std::string>(root["report"], "report");
     if (s.report != "torus-routing" && s.report != "voqsw" && s.report != "in-order-adaptive" && s.report != "tftr" &&
-        s.report != "large-direct")
-      r.fail(root["report"], "report", "must be torus-routing, voqsw, in-order-adaptive, tftr or large-direct");
+        s.report != "large-direct" && s.report != "congestion-control")
+      r.fail(root["report"], "report",
+             "must be torus-routing, voqsw, in-order-adaptive, tftr, large-direct or congestion-control");
   }
   if (root["explain_above"]) s.explain_above = r.as<double>(root["explain_above"], "explain_above");
   if (root["full"]) s.full_set = r.as<std::vector<std::string>>(root["full"], "full");

@@ -53,6 +53,11 @@ Fabric::Fabric(const routing::Topology& topo, const routing::TableSet& tables, c
       hcas_.back()->attach_transport(
           std::make_unique<models::ReliableTransport>(*hcas_.back(), h, topo.num_hosts, p_.transport, traffic, mon_));
   }
+  if (p_.cc.enabled) {
+    p_.cc.validate();
+    for (auto& s : switches_) s->enable_cc(p_.cc);
+    for (auto& h : hcas_) h->enable_cc(p_.cc);
+  }
   // One Link module per direction of every cable.
   auto short_name = [&](int node) {
     return topo.is_switch(node) ? "sw_" + std::to_string(node) : "hca_" + std::to_string(topo.host_index(node));

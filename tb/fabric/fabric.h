@@ -25,6 +25,9 @@ struct FabricParams {
   uint64_t path_seed = 1;
   // The HCAs' reliable transport (seeds/003); off by default.
   models::TransportParams transport;
+  // Congestion control (IBA A10): FECN marking in the switches, CNPs and per-flow delays in the
+  // HCAs (models/congestion_control.h); off by default, and then nothing is built for it.
+  models::CcParams cc;
   // Link faults during the run and APM at the sources (tb/fabric/link_faults.h); none by default.
   LinkFaultConfig faults;
   // Once built, back the process's memory with 2 MB pages where the kernel allows

@@ -8,6 +8,7 @@
 
 #include "models/param_error.h"
 #include "tb/fabric/link_faults.h"
+#include "tb/stats/cc_result.h"
 #include "tb/stats/port_counters_report.h"
 #include "tb/stats/steady_warmup.h"
 #include "tb/traffic/traffic_driver.h"
@@ -116,6 +117,11 @@ LoadPointResult run_load_point(const PointSetup& s, double load, const std::stri
     probe = std::make_unique<WaveProbe>("wave_probe", fabric, s.run.waves, fabric.switch_params());
   models::FabricMonitor& mon = fabric.monitor();
   if (s.run.port_counters) enable_port_counters(fabric);
+  std::unique_ptr<CcProbe> cc;
+  // Also with congestion control off under the tree-saturation pattern or with silent hosts, so
+  // that hot and victim flows are measured alike with and without it.
+  if (s.fabric.cc.enabled || s.traffic.pattern == TrafficPattern::HotSenders || !s.traffic.silent_hosts.empty())
+    cc = std::make_unique<CcProbe>(fabric, driver, s.traffic, link_rate, ps(s.fabric.cc.sample_ns));
 
   // A steady warm-up (run.warmup) moves the window's start; measuring to a confidence interval
   // its end.
@@ -140,8 +146,10 @@ LoadPointResult run_load_point(const PointSetup& s, double load, const std::stri
   auto advance_to = [&](Picos until) {
     while (models::now_ps() < until) {
       Picos step = std::min(check, until - models::now_ps());
+      if (cc) step = std::min(step, cc->next() - models::now_ps());
       sc_core::sc_start(models::to_sc(step));
       const Picos now = models::now_ps();
+      if (cc && now >= cc->next()) cc->sample(now);
       if (hol_step > 0 && !warming && now > warm && now <= win_end) {
         auto [b, q] = hol_now(fabric, fabric.switch_params().num_vls);
         ++hol_samples;
@@ -336,6 +344,7 @@ LoadPointResult run_load_point(const PointSetup& s, double load, const std::stri
     r.hol_blocked_share = hol_queued ? static_cast<double>(hol_blocked) / hol_queued : 0;
   }
   r.switch_counters = std::move(counters);
+  if (cc) r.congestion_control = cc->result(window_ns);
   if (s.fabric.transport.enabled()) {
     r.has_transport = true;
     r.transport = collect_transport(fabric, s.fabric.transport);

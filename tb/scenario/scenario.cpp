@@ -173,6 +173,8 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   tr.hotspot_fraction = r.get<double>("traffic.hotspot_fraction");
   tr.permutation_file = r.get<std::string>("traffic.permutation_file");
   tr.packets_per_host = static_cast<uint64_t>(r.get<int>("traffic.packets_per_host"));
+  tr.hotspot_senders = r.get<std::vector<int>>("traffic.hotspot_senders");
+  tr.silent_hosts = r.get<std::vector<int>>("traffic.silent_hosts");
   // The disk-like workload's keys are read (and echoed) only with traffic.workload.
   if (r.has("traffic.workload")) {
     tr.workload = r.get<Workload>("traffic.workload");
@@ -217,6 +219,27 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
     tp.ack_coalesce = static_cast<uint32_t>(r.get<int>("transport.ack_coalesce"));
     tp.ack_delay_ns = r.get<double>("transport.ack_delay_ns");
     r.checked("transport", [&] { tp.validate(); });
+  }
+
+  // Congestion control (models/congestion_control.h): read, and echoed, only when cc.enable is given.
+  if (r.has("cc.enable")) {
+    models::CcParams& cc = s.point.fabric.cc;
+    cc.enabled = r.get<bool>("cc.enable");
+    cc.threshold = r.get<int>("cc.threshold");
+    cc.marking_rate = static_cast<uint32_t>(r.get<int>("cc.marking_rate"));
+    cc.packet_size_blocks = static_cast<uint32_t>(r.get<int>("cc.packet_size_blocks"));
+    cc.victim_ports = r.get<std::vector<int>>("cc.victim_mask");
+    cc.cnp_bytes = static_cast<uint32_t>(r.get<int>("cc.cnp_bytes"));
+    cc.cnp_sl = r.get<int>("cc.cnp_sl");
+    cc.flow = r.get<models::CcFlow>("cc.flow");
+    cc.ccti_increase = static_cast<uint32_t>(r.get<int>("cc.ccti_increase"));
+    cc.ccti_timer = static_cast<uint32_t>(r.get<int>("cc.ccti_timer"));
+    cc.ccti_min = static_cast<uint32_t>(r.get<int>("cc.ccti_min"));
+    cc.ccti_limit = static_cast<uint32_t>(r.get<int>("cc.ccti_limit"));
+    cc.trigger_threshold = static_cast<uint32_t>(r.get<int>("cc.trigger_threshold"));
+    cc.cct = r.get<std::vector<double>>("cc.cct");
+    cc.sample_ns = r.get<double>("cc.sample_ns");
+    r.checked("cc", [&] { cc.validate(); });
   }
 
   // Link faults (tb/scenario/link_fault_config.h): read, and echoed, only when some are given. The

@@ -115,6 +115,15 @@ void check_scenario(const Scenario& s, const routing::Topology& topo, const rout
     fail(s, len_key,
          "a " + std::to_string(max_len) + "-byte packet does not fit a " + std::to_string(sw.buffer_bytes_per_vl) +
              "-byte VL buffer (switch.buffer_bytes_per_vl): virtual cut-through could never forward it");
+  const models::CcParams& cc = s.point.fabric.cc;
+  if (cc.enabled && cc.cnp_bytes > sw.buffer_bytes_per_vl)
+    fail(s, "cc.cnp_bytes",
+         "a " + std::to_string(cc.cnp_bytes) + "-byte CNP does not fit a " + std::to_string(sw.buffer_bytes_per_vl) +
+             "-byte VL buffer (switch.buffer_bytes_per_vl)");
+  if (cc.enabled && cc.cnp_sl >= 0 && cc.cnp_sl >= tables.sls_used)
+    fail(s, "cc.cnp_sl",
+         "SL " + std::to_string(cc.cnp_sl) + " is not one of the " + std::to_string(tables.sls_used) +
+             " SLs routing '" + tables.algorithm + "' uses: its VLs and deadlock freedom were not checked for it");
   if (sw.output_buffer_bytes_per_vl > 0 && max_len > sw.output_buffer_bytes_per_vl)
     fail(s, len_key,
          "a " + std::to_string(max_len) + "-byte packet does not fit a " +

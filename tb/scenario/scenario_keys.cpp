@@ -1,5 +1,6 @@
 #include "tb/scenario/scenario_keys.h"
 
+#include "models/congestion_control.h"
 #include "models/link.h"
 #include "models/switch_params.h"
 #include "models/transport_params.h"
@@ -22,6 +23,8 @@ std::vector<Key> declare() {
   const DiskWorkloadConfig& dc = tr.disk_config;
   const models::TransportParams& tp = s.point.fabric.transport;
   const LinkFaultConfig& fc = s.point.fabric.faults;
+  const models::CcParams& cc = s.point.fabric.cc;
+  const std::string with_cc = "`cc.enable`";
   const RunParams& run = s.point.run;
   const SweepConfig& sp = s.sweep;
   constexpr int kMaxBytes = 2147483647;
@@ -214,6 +217,58 @@ std::vector<Key> declare() {
                "longest a delivered packet waits for its coalesced ACK; > 0 with `transport.ack_coalesce` above 1")
           .only_with("`transport.mode`")
           .when_set(),
+      list_key("traffic.hotspot_senders", KeyType::IntList, J(tr.hotspot_senders), "",
+               "`hot-senders`: hosts that send only to `traffic.hotspot_hosts`; the others send uniformly among the "
+               "hosts that are not hot (victim flows)")
+          .when_set(),
+      list_key("traffic.silent_hosts", KeyType::IntList, J(tr.silent_hosts), "",
+               "hosts that generate nothing (any pattern), e.g. the hot senders for a no-hot-spot baseline")
+          .when_set(),
+      flag_key("cc.enable", cc.enabled,
+               "InfiniBand congestion control (IBA Annex A10, `models/congestion_control.h`): FECN marking in the "
+               "switches, CNPs from the destination HCAs, per-flow CCTI and inter-packet delay at the sources")
+          .when_set(),
+      int_key("cc.threshold", cc.threshold, 0, models::CcParams::kMaxThreshold, "",
+              "A10's Threshold: an output VL is over it with ceil(B x (16 - T) / 16) blocks queued for it in the "
+              "switch's input buffers, B one input VL buffer in 64-byte blocks; 0 marks nothing, 15 marks soonest")
+          .only_with(with_cc),
+      int_key("cc.marking_rate", static_cast<int>(cc.marking_rate), 0, 65535, "packets",
+              "A10's Marking_Rate: eligible packets left unmarked between two marks; 0 marks every one")
+          .only_with(with_cc),
+      int_key("cc.packet_size_blocks", static_cast<int>(cc.packet_size_blocks), 0, 255, "64-byte blocks",
+              "A10's Packet_Size: shorter packets are never marked")
+          .only_with(with_cc),
+      list_key("cc.victim_mask", KeyType::IntList, J(cc.victim_ports), "ports",
+               "port numbers (every switch) that mark also as victims: over threshold without credits for another "
+               "packet as large")
+          .only_with(with_cc),
+      int_key("cc.cnp_bytes", static_cast<int>(cc.cnp_bytes), 1, kMtu, bytes, "CNP (the BECN) length on the wire")
+          .only_with(with_cc),
+      int_key("cc.cnp_sl", cc.cnp_sl, -1, ibsc::kNumSls - 1, "SL",
+              "SL of the CNPs; -1: the path record's SL back to the source")
+          .only_with(with_cc),
+      choice_key("cc.flow", cc.flow, "what a CCTI belongs to: `host` (per destination host, A10's QP level) or `sl`")
+          .only_with(with_cc),
+      int_key("cc.ccti_increase", static_cast<int>(cc.ccti_increase), 1, 255, "", "CCTI_Increase per BECN")
+          .only_with(with_cc),
+      int_key("cc.ccti_timer", static_cast<int>(cc.ccti_timer), 0, 65535, "1.024 us",
+              "CCTI_Timer: every period each flow's CCTI drops by 1; 0: never")
+          .only_with(with_cc),
+      int_key("cc.ccti_min", static_cast<int>(cc.ccti_min), 0, 16383, "", "CCTI_Min: the timer stops there")
+          .only_with(with_cc),
+      int_key("cc.ccti_limit", static_cast<int>(cc.ccti_limit), 0, 16383, "",
+              "CCTI_Limit: the highest CCTI; at most `cc.cct`'s last index")
+          .only_with(with_cc),
+      int_key("cc.trigger_threshold", static_cast<int>(cc.trigger_threshold), 0, 255, "",
+              "Trigger_Threshold: a BECN bringing a CCTI to it counts an event; 0: none")
+          .only_with(with_cc),
+      list_key("cc.cct", KeyType::DoubleList, J(cc.cct), "packet times",
+               "the CCT: inter-packet delay per CCTI, in units of the packet's own wire time")
+          .only_with(with_cc)
+          .shown("IBSC's: entry i is i / 4, 128 entries"),
+      real_key("cc.sample_ns", cc.sample_ns, 0, 1e12, ns,
+               "period of the CCTI and throughput time series (`cc_timeseries.csv`); 0: none")
+          .only_with(with_cc),
       list_key("faults.links", KeyType::StringList, J(fc.links), "",
                "link faults during the run (seeds/002, `tb/fabric/link_faults.h`): switch-to-switch cables by one end, "
                "`\"SWITCH:PORT\"` (name or index; quote names with commas)")

@@ -9,9 +9,46 @@
 
 namespace ibsc::tb {
 
+namespace {
+std::vector<Demand> pattern_matrix(const TrafficConfig& cfg, const routing::Topology& topo);
+}  // namespace
+
+// Silent hosts (traffic.silent_hosts) send nothing: their rows are left out.
 std::vector<Demand> traffic_matrix(const TrafficConfig& cfg, const routing::Topology& topo) {
+  std::vector<Demand> m = pattern_matrix(cfg, topo);
+  if (cfg.silent_hosts.empty()) return m;
+  m.erase(std::remove_if(m.begin(), m.end(),
+                         [&](const Demand& d) {
+                           return std::find(cfg.silent_hosts.begin(), cfg.silent_hosts.end(), d.src) !=
+                                  cfg.silent_hosts.end();
+                         }),
+          m.end());
+  return m;
+}
+
+namespace {
+std::vector<Demand> pattern_matrix(const TrafficConfig& cfg, const routing::Topology& topo) {
   const int n = topo.num_hosts;
   std::vector<Demand> m;
+  if (cfg.pattern == TrafficPattern::HotSenders) {
+    // Expected shares: a hot sender's packets evenly over the hot hosts; every other host's
+    // uniformly over the hosts neither hot nor itself.
+    make_destination_pattern(cfg, topo);  // validates the hosts
+    std::vector<uint8_t> hot(n, 0), sender(n, 0);
+    for (int h : cfg.hotspot_hosts) hot[h] = 1;
+    for (int h : cfg.hotspot_senders) sender[h] = 1;
+    const int cold = n - static_cast<int>(std::count(hot.begin(), hot.end(), 1));
+    for (int s = 0; s < n; ++s) {
+      if (sender[s]) {
+        for (int h : cfg.hotspot_hosts) m.push_back({s, h, 1.0 / cfg.hotspot_hosts.size()});
+        continue;
+      }
+      const int others = cold - (hot[s] ? 0 : 1);
+      for (int d = 0; d < n; ++d)
+        if (d != s && !hot[d] && others > 0) m.push_back({s, d, 1.0 / others});
+    }
+    return m;
+  }
   if (cfg.pattern == TrafficPattern::Uniform) {
     if (n < 2) return m;
     for (int s = 0; s < n; ++s)
@@ -45,8 +82,6 @@ std::vector<Demand> traffic_matrix(const TrafficConfig& cfg, const routing::Topo
   }
   return m;
 }
-
-namespace {
 
 // Dense channel index: (node, port) of the sending side.
 struct Channels {

@@ -104,7 +104,8 @@ nlohmann::ordered_json to_json(const LoadPointResult& r) {
                    {"unreachable_pairs", f.unreachable_pairs},
                    {"retransmitted", f.retransmitted}};
   }
-  if (!r.switch_counters.is_null()) j["switch_counters"] = r.switch_counters;  // run.port_counters only
+  if (!r.switch_counters.is_null()) j["switch_counters"] = r.switch_counters;           // run.port_counters only
+  if (!r.congestion_control.is_null()) j["congestion_control"] = r.congestion_control;  // cc.enable only
   j["sim_time_ns"] = r3(r.sim_time_ns);
   nlohmann::ordered_json links = nlohmann::ordered_json::array();
   for (const auto& l : r.links) {
@@ -143,6 +144,7 @@ LoadPointResult point_from_json(const nlohmann::json& j) {
   r.max_link_utilisation = j.at("max_link_utilisation");
   r.avg_link_utilisation = j.at("avg_link_utilisation");
   if (j.contains("switch_counters")) r.switch_counters = nlohmann::ordered_json(j.at("switch_counters"));
+  if (j.contains("congestion_control")) r.congestion_control = nlohmann::ordered_json(j.at("congestion_control"));
   r.hol_samples = j.value("hol_samples", uint64_t{0});
   r.hol_blocked_per_switch = j.value("hol_blocked_per_switch", 0.0);
   r.hol_blocked_share = j.value("hol_blocked_share", 0.0);
@@ -227,6 +229,25 @@ ThroughputReadings throughput_readings(const std::vector<LoadPointResult>& point
   return t;
 }
 
+// cc_timeseries.csv beside results.json: one row per sample of every point that has a series
+// (congestion control, tb/stats/cc_result.h).
+namespace {
+std::string cc_series_csv(const std::vector<nlohmann::ordered_json>& points) {
+  std::ostringstream os;
+  os << "offered_load,t_ns,hot_throughput,victim_throughput_per_source,mean_ccti,max_ccti,fecn,becn\n";
+  for (const auto& p : points) {
+    if (!p.contains("congestion_control") || !p["congestion_control"].contains("series")) continue;
+    const auto& s = p["congestion_control"]["series"];
+    for (size_t i = 0; i < s["t_ns"].size(); ++i)
+      os << p["offered_load"].dump() << "," << s["t_ns"][i].dump() << "," << s["hot"][i].dump() << ","
+         << s["victim"][i].dump() << "," << s["mean_ccti"][i].dump() << "," << s["max_ccti"][i].dump() << ","
+         << s["fecn"][i].dump() << "," << s["becn"][i].dump() << "\n";
+  }
+  return os.str();
+}
+
+}  // namespace
+
 void write_results(const std::string& dir, const nlohmann::ordered_json& scenario, uint64_t seed,
                    const std::vector<LoadPointResult>& points, const nlohmann::ordered_json& fabric, bool quick) {
   check_output_folder(dir, "results folder");
@@ -272,6 +293,10 @@ void write_results(const std::string& dir, const nlohmann::ordered_json& scenari
     csv << "\n";
   }
   write_file_atomically(dir + "/results.csv", csv.str());
+  std::vector<nlohmann::ordered_json> with_cc;
+  for (const auto& p : points)
+    if (!p.congestion_control.is_null()) with_cc.push_back(to_json(p));
+  if (!with_cc.empty()) write_file_atomically(dir + "/cc_timeseries.csv", cc_series_csv(with_cc));
   // One line, named by its routing (the title names the scenario).
   PlotLabel label = scenario_plot_label(scenario);
   label.quick = quick;

@@ -69,6 +69,7 @@ struct LoadPointResult {
   // Named counters per switch, port and VL over the window (tb/stats/port_counters_report.h); null
   // (not written) unless run.port_counters.
   nlohmann::ordered_json switch_counters;
+  nlohmann::ordered_json congestion_control;  // cc.enable only (tb/stats/cc_result.h)
   // The HCAs' reliable transport; written only when transport.mode is set.
   bool has_transport = false;
   TransportResult transport;

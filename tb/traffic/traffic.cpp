@@ -1,5 +1,6 @@
 #include "tb/traffic/traffic.h"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -49,6 +50,31 @@ class Hotspot : public DestinationPattern {
   Uniform uni_;
   std::vector<int> hot_;
   double frac_;
+};
+
+class HotSenders : public DestinationPattern {
+ public:
+  HotSenders(int n, std::vector<int> hot, const std::vector<int>& senders) : hot_(std::move(hot)), sender_(n, 0) {
+    for (int s : senders) sender_[s] = 1;
+    std::vector<uint8_t> is_hot(n, 0);
+    for (int h : hot_) is_hot[h] = 1;
+    for (int h = 0; h < n; ++h)
+      if (!is_hot[h]) cold_.push_back(h);
+  }
+  int destination(int src, std::mt19937_64& rng) override {
+    if (sender_[src]) return hot_[uniform_below(rng, hot_.size())];
+    // Among the cold hosts other than src (src may be hot itself).
+    const bool self_cold = std::binary_search(cold_.begin(), cold_.end(), src);
+    const size_t m = cold_.size() - (self_cold ? 1 : 0);
+    if (m == 0) return -1;
+    size_t k = uniform_below(rng, m);
+    if (self_cold && cold_[k] >= src) ++k;
+    return cold_[k];
+  }
+
+ private:
+  std::vector<int> hot_, cold_;  // cold_: ascending
+  std::vector<uint8_t> sender_;
 };
 
 class AllToAll : public DestinationPattern {
@@ -212,6 +238,19 @@ std::unique_ptr<DestinationPattern> make_hotspot(const TrafficConfig& c, int n) 
   return std::make_unique<Hotspot>(n, c.hotspot_hosts, c.hotspot_fraction);
 }
 
+std::unique_ptr<DestinationPattern> make_hot_senders(const TrafficConfig& c, int n) {
+  make_hotspot(c, n);  // the hot hosts' checks
+  for (int h : c.hotspot_senders)
+    if (h < 0 || h >= n)
+      throw ParamError("traffic.hotspot_senders", "traffic.hotspot_senders: host " + std::to_string(h) +
+                                                      " out of range 0.." + std::to_string(n - 1));
+  for (int h : c.hotspot_senders)
+    if (std::find(c.hotspot_hosts.begin(), c.hotspot_hosts.end(), h) != c.hotspot_hosts.end())
+      throw ParamError("traffic.hotspot_senders",
+                       "traffic.hotspot_senders: host " + std::to_string(h) + " is itself a hot host");
+  return std::make_unique<HotSenders>(n, c.hotspot_hosts, c.hotspot_senders);
+}
+
 }  // namespace
 
 std::unique_ptr<DestinationPattern> make_destination_pattern(const TrafficConfig& c, const routing::Topology& t) {
@@ -235,6 +274,8 @@ std::unique_ptr<DestinationPattern> make_destination_pattern(const TrafficConfig
       return std::make_unique<Neighbour>(t);
     case TrafficPattern::Permutation:
       return std::make_unique<Fixed>(read_permutation(c.permutation_file, n));
+    case TrafficPattern::HotSenders:
+      return make_hot_senders(c, n);
   }
   throw std::logic_error("make_destination_pattern: a pattern without a case");
 }

@@ -19,6 +19,9 @@
 //                    host sends at all (N prime, for reversal/transpose) is an error;
 //   hotspot          with probability hotspot_fraction one of hotspot_hosts (evenly), else
 //                    uniform; a hotspot host that draws itself falls back to uniform;
+//   hot-senders      tree saturation (congestion control, issue 34): the hosts of hotspot_senders
+//                    send every packet to one of hotspot_hosts (evenly); every other host sends
+//                    uniformly among the hosts that are neither hot nor itself (victim flows);
 //   all-to-all       each source cycles through all other hosts in order, starting after itself;
 //   neighbour        the host in the same slot (position among its switch's hosts, modulo
 //                    the neighbour's host count) on a switch adjacent in the torus/mesh,
@@ -51,7 +54,8 @@ enum class TrafficPattern {
   Hotspot,
   AllToAll,
   Neighbour,
-  Permutation
+  Permutation,
+  HotSenders
 };
 inline constexpr EnumName<TrafficPattern> kTrafficPatternNames[] = {
     {TrafficPattern::Uniform, "uniform"},          {TrafficPattern::BitReversal, "bit-reversal"},
@@ -59,6 +63,7 @@ inline constexpr EnumName<TrafficPattern> kTrafficPatternNames[] = {
     {TrafficPattern::BitRotation, "bit-rotation"}, {TrafficPattern::Shuffle, "shuffle"},
     {TrafficPattern::Hotspot, "hotspot"},          {TrafficPattern::AllToAll, "all-to-all"},
     {TrafficPattern::Neighbour, "neighbour"},      {TrafficPattern::Permutation, "permutation"},
+    {TrafficPattern::HotSenders, "hot-senders"},
 };
 constexpr const auto& enum_names(TrafficPattern) { return kTrafficPatternNames; }
 
@@ -73,9 +78,11 @@ constexpr const auto& enum_names(Workload) { return kWorkloadNames; }
 
 struct TrafficConfig {
   TrafficPattern pattern = TrafficPattern::Uniform;
-  std::vector<int> hotspot_hosts;  // hotspot: hosts taking a share of traffic
-  double hotspot_fraction = 0.1;   // share of all packets sent to the hotspot hosts
-  std::string permutation_file;    // permutation: "src dst" per line
+  std::vector<int> hotspot_hosts;    // hotspot: hosts taking a share of traffic
+  double hotspot_fraction = 0.1;     // share of all packets sent to the hotspot hosts
+  std::vector<int> hotspot_senders;  // hot-senders: hosts sending only to the hot hosts
+  std::vector<int> silent_hosts;     // hosts that generate nothing (any pattern)
+  std::string permutation_file;      // permutation: "src dst" per line
   // A finite workload: each host generates this many packets, then stops (0: no limit). The
   // run then lasts until every packet is delivered (or run.drain_ns after the window).
   uint64_t packets_per_host = 0;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "models/param_error.h"
+
 namespace ibsc::tb {
 
 TrafficDriver::TrafficDriver(const routing::Topology& topo, const TrafficConfig& traffic,
@@ -14,6 +16,15 @@ TrafficDriver::TrafficDriver(const routing::Topology& topo, const TrafficConfig&
   if (limit_ > 0) left_.assign(topo.num_hosts, limit_);
   if (traffic.workload == Workload::Disk)
     disk_ = std::make_unique<DiskWorkload>(traffic.disk_config, topo.num_hosts, seed);
+  if (!traffic.silent_hosts.empty()) {
+    silent_.assign(topo.num_hosts, 0);
+    for (int h : traffic.silent_hosts) {
+      if (h < 0 || h >= topo.num_hosts)
+        throw ParamError("traffic.silent_hosts", "traffic.silent_hosts: host " + std::to_string(h) +
+                                                     " out of range 0.." + std::to_string(topo.num_hosts - 1));
+      silent_[h] = 1;
+    }
+  }
   hosts_.reserve(topo.num_hosts);
   for (int h = 0; h < topo.num_hosts; ++h) {
     // Independent, reproducible streams per host: injection and destination never share one.
@@ -24,6 +35,13 @@ TrafficDriver::TrafficDriver(const routing::Topology& topo, const TrafficConfig&
 
 models::Picos TrafficDriver::next_gap(int host) {
   constexpr uint64_t kSpent = UINT64_MAX;
+  if (!silent_.empty() && silent_[host]) {
+    if (limit_ > 0 && left_[host] != kSpent) {
+      left_[host] = kSpent;
+      ++exhausted_;
+    }
+    return models::kNever;
+  }
   if (limit_ > 0) {  // one gap per packet: the (limit + 1)-th call says no more
     uint64_t& left = left_[host];
     if (left == kSpent) return models::kNever;
@@ -67,6 +85,7 @@ void TrafficDriver::generated(models::Packet& p, models::Picos t) {
 
 void TrafficDriver::delivered(const models::Packet& p, models::Picos t) {
   if (batches_) batches_->delivered(t, p.length, p.gen_time);
+  if (flows_) count_flow(p, t);
   if (p.measured) {
     ++measured_delivered_;
     latency.add((t - p.gen_time + 500) / 1000);
@@ -82,6 +101,28 @@ void TrafficDriver::delivered(const models::Packet& p, models::Picos t) {
     const double to = std::min(static_cast<double>(t), static_cast<double>(win_end_));
     if (to > from) window_arrived_bytes += (to - from) / byte_ps_;
   }
+}
+
+void TrafficDriver::track_flows(const std::vector<int>& hot_hosts) {
+  const size_t n = hosts_.size();
+  flows_ = std::make_unique<FlowBytes>();
+  flows_->hot.assign(n, 0);
+  for (int h : hot_hosts)
+    if (h >= 0 && static_cast<size_t>(h) < n) flows_->hot[h] = 1;
+  flows_->sent_window.assign(n, 0);
+  flows_->received_window.assign(n, 0);
+  flows_->victim_source.assign(n, 0);
+}
+
+void TrafficDriver::count_flow(const models::Packet& p, models::Picos t) {
+  FlowBytes& f = *flows_;
+  const bool hot = f.hot[p.dst_host] != 0, in = t >= win_start_ && t < win_end_;
+  (hot ? f.hot_total : f.victim_total) += p.length;
+  if (!hot) f.victim_source[p.src_host] = 1;
+  if (!in) return;
+  (hot ? f.hot_window : f.victim_window) += p.length;
+  f.sent_window[p.src_host] += p.length;
+  f.received_window[p.dst_host] += p.length;
 }
 
 }  // namespace ibsc::tb

@@ -36,6 +36,19 @@ class TrafficDriver : public models::HcaTraffic {
   // traffic.packets_per_host: every host has generated its last packet (false without a limit).
   bool exhausted() const { return limit_ > 0 && exhausted_ == left_.size(); }
 
+  // Bytes per host and per class of flow, for congestion control's results: off (null) until
+  // track_flows(); then each delivery adds to them. Hot flows go to a hot host, victim flows
+  // to any other; "window" counts deliveries inside the measurement window, "total" all.
+  struct FlowBytes {
+    std::vector<uint8_t> hot;               // [host]: a hot host
+    std::vector<uint64_t> sent_window;      // [source host]
+    std::vector<uint64_t> received_window;  // [destination host]
+    std::vector<uint8_t> victim_source;     // [host]: has delivered a victim packet
+    uint64_t hot_total = 0, victim_total = 0, hot_window = 0, victim_window = 0;
+  };
+  void track_flows(const std::vector<int>& hot_hosts);
+  const FlowBytes* flows() const { return flows_.get(); }
+
   LatencyHistogram latency;  // ns, measured packets
   uint64_t measured_generated_ = 0;
   uint64_t measured_delivered_ = 0;
@@ -59,6 +72,9 @@ class TrafficDriver : public models::HcaTraffic {
   };
   std::unique_ptr<DestinationPattern> pattern_;
   std::unique_ptr<DiskWorkload> disk_;  // traffic.workload: disk
+  std::vector<uint8_t> silent_;         // [host]: generates nothing; empty: none is
+  std::unique_ptr<FlowBytes> flows_;
+  void count_flow(const models::Packet& p, models::Picos t);
   std::vector<HostStreams> hosts_;
   uint64_t limit_ = 0;          // traffic.packets_per_host
   std::vector<uint64_t> left_;  // packets each host may still generate; kSpent once it was told no more

@@ -89,7 +89,10 @@ BOOST_AUTO_TEST_CASE(every_declared_key_is_read) {
                                           "run.port_counters=true",
                                           "run.measure=ci",
                                           "run.warmup=steady",
-                                          "sweep.beyond=[1.5]"};
+                                          "sweep.beyond=[1.5]",
+                                          "cc.enable=false",
+                                          "traffic.hotspot_senders=[]",
+                                          "traffic.silent_hosts=[]"};
   std::set<std::string> read;
   // Another scenario: the real OpenSM's keys, which only routing opensm reads.
   const tb::Scenario osm =
