@@ -58,7 +58,7 @@ struct Run {
       : file(vcd) {
     params.sw.num_vls = 1;
     ibsc::tb::ArbiterChoice ac;
-    ac.kind = ibsc::enum_value<ibsc::tb::ArbiterKind>(arb);
+    ac.name = arb;
     fabric = std::make_unique<ibsc::tb::Fabric>(topo, tables, params, traffic, ibsc::tb::make_arbiter_factory(ac));
     ibsc::tb::WaveOptions w;
     w.file = vcd;
