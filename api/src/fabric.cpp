@@ -3,6 +3,7 @@
 #include "ibsc/ibsc.h"
 
 #include "models/hca_messages.h"
+#include "models/hca_tlm_initiator.h"
 #include "models/hca_tlm_target.h"
 #include "models/sim_time.h"
 #include "tb/fabric/arbiter_factory.h"
@@ -20,6 +21,7 @@ struct Fabric::Impl {
   std::unique_ptr<models::MessageLayer> layer;
   std::unique_ptr<tb::Fabric> fabric;
   std::vector<std::unique_ptr<models::HcaTlmTarget>> targets;
+  std::vector<std::unique_ptr<models::HcaTlmInitiator>> initiators;
 
   void build(const MessageOptions& o) {
     tb::prepare_scenario(scenario, topo, tables);
@@ -40,6 +42,9 @@ struct Fabric::Impl {
     for (int h = 0; h < topo.num_hosts; ++h) {
       layer->attach(h, &fabric->hca(h));
       targets.push_back(std::make_unique<models::HcaTlmTarget>(("hca_tlm_" + std::to_string(h)).c_str(), h, *layer));
+      initiators.push_back(std::make_unique<models::HcaTlmInitiator>(
+          ("hca_mem_" + std::to_string(h)).c_str(), h, topo.num_hosts, *layer,
+          o.at_writes ? models::HcaTlmInitiator::Style::At : models::HcaTlmInitiator::Style::Lt));
     }
   }
   void check_host(int h) const {
@@ -96,15 +101,26 @@ TargetSocket& Fabric::hca_target(int host) {
   return impl_->targets[host]->socket;
 }
 
+InitiatorSocket& Fabric::hca_initiator(int host) {
+  impl_->check_host(host);
+  return impl_->initiators[host]->socket;
+}
+
 sc_core::sc_event& Fabric::arrival_event(int host) {
   impl_->check_host(host);
-  return impl_->layer->arrival_event(host);
+  return impl_->initiators[host]->written_event();
 }
 
 uint64_t Fabric::arrivals(int host, int from) const {
   impl_->check_host(host);
   impl_->check_host(from);
-  return impl_->layer->arrivals(host, from);
+  return impl_->initiators[host]->written(from);
+}
+
+std::vector<std::string> Fabric::delivery_error_log() const {
+  std::vector<std::string> log;
+  for (const auto& i : impl_->initiators) log.insert(log.end(), i->errors().begin(), i->errors().end());
+  return log;
 }
 
 void Fabric::enable_counters() {
@@ -154,6 +170,7 @@ Results Fabric::results() const {
   r.messages_posted = impl_->layer->messages_posted();
   r.messages_completed = impl_->layer->messages_completed();
   r.packets_checked = impl_->layer->packets_checked();
+  for (const auto& i : impl_->initiators) r.delivery_errors += i->errors().size();
   return r;
 }
 
@@ -163,6 +180,10 @@ void Fabric::check() const {
   } catch (const std::exception& e) {
     throw Error(e.what());
   }
+  const std::vector<std::string> log = delivery_error_log();
+  if (!log.empty())
+    throw Error(std::to_string(log.size()) + " delivered message(s) could not be written into the platform's memory; " +
+                "the first: " + log.front());
 }
 
 }  // namespace ibsc

@@ -1,9 +1,10 @@
 // A virtual platform of 16 hosts, each a CPU (TLM-2.0 initiator) with its own memory (a TLM-2.0
-// target), joined by an IBSC InfiniBand fabric. The CPUs run an allreduce (sum) of a vector of
-// 64-bit words by recursive doubling: in round k each CPU reads its vector from its memory,
-// sends it through its HCA to rank ^ 2^k, waits for the partner's vector to arrive, reads it from
-// the HCA's receive buffer, adds, and writes the sum back to its memory. At the end every
-// memory must hold the sum over all ranks.
+// target with two ports: the CPU's and the HCA's), joined by an IBSC InfiniBand fabric. The
+// CPUs run an allreduce (sum) of a vector of 64-bit words by recursive doubling: in round k each
+// CPU reads its vector from its memory, sends it through its HCA to rank ^ 2^k, into that
+// host's inbox; the partner's HCA writes it into the partner's memory (its TLM initiator) and
+// raises the arrival event; the CPU reads the partner's vector from its own memory, adds, and
+// writes the sum back. At the end every memory must hold the sum over all ranks.
 //   virtual_platform fabric.yaml
 #include <ibsc/ibsc.h>
 #include <tlm_utils/simple_initiator_socket.h>
@@ -15,13 +16,17 @@
 
 constexpr int kWords = 512;  // 4 KB per message
 constexpr uint64_t kVector = 0x1000;      // where a CPU keeps its vector, in its memory
-constexpr uint64_t kInbox = 0x10000;      // where partners' vectors arrive, in the HCA's buffer
+constexpr uint64_t kInbox = 0x8000;       // where partners' vectors arrive, in its memory
 
-// A memory: b_transport reads and writes, 10 ns per access.
+// A memory: b_transport reads and writes, 10 ns per access, from the CPU and from the HCA.
 struct Memory : sc_core::sc_module {
-  tlm_utils::simple_target_socket<Memory> socket{"socket"};
+  tlm_utils::simple_target_socket<Memory> socket{"socket"};  // the CPU's port
+  tlm_utils::simple_target_socket<Memory> dma{"dma"};        // the HCA's port
   std::vector<uint8_t> bytes = std::vector<uint8_t>(1 << 16);
-  explicit Memory(sc_core::sc_module_name n) : sc_module(n) { socket.register_b_transport(this, &Memory::access); }
+  explicit Memory(sc_core::sc_module_name n) : sc_module(n) {
+    socket.register_b_transport(this, &Memory::access);
+    dma.register_b_transport(this, &Memory::access);
+  }
   void access(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
     if (gp.get_address() + gp.get_data_length() > bytes.size()) {
       gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
@@ -70,7 +75,7 @@ struct Cpu : sc_core::sc_module {
       const uint64_t slot = kInbox + static_cast<uint64_t>(__builtin_ctz(k)) * kWords * 8;
       transport(nic, tlm::TLM_WRITE_COMMAND, ibsc::address(partner, slot), mine);  // returns when delivered
       while (fabric.arrivals(rank, partner) == 0) wait(fabric.arrival_event(rank));  // a new partner each round
-      transport(nic, tlm::TLM_READ_COMMAND, ibsc::address(rank, slot), theirs);
+      transport(mem, tlm::TLM_READ_COMMAND, slot, theirs);  // the HCA wrote it there
       for (int i = 0; i < kWords; ++i) mine[i] += theirs[i];
       transport(mem, tlm::TLM_WRITE_COMMAND, kVector, mine);
     }
@@ -100,6 +105,7 @@ int sc_main(int argc, char** argv) {
     cpus.push_back(std::make_unique<Cpu>(("cpu_" + std::to_string(h)).c_str(), h, n, *fabric));
     cpus[h]->mem.bind(mems[h]->socket);
     cpus[h]->nic.bind(fabric->hca_target(h));
+    fabric->hca_initiator(h).bind(mems[h]->dma);
     // Rank h's vector: word i holds h * 1000 + i.
     for (int i = 0; i < kWords; ++i) {
       const uint64_t v = static_cast<uint64_t>(h) * 1000 + i;
