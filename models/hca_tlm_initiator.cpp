@@ -58,9 +58,10 @@ void HcaTlmInitiator::write(Delivery& d) {
   transport(gp, delay);
   sc_core::wait(delay);
   if (!gp.is_response_ok())
-    errors_.push_back(std::string(name()) + ": host " + std::to_string(host_) + " could not write the message from host " +
-                      std::to_string(d.src) + " (" + std::to_string(d.bytes.size()) + " bytes at address " +
-                      std::to_string(d.addr) + ") into its memory: " + gp.get_response_string());
+    errors_.push_back(std::string(name()) + ": host " + std::to_string(host_) +
+                      " could not write the message from host " + std::to_string(d.src) + " (" +
+                      std::to_string(d.bytes.size()) + " bytes at address " + std::to_string(d.addr) +
+                      ") into its memory: " + gp.get_response_string());
   if (gp.is_dmi_allowed() && !dmi_valid_) dmi_asked_ = false;  // the target offers DMI: ask again
 }
 

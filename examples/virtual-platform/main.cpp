@@ -14,9 +14,9 @@
 #include <cstring>
 #include <vector>
 
-constexpr int kWords = 512;  // 4 KB per message
-constexpr uint64_t kVector = 0x1000;      // where a CPU keeps its vector, in its memory
-constexpr uint64_t kInbox = 0x8000;       // where partners' vectors arrive, in its memory
+constexpr int kWords = 512;           // 4 KB per message
+constexpr uint64_t kVector = 0x1000;  // where a CPU keeps its vector, in its memory
+constexpr uint64_t kInbox = 0x8000;   // where partners' vectors arrive, in its memory
 
 // A memory: b_transport reads and writes, 10 ns per access, from the CPU and from the HCA.
 struct Memory : sc_core::sc_module {
@@ -73,9 +73,9 @@ struct Cpu : sc_core::sc_module {
       transport(mem, tlm::TLM_READ_COMMAND, kVector, mine);
       // The round's slot in the partner's inbox: messages of different rounds never overlap.
       const uint64_t slot = kInbox + static_cast<uint64_t>(__builtin_ctz(k)) * kWords * 8;
-      transport(nic, tlm::TLM_WRITE_COMMAND, ibsc::address(partner, slot), mine);  // returns when delivered
+      transport(nic, tlm::TLM_WRITE_COMMAND, ibsc::address(partner, slot), mine);    // returns when delivered
       while (fabric.arrivals(rank, partner) == 0) wait(fabric.arrival_event(rank));  // a new partner each round
-      transport(mem, tlm::TLM_READ_COMMAND, slot, theirs);  // the HCA wrote it there
+      transport(mem, tlm::TLM_READ_COMMAND, slot, theirs);                           // the HCA wrote it there
       for (int i = 0; i < kWords; ++i) mine[i] += theirs[i];
       transport(mem, tlm::TLM_WRITE_COMMAND, kVector, mine);
     }
@@ -134,8 +134,8 @@ int sc_main(int argc, char** argv) {
   for (int s = 0; s < fabric->num_switches(); ++s)
     for (int p = 1; p <= fabric->switch_ports(s); ++p)
       for (int vl = 0; vl < fabric->num_vls(); ++vl) grants += fabric->counters(s, p, vl).grant_packets;
-  std::printf("IBSC %s: allreduce of %d bytes on %d hosts (%s routing) done at %.1f ns\n", IBSC_VERSION, kWords * 8,
-              n, fabric->routing().c_str(), last);
+  std::printf("IBSC %s: allreduce of %d bytes on %d hosts (%s routing) done at %.1f ns\n", IBSC_VERSION, kWords * 8, n,
+              fabric->routing().c_str(), last);
   std::printf("%llu messages, %llu packets delivered, %llu switch grants, %llu packets checked\n",
               (unsigned long long)r.messages_completed, (unsigned long long)r.packets_delivered,
               (unsigned long long)grants, (unsigned long long)r.packets_checked);

@@ -83,9 +83,8 @@ int run(MpiOptions& o) {
                         {"nacks", r.transport.nacks},
                         {"resent_packets", r.transport.resent_packets}};
     if (s.point.arbiter.name != "model")
-      j["switch_arbiter"] = {{"name", s.point.arbiter.name},
-                             {"rtl_switches", r.rtl_switches},
-                             {"rtl_cycles", r.rtl_cycles}};
+      j["switch_arbiter"] = {
+          {"name", s.point.arbiter.name}, {"rtl_switches", r.rtl_switches}, {"rtl_cycles", r.rtl_cycles}};
     write_file_atomically(o.json_file, j.dump(2) + "\n");
   }
   return r.errors.empty() ? 0 : 3;

@@ -20,8 +20,9 @@ void ArbiterChoice::validate(int num_switches) const {
     throw std::invalid_argument("key 'switch.arbiter': unknown arbiter '" + name + "' (registered: " + known + ")");
   }
   if (name == "model" && !rtl_switches.empty())
-    throw std::invalid_argument("key 'switch.rtl_switches': given with switch.arbiter 'model'; it only applies to "
-                                "another switch.arbiter (rtl or a registered one)");
+    throw std::invalid_argument(
+        "key 'switch.rtl_switches': given with switch.arbiter 'model'; it only applies to "
+        "another switch.arbiter (rtl or a registered one)");
   for (int s : rtl_switches)
     if (s < 0 || s >= num_switches)
       throw std::invalid_argument("key 'switch.rtl_switches': switch " + std::to_string(s) +

@@ -9,10 +9,10 @@
 namespace ibsc::tb {
 
 struct ArbiterChoice {
-  std::string name = "model";       // switch.arbiter: a registered arbiter
-  std::vector<int> rtl_switches;    // switch.rtl_switches: the switches that get `name`; empty: all
-  bool covers(int index) const;     // does switch `index` get `name` (else the model)?
-  bool uses_rtl(int index) const;   // does switch `index` get the Verilated RTL?
+  std::string name = "model";      // switch.arbiter: a registered arbiter
+  std::vector<int> rtl_switches;   // switch.rtl_switches: the switches that get `name`; empty: all
+  bool covers(int index) const;    // does switch `index` get `name` (else the model)?
+  bool uses_rtl(int index) const;  // does switch `index` get the Verilated RTL?
   // Throws std::invalid_argument naming the key when `name` is not registered (listing those
   // that are), or rtl_switches names a switch the fabric lacks, or is given with the model (it
   // would be ignored).

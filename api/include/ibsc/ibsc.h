@@ -79,13 +79,13 @@ struct PortVlCounters {
 
 // What a run did, summed over the fabric.
 struct Results {
-  double now_ns = 0;                  // simulated time
-  uint64_t packets_injected = 0;      // by the HCAs into the fabric
-  uint64_t packets_delivered = 0;     // to the destination HCAs
-  uint64_t messages_posted = 0;       // writes accepted by the hca_target sockets
-  uint64_t messages_completed = 0;    // of which completed at the sender
-  uint64_t packets_checked = 0;       // payload checksums verified at the destinations
-  uint64_t delivery_errors = 0;       // hca_initiator writes the platform's memory refused
+  double now_ns = 0;                // simulated time
+  uint64_t packets_injected = 0;    // by the HCAs into the fabric
+  uint64_t packets_delivered = 0;   // to the destination HCAs
+  uint64_t messages_posted = 0;     // writes accepted by the hca_target sockets
+  uint64_t messages_completed = 0;  // of which completed at the sender
+  uint64_t packets_checked = 0;     // payload checksums verified at the destinations
+  uint64_t delivery_errors = 0;     // hca_initiator writes the platform's memory refused
 };
 
 class Fabric {
