@@ -1,6 +1,7 @@
-// The arbiter registry (api/include/ibsc/arbiter_registry.h). IBSC's own arbiters are entries
-// like any user's, put in when the registry is first used, so a user's static registrar (whose
-// construction order against ours is unspecified) always finds them there.
+// The arbiter registry (api/include/ibsc/arbiter_registry.h), compiled into ibsc_arbiter with
+// the arbiters it knows. IBSC's own arbiters are entries like any user's, put in when the
+// registry is first used, so a user's static registrar (whose construction order against ours
+// is unspecified) always finds them there.
 #include "ibsc/arbiter_registry.h"
 
 #include <map>
