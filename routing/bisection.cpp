@@ -1,6 +1,7 @@
 #include "routing/bisection.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <random>
 #include <set>
@@ -159,6 +160,44 @@ BisectionCut min_bisection_estimate(const Topology& t, uint64_t seed, int random
     if (after < best.cables) best = finish(t, left, after, name + " + FM");
   }
   return best;
+}
+
+BisectionCut fat_tree_bisection(const Topology& t, const std::vector<int>& level) {
+  const int n = t.num_switches;
+  std::vector<int> hosts(n, 0), leaves;
+  for (int h = 0; h < t.num_hosts; ++h) ++hosts[t.host_switch(h)];
+  int top = 0;
+  for (int s = 0; s < n; ++s) {
+    if (level[s] == 0) leaves.push_back(s);
+    top = std::max(top, level[s]);
+  }
+  if (leaves.size() < 2) throw std::invalid_argument("bisection: a fat tree of one leaf has no cable to cut");
+  std::vector<char> left(n, 0);
+  long in_left = 0;
+  const double half = t.num_hosts / 2.0;
+  for (size_t i = 0; i + 1 < leaves.size(); ++i) {  // stop where one more leaf moves away from half
+    const long next = in_left + hosts[leaves[i]];
+    if (in_left > 0 && std::abs(next - half) >= std::abs(in_left - half)) break;
+    in_left = next;
+    left[leaves[i]] = 1;
+  }
+  for (int l = 1; l <= top; ++l)
+    for (int s = 0; s < n; ++s) {
+      if (level[s] != l) continue;
+      long to_left = 0, to_right = 0;
+      for (int p = 1; p <= t.nodes[s].num_ports; ++p) {
+        const int o = t.nodes[s].ports[p].node;
+        if (o >= 0 && o < n && level[o] == l - 1) (left[o] ? to_left : to_right) += 1;
+      }
+      left[s] = to_left >= to_right;
+    }
+  const long cables = cut_cables(t, left);
+  const long smaller = std::min(in_left, t.num_hosts - in_left);
+  BisectionCut c = finish(t, left, cables,
+                          "fat-tree cut: leaves in index order, hosts " + std::to_string(in_left) + " | " +
+                              std::to_string(t.num_hosts - in_left));
+  c.relative = smaller ? static_cast<double>(cables) / smaller : 0;
+  return c;
 }
 
 }  // namespace ibsc::routing

@@ -32,4 +32,12 @@ BisectionCut best_dimension_cut(const Topology& t);
 // count (every seeds/001 network); throws std::invalid_argument otherwise.
 BisectionCut min_bisection_estimate(const Topology& t, uint64_t seed = 1, int random_starts = 8);
 
+// Fat trees (hosts on level 0 only; `level` per switch from fat_tree_shape.h): the leaves in
+// index order up to the split nearest half the hosts (the fat-tree generators number each
+// subtree's leaves contiguously), then every upper switch, level by level upward, on the side
+// most of its cables below lead to (ties: left). relative = cables / hosts of the smaller side.
+// An upper bound on the minimum that meets the known figures of the generated trees (k-ary
+// n-tree, even k: 100 %; a cluster at B:1: U / D). Throws std::invalid_argument with one leaf.
+BisectionCut fat_tree_bisection(const Topology& t, const std::vector<int>& level);
+
 }  // namespace ibsc::routing

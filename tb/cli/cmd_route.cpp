@@ -17,6 +17,7 @@
 
 #include "routing/checks.h"
 #include "routing/dot.h"
+#include "routing/fat_tree_shape.h"
 #include "routing/fault_analysis.h"
 #include "routing/metrics.h"
 #include "routing/routing.h"
@@ -215,6 +216,31 @@ std::string switch_ports_text(const routing::Topology& topo) {
   return lo == hi ? fmt::format("{} ports", hi) : fmt::format("{}-{} ports", lo, hi);
 }
 
+// --describe on a fat tree (fat_tree_shape.h): its levels, switches and cables per level, and
+// the fat-tree bisection cut. False when the topology is not a fat tree of 2 levels or more.
+bool describe_fat_tree(const routing::Topology& topo) {
+  const routing::FatTreeShape f = routing::fat_tree_shape(topo);
+  if (!f.fat_tree || f.levels() < 2) return false;
+  const int levels = f.levels();
+  std::cout << fmt::format(
+      "fat tree: {} levels, {} hosts on {} leaves ({} per leaf)\n", levels, topo.num_hosts, f.switches[0],
+      f.min_hosts == f.max_hosts ? std::to_string(f.max_hosts) : fmt::format("{}..{}", f.min_hosts, f.max_hosts));
+  for (int l = 0; l < levels; ++l) {
+    const std::string name = l == 0 ? " (leaves)" : l == levels - 1 ? " (top)" : "";
+    std::cout << fmt::format("  level {}{}: {} switches", l, name, f.switches[l]);
+    if (l == 0) std::cout << fmt::format(", {} host cables", topo.num_hosts);
+    if (l + 1 < levels) std::cout << fmt::format(", {} cables up", f.cables_up[l]);
+    std::cout << "\n";
+  }
+  try {
+    const routing::BisectionCut c = routing::fat_tree_bisection(topo, f.level);
+    std::cout << fmt::format("relative bisection, {}: {:.1f} % ({} cables)\n", c.how, 100 * c.relative, c.cables);
+  } catch (const std::invalid_argument& e) {
+    std::cout << "relative bisection: not computed (" << e.what() << ")\n";
+  }
+  return true;
+}
+
 int route(const RouteCmdOptions& opt) {
   routing::Topology topo = routing::build_topology_spec(spec_with_options(opt));
   for (const auto& n : topo.notes) std::cerr << "ibsc route: note: " << n << "\n";
@@ -230,6 +256,7 @@ int route(const RouteCmdOptions& opt) {
         "switches: {}, hosts: {}, ports used: {}, diameter: {}, switch cables: {}\n", f.switches, f.hosts,
         f.min_degree == f.max_degree ? std::to_string(f.max_degree) : fmt::format("{}..{}", f.min_degree, f.max_degree),
         f.diameter, f.cables);
+    if (describe_fat_tree(topo)) return 0;
     try {
       const routing::BisectionCut dim = routing::best_dimension_cut(topo);
       const routing::BisectionCut est = routing::min_bisection_estimate(topo, opt.seed);
@@ -422,7 +449,8 @@ void add_route_command(CLI::App& app) {
   CLI::App* c = app.add_subcommand("route", "Compute routing tables: checks, metrics, OpenSM export");
   c->add_option("--topology", opt->topology,
                 "torus:4x4, mesh:8x8, hypercube:6, irregular:16:seed=3, flatfly:4x8x8x8:widths=2,1,1,1, "
-                "dragonfly:a=4,h=2,p=2, slimfly:q=5, product:A*B, file:PATH; :hosts=N per switch")
+                "dragonfly:a=4,h=2,p=2, slimfly:q=5, fattree:k=18,n=2, fattree:radix=36,size=648, "
+                "xgft:m=18,36:w=1,18, product:A*B, file:PATH; :hosts=N per switch")
       ->required();
   c->add_option("--routing", opt->routing, enum_choice_list<routing::Algorithm>());
   c->add_flag("--check", opt->check, "check connectivity, loops, SL/VL budget, deadlock freedom (exit 2 on failure)");

@@ -35,6 +35,8 @@ std::vector<Key> declare() {
                "any spec of `ibsc route`: `torus:4x4`, `torus:4x4x4`, `mesh:8x8`, `ring:8`, `hypercube:6` "
                "(`:widths=2`: parallel cables per dimension), `irregular:16:seed=3` (`:regular=1`: every switch uses "
                "all its link ports, seeds/004), `flatfly:4x8x8x8`, `dragonfly:a=4,h=2,p=2`, `slimfly:q=8`, "
+               "`fattree:k=18,n=2` (k-ary n-tree), `fattree:radix=36,size=648[,levels=3][,blocking=2]` (a "
+               "cluster's tree: hosts in all), `xgft:m=18,36:w=1,18`, "
                "`product:A*B`, `file:PATH` (ibnetdiscover, ibsim or edge list)"),
       int_key("topology.hosts_per_switch", t.hosts_per_switch, -1, 254, "hosts",
               "the spec's `hosts=`; -1 keeps the spec's own (4 on tori, meshes, irregular)"),

@@ -44,6 +44,35 @@ BOOST_AUTO_TEST_CASE(describe_prints_the_seeds_001_figures) {
              std::string::npos);
 }
 
+// A 4-ary 3-tree: 3 levels of 16 switches, 64 cables up from each level below the top, and
+// the 32 cables into the top level from one half's side carry half the hosts: 100 %.
+BOOST_AUTO_TEST_CASE(describe_prints_a_fat_tree_by_level) {
+  std::string out;
+  BOOST_TEST(run({"--topology", "fattree:k=4,n=3", "--describe"}, out) == 0);
+  BOOST_TEST(out.find("switches: 48, hosts: 64, ports used: 4..8, diameter: 4, switch cables: 128") !=
+             std::string::npos);
+  BOOST_TEST(out.find("fat tree: 3 levels, 64 hosts on 16 leaves (4 per leaf)\n"
+                      "  level 0 (leaves): 16 switches, 64 host cables, 64 cables up\n"
+                      "  level 1: 16 switches, 64 cables up\n"
+                      "  level 2 (top): 16 switches\n") != std::string::npos);
+  BOOST_TEST(out.find("hosts 32 | 32: 100.0 % (32 cables)") != std::string::npos);
+  // 12 ports at 2:1: leaves of 8 hosts and 4 up on 4 spines; each spine takes 6 cables from
+  // either half: 24 across for 48 hosts.
+  BOOST_TEST(run({"--topology", "fattree:radix=12,size=96,blocking=2", "--describe"}, out) == 0);
+  BOOST_TEST(out.find("level 0 (leaves): 12 switches, 96 host cables, 48 cables up") != std::string::npos);
+  BOOST_TEST(out.find("50.0 % (24 cables)") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(fat_trees_pass_the_check) {
+  std::string out;
+  for (const char* spec : {"fattree:k=4,n=3", "xgft:m=4,3:w=1,2", "fattree:radix=8,size=100"})
+    for (const char* routing : {"minhop", "updown-bfs"}) {
+      BOOST_TEST_MESSAGE(spec << " " << routing);
+      BOOST_TEST(run({"--topology", spec, "--routing", routing, "--check", "--json"}, out) == 0);
+      BOOST_TEST(nlohmann::json::parse(out)["deadlock_free"] == true);
+    }
+}
+
 BOOST_AUTO_TEST_CASE(deadlock_is_reported_with_its_cycle) {
   std::string out;
   BOOST_TEST(run({"--topology", "ring:8", "--routing", "dor1vl", "--json", "--check"}, out) == 2);
