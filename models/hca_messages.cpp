@@ -21,7 +21,8 @@ MessageLayer::MessageLayer(int hosts, const MessageParams& params)
       to_send_(hosts),
       making_(hosts),
       acks_(hosts, false),
-      arrivals_(static_cast<size_t>(hosts) * hosts, 0) {
+      arrivals_(static_cast<size_t>(hosts) * hosts, 0),
+      on_delivery_(hosts) {
   p_.validate();
   for (int h = 0; h < hosts; ++h) arrival_events_.push_back(std::make_unique<sc_core::sc_event>());
 }
@@ -113,6 +114,7 @@ void MessageLayer::delivered(const Packet& p, Picos t) {
   m.delivered_at = t;
   ++arrivals_[static_cast<size_t>(m.dst) * hosts_ + m.src];
   arrival_events_[m.dst]->notify(sc_core::SC_ZERO_TIME);
+  if (on_delivery_[m.dst]) on_delivery_[m.dst](m);
   if (!m.awaits_ack) complete(m, t);
 }
 

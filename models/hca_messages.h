@@ -6,7 +6,9 @@
 //   and generates the packets back to back; the HCA injects them as its link and credits allow.
 //   At the destination each packet's bytes are checked against the carried checksum and
 //   written into dst's memory; when the last packet of a message is delivered the destination's
-//   arrival count for src goes up (arrival_event notified: the receiver's completion).
+//   arrival count for src goes up (arrival_event notified: the receiver's completion), and the
+//   host's delivery hook runs (on_delivery: the HCA's TLM initiator copies the message into the
+//   platform's memory).
 //   The sender's completion (on_complete, run inside the fabric's scheduler process: it must
 //   not wait): at that same cycle, unless src's HCA runs the reliable transport in mode reorder;
 //   then at the cycle src receives the ACK covering the message's last packet (an RDMA write's
@@ -71,6 +73,10 @@ class MessageLayer : public HcaTraffic {
   // delivery, whatever the sender's completion).
   uint64_t arrivals(int dst, int src) const { return arrivals_[static_cast<size_t>(dst) * hosts_ + src]; }
   sc_core::sc_event& arrival_event(int dst) { return *arrival_events_.at(dst); }
+  // Called at each message's delivery to dst (its bytes in dst's memory, arrival_event
+  // notified), inside the fabric's scheduler process: it must not wait. One per host (the
+  // HCA's TLM initiator, models/hca_tlm_initiator.h); a second replaces the first.
+  void on_delivery(int dst, std::function<void(const Message&)> f) { on_delivery_.at(dst) = std::move(f); }
   uint64_t messages_posted() const { return messages_.size(); }
   uint64_t messages_completed() const { return completed_; }  // at the sender
   uint64_t packets_checked() const { return checked_; }
@@ -108,6 +114,7 @@ class MessageLayer : public HcaTraffic {
   std::vector<std::unique_ptr<Message>> messages_;
   std::vector<uint64_t> arrivals_;  // dst x hosts + src
   std::vector<std::unique_ptr<sc_core::sc_event>> arrival_events_;
+  std::vector<std::function<void(const Message&)>> on_delivery_;  // per destination host
   uint64_t completed_ = 0, checked_ = 0;
 };
 

@@ -1,6 +1,6 @@
 // HCA host face: a TLM-2.0 target socket through which a host (a SystemC virtual platform, or
 // tb/mpi_host) hands the HCA messages to send.
-//   socket   tlm_utils::simple_target_socket, both interfaces registered:
+//   socket   tlm_utils::simple_target_socket_optional, both interfaces registered:
 //            b_transport      loosely timed: waits out the annotated delay, posts the message,
 //                             returns at the message's completion (delay 0): when its last
 //                             packet has been delivered, or, with the reliable transport in
@@ -41,7 +41,7 @@ constexpr uint64_t tlm_host_address(int host, uint64_t addr) {
 
 class HcaTlmTarget : public sc_core::sc_module {
  public:
-  tlm_utils::simple_target_socket<HcaTlmTarget> socket;
+  tlm_utils::simple_target_socket_optional<HcaTlmTarget> socket;  // a host that never sends may leave it unbound
 
   HcaTlmTarget(sc_core::sc_module_name name, int host, MessageLayer& layer);
 

@@ -6,21 +6,16 @@
 #include <string>
 #include <type_traits>
 
-// Verilator's runtime headers trip -Wunused-parameter; they are not ours to fix. They come
-// before SystemC's: with SYSTEMC_VERSION defined they expect Verilator's SystemC output, which
-// these models are not. rtl/arbiter_models.h includes one model header per entry of
-// IBSC_ARB_MODELS (rtl/arbiter_config.h), both made by rtl/CMakeLists.txt.
+// Verilator's runtime headers come first (models/verilated_core.h says why); rtl/arbiter_models.h
+// includes one model header per entry of IBSC_ARB_MODELS (rtl/arbiter_config.h), both made by
+// rtl/CMakeLists.txt.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #include "rtl/arbiter_models.h"
-#include "verilated.h"
-#include "verilated_vcd_c.h"
 #pragma GCC diagnostic pop
-
-#include <systemc>
+#include "models/verilated_core.h"
 
 #include "models/adaptive_arbiter.h"
-#include "models/arbiter_pins.h"
 
 namespace ibsc::models {
 
@@ -28,158 +23,6 @@ static_assert(AdaptiveArbiter::kDefaultPriorityLevels == VerilatedArbiter::kPrio
               "the reference model and the RTL must have the same priority levels");
 
 namespace {
-
-// ---- Pin vector <-> Verilated port ----
-// Verilator holds a port of up to 64 bits in the smallest of uint8/16/32/64_t, a wider one in
-// VlWide<words> of 32-bit words. The asserts check that the port has the bundle's width class
-// (for a wide port, exactly its word count), so a bundle built from other numbers than the
-// -G parameters does not compile.
-template <unsigned Bits, class Port>
-void check_port_type() {
-  if constexpr (Bits <= 8) static_assert(std::is_same_v<Port, CData>, "pin width disagrees with the RTL");
-  else if constexpr (Bits <= 16) static_assert(std::is_same_v<Port, SData>, "pin width disagrees with the RTL");
-  else if constexpr (Bits <= 32) static_assert(std::is_same_v<Port, IData>, "pin width disagrees with the RTL");
-  else if constexpr (Bits <= 64) static_assert(std::is_same_v<Port, QData>, "pin width disagrees with the RTL");
-  else static_assert(std::is_same_v<Port, VlWide<PinVector<Bits>::kWords>>, "pin width disagrees with the RTL");
-}
-template <unsigned Bits, class Port>
-void drive(Port& port, const PinVector<Bits>& v) {
-  check_port_type<Bits, Port>();
-  if constexpr (Bits <= 32) port = static_cast<Port>(v.words[0]);
-  else if constexpr (Bits <= 64) port = v.words[0] | uint64_t{v.words[1]} << 32;
-  else std::copy(v.words.begin(), v.words.end(), port.data());
-}
-template <unsigned Bits, class Port>
-void sample(PinVector<Bits>& v, const Port& port) {
-  check_port_type<Bits, Port>();
-  if constexpr (Bits <= 32) {
-    v.words[0] = port;
-  } else if constexpr (Bits <= 64) {
-    v.words[0] = static_cast<uint32_t>(port);
-    v.words[1] = static_cast<uint32_t>(port >> 32);
-  } else {
-    std::copy(port.data(), port.data() + PinVector<Bits>::kWords, v.words.begin());
-  }
-}
-
-}  // namespace
-
-// One Verilated model with its context and pins. The configurations come from
-// IBSC_ARB_MODELS, made by the same CMake loop as the -G overrides in rtl/CMakeLists.txt.
-struct VerilatedArbiter::Core {
-  virtual ~Core() = default;
-  virtual int ports() const = 0;
-  virtual void reset(unsigned used_ports) = 0;
-  // clk low with this cycle's inputs, evaluate, read the grants.
-  virtual void decide(const std::vector<ArbRequest>& req, const std::vector<ArbOutputStatus>& out,
-                      std::vector<int>& grants, uint64_t t_ps) = 0;
-  virtual void rise(uint64_t t_ps) = 0;  // clk high, evaluate
-  virtual void attach(VerilatedVcdC& vcd) = 0;
-  virtual void trace_pins(sc_core::sc_trace_file* tf, const std::string& scope, unsigned vls) = 0;
-  virtual bool pins_traced() const = 0;
-  virtual void sync_pins() = 0;  // the traced pin values, after decide()
-  virtual void finish() = 0;     // Verilog final blocks, at the end of an arbiter's use
-};
-
-namespace {
-
-template <class V, unsigned P>
-class CoreOf final : public VerilatedArbiter::Core {
- public:
-  // Verilator's runtime files a model's scopes, and counts an RTL $error, under the thread's
-  // current context, not the model's: every call into the model below first makes ctx_ current
-  // (use()), and the destructor leaves the default context current, never a dead one.
-  CoreOf() {
-    ctx_.timeunit(-12);
-    ctx_.timeprecision(-12);
-    ctx_.traceEverOn(true);    // before the model exists, so it registers its trace hooks
-    ctx_.fatalOnError(false);  // an RTL assertion becomes an exception, not an abort
-    use();
-    top_ = std::make_unique<V>(&ctx_, "TOP");
-  }
-  ~CoreOf() override {
-    use();
-    top_.reset();
-    Verilated::threadContextp(Verilated::defaultContextp());
-  }
-  int ports() const override { return P; }
-
-  // Synchronous reset as a fresh model gets it: inputs at rest, one edge with rst_n low, then
-  // rst_n high with the clock left high (the next decide() lowers it).
-  void reset(unsigned used_ports) override {
-    used_ = used_ports;
-    pins_.clear_inputs();
-    pins_.rst_n = false;
-    pins_.clk = false;
-    drive_all();
-    eval(0);
-    pins_.clk = true;
-    top_->clk = 1;
-    eval(0);
-    pins_.rst_n = true;
-    top_->rst_n = 1;
-    ctx_.gotError(false);
-    ctx_.gotFinish(false);
-    ctx_.errorCount(0);
-  }
-
-  void decide(const std::vector<ArbRequest>& req, const std::vector<ArbOutputStatus>& out, std::vector<int>& grants,
-              uint64_t t_ps) override {
-    pins_.pack(req, out, used_);
-    pins_.clk = false;
-    drive_all();
-    eval(t_ps);
-    sample(pins_.grant_valid, top_->grant_valid);
-    sample(pins_.grant_port, top_->grant_port);
-    pins_.unpack(grants, used_);
-  }
-
-  void rise(uint64_t t_ps) override {
-    pins_.clk = true;
-    top_->clk = 1;
-    eval(t_ps);
-  }
-
-  void attach(VerilatedVcdC& vcd) override {
-    use();
-    top_->trace(&vcd, 99);
-  }
-  void trace_pins(sc_core::sc_trace_file* tf, const std::string& scope, unsigned vls) override {
-    pins_.trace(tf, scope, used_, vls);
-  }
-  bool pins_traced() const override { return pins_.traced(); }
-  void sync_pins() override { pins_.sync_trace(); }
-  void finish() override {
-    use();
-    top_->final();
-  }
-
- private:
-  void drive_all() {
-    V& m = *top_;
-    m.clk = pins_.clk;
-    m.rst_n = pins_.rst_n;
-    drive(m.req_valid, pins_.req_valid);
-    drive(m.req_cand, pins_.req_cand);
-    drive(m.req_prio, pins_.req_prio);
-    drive(m.req_vl, pins_.req_vl);
-    drive(m.req_len, pins_.req_len);
-    drive(m.out_busy, pins_.out_busy);
-    drive(m.out_credits, pins_.out_credits);
-  }
-  void use() { Verilated::threadContextp(&ctx_); }
-  void eval(uint64_t t_ps) {
-    use();            // an RTL $error counts here (fatalOnError off): it throws below, it does not abort
-    ctx_.time(t_ps);  // the time an RTL $error reports
-    top_->eval();
-    if (ctx_.gotError()) throw std::logic_error("VerilatedArbiter: RTL assertion failed (see the %Error line above)");
-  }
-
-  unsigned used_ = 0;
-  VerilatedContext ctx_;
-  std::unique_ptr<V> top_;  // after the context it runs in
-  ArbiterPins<P> pins_;
-};
 
 // The configurations compiled in, smallest first.
 constexpr unsigned kCfgPorts = rtl::kArbPortCounts[std::size(rtl::kArbPortCounts) - 1];
@@ -211,6 +54,15 @@ VerilatedArbiter::VerilatedArbiter(int num_ports, int num_vls, Variant variant)
   core_->reset(static_cast<unsigned>(num_ports));
 }
 
+VerilatedArbiter::VerilatedArbiter(int num_ports, int num_vls, CoreMaker make, std::string kind)
+    : num_ports_(num_ports), num_vls_(num_vls), kind_(std::move(kind)) {
+  if (num_ports >= 1 && num_vls >= 1 && num_vls <= max_vls()) core_ = make(static_cast<unsigned>(num_ports));
+  if (!core_)
+    throw std::invalid_argument("VerilatedArbiter '" + kind_ + "': no Verilated configuration for " +
+                                std::to_string(num_ports) + " ports and " + std::to_string(num_vls) + " VLs");
+  core_->reset(static_cast<unsigned>(num_ports));
+}
+
 VerilatedArbiter::~VerilatedArbiter() {
   try {
     close_trace();
@@ -220,7 +72,10 @@ VerilatedArbiter::~VerilatedArbiter() {
   trace_.reset();  // before the model it reads
 }
 
-const char* VerilatedArbiter::kind() const { return broken_ ? "rtl-broken" : "rtl"; }
+const char* VerilatedArbiter::kind() const {
+  if (!kind_.empty()) return kind_.c_str();
+  return broken_ ? "rtl-broken" : "rtl";
+}
 int VerilatedArbiter::rtl_ports() const { return core_->ports(); }
 int VerilatedArbiter::max_ports() { return static_cast<int>(kCfgPorts); }
 int VerilatedArbiter::max_vls() { return static_cast<int>(rtl::kArbNumVls); }

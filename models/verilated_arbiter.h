@@ -70,7 +70,12 @@ class VerilatedArbiter : public SwitchArbiter {
   static int max_vls();
   static constexpr int kPriorityLevels = 1 << rtl::kArbPrioW;  // 2^PRIO_W
 
-  struct Core;  // implementation detail: one Verilated model and its pins (verilated_arbiter.cpp)
+  struct Core;  // one Verilated model and its pins (models/verilated_core.h)
+  // A user's own RTL arbiter (ibsc_add_rtl_arbiter, cmake/ibsc_rtl_arbiter.cmake): `make`
+  // returns the smallest Verilated configuration with at least `num_ports` ports, or nullptr
+  // when there is none (std::invalid_argument then); `kind` is its registered name.
+  using CoreMaker = std::unique_ptr<Core> (*)(unsigned num_ports);
+  VerilatedArbiter(int num_ports, int num_vls, CoreMaker make, std::string kind);
 
   // ---- Tracing ----
   // At most once per arbiter: std::logic_error on a second call, std::runtime_error if the file
@@ -93,6 +98,7 @@ class VerilatedArbiter : public SwitchArbiter {
   int num_ports_;
   int num_vls_;
   bool broken_ = false;
+  std::string kind_;  // a user's RTL: its registered name
   std::unique_ptr<Core> core_;
   std::unique_ptr<VerilatedVcdC> trace_;
   bool trace_attached_ = false;

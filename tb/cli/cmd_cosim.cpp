@@ -53,7 +53,10 @@ int run(const CosimConfig& cfg) {
   }
   std::cerr << "ibsc cosim: " << cfg.ports << " ports, " << cfg.vls << " VLs, " << cfg.levels << " levels, "
             << (cfg.directed ? "directed + " : "") << cfg.cycles << " random cycles, seed " << cfg.seed
-            << (cfg.broken ? ", BROKEN RTL (no credit check)" : "") << "\n";
+            << (cfg.broken ? ", BROKEN RTL (no credit check)" : "")
+            << (cfg.arbiter != "rtl" || cfg.reference != "model" ? ", " + cfg.arbiter + " against " + cfg.reference
+                                                                 : "")
+            << "\n";
   const CosimResult r = run_cosim(cfg);
   std::cout << r.summary();
   if (!cfg.vcd_path.empty()) std::cout << "waves: " << cfg.vcd_path << "\n";
@@ -78,6 +81,11 @@ void add_cosim_command(CLI::App& app) {
       ->capture_default_str();
   c->add_option("--seed", cfg->seed, "Seed of the random stimulus (std::mt19937_64)")
       ->transform(whole_number(0, UINT64_MAX))
+      ->capture_default_str();
+  c->add_option("--arbiter", cfg->arbiter,
+                "The arbiter under test: any registered one (rtl, a user's RTL from ibsc_add_rtl_arbiter, ...)")
+      ->capture_default_str();
+  c->add_option("--reference", cfg->reference, "The arbiter it must match cycle by cycle (a registered one)")
       ->capture_default_str();
   c->add_flag("--broken", cfg->broken, "Use the RTL variant that skips the credit check (must fail)");
   c->add_flag("!--no-directed", cfg->directed, "Skip the directed corner cases");

@@ -40,7 +40,7 @@ int run(MpiOptions& o) {
   fp.path_seed = s.point.seed;
   const MpiRunResult r =
       run_mpi(topo, tables, fp, o.msg, o.work, o.style == "lt" ? MpiHost::Style::Lt : MpiHost::Style::At,
-              o.write_trace_file.empty() ? nullptr : &trace);
+              o.write_trace_file.empty() ? nullptr : &trace, s.point.arbiter);
   std::printf("ibsc mpi: %s on %d hosts (%s), %u bytes per message, %s sends, MTU %u\n", o.work.kind.c_str(),
               topo.num_hosts, tables.algorithm.c_str(), o.work.bytes, o.style.c_str(), o.msg.mtu_bytes);
   std::printf("completion: %.3f ns; %llu messages, %llu bytes, %llu packets checked\n", r.completion_ns,
@@ -54,6 +54,14 @@ int run(MpiOptions& o) {
                 static_cast<unsigned long long>(r.transport.out_of_order_arrivals),
                 static_cast<unsigned long long>(r.transport.acks), static_cast<unsigned long long>(r.transport.nacks),
                 static_cast<unsigned long long>(r.transport.resent_packets));
+  if (s.point.arbiter.name != "model") {
+    std::string on;
+    for (int sw : r.rtl_switches) on += (on.empty() ? "" : ", ") + std::to_string(sw);
+    std::printf("switch arbiter: %s%s; Verilated RTL in %zu switch(es)%s, %llu RTL arbitration cycles\n",
+                s.point.arbiter.name.c_str(), s.point.arbiter.rtl_switches.empty() ? " in every switch" : "",
+                r.rtl_switches.size(), on.empty() ? "" : (" (" + on + ")").c_str(),
+                static_cast<unsigned long long>(r.rtl_cycles));
+  }
   if (!o.write_trace_file.empty()) write_trace(o.write_trace_file, trace);
   if (!o.json_file.empty()) {
     nlohmann::ordered_json j;
@@ -74,6 +82,9 @@ int run(MpiOptions& o) {
                         {"acks", r.transport.acks},
                         {"nacks", r.transport.nacks},
                         {"resent_packets", r.transport.resent_packets}};
+    if (s.point.arbiter.name != "model")
+      j["switch_arbiter"] = {
+          {"name", s.point.arbiter.name}, {"rtl_switches", r.rtl_switches}, {"rtl_cycles", r.rtl_cycles}};
     write_file_atomically(o.json_file, j.dump(2) + "\n");
   }
   return r.errors.empty() ? 0 : 3;

@@ -1,11 +1,13 @@
 #include "tb/cosim/cosim.h"
 
+#include <algorithm>
 #include <chrono>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
 
-#include "models/adaptive_arbiter.h"
+#include "ibsc/arbiter_registry.h"
 #include "models/verilated_arbiter.h"
 
 namespace ibsc::tb {
@@ -36,16 +38,20 @@ std::string check_rules(const ArbCycle& c, const std::vector<int>& g) {
 
 std::string CosimMismatch::report() const {
   std::ostringstream os;
+  std::string ref = "(" + reference + ")", dut = "(" + arbiter + ")";
+  const size_t w = std::max(ref.size(), dut.size());
+  ref.resize(w, ' ');
+  dut.resize(w, ' ');
   os << "MISMATCH at cycle " << cycle << ": " << what << "\n"
-     << inputs << "  expected (model): " << expected << "\n  actual   (rtl)  : " << actual << "\n";
+     << inputs << "  expected " << ref << ": " << expected << "\n  actual   " << dut << ": " << actual << "\n";
   return os.str();
 }
 
 std::string CosimResult::summary() const {
   std::ostringstream os;
   os << (passed() ? "PASS" : "FAIL") << ": " << cycles << (cycles == 1 ? " cycle" : " cycles") << " compared in "
-     << seconds << " s (" << static_cast<uint64_t>(cycles_per_second()) << " cycles/s; rtl " << rtl_seconds
-     << " s, model " << model_seconds << " s)\n";
+     << seconds << " s (" << static_cast<uint64_t>(cycles_per_second()) << " cycles/s; " << arbiter << " "
+     << rtl_seconds << " s, " << reference << " " << model_seconds << " s)\n";
   if (mismatch) os << mismatch->report();
   // After a mismatch the coverage counts the cycles before it: at cycle 0 there are none.
   if (mismatch && coverage.cycles() == 0) os << "coverage: none (the first cycle already mismatched)\n";
@@ -58,18 +64,32 @@ CosimResult run_cosim(const CosimConfig& cfg) {
   if (cfg.levels < 1 || cfg.levels > models::VerilatedArbiter::kPriorityLevels)
     throw std::invalid_argument("cosim: levels must be 1.." +
                                 std::to_string(models::VerilatedArbiter::kPriorityLevels));
-  models::AdaptiveArbiter model(cfg.ports, cfg.vls);
-  models::VerilatedArbiter rtl(cfg.ports, cfg.vls,
-                               cfg.broken ? models::VerilatedArbiter::Variant::kBrokenSkipCreditCheck
-                                          : models::VerilatedArbiter::Variant::kCorrect);
-  rtl.set_clock_period_ps(kCosimPeriodPs);
+  if (cfg.broken && cfg.arbiter != "rtl") throw std::invalid_argument("cosim: --broken is a variant of --arbiter rtl");
+  auto made = [&](const std::string& name, const char* option) {
+    if (!arbiter_registered(name)) {
+      std::string known;
+      for (const std::string& n : registered_arbiters()) known += (known.empty() ? "" : ", ") + n;
+      throw std::invalid_argument(std::string("cosim: ") + option + ": unknown arbiter '" + name +
+                                  "' (registered: " + known + ")");
+    }
+    return make_arbiter(name, cfg.ports, cfg.vls);
+  };
+  std::unique_ptr<SwitchArbiter> model = made(cfg.reference, "--reference");
+  std::unique_ptr<SwitchArbiter> dut;
+  if (cfg.broken)
+    dut = std::make_unique<models::VerilatedArbiter>(cfg.ports, cfg.vls,
+                                                     models::VerilatedArbiter::Variant::kBrokenSkipCreditCheck);
+  else dut = made(cfg.arbiter, "--arbiter");
+  auto* rtl = dynamic_cast<models::VerilatedArbiter*>(dut.get());
+  if (rtl) rtl->set_clock_period_ps(kCosimPeriodPs);
   if (!cfg.vcd_path.empty()) {
-    rtl.open_trace(cfg.vcd_path);
+    if (!rtl) throw std::invalid_argument("cosim: --vcd needs a Verilated arbiter; '" + cfg.arbiter + "' is not one");
+    rtl->open_trace(cfg.vcd_path);
     const uint64_t end = cfg.trace_end_cycle == UINT64_MAX ? UINT64_MAX : cfg.trace_end_cycle * kCosimPeriodPs;
-    rtl.set_trace_window(cfg.trace_begin_cycle * kCosimPeriodPs, end);
+    rtl->set_trace_window(cfg.trace_begin_cycle * kCosimPeriodPs, end);
   }
 
-  CosimResult res{0, 0, 0, 0, std::nullopt, ArbCoverage(shape)};
+  CosimResult res{0, 0, 0, 0, std::nullopt, ArbCoverage(shape), cfg.arbiter, cfg.reference};
   const size_t n = static_cast<size_t>(cfg.ports);
   std::vector<int> expected(n), actual(n);
   const auto start = std::chrono::steady_clock::now();
@@ -77,11 +97,11 @@ CosimResult run_cosim(const CosimConfig& cfg) {
   // Returns false on the first mismatch.
   auto step = [&](const ArbCycle& c) {
     const auto t0 = std::chrono::steady_clock::now();
-    model.arbitrate(c.req, c.out, expected);
+    model->arbitrate(c.req, c.out, expected);
     const auto t1 = std::chrono::steady_clock::now();
     std::string rtl_error;
     try {
-      rtl.arbitrate(c.req, c.out, actual);
+      dut->arbitrate(c.req, c.out, actual);
     } catch (const std::logic_error& e) {  // an assertion inside the RTL fired
       rtl_error = e.what();
     }
@@ -89,9 +109,12 @@ CosimResult run_cosim(const CosimConfig& cfg) {
     res.model_seconds += std::chrono::duration<double>(t1 - t0).count();
     res.rtl_seconds += std::chrono::duration<double>(t2 - t1).count();
     const uint64_t cycle = res.cycles++;
-    std::string what = !rtl_error.empty() ? rtl_error : expected != actual ? "rtl != model" : check_rules(c, expected);
+    std::string what = !rtl_error.empty()   ? rtl_error
+                       : expected != actual ? cfg.arbiter + " != " + cfg.reference
+                                            : check_rules(c, expected);
     if (!what.empty()) {
-      res.mismatch = CosimMismatch{cycle, what, describe(c), describe_grants(expected), describe_grants(actual)};
+      res.mismatch = CosimMismatch{
+          cycle, what, describe(c), describe_grants(expected), describe_grants(actual), cfg.reference, cfg.arbiter};
       return false;
     }
     res.coverage.sample(c, expected);
@@ -111,7 +134,7 @@ CosimResult run_cosim(const CosimConfig& cfg) {
     }
   }
   res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  rtl.close_trace();
+  if (rtl) rtl->close_trace();
   return res;
 }
 

@@ -21,9 +21,11 @@ struct CosimConfig {
   uint64_t cycles = 100000;  // random cycles after the directed ones
   uint64_t seed = 1;
   bool directed = true;
-  bool broken = false;             // the RTL variant without the credit check
-  std::string vcd_path;            // non-empty: dump the RTL to this VCD
-  uint64_t trace_begin_cycle = 0;  // dump window, in cycles
+  std::string arbiter = "rtl";      // the design under test: a registered arbiter (ibsc/arbiter_registry.h)
+  std::string reference = "model";  // what it must match, cycle by cycle: a registered arbiter
+  bool broken = false;              // the RTL variant without the credit check (arbiter rtl only)
+  std::string vcd_path;             // non-empty: dump the RTL to this VCD
+  uint64_t trace_begin_cycle = 0;   // dump window, in cycles
   uint64_t trace_end_cycle = UINT64_MAX;
 };
 
@@ -33,22 +35,25 @@ struct CosimMismatch {
   std::string inputs;
   std::string expected;
   std::string actual;
+  std::string reference = "model", arbiter = "rtl";  // the names the report gives the two sides
   std::string report() const;
 };
 
 struct CosimResult {
   uint64_t cycles = 0;       // cycles compared (up to and including a mismatch)
   double seconds = 0;        // wall time of the compare loop
-  double rtl_seconds = 0;    // of which inside VerilatedArbiter::arbitrate
-  double model_seconds = 0;  // of which inside AdaptiveArbiter::arbitrate
+  double rtl_seconds = 0;    // of which inside the arbiter under test's arbitrate
+  double model_seconds = 0;  // of which inside the reference's arbitrate
   std::optional<CosimMismatch> mismatch;
   ArbCoverage coverage;
+  std::string arbiter = "rtl", reference = "model";  // as the summary names the two sides
   bool passed() const { return !mismatch; }
   double cycles_per_second() const { return seconds > 0 ? cycles / seconds : 0; }
   std::string summary() const;
 };
 
-// Throws std::invalid_argument for a shape the RTL configurations cannot hold.
+// Throws std::invalid_argument for a shape the RTL configurations cannot hold, an arbiter or
+// reference nobody registered, or --vcd with an arbiter that is not Verilated.
 CosimResult run_cosim(const CosimConfig& cfg);
 
 // Clock period the cosim gives the RTL, so cycle k is dumped at k * kCosimPeriodPs.

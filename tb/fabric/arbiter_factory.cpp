@@ -3,20 +3,26 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "models/adaptive_arbiter.h"
-#include "models/verilated_arbiter.h"
+#include "ibsc/arbiter_registry.h"
 
 namespace ibsc::tb {
 
-bool ArbiterChoice::uses_rtl(int index) const {
-  return kind == ArbiterKind::Rtl &&
-         (rtl_switches.empty() || std::find(rtl_switches.begin(), rtl_switches.end(), index) != rtl_switches.end());
+bool ArbiterChoice::covers(int index) const {
+  return rtl_switches.empty() || std::find(rtl_switches.begin(), rtl_switches.end(), index) != rtl_switches.end();
 }
 
+bool ArbiterChoice::uses_rtl(int index) const { return name == "rtl" && covers(index); }
+
 void ArbiterChoice::validate(int num_switches) const {
-  if (kind != ArbiterKind::Rtl && !rtl_switches.empty())
-    throw std::invalid_argument("key 'switch.rtl_switches': given with switch.arbiter '" + enum_name(kind) +
-                                "'; it only applies to switch.arbiter: rtl");
+  if (!arbiter_registered(name)) {
+    std::string known;
+    for (const std::string& n : registered_arbiters()) known += (known.empty() ? "" : ", ") + n;
+    throw std::invalid_argument("key 'switch.arbiter': unknown arbiter '" + name + "' (registered: " + known + ")");
+  }
+  if (name == "model" && !rtl_switches.empty())
+    throw std::invalid_argument(
+        "key 'switch.rtl_switches': given with switch.arbiter 'model'; it only applies to "
+        "another switch.arbiter (rtl or a registered one)");
   for (int s : rtl_switches)
     if (s < 0 || s >= num_switches)
       throw std::invalid_argument("key 'switch.rtl_switches': switch " + std::to_string(s) +
@@ -26,8 +32,7 @@ void ArbiterChoice::validate(int num_switches) const {
 
 ArbiterFactory make_arbiter_factory(const ArbiterChoice& choice) {
   return [choice](int index, int num_ports, int num_vls) -> std::unique_ptr<models::SwitchArbiter> {
-    if (choice.uses_rtl(index)) return std::make_unique<models::VerilatedArbiter>(num_ports, num_vls);
-    return std::make_unique<models::AdaptiveArbiter>(num_ports, num_vls);
+    return make_arbiter(choice.covers(index) ? choice.name : "model", num_ports, num_vls);
   };
 }
 

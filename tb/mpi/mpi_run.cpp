@@ -4,13 +4,14 @@
 #include <stdexcept>
 
 #include "models/hca_tlm_target.h"
+#include "models/verilated_arbiter.h"
 #include "tb/fabric/arbiter_factory.h"
 
 namespace ibsc::tb {
 
 MpiRunResult run_mpi(const routing::Topology& topo, const routing::TableSet& tables, const FabricParams& fp,
                      models::MessageParams msg, const WorkloadConfig& work, MpiHost::Style style,
-                     std::vector<TraceRecord>* trace_out) {
+                     std::vector<TraceRecord>* trace_out, const ArbiterChoice& arbiter) {
   const int hosts = topo.num_hosts;
   work.validate(hosts);
   msg.memory_bytes = std::max(msg.memory_bytes, workload_memory_bytes(work, hosts));
@@ -24,7 +25,7 @@ MpiRunResult run_mpi(const routing::Topology& topo, const routing::TableSet& tab
                                 std::to_string(fp.sw.escape_queue_bytes) +
                                 "-byte escape queue (switch.escape_queue_bytes): the escape channel could not take it");
   models::MessageLayer layer(hosts, msg);
-  Fabric fabric(topo, tables, fp, layer, make_arbiter_factory({}));
+  Fabric fabric(topo, tables, fp, layer, make_arbiter_factory(arbiter));
   std::vector<std::unique_ptr<models::HcaTlmTarget>> targets;
   std::vector<std::unique_ptr<MpiHost>> ranks;
   const auto body = make_workload(work);
@@ -56,6 +57,11 @@ MpiRunResult run_mpi(const routing::Topology& topo, const routing::TableSet& tab
                              " messages posted, " + std::to_string(layer.messages_completed()) + " delivered");
   r.ack_completion = fp.transport.mode == models::TransportMode::Reorder;
   r.transport = fabric.transport_counters();
+  for (int sw = 0; sw < topo.num_switches; ++sw)
+    if (const auto* rtl = dynamic_cast<const models::VerilatedArbiter*>(&fabric.arbiter(sw))) {
+      r.rtl_switches.push_back(sw);
+      r.rtl_cycles += rtl->cycles();
+    }
   r.messages = layer.messages_posted();
   r.packets_checked = layer.packets_checked();
   return r;

@@ -9,6 +9,7 @@
 #include "models/hca_messages.h"
 #include "routing/tables.h"
 #include "routing/topology.h"
+#include "tb/fabric/arbiter_factory.h"
 #include "tb/fabric/fabric.h"
 #include "tb/mpi/mpi_host.h"
 #include "tb/mpi/mpi_workload.h"
@@ -23,12 +24,15 @@ struct MpiRunResult {
   std::vector<std::string> errors;      // data integrity problems found by the workload's checks
   bool ack_completion = false;          // sends completed at ACK (transport.mode: reorder)
   models::TransportCounters transport;  // summed over the HCAs; zero with the transport off
+  std::vector<int> rtl_switches;        // switches whose arbiter is the Verilated RTL
+  uint64_t rtl_cycles = 0;              // arbitration cycles the RTL ran, over those switches
 };
 
 // Throws std::runtime_error when a host does not finish (the fabric went idle with work left)
 // or the fabric's conservation checks fail. `trace_out`, if given, receives every message posted.
+// `arbiter`: the scenario's switch.arbiter and switch.rtl_switches (default: the model).
 MpiRunResult run_mpi(const routing::Topology& topo, const routing::TableSet& tables, const FabricParams& fabric,
                      models::MessageParams msg, const WorkloadConfig& work, MpiHost::Style style,
-                     std::vector<TraceRecord>* trace_out = nullptr);
+                     std::vector<TraceRecord>* trace_out = nullptr, const ArbiterChoice& arbiter = {});
 
 }  // namespace ibsc::tb

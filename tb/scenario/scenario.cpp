@@ -4,6 +4,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "ibsc/arbiter_registry.h"
 #include "models/param_error.h"
 #include "routing/opensm_engine.h"
 #include "routing/topo_spec.h"
@@ -42,7 +43,15 @@ std::string folder_name_problem(const std::string& name) {
 }
 
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
-  ConfigReader cfg = ConfigReader::from_file(path);
+  return load_scenario(ConfigReader::from_file(path), path, overrides);
+}
+
+Scenario load_scenario_text(const std::string& yaml, const std::string& name,
+                            const std::vector<std::string>& overrides) {
+  return load_scenario(ConfigReader::from_string(yaml, name), name, overrides);
+}
+
+Scenario load_scenario(ConfigReader cfg, const std::string& path, const std::vector<std::string>& overrides) {
   for (const auto& o : overrides) cfg.apply_override(o);
   // Every key is read through its declaration (tb/scenario/scenario_keys.cpp): type, default, range,
   // choices and echo policy come from there.
@@ -133,12 +142,16 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   sw.escape_queue_bytes = static_cast<uint32_t>(r.get<int>("switch.escape_queue_bytes"));
   sw.output_request_queue = r.get<models::OutputRequestQueue>("switch.output_request_queue");
   sw.vl2vl = r.get<bool>("switch.vl2vl");
-  s.point.arbiter.kind = r.get<ArbiterKind>("switch.arbiter");
+  s.point.arbiter.name = r.get<std::string>("switch.arbiter");
   s.point.arbiter.rtl_switches = r.get<std::vector<int>>("switch.rtl_switches");
-  if (sw.output_request_queue != models::OutputRequestQueue::Off && s.point.arbiter.kind == ArbiterKind::Rtl)
-    r.fail("switch.output_request_queue",
-           "the request queues replace the switch arbiter, so switch.arbiter rtl has nothing to run; leave one of the "
-           "two out");
+  if (!arbiter_registered(s.point.arbiter.name)) {
+    std::string known;
+    for (const std::string& n : registered_arbiters()) known += (known.empty() ? "" : ", ") + n;
+    r.fail("switch.arbiter", "unknown arbiter '" + s.point.arbiter.name + "' (registered: " + known + ")");
+  }
+  if (sw.output_request_queue != models::OutputRequestQueue::Off && s.point.arbiter.name != "model")
+    r.fail("switch.output_request_queue", "the request queues replace the switch arbiter, so switch.arbiter " +
+                                              s.point.arbiter.name + " has nothing to run; leave one of the two out");
   try {
     s.point.arbiter.validate(num_switches);
   } catch (const std::invalid_argument& e) {

@@ -36,6 +36,11 @@ struct Scenario {
 
 // Reads and validates a scenario; `overrides` are "key=value" (from --set), applied first.
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides);
+// The same from YAML text; errors name `name` where they would name the file.
+Scenario load_scenario_text(const std::string& yaml, const std::string& name,
+                            const std::vector<std::string>& overrides);
+class ConfigReader;
+Scenario load_scenario(ConfigReader cfg, const std::string& path, const std::vector<std::string>& overrides);
 
 routing::Topology build_topology(const TopologyChoice& t);
 

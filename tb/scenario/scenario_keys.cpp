@@ -143,9 +143,13 @@ std::vector<Key> declare() {
                  "buffers (`models/output_request_queue.h`)")
           .when_set(),
       flag_key("switch.vl2vl", sw.vl2vl, "SL2VL keyed by input VL"),
-      choice_key("switch.arbiter", s.point.arbiter.kind, "the switch arbiter: the C++ model or the Verilated RTL"),
+      text_key("switch.arbiter", s.point.arbiter.name,
+               "the switch arbiter, any registered name: `model` (the C++ model), `rtl` (the Verilated RTL), or "
+               "one a program registers (`ibsc::register_arbiter`, examples/own-arbiter); an unknown name is "
+               "refused with the registered ones listed"),
       list_key("switch.rtl_switches", KeyType::IntList, J(s.point.arbiter.rtl_switches), "",
-               "`switch.arbiter: rtl`: switch indices that get the RTL; empty: all"),
+               "with `switch.arbiter` other than `model`: switch indices that get it (the rest the model); "
+               "empty: all"),
       flag_key("switch.vlarb.use_tables", sw.vlarb.use_tables, "IBA VLArb tables instead of round-robin"),
       int_key("switch.vlarb.limit_of_high_priority", sw.vlarb.limit_of_high_priority, 0,
               models::VlArbParams::kMaxLimitOfHighPriority, "x 4096 bytes", "255: unlimited"),

@@ -2,7 +2,7 @@
 # corpus): names each file that differs from .clang-format's layout.
 file(GLOB_RECURSE files RELATIVE ${SRC}
   ${SRC}/models/*.h ${SRC}/models/*.cpp ${SRC}/routing/*.h ${SRC}/routing/*.cpp
-  ${SRC}/tb/*.h ${SRC}/tb/*.cpp ${SRC}/studies/*.h ${SRC}/studies/*.cpp ${SRC}/bench/*.cpp ${SRC}/tests/*.h ${SRC}/tests/*.cpp)
+  ${SRC}/tb/*.h ${SRC}/tb/*.cpp ${SRC}/api/*.h ${SRC}/api/*.cpp ${SRC}/examples/*.cpp ${SRC}/studies/*.h ${SRC}/studies/*.cpp ${SRC}/bench/*.cpp ${SRC}/tests/*.h ${SRC}/tests/*.cpp)
 list(FILTER files EXCLUDE REGEX "corpus/")
 set(bad "")
 foreach(f ${files})

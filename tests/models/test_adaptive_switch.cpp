@@ -239,7 +239,7 @@ BOOST_AUTO_TEST_CASE(rtl_arbiter_gives_the_models_results) {
   ps.run.warmup_ns = 10000;
   ps.run.window_ns = 20000;
   auto once = [&](const std::string& kind) {
-    ps.arbiter.kind = enum_value<tb::ArbiterKind>(kind);
+    ps.arbiter.name = kind;
     return tb::run_forked(1, 1, [&](int) { return tb::to_json(tb::run_load_point(ps, 0.6, "test")).dump(); })[0];
   };
   const std::string model = once("model");

@@ -34,7 +34,7 @@ std::string scripted(const std::string& kind, bool fallback_on_credits = false) 
     params.sw.num_vls = 1;
     params.sw.ar_fallback = fallback_on_credits ? models::ArFallback::Credits : models::ArFallback::Free;
     tb::ArbiterChoice ac;
-    ac.kind = enum_value<tb::ArbiterKind>(kind);
+    ac.name = kind;
     tb::Fabric fabric(topo, tables, params, traffic, tb::make_arbiter_factory(ac));
     sc_core::sc_start(sc_core::sc_time(20, sc_core::SC_US));
     nlohmann::ordered_json j;
@@ -109,7 +109,7 @@ BOOST_AUTO_TEST_CASE(random_traffic_conserved_and_rtl_identical) {
   const routing::TableSet tables = testing::parallel_pair_tables(topo);
   tb::PointSetup ps = random_setup(topo, tables);
   auto once = [&](const std::string& kind) {
-    ps.arbiter.kind = enum_value<tb::ArbiterKind>(kind);
+    ps.arbiter.name = kind;
     return tb::run_forked(1, 1, [&](int) { return tb::to_json(tb::run_load_point(ps, 0.8, "test")).dump(); })[0];
   };
   const std::string model = once("model");

@@ -63,7 +63,7 @@ struct Run {
     params.sw.num_vls = 1;
     params.sw.output_buffer_bytes_per_vl = output_buffer_bytes;
     ibsc::tb::ArbiterChoice ac;
-    ac.kind = ibsc::enum_value<ibsc::tb::ArbiterKind>(arb);
+    ac.name = arb;
     fabric = std::make_unique<ibsc::tb::Fabric>(topo, tables, params, traffic, ibsc::tb::make_arbiter_factory(ac));
     ibsc::tb::WaveOptions w;
     w.file = vcd;

@@ -1,0 +1,78 @@
+# cmake -DBUILD=<build tree> -DSRC=<source tree> -DWORK=<scratch> -DVERSION=x.y.z
+#       [-DLAUNCHER=ccache] [-DGENERATOR=Ninja] -P install_examples.cmake
+# Installs IBSC into WORK/prefix, builds examples/virtual-platform and examples/own-arbiter
+# against it (find_package(IBSC) only) and runs them: the allreduce's data must be correct, and
+# the own arbiter's incast must finish with other completion times than IBSC's default arbiter.
+function(run)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "failed (${rc}): ${ARGN}\n${out}\n${err}")
+  endif()
+  set(out "${out}" PARENT_SCOPE)
+endfunction()
+
+file(REMOVE_RECURSE ${WORK})
+set(prefix ${WORK}/prefix)
+run(${CMAKE_COMMAND} --install ${BUILD} --prefix ${prefix})
+foreach(f include/ibsc/ibsc.h include/ibsc/arbiter_registry.h include/ibsc/switch_arbiter.h include/ibsc/version.h
+          lib/cmake/IBSC/IBSCConfig.cmake lib/cmake/IBSC/IBSCConfigVersion.cmake lib/pkgconfig/ibsc.pc)
+  if(NOT EXISTS ${prefix}/${f})
+    message(FATAL_ERROR "not installed: ${f}")
+  endif()
+endforeach()
+set(ENV{PKG_CONFIG_PATH} ${prefix}/lib/pkgconfig)
+run(pkg-config --modversion ibsc)
+if(NOT out STREQUAL "${VERSION}\n")
+  message(FATAL_ERROR "pkg-config --modversion ibsc: '${out}', expected ${VERSION}")
+endif()
+run(pkg-config --cflags ibsc)
+if(NOT out MATCHES "-I${prefix}/include")
+  message(FATAL_ERROR "pkg-config --cflags ibsc: '${out}' does not name ${prefix}/include")
+endif()
+
+set(gen "")
+if(GENERATOR)
+  set(gen -G ${GENERATOR})
+endif()
+set(launch "")
+if(LAUNCHER)
+  set(launch -DCMAKE_CXX_COMPILER_LAUNCHER=${LAUNCHER})
+endif()
+foreach(ex virtual-platform own-arbiter)
+  run(${CMAKE_COMMAND} -S ${SRC}/examples/${ex} -B ${WORK}/${ex} ${gen} ${launch} -DCMAKE_BUILD_TYPE=Release
+      -DCMAKE_PREFIX_PATH=${prefix})
+  run(${CMAKE_COMMAND} --build ${WORK}/${ex} -j2)
+endforeach()
+
+run(${WORK}/virtual-platform/virtual_platform ${SRC}/examples/virtual-platform/fabric.yaml)
+message(STATUS "virtual-platform:\n${out}")
+# 64 messages of 4 packets; rounds 1 and 3 pair hosts one hop apart (2 switches), rounds 2 and 4
+# two hops apart (3 switches): 256 packets x 2.5 switches = 640 grants.
+if(NOT out MATCHES "16 hosts .*64 messages, 256 packets delivered, 640 switch grants, 256 packets checked\ndata: correct")
+  message(FATAL_ERROR "virtual-platform: the allreduce's data or counts are not as derived")
+endif()
+
+run(${WORK}/own-arbiter/own_arbiter ${SRC}/examples/own-arbiter/incast.yaml)
+set(own "${out}")
+run(${WORK}/own-arbiter/own_arbiter ${SRC}/examples/own-arbiter/incast.yaml switch.arbiter=model)
+set(model "${out}")
+message(STATUS "own-arbiter:\n${own}\ndefault arbiter:\n${model}")
+if(NOT own MATCHES "arbiter: oldest-first\n" OR NOT model MATCHES "arbiter: model\n")
+  message(FATAL_ERROR "own-arbiter: the scenario's arbiter was not the one run")
+endif()
+string(REGEX MATCH "completions \\(ns\\):[^\n]*" own_times "${own}")
+string(REGEX MATCH "completions \\(ns\\):[^\n]*" model_times "${model}")
+if(own_times STREQUAL model_times)
+  message(FATAL_ERROR "own-arbiter: oldest-first gave the default arbiter's completion times")
+endif()
+# 15 senders x 16 packets of 1 KB, all through host 0's switch: 240 grants there.
+if(NOT own MATCHES "switch 0 grants: 240; messages 15 of 15 delivered" OR
+   NOT model MATCHES "switch 0 grants: 240; messages 15 of 15 delivered")
+  message(FATAL_ERROR "own-arbiter: not every message was delivered")
+endif()
+# A name nobody registered is refused, the registered ones listed.
+execute_process(COMMAND ${WORK}/own-arbiter/own_arbiter ${SRC}/examples/own-arbiter/incast.yaml switch.arbiter=nope
+                RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET)
+if(rc EQUAL 0 OR NOT err MATCHES "key 'switch.arbiter': unknown arbiter 'nope' \\(registered: model, oldest-first, rtl\\)")
+  message(FATAL_ERROR "own-arbiter: unknown arbiter not refused as expected (${rc}): ${err}")
+endif()
