@@ -75,8 +75,7 @@ std::vector<PortCandidate> minimal_candidates(const SwitchGraph& g, const std::v
   std::vector<PortCandidate> cands;
   for (int c : g.out[x])
     if (dist[g.channels[c].to] == dist[x] - 1) cands.push_back({static_cast<PortNum>(g.channels[c].port), 0, false});
-  std::sort(cands.begin(), cands.end(),
-            [](const PortCandidate& a, const PortCandidate& b) { return a.port < b.port; });
+  std::sort(cands.begin(), cands.end(), [](const PortCandidate& a, const PortCandidate& b) { return a.port < b.port; });
   cands.erase(std::unique(cands.begin(), cands.end(),
                           [](const PortCandidate& a, const PortCandidate& b) { return a.port == b.port; }),
               cands.end());

@@ -58,7 +58,7 @@ class DistanceRules {
   std::vector<PortCandidate> all_;
   std::vector<const uint16_t*> far_row_;  // [channel of s]: distances from its far switch
   std::vector<PortNum> far_port_;
-  std::vector<uint64_t> mask_;                                           // [64 channels][priority]
+  std::vector<uint64_t> mask_;                                         // [64 channels][priority]
   int all_s_ = -1, all_dst_ = -1, rows_s_ = -1, ends_[3] = {0, 0, 0};  // end of each priority in `all`
 };
 

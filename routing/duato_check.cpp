@@ -204,7 +204,8 @@ void EscapeCheck::report_graph() {
   rep_.cycle.clear();
   for (int c : cyc) {
     const int ch = c / kV;
-    const int nd = static_cast<int>(std::upper_bound(chan_base_.begin(), chan_base_.end(), ch) - chan_base_.begin()) - 1;
+    const int nd =
+        static_cast<int>(std::upper_bound(chan_base_.begin(), chan_base_.end(), ch) - chan_base_.begin()) - 1;
     rep_.cycle.push_back({nd, t_.nodes[nd].name, ch - chan_base_[nd], c % kV});
   }
   rep_.deadlock_free = cyc.empty() && !loops_;

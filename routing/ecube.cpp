@@ -119,8 +119,8 @@ void EcubeRouter::switch_lft(int s) {
       while (coord(s, d) == coord(b, d)) --d;
       // Parallel lanes: the destination host picks one, so each LFT entry stays one port.
       const bool plus = go_plus(coord(s, d), coord(b, d), t_.dims[d], torus_, tie(t_.nodes[b]));
-      port = static_cast<PortNum>(cube_ ? cube_base_[d] + h % width_[d]
-                                        : base_[d] + 2 * (h % width_[d]) + (plus ? 0 : 1));
+      port =
+          static_cast<PortNum>(cube_ ? cube_base_[d] + h % width_[d] : base_[d] + 2 * (h % width_[d]) + (plus ? 0 : 1));
     }
     st.lft.set(ts_.hosts[h].base_lid, port);
   }

@@ -273,11 +273,7 @@ class LevelCounter {
 };
 
 LevelCounter::LevelCounter(const PathSets& ps, const FaultOptions& opt, CableGraph& cg, int m)
-    : opt_(opt),
-      cg_(cg),
-      m_(m),
-      L_(static_cast<int>(ps.cable_ends.size())),
-      Lw_((static_cast<size_t>(L_) + 63) / 64) {
+    : opt_(opt), cg_(cg), m_(m), L_(static_cast<int>(ps.cable_ends.size())), Lw_((static_cast<size_t>(L_) + 63) / 64) {
   lv_.faults = m;
   lv_.combinations = choose(L_, m);
   // Pairs that m faults can cut: every path hit needs its own fault (the paths are disjoint

@@ -119,9 +119,7 @@ class TurnRouter {
   int reuse(int y, int d) const { return consistent_ && used_for_[y] == d ? 1 : 0; }
   bool preferred(int c_cur, int y, int d) const;
   bool greedy_better(int y, int cur, int d) const;
-  std::vector<int32_t>& slot(int s, int d) {
-    return passes_ > 1 ? all_[static_cast<size_t>(d) * n_ + s] : pending_[s];
-  }
+  std::vector<int32_t>& slot(int s, int d) { return passes_ > 1 ? all_[static_cast<size_t>(d) * n_ + s] : pending_[s]; }
 
   const SwitchGraph& g_;
   const TurnRules& rules_;

@@ -103,8 +103,8 @@ class VlTableBuilder {
   // Plain entries of one candidate or none -> their column (most switch LIDs share a few).
   std::unordered_map<uint32_t, uint32_t> plain_column_;  // candidate bytes | routed << 31 -> column
   std::vector<uint32_t> plain_port_;                     // the same for {port, priority 0, no escape}
-  KeyIndex by_key_;             // column_key -> column
-  std::vector<uint32_t> memo_;  // local_key -> column, at the current switch
+  KeyIndex by_key_;                                      // column_key -> column
+  std::vector<uint32_t> memo_;                           // local_key -> column, at the current switch
   std::string key_;
   std::vector<char> host_lid_;
   std::vector<Lid> lid_of_;         // read once per switch: flat
