@@ -23,76 +23,103 @@
 
 namespace ibsc::routing {
 
+namespace {
+
+constexpr int kUnset = -1;
+
+bool is_up(const SwitchGraph& g, const std::vector<int>& label, int c) {
+  return label[g.channels[c].to] > label[g.channels[c].from];
+}
+
+// down[x]: shortest all-down path x -> d (BFS backwards over down channels), or kUnset.
+std::vector<int> down_lengths(const SwitchGraph& g, const std::vector<int>& label, int d) {
+  std::vector<int> down(g.n, kUnset);
+  std::queue<int> q;
+  down[d] = 0;
+  q.push(d);
+  while (!q.empty()) {
+    const int y = q.front();
+    q.pop();
+    for (int c : g.in[y])
+      if (!is_up(g, label, c) && down[g.channels[c].from] == kUnset) {
+        down[g.channels[c].from] = down[y] + 1;
+        q.push(g.channels[c].from);
+      }
+  }
+  return down;
+}
+
+// esc[x]: length of x's escape route: down[x] in D, else 1 + the best up neighbour's
+// (Dijkstra with unit steps from D's values; a min-heap on (length, switch)).
+std::vector<int> escape_lengths(const SwitchGraph& g, const std::vector<int>& label, const std::vector<int>& down) {
+  std::vector<int> esc(g.n, kUnset);
+  using Item = std::pair<int, int>;
+  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> pq;
+  for (int x = 0; x < g.n; ++x)
+    if (down[x] != kUnset) pq.push({esc[x] = down[x], x});
+  while (!pq.empty()) {
+    const auto [len, y] = pq.top();
+    pq.pop();
+    if (len != esc[y]) continue;
+    for (int c : g.in[y]) {
+      const int x = g.channels[c].from;
+      if (!is_up(g, label, c) || down[x] != kUnset) continue;
+      if (esc[x] == kUnset || len + 1 < esc[x]) pq.push({esc[x] = len + 1, x});
+    }
+  }
+  return esc;
+}
+
+// The ports of x on minimal paths (dist: to the destination), ascending, each once.
+std::vector<PortCandidate> minimal_candidates(const SwitchGraph& g, const std::vector<int>& dist, int x) {
+  std::vector<PortCandidate> cands;
+  for (int c : g.out[x])
+    if (dist[g.channels[c].to] == dist[x] - 1) cands.push_back({static_cast<PortNum>(g.channels[c].port), 0, false});
+  std::sort(cands.begin(), cands.end(), [](const PortCandidate& a, const PortCandidate& b) { return a.port < b.port; });
+  cands.erase(std::unique(cands.begin(), cands.end(),
+                          [](const PortCandidate& a, const PortCandidate& b) { return a.port == b.port; }),
+              cands.end());
+  return cands;
+}
+
+// The up*/down* orientation, after the options and the graph are checked.
+std::vector<int> checked_labels(const Topology& t, const SwitchGraph& g, const RoutingOptions& opt,
+                                const std::string& name) {
+  if (g.n == 0) throw RoutingError(name + ": the topology has no switches");
+  if (opt.vls > 1) throw RoutingError(name + " uses one VL (asked for " + std::to_string(opt.vls) + ")");
+  const std::vector<int> d0 = bfs_distances(g, 0);
+  for (int x = 0; x < g.n; ++x)
+    if (d0[x] < 0)
+      throw RoutingError(name + ": switch " + t.nodes[x].name + " is not connected to switch " + t.nodes[0].name);
+  if (opt.root >= g.n) throw RoutingError(name + ": root switch " + std::to_string(opt.root) + " does not exist");
+  return updown_labels(g, TreeKind::Bfs, opt.root >= 0 ? opt.root : updown_root(g));
+}
+
+}  // namespace
+
 TableSet route_adaptive_updown(const Topology& t, const RoutingOptions& opt, bool escape_only) {
   const std::string name = escape_only ? "updown-escape" : "adaptive-updown";
   SwitchGraph g(t);
-  if (g.n == 0) throw RoutingError(name + ": the topology has no switches");
-  if (opt.vls > 1) throw RoutingError(name + " uses one VL (asked for " + std::to_string(opt.vls) + ")");
-  {
-    const std::vector<int> d0 = bfs_distances(g, 0);
-    for (int x = 0; x < g.n; ++x)
-      if (d0[x] < 0)
-        throw RoutingError(name + ": switch " + t.nodes[x].name + " is not connected to switch " + t.nodes[0].name);
-  }
-  if (opt.root >= g.n) throw RoutingError(name + ": root switch " + std::to_string(opt.root) + " does not exist");
-  const std::vector<int> label = updown_labels(g, TreeKind::Bfs, opt.root >= 0 ? opt.root : updown_root(g));
-  auto up = [&](int c) { return label[g.channels[c].to] > label[g.channels[c].from]; };
-
+  const std::vector<int> label = checked_labels(t, g, opt, name);
   TableSet ts;
   ts.algorithm = name;
   ts.sls_used = ts.vls_used = 1;
   assign_lids(t, 0, ts);
   const auto by_switch = hosts_by_switch(t);
   std::vector<int> escape_load(g.channels.size(), 0);
-  constexpr int kUnset = -1;
   for (int d = 0; d < g.n; ++d) {
     if (by_switch[d].empty()) continue;
     const std::vector<int> dist = bfs_distances(g, d);  // cables are bidirectional: x -> d
-    // down[x]: shortest all-down path x -> d (BFS backwards over down channels).
-    std::vector<int> down(g.n, kUnset), esc(g.n, kUnset);
-    std::queue<int> q;
-    down[d] = 0;
-    q.push(d);
-    while (!q.empty()) {
-      const int y = q.front();
-      q.pop();
-      for (int c : g.in[y])
-        if (!up(c) && down[g.channels[c].from] == kUnset) {
-          down[g.channels[c].from] = down[y] + 1;
-          q.push(g.channels[c].from);
-        }
-    }
-    // esc[x]: length of x's escape route: down[x] in D, else 1 + the best up neighbour's
-    // (Dijkstra with unit steps from D's values; a min-heap on (length, switch)).
-    using Item = std::pair<int, int>;
-    std::priority_queue<Item, std::vector<Item>, std::greater<Item>> pq;
-    for (int x = 0; x < g.n; ++x)
-      if (down[x] != kUnset) pq.push({esc[x] = down[x], x});
-    while (!pq.empty()) {
-      const auto [len, y] = pq.top();
-      pq.pop();
-      if (len != esc[y]) continue;
-      for (int c : g.in[y]) {
-        const int x = g.channels[c].from;
-        if (!up(c) || down[x] != kUnset) continue;
-        if (esc[x] == kUnset || len + 1 < esc[x]) pq.push({esc[x] = len + 1, x});
-      }
-    }
+    const std::vector<int> down = down_lengths(g, label, d);
+    const std::vector<int> esc = escape_lengths(g, label, down);
     for (int x = 0; x < g.n; ++x) {
       if (x == d) continue;
-      std::vector<PortCandidate> cands;
-      for (int c : g.out[x])
-        if (dist[g.channels[c].to] == dist[x] - 1)
-          cands.push_back({static_cast<PortNum>(g.channels[c].port), 0, false});
-      std::sort(cands.begin(), cands.end(),
-                [](const PortCandidate& a, const PortCandidate& b) { return a.port < b.port; });
-      cands.erase(std::unique(cands.begin(), cands.end(),
-                              [](const PortCandidate& a, const PortCandidate& b) { return a.port == b.port; }),
-                  cands.end());
+      std::vector<PortCandidate> cands = minimal_candidates(g, dist, x);
       int best = -1;
       for (int c : g.out[x]) {
         const int y = g.channels[c].to;
-        const bool fits = down[x] != kUnset ? !up(c) && down[y] == down[x] - 1 : up(c) && esc[y] == esc[x] - 1;
+        const bool up = is_up(g, label, c);
+        const bool fits = down[x] != kUnset ? !up && down[y] == down[x] - 1 : up && esc[y] == esc[x] - 1;
         if (fits && (best < 0 || escape_load[c] < escape_load[best])) best = c;
       }
       if (best < 0)

@@ -47,94 +47,138 @@ int parity(const Node& n) {
   return sum & 1;
 }
 
-}  // namespace
+// route_ecube(): its members are the port layout and the SL bits of the dimensions; its
+// methods one switch's LFT and SL2VL, and the hosts' records.
+class EcubeRouter {
+ public:
+  EcubeRouter(const Topology& t, const RoutingOptions& opt, bool one_vl);
+  TableSet run();
 
-TableSet route_ecube(const Topology& t, const RoutingOptions& opt, bool one_vl) {
+ private:
+  int coord(int s, int d) const { return t_.nodes[s].coord[d]; }
+  // dor1vl breaks every tie toward + (textbook DOR): each ring of k >= 4 then keeps its cyclic
+  // dependency, which is what the deadlock demonstrations need (a 3-ring has none: one hop).
+  int tie(const Node& dest) const { return one_vl_ ? 0 : parity(dest); }
+  void switch_lft(int s);
+  void switch_sl2vl(int s);
+  void host_records();
+
+  const Topology& t_;
+  const bool one_vl_;
+  const int n_;
+  const bool torus_;
+  const bool cube_;  // ports per dimension instead of + / - pairs
+  TableSet ts_;
+  std::vector<int> width_, base_;  // lanes per dimension and first port (torus.cpp)
+  std::vector<int> cube_base_;     // hypercube: one port per lane (generators.cpp)
+  std::vector<int> bit_;           // SL bit per dimension that has a wraparound cable
+};
+
+EcubeRouter::EcubeRouter(const Topology& t, const RoutingOptions& opt, bool one_vl)
+    : t_(t),
+      one_vl_(one_vl),
+      n_(static_cast<int>(t.dims.size())),
+      torus_(t.kind == "torus"),
+      cube_(t.kind == "hypercube") {
   if (t.kind != "torus" && t.kind != "mesh" && t.kind != "hypercube")
     throw RoutingError("e-cube routing needs a torus, mesh or hypercube (topology is '" + t.kind + "')");
-  const int n = static_cast<int>(t.dims.size());
-  const bool torus = t.kind == "torus";
-  TableSet ts;
-  ts.algorithm = one_vl ? "dor1vl" : "ecube";
-  const bool cube = t.kind == "hypercube";       // ports per dimension instead of + / - pairs
-  std::vector<int> width(n, 1), base(n + 1, 1);  // lanes per dimension and first port (torus.cpp)
-  std::vector<int> cube_base(n + 1, 1);          // hypercube: one port per lane (generators.cpp)
+  const int n = n_;
+  ts_.algorithm = one_vl ? "dor1vl" : "ecube";
+  width_.assign(n, 1), base_.assign(n + 1, 1), cube_base_.assign(n + 1, 1);
   for (int d = 0; d < n; ++d) {
-    if (!t.widths.empty()) width[d] = t.widths.at(d);
-    base[d + 1] = base[d] + 2 * width[d];
-    cube_base[d + 1] = cube_base[d] + width[d];
+    if (!t.widths.empty()) width_[d] = t.widths.at(d);
+    base_[d + 1] = base_[d] + 2 * width_[d];
+    cube_base_[d + 1] = cube_base_[d] + width_[d];
   }
-  // SL bit per dimension that has a wraparound cable (k > 2; a 2-ring is one cable).
-  std::vector<int> bit(n, -1);
+  // An SL bit per dimension with a wraparound cable (k > 2; a 2-ring is one cable).
+  bit_.assign(n, -1);
   int bits = 0;
   for (int d = 0; d < n; ++d)
-    if (torus && !one_vl && t.dims[d] > 2) bit[d] = bits++;
-  ts.sls_used = 1 << bits;
-  ts.vls_used = bits ? 2 : 1;
-  if (ts.sls_used > opt.max_sls || ts.sls_used > kNumSls)
-    throw RoutingError("e-cube on a " + std::to_string(n) + "-dimensional torus needs " + std::to_string(ts.sls_used) +
+    if (torus_ && !one_vl && t.dims[d] > 2) bit_[d] = bits++;
+  ts_.sls_used = 1 << bits;
+  ts_.vls_used = bits ? 2 : 1;
+  if (ts_.sls_used > opt.max_sls || ts_.sls_used > kNumSls)
+    throw RoutingError("e-cube on a " + std::to_string(n) + "-dimensional torus needs " + std::to_string(ts_.sls_used) +
                        " SLs; the budget is " + std::to_string(std::min(opt.max_sls, kNumSls)));
-  if (ts.vls_used > opt.max_vls)
+  if (ts_.vls_used > opt.max_vls)
     throw RoutingError("e-cube on a torus needs 2 VLs; the budget is " + std::to_string(opt.max_vls));
   for (int s = 0; s < t.num_switches; ++s)
     if (static_cast<int>(t.nodes[s].coord.size()) != n) throw RoutingError("e-cube needs switch coordinates");
-  assign_lids(t, 0, ts);
-  auto coord = [&](int s, int d) { return t.nodes[s].coord[d]; };
-  // dor1vl breaks every tie toward + (textbook DOR): each ring of k >= 4 then keeps its cyclic
-  // dependency, which is what the deadlock demonstrations need (a 3-ring has none: one hop).
-  auto tie = [&](const Node& dest) { return one_vl ? 0 : parity(dest); };
+  assign_lids(t, 0, ts_);
+}
 
-  for (int s = 0; s < t.num_switches; ++s) {
-    const Node& node = t.nodes[s];
-    SwitchTables& st = ts.switches[s];
-    for (int h = 0; h < t.num_hosts; ++h) {
-      int b = t.host_switch(h);
-      PortNum port;
-      if (b == s) {
-        port = static_cast<PortNum>(t.host_switch_port(h));
-      } else {
-        int d = n - 1;
-        while (coord(s, d) == coord(b, d)) --d;
-        // Parallel lanes: the destination host picks one, so each LFT entry stays one port.
-        const bool plus = go_plus(coord(s, d), coord(b, d), t.dims[d], torus, tie(t.nodes[b]));
-        port = static_cast<PortNum>(cube ? cube_base[d] + h % width[d] : base[d] + 2 * (h % width[d]) + (plus ? 0 : 1));
-      }
-      st.lft.set(ts.hosts[h].base_lid, port);
+void EcubeRouter::switch_lft(int s) {
+  SwitchTables& st = ts_.switches[s];
+  for (int h = 0; h < t_.num_hosts; ++h) {
+    int b = t_.host_switch(h);
+    PortNum port;
+    if (b == s) {
+      port = static_cast<PortNum>(t_.host_switch_port(h));
+    } else {
+      int d = n_ - 1;
+      while (coord(s, d) == coord(b, d)) --d;
+      // Parallel lanes: the destination host picks one, so each LFT entry stays one port.
+      const bool plus = go_plus(coord(s, d), coord(b, d), t_.dims[d], torus_, tie(t_.nodes[b]));
+      port =
+          static_cast<PortNum>(cube_ ? cube_base_[d] + h % width_[d] : base_[d] + 2 * (h % width_[d]) + (plus ? 0 : 1));
     }
-    if (ts.vls_used == 2)
-      for (int out = 1; out < base[n]; ++out) {
-        int d = 0;
-        while (out >= base[d + 1]) ++d;
-        const int k = t.dims[d], c = node.coord[d];
-        const bool plus = (out - base[d]) % 2 == 0;
-        for (int sl = 0; sl < ts.sls_used; ++sl) {
-          const bool will_wrap = bit[d] >= 0 && (sl >> bit[d] & 1) && (plus ? 2 * c >= k : 2 * c < k);
-          Vl vl = plus ? (will_wrap ? 0 : 1) : (will_wrap ? 1 : 0);
-          for (int in = 0; in <= node.num_ports; ++in) st.sl2vl.set(in, out, sl, vl);
-        }
-      }
+    st.lft.set(ts_.hosts[h].base_lid, port);
   }
-  std::vector<PathRow> rows(t.num_switches);  // the records depend on the source switch only
-  for (int h = 0; h < t.num_hosts; ++h) {
-    HostTables& ht = ts.hosts[h];
-    for (int sl = 0; sl < ts.sls_used; ++sl) ht.sl2vl[sl] = 0;  // the first hop never wraps: see above
-    const int a = t.host_switch(h);
+}
+
+void EcubeRouter::switch_sl2vl(int s) {
+  const Node& node = t_.nodes[s];
+  SwitchTables& st = ts_.switches[s];
+  for (int out = 1; out < base_[n_]; ++out) {
+    int d = 0;
+    while (out >= base_[d + 1]) ++d;
+    const int k = t_.dims[d], c = node.coord[d];
+    const bool plus = (out - base_[d]) % 2 == 0;
+    for (int sl = 0; sl < ts_.sls_used; ++sl) {
+      const bool will_wrap = bit_[d] >= 0 && (sl >> bit_[d] & 1) && (plus ? 2 * c >= k : 2 * c < k);
+      Vl vl = plus ? (will_wrap ? 0 : 1) : (will_wrap ? 1 : 0);
+      for (int in = 0; in <= node.num_ports; ++in) st.sl2vl.set(in, out, sl, vl);
+    }
+  }
+}
+
+void EcubeRouter::host_records() {
+  std::vector<PathRow> rows(t_.num_switches);  // the records depend on the source switch only
+  for (int h = 0; h < t_.num_hosts; ++h) {
+    HostTables& ht = ts_.hosts[h];
+    for (int sl = 0; sl < ts_.sls_used; ++sl) ht.sl2vl[sl] = 0;  // the first hop never wraps: see above
+    const int a = t_.host_switch(h);
     PathRow& row = rows[a];
     if (row.size() == 0) {
-      row.assign(t.num_hosts);
-      for (int g = 0; g < t.num_hosts; ++g) {
-        const int b = t.host_switch(g);
+      row.assign(t_.num_hosts);
+      for (int g = 0; g < t_.num_hosts; ++g) {
+        const int b = t_.host_switch(g);
         Sl sl = 0;
-        if (ts.sls_used > 1)
-          for (int d = 0; d < n; ++d)
-            if (wraps(coord(a, d), coord(b, d), t.dims[d], torus, tie(t.nodes[b]))) sl |= static_cast<Sl>(1 << bit[d]);
-        row.set(g, {ts.hosts[g].base_lid, sl});
+        if (ts_.sls_used > 1)
+          for (int d = 0; d < n_; ++d)
+            if (wraps(coord(a, d), coord(b, d), t_.dims[d], torus_, tie(t_.nodes[b])))
+              sl |= static_cast<Sl>(1 << bit_[d]);
+        row.set(g, {ts_.hosts[g].base_lid, sl});
       }
     }
     ht.paths = row;
   }
-  route_switch_lids(t, SwitchGraph(t), ts);
-  return ts;
+}
+
+TableSet EcubeRouter::run() {
+  for (int s = 0; s < t_.num_switches; ++s) {
+    switch_lft(s);
+    if (ts_.vls_used == 2) switch_sl2vl(s);
+  }
+  host_records();
+  route_switch_lids(t_, SwitchGraph(t_), ts_);
+  return std::move(ts_);
+}
+
+}  // namespace
+
+TableSet route_ecube(const Topology& t, const RoutingOptions& opt, bool one_vl) {
+  return EcubeRouter(t, opt, one_vl).run();
 }
 
 }  // namespace ibsc::routing

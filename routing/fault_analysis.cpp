@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <map>
 #include <random>
 #include <stdexcept>
@@ -113,9 +112,10 @@ double choose(int n, int k) {
 
 }  // namespace
 
-PathSets record_paths(const Topology& t, const TableSet& ts) {
-  PathSets out;
-  SwitchGraph g(t);
+namespace {
+
+// Numbers the cables (out.cable_ends, cable_names, cable_by_port): [channel] -> its cable.
+std::vector<int> number_cables(const Topology& t, const SwitchGraph& g, PathSets& out) {
   std::vector<int> cable_of(g.channels.size(), -1);
   for (size_t c = 0; c < g.channels.size(); ++c) {
     const int r = g.reverse[c];
@@ -135,6 +135,53 @@ PathSets record_paths(const Topology& t, const TableSet& ts) {
     for (int p = 1; p <= t.nodes[x].num_ports; ++p)
       if (g.channel_at(x, p) >= 0) out.cable_by_port[x][p] = cable_of[g.channel_at(x, p)];
   }
+  return cable_of;
+}
+
+// The records of host h toward host q (switches s and d) walked through the LFTs into pp.
+void walk_records(const Topology& t, const TableSet& ts, const SwitchGraph& g, const std::vector<int>& cable_of,
+                  size_t cables, int h, int q, PairPaths& pp) {
+  const int S = t.num_switches, s = t.host_switch(h), d = t.host_switch(q);
+  std::vector<int> cable_use(cables, 0), switch_use(S, 0);
+  const Span<PathRecord> recs = h < static_cast<int>(ts.hosts.size()) && q < static_cast<int>(ts.hosts[h].paths.size())
+                                    ? ts.hosts[h].paths[q]
+                                    : Span<PathRecord>{};
+  for (const PathRecord& rec : recs) {
+    std::vector<int> path;
+    int x = s;
+    bool arrived = false;
+    for (int steps = 0; steps <= S; ++steps) {
+      const Lft& lft = ts.switches[x].lft;
+      const PortNum port = rec.dlid < lft.size() ? lft[rec.dlid].primary() : kNoPort;
+      if (port == kNoPort || port > t.nodes[x].num_ports) break;
+      const int y = t.nodes[x].ports[port].node;
+      if (y < 0) break;
+      if (y >= S) {
+        arrived = y == t.host_node(q);
+        break;
+      }
+      const int c = g.channel_at(x, port);
+      if (c < 0) break;
+      path.push_back(cable_of[c]);
+      if (y != d && switch_use[y]++) pp.disjoint = false;
+      x = y;
+    }
+    if (!arrived) {
+      pp.walked = false;
+      continue;
+    }
+    for (int c : path)
+      if (cable_use[c]++) pp.disjoint = false;
+    pp.cables.push_back(std::move(path));
+  }
+}
+
+}  // namespace
+
+PathSets record_paths(const Topology& t, const TableSet& ts) {
+  PathSets out;
+  SwitchGraph g(t);
+  const std::vector<int> cable_of = number_cables(t, g, out);
   std::map<std::pair<int, int>, std::vector<size_t>> groups;  // switch pair -> indices in out.pairs
   const int S = t.num_switches;
   for (int h = 0; h < t.num_hosts; ++h) {
@@ -147,38 +194,7 @@ PathSets record_paths(const Topology& t, const TableSet& ts) {
       pp.src_host = h;
       pp.dst_host = q;
       pp.host_pairs = 1;
-      std::vector<int> cable_use(out.cable_ends.size(), 0), switch_use(S, 0);
-      const Span<PathRecord> recs =
-          h < static_cast<int>(ts.hosts.size()) && q < static_cast<int>(ts.hosts[h].paths.size()) ? ts.hosts[h].paths[q]
-                                                                                                  : Span<PathRecord>{};
-      for (const PathRecord& rec : recs) {
-        std::vector<int> cables;
-        int x = s;
-        bool arrived = false;
-        for (int steps = 0; steps <= S; ++steps) {
-          const Lft& lft = ts.switches[x].lft;
-          const PortNum port = rec.dlid < lft.size() ? lft[rec.dlid].primary() : kNoPort;
-          if (port == kNoPort || port > t.nodes[x].num_ports) break;
-          const int y = t.nodes[x].ports[port].node;
-          if (y < 0) break;
-          if (y >= S) {
-            arrived = y == t.host_node(q);
-            break;
-          }
-          const int c = g.channel_at(x, port);
-          if (c < 0) break;
-          cables.push_back(cable_of[c]);
-          if (y != d && switch_use[y]++) pp.disjoint = false;
-          x = y;
-        }
-        if (!arrived) {
-          pp.walked = false;
-          continue;
-        }
-        for (int c : cables)
-          if (cable_use[c]++) pp.disjoint = false;
-        pp.cables.push_back(std::move(cables));
-      }
+      walk_records(t, ts, g, cable_of, out.cable_ends.size(), h, q, pp);
       auto& list = groups[{s, d}];
       bool merged = false;
       for (size_t i : list)
@@ -221,165 +237,216 @@ PathCensus path_census(const PathSets& ps) {
   return c;
 }
 
+namespace {
+
+// One level of analyse_faults(): m faults. Its members are the pairs m faults can cut as
+// bitsets, (pair, path) slots over cables and cables over slots; its methods count the
+// combinations that cut a pair without separating the hosts, every one or a sample.
+class LevelCounter {
+ public:
+  LevelCounter(const PathSets& ps, const FaultOptions& opt, CableGraph& cg, int m);
+  FaultLevel count();
+
+ private:
+  int pair_of_full(const std::vector<uint64_t>& x) const;
+  void add_example(std::vector<int> faults);
+  void every_combination();
+  void prefix(int depth, int from);
+  void visit_prefix(int last);
+  void sample();
+
+  const FaultOptions& opt_;
+  CableGraph& cg_;
+  const int m_, L_;
+  const size_t Lw_;
+  FaultLevel lv_;
+  std::vector<const PairPaths*> rel_;
+  size_t P_ = 0, W_ = 0;
+  std::vector<uint64_t> fill_;
+  std::vector<std::vector<uint64_t>> by_cable_;
+  std::vector<std::vector<uint64_t>> path_mask_;  // [pair * 8 + slot] -> cables
+  // every_combination()'s: the prefix's cables, their slots hit, failed cables, scratch masks.
+  std::vector<std::vector<uint64_t>> acc_;
+  std::vector<int> idx_;
+  std::vector<char> failed_;
+  std::vector<uint64_t> complete_, separate_;
+};
+
+LevelCounter::LevelCounter(const PathSets& ps, const FaultOptions& opt, CableGraph& cg, int m)
+    : opt_(opt), cg_(cg), m_(m), L_(static_cast<int>(ps.cable_ends.size())), Lw_((static_cast<size_t>(L_) + 63) / 64) {
+  lv_.faults = m;
+  lv_.combinations = choose(L_, m);
+  // Pairs that m faults can cut: every path hit needs its own fault (the paths are disjoint
+  // in cables; a pair whose records share cables counts its disjoint ones, a lower bound).
+  for (const PairPaths& p : ps.pairs)
+    if (!p.cables.empty() && static_cast<int>(p.cables.size()) <= m) rel_.push_back(&p);
+  P_ = rel_.size(), W_ = (P_ + 7) / 8;
+  fill_.assign(W_, 0);
+  by_cable_.assign(L_, std::vector<uint64_t>(W_, 0));
+  path_mask_.resize(P_ * kSlots);
+  for (size_t p = 0; p < P_; ++p) {
+    const auto& paths = rel_[p]->cables;
+    for (int j = 0; j < kSlots; ++j) {
+      const size_t bit = p * kSlots + j;
+      if (j >= static_cast<int>(paths.size())) {
+        fill_[bit >> 6] |= 1ULL << (bit & 63);
+        continue;
+      }
+      auto& mask = path_mask_[p * kSlots + j];
+      mask.assign(Lw_, 0);
+      for (int c : paths[j]) {
+        by_cable_[c][bit >> 6] |= 1ULL << (bit & 63);
+        mask[c >> 6] |= 1ULL << (c & 63);
+      }
+    }
+  }
+}
+
+// The first pair whose 8 slots are all hit in x, or -1.
+int LevelCounter::pair_of_full(const std::vector<uint64_t>& x) const {
+  for (size_t w = 0; w < W_; ++w) {
+    uint64_t v = x[w] & (x[w] >> 1);
+    v &= v >> 2;
+    v &= v >> 4;
+    v &= kLowBits;
+    if (v) return static_cast<int>(w * 8 + __builtin_ctzll(v) / 8);
+  }
+  return -1;
+}
+
+void LevelCounter::add_example(std::vector<int> faults) {
+  if (static_cast<int>(lv_.examples.size()) >= opt_.max_examples) return;
+  std::vector<uint64_t> x = fill_;
+  for (int c : faults)
+    for (size_t w = 0; w < W_; ++w) x[w] |= by_cable_[c][w];
+  const int p = pair_of_full(x);
+  if (p < 0) return;
+  lv_.examples.push_back(
+      {std::move(faults), rel_[p]->src_host, rel_[p]->dst_host, static_cast<int>(rel_[p]->cables.size())});
+}
+
+// A prefix of m-1 cables (acc_[m-1]) after which `last` is the highest: the last cable by popcount.
+void LevelCounter::visit_prefix(int last) {
+  const auto& x = acc_[m_ - 1];
+  std::fill(complete_.begin(), complete_.end(), 0);
+  bool all = false;
+  for (size_t w = 0; w < W_ && !all; ++w) {
+    uint64_t v = x[w] - ((x[w] >> 1) & 0x5555555555555555ULL);
+    v = (v & 0x3333333333333333ULL) + ((v >> 2) & 0x3333333333333333ULL);
+    v = (v + (v >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    uint64_t hit = (v + kLowBits) & 0x0808080808080808ULL;  // bytes with 7 or 8 slots set
+    while (hit) {
+      const int b = __builtin_ctzll(hit) / 8;
+      hit &= hit - 1;
+      const uint8_t byte = static_cast<uint8_t>(x[w] >> (8 * b));
+      if (byte == 0xFF) {
+        all = true;
+        break;
+      }
+      const size_t p = w * 8 + b;
+      const auto& mask = path_mask_[p * kSlots + __builtin_ctz(static_cast<unsigned>(~byte) & 0xFFu)];
+      for (size_t k = 0; k < Lw_; ++k) complete_[k] |= mask[k];
+    }
+  }
+  if (all) std::fill(complete_.begin(), complete_.end(), ~0ULL);
+  // Only cables after the prefix's last one (each combination once).
+  for (size_t k = 0; k < Lw_; ++k) {
+    const long lo = static_cast<long>(k) * 64;
+    if (lo + 63 <= last) complete_[k] = 0;
+    else if (lo <= last) complete_[k] &= ~0ULL << (last - lo + 1);
+    if (lo + 64 > L_) complete_[k] &= L_ - lo >= 64 ? ~0ULL : ((1ULL << (L_ - lo)) - 1);
+  }
+  long singular = 0;
+  for (size_t k = 0; k < Lw_; ++k) singular += popcount64(complete_[k]);
+  if (!singular) return;
+  cg_.separating(failed_, separate_);
+  long cut = 0;
+  for (size_t k = 0; k < Lw_; ++k) cut += popcount64(complete_[k] & separate_[k]);
+  lv_.singular += singular - cut;
+  lv_.disconnecting += cut;
+  if (static_cast<int>(lv_.examples.size()) < opt_.max_examples && singular > cut)
+    for (size_t k = 0; k < Lw_; ++k) {
+      const uint64_t ok = complete_[k] & ~separate_[k];
+      if (!ok) continue;
+      std::vector<int> f(idx_.begin(), idx_.begin() + (m_ - 1));
+      f.push_back(static_cast<int>(k * 64 + __builtin_ctzll(ok)));
+      add_example(std::move(f));
+      break;
+    }
+}
+
+// Prefixes idx_[0] < ... < idx_[m-2], depth first.
+void LevelCounter::prefix(int depth, int from) {
+  if (depth == m_ - 1) return visit_prefix(depth > 0 ? idx_[depth - 1] : -1);
+  for (int c = from; c <= L_ - (m_ - depth); ++c) {
+    idx_[depth] = c;
+    failed_[c] = 1;
+    for (size_t w = 0; w < W_; ++w) acc_[depth + 1][w] = acc_[depth][w] | by_cable_[c][w];
+    prefix(depth + 1, c + 1);
+    failed_[c] = 0;
+  }
+}
+
+// Every combination: prefixes of m-1 cables, the last cable by popcount.
+void LevelCounter::every_combination() {
+  lv_.examined = static_cast<long>(lv_.combinations);
+  acc_.assign(m_, fill_);
+  idx_.assign(std::max(m_ - 1, 1), 0);
+  failed_.assign(L_, 0);
+  complete_.assign(Lw_, 0), separate_.assign(Lw_, 0);
+  prefix(0, 0);
+}
+
+// Random combinations (Floyd's sampling), seeded per level.
+void LevelCounter::sample() {
+  lv_.sampled = true;
+  lv_.examined = opt_.samples;
+  std::mt19937_64 rng(opt_.seed * 1000003ULL + static_cast<uint64_t>(m_));
+  std::vector<int> f;
+  std::vector<uint64_t> x(W_);
+  for (long i = 0; i < opt_.samples; ++i) {
+    f.clear();
+    for (int j = L_ - m_; j < L_; ++j) {
+      const int r = static_cast<int>(std::uniform_int_distribution<int>(0, j)(rng));
+      f.push_back(std::find(f.begin(), f.end(), r) == f.end() ? r : j);
+    }
+    x = fill_;
+    for (int c : f)
+      for (size_t w = 0; w < W_; ++w) x[w] |= by_cable_[c][w];
+    if (pair_of_full(x) < 0) continue;
+    if (cg_.disconnected(f)) {
+      ++lv_.disconnecting;
+      continue;
+    }
+    ++lv_.singular;
+    std::sort(f.begin(), f.end());
+    add_example(f);
+  }
+}
+
+FaultLevel LevelCounter::count() {
+  const double prefixes = choose(L_, m_ - 1);
+  if (m_ <= opt_.exhaustive_up_to && prefixes * (W_ + Lw_ + 8) < 4e9) every_combination();
+  else sample();
+  const double base = static_cast<double>(lv_.examined - lv_.disconnecting);
+  if (base > 0) {
+    const double p = lv_.singular / base;
+    lv_.percent = 100 * p;
+    if (lv_.sampled) lv_.ci95 = 100 * 1.96 * std::sqrt(p * (1 - p) / base);
+  }
+  return std::move(lv_);
+}
+
+}  // namespace
+
 std::vector<FaultLevel> analyse_faults(const Topology& t, const PathSets& ps, const FaultOptions& opt) {
   if (opt.max_faults < 1 || opt.max_faults > kSlots)
     throw std::invalid_argument("fault analysis: 1 to " + std::to_string(kSlots) + " faults (asked for " +
                                 std::to_string(opt.max_faults) + ")");
   const int L = static_cast<int>(ps.cable_ends.size());
-  const size_t Lw = (static_cast<size_t>(L) + 63) / 64;
   CableGraph cg(t, ps);
   std::vector<FaultLevel> levels;
-  for (int m = 1; m <= opt.max_faults && m <= L; ++m) {
-    FaultLevel lv;
-    lv.faults = m;
-    lv.combinations = choose(L, m);
-    // Pairs that m faults can cut: every path hit needs its own fault (the paths are disjoint
-    // in cables; a pair whose records share cables counts its disjoint ones, a lower bound).
-    std::vector<const PairPaths*> rel;
-    for (const PairPaths& p : ps.pairs)
-      if (!p.cables.empty() && static_cast<int>(p.cables.size()) <= m) rel.push_back(&p);
-    const size_t P = rel.size(), W = (P + 7) / 8;
-    std::vector<uint64_t> fill(W, 0);
-    std::vector<std::vector<uint64_t>> by_cable(L, std::vector<uint64_t>(W, 0));
-    std::vector<std::vector<uint64_t>> path_mask(P * kSlots);  // [pair * 8 + slot] -> cables
-    for (size_t p = 0; p < P; ++p) {
-      const auto& paths = rel[p]->cables;
-      for (int j = 0; j < kSlots; ++j) {
-        const size_t bit = p * kSlots + j;
-        if (j >= static_cast<int>(paths.size())) {
-          fill[bit >> 6] |= 1ULL << (bit & 63);
-          continue;
-        }
-        auto& mask = path_mask[p * kSlots + j];
-        mask.assign(Lw, 0);
-        for (int c : paths[j]) {
-          by_cable[c][bit >> 6] |= 1ULL << (bit & 63);
-          mask[c >> 6] |= 1ULL << (c & 63);
-        }
-      }
-    }
-    auto pair_of_full = [&](const std::vector<uint64_t>& x) -> int {
-      for (size_t w = 0; w < W; ++w) {
-        uint64_t v = x[w] & (x[w] >> 1);
-        v &= v >> 2;
-        v &= v >> 4;
-        v &= kLowBits;
-        if (v) return static_cast<int>(w * 8 + __builtin_ctzll(v) / 8);
-      }
-      return -1;
-    };
-    auto add_example = [&](std::vector<int> faults) {
-      if (static_cast<int>(lv.examples.size()) >= opt.max_examples) return;
-      std::vector<uint64_t> x = fill;
-      for (int c : faults)
-        for (size_t w = 0; w < W; ++w) x[w] |= by_cable[c][w];
-      const int p = pair_of_full(x);
-      if (p < 0) return;
-      lv.examples.push_back(
-          {std::move(faults), rel[p]->src_host, rel[p]->dst_host, static_cast<int>(rel[p]->cables.size())});
-    };
-    const double prefixes = choose(L, m - 1);
-    if (m <= opt.exhaustive_up_to && prefixes * (W + Lw + 8) < 4e9) {
-      // Every combination: prefixes of m-1 cables, the last cable by popcount.
-      lv.examined = static_cast<long>(lv.combinations);
-      std::vector<std::vector<uint64_t>> acc(m, fill);
-      std::vector<int> idx(std::max(m - 1, 1), 0);
-      std::vector<char> failed(L, 0);
-      std::vector<uint64_t> complete(Lw), separate(Lw);
-      auto visit_prefix = [&](int last) {
-        const auto& x = acc[m - 1];
-        std::fill(complete.begin(), complete.end(), 0);
-        bool all = false;
-        for (size_t w = 0; w < W && !all; ++w) {
-          uint64_t v = x[w] - ((x[w] >> 1) & 0x5555555555555555ULL);
-          v = (v & 0x3333333333333333ULL) + ((v >> 2) & 0x3333333333333333ULL);
-          v = (v + (v >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-          uint64_t hit = (v + kLowBits) & 0x0808080808080808ULL;  // bytes with 7 or 8 slots set
-          while (hit) {
-            const int b = __builtin_ctzll(hit) / 8;
-            hit &= hit - 1;
-            const uint8_t byte = static_cast<uint8_t>(x[w] >> (8 * b));
-            if (byte == 0xFF) {
-              all = true;
-              break;
-            }
-            const size_t p = w * 8 + b;
-            const auto& mask = path_mask[p * kSlots + __builtin_ctz(static_cast<unsigned>(~byte) & 0xFFu)];
-            for (size_t k = 0; k < Lw; ++k) complete[k] |= mask[k];
-          }
-        }
-        if (all) std::fill(complete.begin(), complete.end(), ~0ULL);
-        // Only cables after the prefix's last one (each combination once).
-        for (size_t k = 0; k < Lw; ++k) {
-          const long lo = static_cast<long>(k) * 64;
-          if (lo + 63 <= last) complete[k] = 0;
-          else if (lo <= last) complete[k] &= ~0ULL << (last - lo + 1);
-          if (lo + 64 > L) complete[k] &= L - lo >= 64 ? ~0ULL : ((1ULL << (L - lo)) - 1);
-        }
-        long singular = 0;
-        for (size_t k = 0; k < Lw; ++k) singular += popcount64(complete[k]);
-        if (!singular) return;
-        cg.separating(failed, separate);
-        long cut = 0;
-        for (size_t k = 0; k < Lw; ++k) cut += popcount64(complete[k] & separate[k]);
-        lv.singular += singular - cut;
-        lv.disconnecting += cut;
-        if (static_cast<int>(lv.examples.size()) < opt.max_examples && singular > cut)
-          for (size_t k = 0; k < Lw; ++k) {
-            const uint64_t ok = complete[k] & ~separate[k];
-            if (!ok) continue;
-            std::vector<int> f(idx.begin(), idx.begin() + (m - 1));
-            f.push_back(static_cast<int>(k * 64 + __builtin_ctzll(ok)));
-            add_example(std::move(f));
-            break;
-          }
-      };
-      // Prefixes idx[0] < ... < idx[m-2], depth first.
-      std::function<void(int, int)> prefix = [&](int depth, int from) {
-        if (depth == m - 1) return visit_prefix(depth > 0 ? idx[depth - 1] : -1);
-        for (int c = from; c <= L - (m - depth); ++c) {
-          idx[depth] = c;
-          failed[c] = 1;
-          for (size_t w = 0; w < W; ++w) acc[depth + 1][w] = acc[depth][w] | by_cable[c][w];
-          prefix(depth + 1, c + 1);
-          failed[c] = 0;
-        }
-      };
-      prefix(0, 0);
-    } else {
-      // Random combinations (Floyd's sampling), seeded per level.
-      lv.sampled = true;
-      lv.examined = opt.samples;
-      std::mt19937_64 rng(opt.seed * 1000003ULL + static_cast<uint64_t>(m));
-      std::vector<int> f;
-      std::vector<uint64_t> x(W);
-      for (long i = 0; i < opt.samples; ++i) {
-        f.clear();
-        for (int j = L - m; j < L; ++j) {
-          const int r = static_cast<int>(std::uniform_int_distribution<int>(0, j)(rng));
-          f.push_back(std::find(f.begin(), f.end(), r) == f.end() ? r : j);
-        }
-        x = fill;
-        for (int c : f)
-          for (size_t w = 0; w < W; ++w) x[w] |= by_cable[c][w];
-        if (pair_of_full(x) < 0) continue;
-        if (cg.disconnected(f)) {
-          ++lv.disconnecting;
-          continue;
-        }
-        ++lv.singular;
-        std::sort(f.begin(), f.end());
-        add_example(f);
-      }
-    }
-    const double base = static_cast<double>(lv.examined - lv.disconnecting);
-    if (base > 0) {
-      const double p = lv.singular / base;
-      lv.percent = 100 * p;
-      if (lv.sampled) lv.ci95 = 100 * 1.96 * std::sqrt(p * (1 - p) / base);
-    }
-    levels.push_back(std::move(lv));
-  }
+  for (int m = 1; m <= opt.max_faults && m <= L; ++m) levels.push_back(LevelCounter(ps, opt, cg, m).count());
   return levels;
 }
 

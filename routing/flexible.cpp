@@ -77,6 +77,44 @@ std::vector<int> turn_uses(const PathSet& p, const std::vector<int>& cycle) {
   return uses;
 }
 
+// The turns `rules` forbid, U-turns aside, as (in channel, out channel), in a seeded order.
+std::vector<std::pair<int, int>> prohibited_turns(const SwitchGraph& g, const TurnRules& rules, uint64_t seed) {
+  std::vector<std::pair<int, int>> prohibited;
+  for (size_t c = 0; c < g.channels.size(); ++c) {
+    const auto& outs = g.out[g.channels[c].to];
+    for (size_t k = 0; k < outs.size(); ++k)
+      if (!rules.allowed[c][k] && outs[k] != g.reverse[c]) prohibited.emplace_back(static_cast<int>(c), outs[k]);
+  }
+  std::mt19937_64 rng(seed);
+  std::shuffle(prohibited.begin(), prohibited.end(), rng);
+  return prohibited;
+}
+
+// Routes under `trial` (turn a -> b just allowed); while the paths' dependency graph has a
+// cycle, forbids its least used turn other than a -> b and tries again (5 attempts, each
+// from `budget`). True: r holds acyclic paths no longer than base_length in total.
+bool route_allowing(const SwitchGraph& g, TurnRules& trial, int a, int b, uint64_t seed, size_t base_length,
+                    int& budget, RouteResult& r) {
+  for (int attempt = 0; attempt < 5 && budget > 0; ++attempt) {
+    r = route_with_turns(g, trial, seed);
+    --budget;
+    if (r.unreachable_src >= 0 || r.revisits || r.paths.chans.size() > base_length) return false;
+    std::vector<int> cycle = path_cdg_cycle(g, r.paths);
+    if (cycle.empty()) return true;
+    if (attempt == 4) return false;
+    std::vector<int> uses = turn_uses(r.paths, cycle);
+    int pick = -1;
+    for (size_t i = 0; i < cycle.size(); ++i) {
+      int x = cycle[i], y = cycle[(i + 1) % cycle.size()];
+      if (x == a && y == b) continue;
+      if (pick < 0 || uses[i] < uses[pick]) pick = static_cast<int>(i);
+    }
+    if (pick < 0) return false;
+    trial.set(g, cycle[pick], cycle[(pick + 1) % cycle.size()], false);
+  }
+  return false;
+}
+
 }  // namespace
 
 TableSet route_flexible(const Topology& t, const RoutingOptions& opt) {
@@ -104,16 +142,7 @@ TableSet route_flexible(const Topology& t, const RoutingOptions& opt) {
       best_score = s;
     }
   }
-
-  std::vector<std::pair<int, int>> prohibited;  // (in channel, out channel)
-  for (size_t c = 0; c < g.channels.size(); ++c) {
-    const auto& outs = g.out[g.channels[c].to];
-    for (size_t k = 0; k < outs.size(); ++k)
-      if (!rules.allowed[c][k] && outs[k] != g.reverse[c]) prohibited.emplace_back(static_cast<int>(c), outs[k]);
-  }
-  std::mt19937_64 rng(opt.seed);
-  std::shuffle(prohibited.begin(), prohibited.end(), rng);
-
+  const std::vector<std::pair<int, int>> prohibited = prohibited_turns(g, rules, opt.seed);
   int budget = opt.search_budget;
   for (bool improved = !balanced(best); improved && budget > 0;) {
     improved = false;
@@ -123,28 +152,7 @@ TableSet route_flexible(const Topology& t, const RoutingOptions& opt) {
       TurnRules trial = rules;
       trial.set(g, a, b, true);
       RouteResult r;
-      bool ok = false;
-      for (int attempt = 0; attempt < 5 && budget > 0; ++attempt) {
-        r = route_with_turns(g, trial, opt.seed);
-        --budget;
-        if (r.unreachable_src >= 0 || r.revisits || r.paths.chans.size() > base_length) break;
-        std::vector<int> cycle = path_cdg_cycle(g, r.paths);
-        if (cycle.empty()) {
-          ok = true;
-          break;
-        }
-        if (attempt == 4) break;
-        std::vector<int> uses = turn_uses(r.paths, cycle);
-        int pick = -1;
-        for (size_t i = 0; i < cycle.size(); ++i) {
-          int x = cycle[i], y = cycle[(i + 1) % cycle.size()];
-          if (x == a && y == b) continue;
-          if (pick < 0 || uses[i] < uses[pick]) pick = static_cast<int>(i);
-        }
-        if (pick < 0) break;
-        trial.set(g, cycle[pick], cycle[(pick + 1) % cycle.size()], false);
-      }
-      if (!ok) continue;
+      if (!route_allowing(g, trial, a, b, opt.seed, base_length, budget, r)) continue;
       Score s = score(r);
       if (better(s, best_score)) {
         rules = std::move(trial);

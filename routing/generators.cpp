@@ -255,24 +255,28 @@ Topology make_dragonfly(int a, int h, int p, int groups) {
   return t;
 }
 
-Topology make_slimfly(int q, int hosts_per_switch, int lanes) {
-  require(lanes >= 1 && lanes <= 8, "slimfly: L (parallel cables per link) must be 1..8");
-  // GF(q): Z_q for a prime q; for q = 2^m polynomials over GF(2) modulo an irreducible one
-  // (addition is XOR). Other prime powers (9, 25, 27, ...) are refused.
-  static const int kIrreducible[] = {0, 0, 0b111, 0b1011, 0b10011, 0b100101, 0b1000011};
-  require(q >= 3 && q <= 97, "slimfly: q must be 3..97 (a prime, or 4, 8, 16, 32, 64)");
-  bool prime = true;
-  for (int d = 2; d * d <= q; ++d) prime &= q % d != 0;
-  int m2 = 0;
-  while ((1 << m2) < q) ++m2;
-  const bool binary = !prime && (1 << m2) == q;
-  if (!prime && !binary)
-    throw std::invalid_argument("slimfly: q = " + std::to_string(q) +
-                                " is not prime nor a power of 2; odd prime powers (9, 25, 27, ...) are not "
-                                "supported (supported: primes 4w+-1 such as 5, 7, 11, 13, and 4, 8, 16, 32, 64)");
-  require(binary || q % 4 != 2, "slimfly: q must be 4w+1, 4w-1 or 4w");
-  auto sub = [&](int a, int b) { return binary ? a ^ b : (a - b + q) % q; };
-  auto mul = [&](int a, int b) {
+namespace {
+
+// GF(q): Z_q for a prime q; for q = 2^m polynomials over GF(2) modulo an irreducible one
+// (addition is XOR). Other prime powers (9, 25, 27, ...) are refused.
+struct SlimFlyField {
+  int q = 0, m2 = 0;
+  bool binary = false;
+  explicit SlimFlyField(int q_) : q(q_) {
+    require(q >= 3 && q <= 97, "slimfly: q must be 3..97 (a prime, or 4, 8, 16, 32, 64)");
+    bool prime = true;
+    for (int d = 2; d * d <= q; ++d) prime &= q % d != 0;
+    while ((1 << m2) < q) ++m2;
+    binary = !prime && (1 << m2) == q;
+    if (!prime && !binary)
+      throw std::invalid_argument("slimfly: q = " + std::to_string(q) +
+                                  " is not prime nor a power of 2; odd prime powers (9, 25, 27, ...) are not "
+                                  "supported (supported: primes 4w+-1 such as 5, 7, 11, 13, and 4, 8, 16, 32, 64)");
+    require(binary || q % 4 != 2, "slimfly: q must be 4w+1, 4w-1 or 4w");
+  }
+  int sub(int a, int b) const { return binary ? a ^ b : (a - b + q) % q; }
+  int mul(int a, int b) const {
+    static const int kIrreducible[] = {0, 0, 0b111, 0b1011, 0b10011, 0b100101, 0b1000011};
     if (!binary) return a * b % q;
     int r = 0;
     for (; b; b >>= 1, a <<= 1) {
@@ -280,19 +284,25 @@ Topology make_slimfly(int q, int hosts_per_switch, int lanes) {
       if (b & 1) r ^= a;
     }
     return r;
-  };
-  const int delta = q % 4 == 1 ? 1 : q % 4 == 3 ? -1 : 0, w = (q - delta) / 4;
-  int xi = 2;  // a primitive element
-  for (;; ++xi) {
-    int x = 1, order = 0;
-    do x = mul(x, xi), ++order;
-    while (x != 1);
-    if (order == q - 1) break;
   }
+  int primitive() const {
+    int xi = 2;
+    for (;; ++xi) {
+      int x = 1, order = 0;
+      do x = mul(x, xi), ++order;
+      while (x != 1);
+      if (order == q - 1) return xi;
+    }
+  }
+};
+
+// The generator sets X and X' (Besta and Hoefler, MMS construction), q = 4w + delta.
+void slimfly_generators(const SlimFlyField& f, int delta, int w, std::vector<char>& X, std::vector<char>& Xp) {
+  const int q = f.q, xi = f.primitive();
   std::vector<int> pw(q);
   pw[0] = 1;
-  for (int i = 1; i < q; ++i) pw[i] = mul(pw[i - 1], xi);
-  std::vector<char> X(q, 0), Xp(q, 0);  // generator sets (Besta and Hoefler, MMS construction)
+  for (int i = 1; i < q; ++i) pw[i] = f.mul(pw[i - 1], xi);
+  X.assign(q, 0), Xp.assign(q, 0);
   if (delta == 1) {
     for (int i = 0; i <= q - 3; i += 2) X[pw[i]] = 1;
     for (int i = 1; i <= q - 2; i += 2) Xp[pw[i]] = 1;
@@ -305,6 +315,16 @@ Topology make_slimfly(int q, int hosts_per_switch, int lanes) {
     for (int i = 0; i <= q - 2; i += 2) X[pw[i]] = 1;
     for (int i = 1; i <= q - 1; i += 2) Xp[pw[i % (q - 1)]] = 1;
   }
+}
+
+}  // namespace
+
+Topology make_slimfly(int q, int hosts_per_switch, int lanes) {
+  require(lanes >= 1 && lanes <= 8, "slimfly: L (parallel cables per link) must be 1..8");
+  const SlimFlyField f(q);
+  const int delta = q % 4 == 1 ? 1 : q % 4 == 3 ? -1 : 0, w = (q - delta) / 4;
+  std::vector<char> X, Xp;
+  slimfly_generators(f, delta, w, X, Xp);
   const int degree = (3 * q - delta) / 2 * lanes;
   Topology t;
   t.kind = "slimfly";
@@ -319,12 +339,12 @@ Topology make_slimfly(int q, int hosts_per_switch, int lanes) {
   for (int x = 0; x < q; ++x)
     for (int y = 0; y < q; ++y)
       for (int y2 = y + 1; y2 < q; ++y2) {
-        if (X[sub(y, y2)]) join(id(0, x, y), id(0, x, y2));
-        if (Xp[sub(y, y2)]) join(id(1, x, y), id(1, x, y2));
+        if (X[f.sub(y, y2)]) join(id(0, x, y), id(0, x, y2));
+        if (Xp[f.sub(y, y2)]) join(id(1, x, y), id(1, x, y2));
       }
   for (int x = 0; x < q; ++x)
     for (int y = 0; y < q; ++y)
-      for (int m = 0; m < q; ++m) join(id(0, x, y), id(1, m, sub(y, mul(m, x))));
+      for (int m = 0; m < q; ++m) join(id(0, x, y), id(1, m, f.sub(y, f.mul(m, x))));
   for (int s = 0; s < t.num_switches; ++s)
     require(free_port(t, s) == -1, "slimfly: internal error, switch degree differs from (3q-d)/2");
   // Hosts go on extra ports after the network ones.

@@ -14,21 +14,17 @@ namespace {
 struct RenamingOverflow : RoutingError {
   using RoutingError::RoutingError;
 };
-}  // namespace
 
-TableSet tables_from_paths(const Topology& t, const SwitchGraph& g, const PathSet& paths, const RoutingOptions& opt,
-                           const std::string& name) {
+// Destination renaming: each pair's path toward d gets the first colour whose entries agree
+// with it at every switch it passes. next[d][c * n + x]: output port at switch x for colour c
+// toward d (kNoPort: not set); colour[d * n + s]: the pair's colour. Returns the most colours
+// a destination needs.
+int colour_paths(const Topology& t, const SwitchGraph& g, const PathSet& paths, const RoutingOptions& opt,
+                 const std::string& name, std::vector<std::vector<PortNum>>& next, std::vector<uint8_t>& colour) {
   const int n = t.num_switches;
-  const int vls = opt.vls <= 0 ? 1 : opt.vls;
-  if (vls > 2) throw RoutingError(name + " supports 1 or 2 VLs (asked for " + std::to_string(vls) + ")");
-  if (vls > opt.max_vls || vls > opt.max_sls)
-    throw RoutingError(name + " with " + std::to_string(vls) + " VLs needs " + std::to_string(vls) +
-                       " SLs and VLs; the budget is " + std::to_string(opt.max_sls) + " SLs, " +
-                       std::to_string(opt.max_vls) + " VLs");
   const int max_colours = 1 << std::min(opt.max_lmc, kMaxLmc);
-  // next[d][c * n + x]: output port at switch x for colour c toward d (kNoPort: not set).
-  std::vector<std::vector<PortNum>> next(n);
-  std::vector<uint8_t> colour(static_cast<size_t>(n) * n, 0);  // [d * n + s]
+  next.assign(n, {});
+  colour.assign(static_cast<size_t>(n) * n, 0);
   int colours_used = 1;
   for (int d = 0; d < n; ++d) {
     auto& nx = next[d];
@@ -68,6 +64,23 @@ TableSet tables_from_paths(const Topology& t, const SwitchGraph& g, const PathSe
     }
     colours_used = std::max(colours_used, colours);
   }
+  return colours_used;
+}
+
+}  // namespace
+
+TableSet tables_from_paths(const Topology& t, const SwitchGraph& g, const PathSet& paths, const RoutingOptions& opt,
+                           const std::string& name) {
+  const int n = t.num_switches;
+  const int vls = opt.vls <= 0 ? 1 : opt.vls;
+  if (vls > 2) throw RoutingError(name + " supports 1 or 2 VLs (asked for " + std::to_string(vls) + ")");
+  if (vls > opt.max_vls || vls > opt.max_sls)
+    throw RoutingError(name + " with " + std::to_string(vls) + " VLs needs " + std::to_string(vls) +
+                       " SLs and VLs; the budget is " + std::to_string(opt.max_sls) + " SLs, " +
+                       std::to_string(opt.max_vls) + " VLs");
+  std::vector<std::vector<PortNum>> next;
+  std::vector<uint8_t> colour;  // [d * n + s]
+  const int colours_used = colour_paths(t, g, paths, opt, name, next, colour);
   int lmc = 0;
   while ((1 << lmc) < colours_used) ++lmc;
 

@@ -89,8 +89,89 @@ void sort_shortest_first(std::vector<TftrPath>& paths) {
 
 }  // namespace
 
-TftrResult tftr_paths(const Topology& t, const SwitchGraph& g, const RoutingOptions& opt, TreeKind orientation) {
-  TftrResult r;
+namespace {
+
+// Stage 1 for one pair: the k disjoint paths of least total length, each swapped (two passes)
+// for one no longer, disjoint from the others, that crosses fewer forbidden transitions.
+void disjoint_stage(const SwitchGraph& g, const Orientation& o, DisjointPaths& finder, int s, int d, TftrResult& r) {
+  auto& ps = r.pairs[static_cast<size_t>(s) * r.n + d];
+  for (auto& chans : finder.find(s, d, r.k)) {
+    ps.emplace_back();
+    set_path(g, o, ps.back(), std::move(chans));
+  }
+  r.stats.stage1_paths += static_cast<long>(ps.size());
+  // Among disjoint sets of least total length, the flow's choice is arbitrary; each path is
+  // swapped (two passes) for one no longer, disjoint from the others, that crosses fewer
+  // forbidden transitions. Ours: on 8x8 it cuts the paths over the VL budget from 2,469 to
+  // 622 and, in our runs, the SLs stage 4 needs (the paper's port-order search gives straight
+  // paths on tori; a flow decomposition does not).
+  for (int pass = 0; pass < 2; ++pass)
+    for (size_t i = 0; i < ps.size(); ++i) {
+      PathSearch q = search_around(g, s, d, ps, i);
+      q.max_hops = static_cast<int>(ps[i].chans.size());
+      for (int v = 0; v < ps[i].transitions; ++v) {
+        q.max_vl = v;
+        std::vector<int> alt = search_path(g, o, q);
+        if (!alt.empty()) {
+          set_path(g, o, ps[i], std::move(alt));
+          break;
+        }
+      }
+    }
+  sort_shortest_first(ps);
+}
+
+// Stage 3 for one pair: a path over the VL budget is replaced by the shortest path disjoint
+// from the pair's other paths that stays within it (the search of stage 4), else dropped. The
+// paper drops it; the replacement is ours, because minimum-length disjoint sets put two
+// transitions on a few paths where the paper's own path search evidently found others (it
+// reports 4 paths for every pair of every 2D torus with 2 VLs).
+void budget_stage(const SwitchGraph& g, const Orientation& o, int s, int d, TftrResult& r) {
+  TftrStats& st = r.stats;
+  auto& ps = r.pairs[static_cast<size_t>(s) * r.n + d];
+  for (size_t i = 0; i < ps.size(); ++i) {
+    if (ps[i].transitions <= r.vls - 1) continue;
+    ++st.too_many_transitions;
+    PathSearch q = search_around(g, s, d, ps, i);
+    q.max_vl = r.vls - 1;
+    std::vector<int> alt = search_path(g, o, q);
+    if (alt.empty()) {
+      ps[i].chans.clear();  // dropped below, unless a new set does better
+    } else {
+      ++st.replaced_transitions;
+      set_path(g, o, ps[i], std::move(alt));
+    }
+  }
+  ps.erase(std::remove_if(ps.begin(), ps.end(), [](const TftrPath& p) { return p.chans.empty(); }), ps.end());
+  if (static_cast<int>(ps.size()) < r.k && r.vls > 0) {
+    std::vector<TftrPath> better = sequential_paths(g, o, s, d, r.k, r.vls - 1);
+    if (better.size() > ps.size()) {
+      ++st.resequenced;
+      ps = std::move(better);
+    }
+  }
+  sort_shortest_first(ps);
+}
+
+// Never leave a pair without a path: if stage 4 dropped them all, the shortest legal
+// up*/down* path takes SL0 (VL0 throughout, it cannot conflict).
+void fallback_stage(const SwitchGraph& g, const Orientation& o, int s, int d, TftrResult& r) {
+  auto& ps = r.pairs[static_cast<size_t>(s) * r.n + d];
+  ps.erase(std::remove_if(ps.begin(), ps.end(), [](const TftrPath& p) { return p.chans.empty(); }), ps.end());
+  sort_shortest_first(ps);
+  if (!ps.empty()) return;
+  PathSearch q = search_around(g, s, d, ps, 0);
+  q.max_vl = 0;
+  std::vector<int> legal = search_path(g, o, q);
+  if (legal.empty()) return;  // cannot happen on a connected graph; the checks would say so
+  ps.emplace_back();
+  set_path(g, o, ps.back(), std::move(legal));
+  ++r.stats.fallback;
+}
+
+// The budget and the graph checked; the orientation, k and the empty pairs set.
+void start_tftr(const Topology& t, const SwitchGraph& g, const RoutingOptions& opt, TreeKind orientation,
+                TftrResult& r) {
   const int n = g.n;
   r.n = n;
   r.vls = opt.vls <= 0 ? 2 : opt.vls;
@@ -98,17 +179,23 @@ TftrResult tftr_paths(const Topology& t, const SwitchGraph& g, const RoutingOpti
     throw RoutingError("tftr with " + std::to_string(r.vls) + " VLs exceeds the VL budget of " +
                        std::to_string(opt.max_vls));
   if (n == 0) throw RoutingError("tftr: the topology has no switches");
-  {
-    std::vector<int> d0 = bfs_distances(g, 0);
-    for (int x = 0; x < n; ++x)
-      if (d0[x] < 0)
-        throw RoutingError("tftr: switch " + t.nodes[x].name + " is not connected to switch " + t.nodes[0].name);
-  }
+  std::vector<int> d0 = bfs_distances(g, 0);
+  for (int x = 0; x < n; ++x)
+    if (d0[x] < 0)
+      throw RoutingError("tftr: switch " + t.nodes[x].name + " is not connected to switch " + t.nodes[0].name);
   if (opt.root >= n) throw RoutingError("tftr: root switch " + std::to_string(opt.root) + " does not exist");
   r.orientation.label = updown_labels(g, orientation, opt.root >= 0 ? opt.root : updown_root(g));
-  const Orientation& o = r.orientation;
   r.k = min_switch_degree(t, g);
   r.pairs.assign(static_cast<size_t>(n) * n, {});
+}
+
+}  // namespace
+
+TftrResult tftr_paths(const Topology& t, const SwitchGraph& g, const RoutingOptions& opt, TreeKind orientation) {
+  TftrResult r;
+  start_tftr(t, g, opt, orientation, r);
+  const int n = g.n;
+  const Orientation& o = r.orientation;
   std::vector<char> has_host(n, 0);
   for (int h = 0; h < t.num_hosts; ++h)
     if (t.host_switch(h) >= 0 && t.host_switch(h) < n) has_host[t.host_switch(h)] = 1;
@@ -118,86 +205,12 @@ TftrResult tftr_paths(const Topology& t, const SwitchGraph& g, const RoutingOpti
       if (s != d && has_host[s] && has_host[d]) order.emplace_back(s, d);
   int max_port = 0;
   for (int x = 0; x < n; ++x) max_port = std::max(max_port, t.nodes[x].num_ports);
-  TftrStats& st = r.stats;
-
   // Stage 1: disjoint paths; stage 2: their transitions and VLs.
   DisjointPaths finder(g);
-  for (auto [s, d] : order) {
-    auto& ps = r.pairs[static_cast<size_t>(s) * n + d];
-    for (auto& chans : finder.find(s, d, r.k)) {
-      ps.emplace_back();
-      set_path(g, o, ps.back(), std::move(chans));
-    }
-    st.stage1_paths += static_cast<long>(ps.size());
-    // Among disjoint sets of least total length, the flow's choice is arbitrary; each path is
-    // swapped (two passes) for one no longer, disjoint from the others, that crosses fewer
-    // forbidden transitions. Ours: on 8x8 it cuts the paths over the VL budget from 2,469 to
-    // 622 and, in our runs, the SLs stage 4 needs (the paper's port-order search gives straight
-    // paths on tori; a flow decomposition does not).
-    for (int pass = 0; pass < 2; ++pass)
-      for (size_t i = 0; i < ps.size(); ++i) {
-        PathSearch q = search_around(g, s, d, ps, i);
-        q.max_hops = static_cast<int>(ps[i].chans.size());
-        for (int v = 0; v < ps[i].transitions; ++v) {
-          q.max_vl = v;
-          std::vector<int> alt = search_path(g, o, q);
-          if (!alt.empty()) {
-            set_path(g, o, ps[i], std::move(alt));
-            break;
-          }
-        }
-      }
-    sort_shortest_first(ps);
-  }
-
-  // Stage 3: a path over the VL budget is replaced by the shortest path disjoint from the pair's
-  // other paths that stays within it (the search of stage 4), else dropped. The paper drops it;
-  // the replacement is ours, because minimum-length disjoint sets put two transitions on a few
-  // paths where the paper's own path search evidently found others (it reports 4 paths for
-  // every pair of every 2D torus with 2 VLs).
-  for (auto [s, d] : order) {
-    auto& ps = r.pairs[static_cast<size_t>(s) * n + d];
-    for (size_t i = 0; i < ps.size(); ++i) {
-      if (ps[i].transitions <= r.vls - 1) continue;
-      ++st.too_many_transitions;
-      PathSearch q = search_around(g, s, d, ps, i);
-      q.max_vl = r.vls - 1;
-      std::vector<int> alt = search_path(g, o, q);
-      if (alt.empty()) {
-        ps[i].chans.clear();  // dropped below, unless a new set does better
-      } else {
-        ++st.replaced_transitions;
-        set_path(g, o, ps[i], std::move(alt));
-      }
-    }
-    ps.erase(std::remove_if(ps.begin(), ps.end(), [](const TftrPath& p) { return p.chans.empty(); }), ps.end());
-    if (static_cast<int>(ps.size()) < r.k && r.vls > 0) {
-      std::vector<TftrPath> better = sequential_paths(g, o, s, d, r.k, r.vls - 1);
-      if (better.size() > ps.size()) {
-        ++st.resequenced;
-        ps = std::move(better);
-      }
-    }
-    sort_shortest_first(ps);
-  }
-
+  for (auto [s, d] : order) disjoint_stage(g, o, finder, s, d, r);
+  for (auto [s, d] : order) budget_stage(g, o, s, d, r);
   tftr_assign_sls(g, r, order, max_port, opt.max_sls);
-
-  // Never leave a pair without a path: if stage 4 dropped them all, the shortest legal
-  // up*/down* path takes SL0 (VL0 throughout, it cannot conflict).
-  for (auto [s, d] : order) {
-    auto& ps = r.pairs[static_cast<size_t>(s) * n + d];
-    ps.erase(std::remove_if(ps.begin(), ps.end(), [](const TftrPath& p) { return p.chans.empty(); }), ps.end());
-    sort_shortest_first(ps);
-    if (!ps.empty()) continue;
-    PathSearch q = search_around(g, s, d, ps, 0);
-    q.max_vl = 0;
-    std::vector<int> legal = search_path(g, o, q);
-    if (legal.empty()) continue;  // cannot happen on a connected graph; the checks would say so
-    ps.emplace_back();
-    set_path(g, o, ps.back(), std::move(legal));
-    ++st.fallback;
-  }
+  for (auto [s, d] : order) fallback_stage(g, o, s, d, r);
   return r;
 }
 

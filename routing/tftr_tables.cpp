@@ -17,13 +17,17 @@
 
 namespace ibsc::routing {
 
-TableSet tftr_tables(const Topology& t, const SwitchGraph& g, const TftrResult& r, const RoutingOptions& opt) {
+namespace {
+
+// Destination renaming: colour_of[s * n + d][i]: colour of the pair's i-th path; layers[d][c *
+// n + x]: output port at switch x for colour c toward d (kNoPort: none). Returns the most
+// colours a destination needs.
+int colour_paths(const Topology& t, const SwitchGraph& g, const TftrResult& r, const RoutingOptions& opt,
+                 std::vector<std::vector<uint8_t>>& colour_of, std::vector<std::vector<PortNum>>& layers) {
   const int n = g.n;
   const int max_colours = 1 << std::min(opt.max_lmc, kMaxLmc);
-  // colour_of[s * n + d][i]: colour of the pair's i-th path; layers[d][c * n + x]: output port
-  // at switch x for colour c toward d (kNoPort: none).
-  std::vector<std::vector<uint8_t>> colour_of(static_cast<size_t>(n) * n);
-  std::vector<std::vector<PortNum>> layers(n);
+  colour_of.assign(static_cast<size_t>(n) * n, {});
+  layers.assign(n, {});
   int colours_used = 1;
   size_t most_paths = 0;
   for (const auto& ps : r.pairs) most_paths = std::max(most_paths, ps.size());
@@ -64,14 +68,13 @@ TableSet tftr_tables(const Topology& t, const SwitchGraph& g, const TftrResult& 
       }
     colours_used = std::max(colours_used, colours);
   }
-  int lmc = 0;
-  while ((1 << lmc) < colours_used) ++lmc;
+  return colours_used;
+}
 
-  TableSet ts;
-  ts.algorithm = "tftr";
-  assign_lids(t, lmc, ts);
-  fill_renamed_lfts(t, layers, lmc, ts);
-  const auto by_switch = hosts_by_switch(t);
+// Each path's (input port, output port, SL) -> VL at every switch it passes; the VLs used.
+int set_sl2vl(const Topology& t, const SwitchGraph& g, const TftrResult& r,
+              const std::vector<std::vector<int>>& by_switch, TableSet& ts) {
+  const int n = g.n;
   int vls_used = 1;
   for (int s = 0; s < n; ++s)
     for (int d = 0; d < n; ++d)
@@ -89,8 +92,14 @@ TableSet tftr_tables(const Topology& t, const SwitchGraph& g, const TftrResult& 
         for (int q : by_switch[d])
           ts.switches[d].sl2vl.set(last.to_port, t.host_switch_port(q), p.sl, static_cast<Vl>(p.vls.back()));
       }
-  // The records depend on the source switch, apart from the pair of a host with itself (none):
-  // one row per switch, and a copy of it for the hosts the self pair differs for.
+  return vls_used;
+}
+
+// The records depend on the source switch, apart from the pair of a host with itself (none):
+// one row per switch, and a copy of it for the hosts the self pair differs for.
+void set_path_records(const Topology& t, const SwitchGraph& g, const TftrResult& r,
+                      const std::vector<std::vector<uint8_t>>& colour_of, TableSet& ts) {
+  const int n = g.n;
   std::vector<PathRow> rows(n);
   std::vector<PathRecord> recs;
   for (int s = 0; s < n; ++s) {
@@ -116,6 +125,23 @@ TableSet tftr_tables(const Topology& t, const SwitchGraph& g, const TftrResult& 
     ts.hosts[h].paths = rows[s];
     ts.hosts[h].paths.hide(h);
   }
+}
+
+}  // namespace
+
+TableSet tftr_tables(const Topology& t, const SwitchGraph& g, const TftrResult& r, const RoutingOptions& opt) {
+  std::vector<std::vector<uint8_t>> colour_of;
+  std::vector<std::vector<PortNum>> layers;
+  const int colours_used = colour_paths(t, g, r, opt, colour_of, layers);
+  int lmc = 0;
+  while ((1 << lmc) < colours_used) ++lmc;
+  TableSet ts;
+  ts.algorithm = "tftr";
+  assign_lids(t, lmc, ts);
+  fill_renamed_lfts(t, layers, lmc, ts);
+  const auto by_switch = hosts_by_switch(t);
+  const int vls_used = set_sl2vl(t, g, r, by_switch, ts);
+  set_path_records(t, g, r, colour_of, ts);
   ts.sls_used = static_cast<int>(r.sl_transitions.size());
   ts.vls_used = vls_used;
   route_switch_lids(t, g, ts);

@@ -103,6 +103,68 @@ void no_more(const std::string& spec, const Parsed& p) {
   if (!p.keys.empty()) bad(spec, "unknown key '" + p.keys.begin()->first + "' for " + p.kind);
 }
 
+Topology build(const std::string& spec, int default_hosts);
+
+// product:SPEC*SPEC[:hosts=N]
+Topology build_product(const std::string& spec, int default_hosts) {
+  std::string rest = spec.substr(8);
+  size_t star = rest.find('*');
+  if (star == std::string::npos) bad(spec, "product needs SPEC*SPEC");
+  std::string b = rest.substr(star + 1);
+  int hosts = default_hosts < 0 ? 1 : default_hosts;
+  size_t h = b.rfind(":hosts=");
+  if (h != std::string::npos) {
+    hosts = to_int(spec, "hosts", b.substr(h + 7));
+    b = b.substr(0, h);
+  }
+  return make_product(build(rest.substr(0, star), 0), build(b, 0), hosts);
+}
+
+// fattree:k=,n= or fattree:radix=,size=[,levels=][,blocking=]
+Topology build_fattree(const std::string& spec, Parsed& p, int default_hosts) {
+  auto hosts_or = [&](int def) { return take(spec, p, "hosts", default_hosts >= 0 ? default_hosts : def); };
+  if (!p.positional.empty()) bad(spec, "fattree takes k=,n= (k-ary n-tree) or radix=,size= (cluster)");
+  if (p.keys.count("radix") || p.keys.count("size")) {
+    for (const char* key : {"k", "n"})
+      if (p.keys.count(key)) bad(spec, std::string(key) + "= belongs to fattree:k=,n=, not to the radix=,size= form");
+    if (p.keys.count("hosts"))
+      bad(spec, "hosts= does not apply to fattree:radix=,size=: size= is the total host count");
+    if (p.keys.count("ports")) bad(spec, "ports= does not apply to fattree:radix=,size=: radix= is the switch ports");
+    const int radix = take_required(spec, p, "radix", "switch ports");
+    const int size = take_required(spec, p, "size", "hosts in all");
+    const bool has_levels = p.keys.count("levels") > 0;
+    const int levels = take(spec, p, "levels", 0), blocking = take(spec, p, "blocking", 1);
+    if (has_levels && (levels < 1 || levels > 3))
+      bad(spec, "levels=" + std::to_string(levels) +
+                    ": the cluster form builds 1, 2 or 3 levels (leave levels= out for the fewest; deeper trees: "
+                    "fattree:k=,n= or xgft)");
+    const std::vector<int> widths = take_list(spec, p, "widths");
+    no_more(spec, p);
+    return make_fat_tree_cluster(radix, size, levels, blocking, widths);
+  }
+  if (!p.keys.count("k") && !p.keys.count("n"))
+    bad(spec, "fattree needs k= and n= (k-ary n-tree) or radix= and size= (cluster)");
+  const int k = take_required(spec, p, "k", "ports down and up per switch");
+  const int n = take_required(spec, p, "n", "levels");
+  const std::vector<int> widths = take_list(spec, p, "widths");
+  const int hosts = hosts_or(k), ports = take(spec, p, "ports", 0);
+  no_more(spec, p);
+  return make_kary_ntree(k, n, widths, hosts, ports);
+}
+
+// xgft:m=..:w=..
+Topology build_xgft(const std::string& spec, Parsed& p, int default_hosts) {
+  auto hosts_or = [&](int def) { return take(spec, p, "hosts", default_hosts >= 0 ? default_hosts : def); };
+  if (!p.positional.empty()) bad(spec, "xgft takes m=M1,..,MH:w=W1,..,WH");
+  if (!p.keys.count("m")) bad(spec, "xgft needs m= (children per node, one value per level)");
+  if (!p.keys.count("w")) bad(spec, "xgft needs w= (parents per node, one value per level, w1 = 1)");
+  const std::vector<int> m = take_list(spec, p, "m"), w = take_list(spec, p, "w");
+  const std::vector<int> widths = take_list(spec, p, "widths");
+  const int hosts = hosts_or(m.front()), ports = take(spec, p, "ports", 0);
+  no_more(spec, p);
+  return make_xgft(m, w, widths, hosts, ports);
+}
+
 Topology build(const std::string& spec, int default_hosts) {
   if (spec.rfind("file:", 0) == 0) {
     // The path may hold ':' or ','; only a trailing :hosts=... style key is refused.
@@ -110,19 +172,7 @@ Topology build(const std::string& spec, int default_hosts) {
     if (path.empty()) bad(spec, "file: needs a path");
     return read_topology_file(path);
   }
-  if (spec.rfind("product:", 0) == 0) {
-    std::string rest = spec.substr(8);
-    size_t star = rest.find('*');
-    if (star == std::string::npos) bad(spec, "product needs SPEC*SPEC");
-    std::string b = rest.substr(star + 1);
-    int hosts = default_hosts < 0 ? 1 : default_hosts;
-    size_t h = b.rfind(":hosts=");
-    if (h != std::string::npos) {
-      hosts = to_int(spec, "hosts", b.substr(h + 7));
-      b = b.substr(0, h);
-    }
-    return make_product(build(rest.substr(0, star), 0), build(b, 0), hosts);
-  }
+  if (spec.rfind("product:", 0) == 0) return build_product(spec, default_hosts);
   Parsed p = parse(spec);
   auto hosts_or = [&](int def) { return take(spec, p, "hosts", default_hosts >= 0 ? default_hosts : def); };
   if (p.kind == "torus" || p.kind == "mesh" || p.kind == "ring") {
@@ -186,45 +236,8 @@ Topology build(const std::string& spec, int default_hosts) {
     no_more(spec, p);
     return make_slimfly(q, hosts, lanes);
   }
-  if (p.kind == "fattree") {
-    if (!p.positional.empty()) bad(spec, "fattree takes k=,n= (k-ary n-tree) or radix=,size= (cluster)");
-    if (p.keys.count("radix") || p.keys.count("size")) {
-      for (const char* key : {"k", "n"})
-        if (p.keys.count(key)) bad(spec, std::string(key) + "= belongs to fattree:k=,n=, not to the radix=,size= form");
-      if (p.keys.count("hosts"))
-        bad(spec, "hosts= does not apply to fattree:radix=,size=: size= is the total host count");
-      if (p.keys.count("ports")) bad(spec, "ports= does not apply to fattree:radix=,size=: radix= is the switch ports");
-      const int radix = take_required(spec, p, "radix", "switch ports");
-      const int size = take_required(spec, p, "size", "hosts in all");
-      const bool has_levels = p.keys.count("levels") > 0;
-      const int levels = take(spec, p, "levels", 0), blocking = take(spec, p, "blocking", 1);
-      if (has_levels && (levels < 1 || levels > 3))
-        bad(spec, "levels=" + std::to_string(levels) +
-                      ": the cluster form builds 1, 2 or 3 levels (leave levels= out for the fewest; deeper trees: "
-                      "fattree:k=,n= or xgft)");
-      const std::vector<int> widths = take_list(spec, p, "widths");
-      no_more(spec, p);
-      return make_fat_tree_cluster(radix, size, levels, blocking, widths);
-    }
-    if (!p.keys.count("k") && !p.keys.count("n"))
-      bad(spec, "fattree needs k= and n= (k-ary n-tree) or radix= and size= (cluster)");
-    const int k = take_required(spec, p, "k", "ports down and up per switch");
-    const int n = take_required(spec, p, "n", "levels");
-    const std::vector<int> widths = take_list(spec, p, "widths");
-    const int hosts = hosts_or(k), ports = take(spec, p, "ports", 0);
-    no_more(spec, p);
-    return make_kary_ntree(k, n, widths, hosts, ports);
-  }
-  if (p.kind == "xgft") {
-    if (!p.positional.empty()) bad(spec, "xgft takes m=M1,..,MH:w=W1,..,WH");
-    if (!p.keys.count("m")) bad(spec, "xgft needs m= (children per node, one value per level)");
-    if (!p.keys.count("w")) bad(spec, "xgft needs w= (parents per node, one value per level, w1 = 1)");
-    const std::vector<int> m = take_list(spec, p, "m"), w = take_list(spec, p, "w");
-    const std::vector<int> widths = take_list(spec, p, "widths");
-    const int hosts = hosts_or(m.front()), ports = take(spec, p, "ports", 0);
-    no_more(spec, p);
-    return make_xgft(m, w, widths, hosts, ports);
-  }
+  if (p.kind == "fattree") return build_fattree(spec, p, default_hosts);
+  if (p.kind == "xgft") return build_xgft(spec, p, default_hosts);
   bad(spec,
       "unknown kind '" + p.kind +
           "' (torus, mesh, ring, hypercube, irregular, flatfly, dragonfly, slimfly, fattree, xgft, product, file)");
