@@ -75,8 +75,8 @@ void write_saturation_table(std::ostream& md, const StudyRun& run, const std::st
       if (!r || !r->error.empty() || r->points.empty()) continue;
       const ThroughputReadings t = readings(r);
       const double bound = r->bound.routed, high = r->throughput;
-      const std::string a = t.found ? fmt::format("{:.3f} ({:.0f}%)", t.at_saturation, 100 * t.at_saturation / bound)
-                                    : "n/a";
+      const std::string a =
+          t.found ? fmt::format("{:.3f} ({:.0f}%)", t.at_saturation, 100 * t.at_saturation / bound) : "n/a";
       std::string past = t.past_found ? fmt::format("{:.3f} ({:.0f}%)", t.past, 100 * t.past / bound) : "-";
       if (t.unsettled > 0) past += fmt::format(" [{} not settled]", t.unsettled);
       std::string paper = "-";

@@ -284,8 +284,8 @@ int route(const RouteCmdOptions& opt) {
   std::vector<A> algorithms;
   const std::optional<A> given = opt.routing.empty() ? std::nullopt : parse_enum<A>(opt.routing);
   if (!opt.routing.empty() && !given)
-    throw std::invalid_argument("--routing '" + routing::printable(opt.routing) + "' is not one of: " +
-                                enum_choice_list<A>());
+    throw std::invalid_argument("--routing '" + routing::printable(opt.routing) +
+                                "' is not one of: " + enum_choice_list<A>());
   if ((!opt.opensm_engine.empty() || !opt.opensm_options.empty() || !opt.opensm_dir.empty()) &&
       !(given && *given == A::Opensm))
     throw std::invalid_argument("--opensm-engine, --opensm-options and --opensm-dir need --routing opensm");

@@ -279,7 +279,8 @@ Scenario load_scenario(ConfigReader cfg, const std::string& path, const std::vec
   run.warmup = r.get<Warmup>("run.warmup");
   if (run.warmup != Warmup::Fixed) run.warmup_max_ns = r.get<double>("run.warmup_max_ns");  // echoed with its default
   else if (r.has("run.warmup_max_ns"))
-    throw ConfigError(r.where("run.warmup_max_ns") + ": key 'run.warmup_max_ns' applies only with run.warmup: steady or rate");
+    throw ConfigError(r.where("run.warmup_max_ns") +
+                      ": key 'run.warmup_max_ns' applies only with run.warmup: steady or rate");
   for (auto [key, field] : {std::pair{"run.ci_relative_width", &run.ci_relative_width},
                             std::pair{"run.ci_max_window_ns", &run.ci_max_window_ns}}) {
     if (run.measure == Measure::Ci) *field = r.get<double>(key);  // echoed with its default

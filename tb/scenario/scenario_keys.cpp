@@ -294,7 +294,8 @@ std::vector<Key> declare() {
           "run.warmup", run.warmup,
           "`fixed`: warm up `run.warmup_ns`; `steady`: at least that, then in steps of half of it until the "
           "packets in the fabric grew over the last `run.warmup_ns` by at most 2% of those delivered in it "
-          "plus 3 standard deviations of chance (tb/stats/steady_warmup.h); `rate`: as `steady`, and until the last two "
+          "plus 3 standard deviations of chance (tb/stats/steady_warmup.h); `rate`: as `steady`, and until the last "
+          "two "
           "steps' accepted traffic agrees within their 95% batch-means intervals; each point then writes `warmup` "
           "(`ns`, `settled`; `rate`: the last step's interval)")
           .when_set(),

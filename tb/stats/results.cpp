@@ -324,7 +324,8 @@ void print_summary(std::ostream& os, const std::vector<LoadPointResult>& points)
                   static_cast<unsigned long long>(p.packets_delivered),
                   static_cast<unsigned long long>(p.packets_in_flight),
                   p.saturated ? (p.warmup.rate && !p.warmup.settled ? "saturated, not settled" : "saturated")
-                  : p.warmup.rate && !p.warmup.settled ? "not settled" : "");
+                  : p.warmup.rate && !p.warmup.settled ? "not settled"
+                                                       : "");
     os << line;
   }
 }

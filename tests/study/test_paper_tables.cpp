@@ -71,14 +71,15 @@ std::vector<Row> read_csv(const std::string& path) {
 // study's explain_above, 15%, relative (absolute where the paper's value is 0).
 BOOST_AUTO_TEST_CASE(seeds000_table2) {
   const std::string dir = IBSC_SOURCE_DIR "/reports/torus-routing/";
-  const std::map<std::string, std::string> scenario_name = {{"e-cube", "e-cube"}, {"UD_DFS", "DFS_1VL"}, {"FX", "FX_1VL"}};
+  const std::map<std::string, std::string> scenario_name = {
+      {"e-cube", "e-cube"}, {"UD_DFS", "DFS_1VL"}, {"FX", "FX_1VL"}};
   std::map<std::string, routing::Metrics> metrics;  // torus/routing
   int cells = 0;
   for (const Row& r : read_csv(dir + "table2.csv")) {
     const std::string key = r.at("torus") + "/" + r.at("routing");
     if (!metrics.count(key)) {
-      const tb::Scenario s =
-          tb::load_scenario(dir + "scenarios/" + r.at("torus") + "-" + scenario_name.at(r.at("routing")) + "-uniform-512.yaml", {});
+      const tb::Scenario s = tb::load_scenario(
+          dir + "scenarios/" + r.at("torus") + "-" + scenario_name.at(r.at("routing")) + "-uniform-512.yaml", {});
       const routing::Topology t = tb::build_topology(s.topology);
       metrics[key] = routing::compute_metrics(t, routing::compute_routing(t, s.routing));
     }
@@ -137,10 +138,12 @@ BOOST_AUTO_TEST_CASE(seeds002_tables_1_2) {
     const bool updown = r.at("routing") == "updown-disjoint";
     for (size_t n = 0; n < 4; ++n) {
       const std::string col = "n" + std::to_string(n + 1);
-      const std::string pcol = updown ? (n == 0 ? std::string("paper_sls") : "paper_n" + std::to_string(n)) : "paper_" + col;
+      const std::string pcol =
+          updown ? (n == 0 ? std::string("paper_sls") : "paper_n" + std::to_string(n)) : "paper_" + col;
       BOOST_TEST(fmt::format("{:.2f}", ours[n]) == r.at(col), what << " " << col);
       const bool banded = updown || (r.at("table") == "table2" && n == 3);
-      if (banded && !r.at(pcol).empty()) BOOST_TEST(std::abs(ours[n] - std::stod(r.at(pcol))) <= 5.005, what << " " << col);
+      if (banded && !r.at(pcol).empty())
+        BOOST_TEST(std::abs(ours[n] - std::stod(r.at(pcol))) <= 5.005, what << " " << col);
     }
     if (r.at("table") == "table1" && !updown && !r.at("paper_sls").empty())
       BOOST_TEST(std::abs(ts.sls_used - std::stoi(r.at("paper_sls"))) <= 1, what);
@@ -214,13 +217,13 @@ BOOST_AUTO_TEST_CASE(seeds001_configuration_tables) {
   for (const routing::Seeds001Config& c : routing::seeds001_configs()) {
     const routing::Topology t = routing::build_topology_spec(c.spec);
     const routing::TopologyFigures f = routing::describe_topology(t, true, 1);
-    const std::string deg = f.min_degree == f.max_degree ? std::to_string(f.max_degree)
-                                                         : fmt::format("{}..{}", f.min_degree, f.max_degree);
-    const std::string row = fmt::format(
-        "| {} | `{}` | {} / {} | {} / {} | {} / {} | {} / {} | {} / {} | {} / {} ({}) | {} | ", c.name, c.spec,
-        c.switches, f.switches, c.hosts, f.hosts, c.degree, deg, c.diameter, f.diameter, pct(c.bisection),
-        f.dimension_cut.cables < 0 ? "-" : pct(f.dimension_cut.relative), pct(c.bisection), pct(f.estimate.relative),
-        f.estimate.how, f.cables);
+    const std::string deg =
+        f.min_degree == f.max_degree ? std::to_string(f.max_degree) : fmt::format("{}..{}", f.min_degree, f.max_degree);
+    const std::string row =
+        fmt::format("| {} | `{}` | {} / {} | {} / {} | {} / {} | {} / {} | {} / {} | {} / {} ({}) | {} | ", c.name,
+                    c.spec, c.switches, f.switches, c.hosts, f.hosts, c.degree, deg, c.diameter, f.diameter,
+                    pct(c.bisection), f.dimension_cut.cables < 0 ? "-" : pct(f.dimension_cut.relative),
+                    pct(c.bisection), pct(f.estimate.relative), f.estimate.how, f.cables);
     BOOST_TEST(line_starting("| " + c.name + " |").rfind(row, 0) == 0u, row);
     BOOST_TEST(f.switches == c.switches, c.name);
     BOOST_TEST(f.hosts == c.hosts, c.name);
@@ -244,9 +247,9 @@ BOOST_AUTO_TEST_CASE(seeds001_configuration_tables) {
     const routing::TableSet ts = routing::compute_routing(t, opt);
     const routing::CheckReport r = routing::check_tables(t, ts);
     const routing::Metrics m = routing::compute_metrics(t, ts);
-    const std::string row = fmt::format("| {} | `{}` | {} | {} | {} | {:.3f} / {:.3f} | {} |", d.row, d.spec, d.algo,
-                                        r.sls_used, r.vls_used, m.average_distance, m.average_topological_distance,
-                                        r.ok() ? "yes" : "NO");
+    const std::string row =
+        fmt::format("| {} | `{}` | {} | {} | {} | {:.3f} / {:.3f} | {} |", d.row, d.spec, d.algo, r.sls_used,
+                    r.vls_used, m.average_distance, m.average_topological_distance, r.ok() ? "yes" : "NO");
     BOOST_TEST(line_starting("| " + std::string(d.row) + " | `" + d.spec + "` | " + d.algo + " |") == row);
     BOOST_TEST(r.ok(), d.row);
   }

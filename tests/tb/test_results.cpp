@@ -101,7 +101,8 @@ BOOST_AUTO_TEST_CASE(both_readings_past_saturation) {
   const std::string before = slurp(plain + "/results.json"), csv_before = slurp(plain + "/results.csv");
   BOOST_TEST(before.find("steady_past") == std::string::npos);  // no beyond points: bytes as before
   BOOST_TEST(csv_before.find("warmup_settled") == std::string::npos);
-  for (auto [load, acc, settled] : {std::tuple{0.5, 0.9, true}, std::tuple{0.6, 0.95, true}, std::tuple{0.7, 1.3, false}}) {
+  for (auto [load, acc, settled] :
+       {std::tuple{0.5, 0.9, true}, std::tuple{0.6, 0.95, true}, std::tuple{0.7, 1.3, false}}) {
     tb::LoadPointResult r = pts.back();
     r.offered_load = load;
     r.accepted_bytes_per_ns_per_switch = acc;

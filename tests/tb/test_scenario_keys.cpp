@@ -95,9 +95,8 @@ BOOST_AUTO_TEST_CASE(every_declared_key_is_read) {
                                           "traffic.silent_hosts=[]"};
   std::set<std::string> read;
   // Another scenario: the real OpenSM's keys, which only routing opensm reads.
-  const tb::Scenario osm =
-      tb::load_scenario(file, {"routing.algorithm=opensm", "routing.opensm_engine=ftree",
-                               "routing.opensm_options=--lmc 0", "routing.opensm_timeout_s=30"});
+  const tb::Scenario osm = tb::load_scenario(file, {"routing.algorithm=opensm", "routing.opensm_engine=ftree",
+                                                    "routing.opensm_options=--lmc 0", "routing.opensm_timeout_s=30"});
   leaves(osm.resolved, "", read);
   for (const int variant : {0, 1, 2}) {
     std::vector<std::string> sets = gates;
