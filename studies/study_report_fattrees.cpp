@@ -28,6 +28,12 @@ bool random_uniform(const Study& s, const std::string& pattern) {
          std::find(set.begin(), set.end(), "traffic.pattern=all-to-all") != set.end();
 }
 
+// A CSV field without commas (table headings have them: "2-level, radix 36, 648 hosts").
+std::string field(std::string v) {
+  std::replace(v.begin(), v.end(), ',', ';');
+  return v;
+}
+
 std::string pct(double v) { return std::isnan(v) ? "-" : fmt::format("{:.1f}", v); }
 
 // Out-of-order arrivals at the destination NICs over the probes, and packets delivered.
@@ -116,7 +122,7 @@ std::vector<std::string> write_fat_trees_report(const std::string& dir, const St
         if (random_uniform(s, p.name)) ooo = reorder_text(*r);
       }
       md << " " << cell << " |";
-      csv << table << "," << row.label << "," << net << "," << row.routing << ","
+      csv << field(table) << "," << field(row.label) << "," << net << "," << row.routing << ","
           << fmt::format("{:.2f}", routed ? routed->route_seconds : 0.0) << ","
           << (routed ? routed->busiest_uniform : -1) << "," << (routed ? routed->busiest_shift : -1) << "," << p.name
           << "," << pct(ours) << "," << pct(bound) << "," << status << "\n";
