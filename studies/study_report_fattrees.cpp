@@ -66,10 +66,11 @@ std::vector<std::string> write_fat_trees_report(const std::string& dir, const St
         "primary path walked through the LFTs (routing/pair_loads.h); shift: the worst of the N-1 shift "
         "permutations i -> i + j of the host index. A permutation saturates at 1 / (its busiest count) of link rate "
         "at best.\n"
-     << fmt::format("- **saturation** per pattern, % of injection bandwidth: the highest load on a grid of 1/{} "
-                    "({:.1f}%) steps the fabric carries unsaturated (tb/run/saturation_search.h, tb/run/run_point.cpp); "
-                    "deterministic rows: / the channel-load bound of their tables, probed from the bound down.\n",
-                    grid, 100.0 / grid)
+     << fmt::format(
+            "- **saturation** per pattern, % of injection bandwidth: the highest load on a grid of 1/{} "
+            "({:.1f}%) steps the fabric carries unsaturated (tb/run/saturation_search.h, tb/run/run_point.cpp); "
+            "deterministic rows: / the channel-load bound of their tables, probed from the bound down.\n",
+            grid, 100.0 / grid)
      << "- **ooo**: out-of-order arrivals at the destination NICs over all probes of the row's first pattern "
         "(rows with a transport.mode only).\n";
   const auto& mode = run.quick ? s.quick_set : s.full_set;
@@ -97,8 +98,7 @@ std::vector<std::string> write_fat_trees_report(const std::string& dir, const St
     md << "| " << row.label << " |";
     if (routed)
       md << fmt::format(" {:.2f} | {} | {} |", routed->route_seconds, routed->busiest_uniform, routed->busiest_shift);
-    else
-      md << " - | - | - |";
+    else md << " - | - | - |";
     std::string ooo;
     for (const auto& p : s.patterns) {
       const ExperimentResult* r = find_experiment(run, net, row.routing, p.name, s.lengths.front().name);
@@ -115,9 +115,10 @@ std::vector<std::string> write_fat_trees_report(const std::string& dir, const St
           cell += " / " + pct(bound);
           const int bound_step = step_above_bound(bound_fraction(r->bound), grid) - 1;
           if (!random_uniform(s, p.name) && r->saturation_step < bound_step - 1)
-            failures.push_back(fmt::format("{} {} {}: saturation {:.1f}% is more than one 1/{} step under the bound "
-                                           "{:.1f}%",
-                                           net, row.routing, p.name, ours, grid, bound));
+            failures.push_back(
+                fmt::format("{} {} {}: saturation {:.1f}% is more than one 1/{} step under the bound "
+                            "{:.1f}%",
+                            net, row.routing, p.name, ours, grid, bound));
         }
         if (p.name == s.patterns.front().name) ooo = reorder_text(*r);  // the first pattern's (uniform)
       }
@@ -132,8 +133,8 @@ std::vector<std::string> write_fat_trees_report(const std::string& dir, const St
 
   md << "\n## Routing tables\n\n| network / routing | SLs | VLs | LMC | tables check |\n|---|---|---|---|---|\n";
   for (const auto& [key, r] : run.routed)
-    md << "| " << key << " | " << r.sls << " | " << r.vls << " | " << r.lmc << " | "
-       << (r.check.ok() ? "pass" : "FAIL") << " |\n";
+    md << "| " << key << " | " << r.sls << " | " << r.vls << " | " << r.lmc << " | " << (r.check.ok() ? "pass" : "FAIL")
+       << " |\n";
   md << "\n## Run times\n\n| experiment | probes | wall s |\n|---|---|---|\n";
   for (const auto& r : run.results)
     if (!r.not_built)
