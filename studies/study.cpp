@@ -116,7 +116,8 @@ Study load_study(const std::string& path) {
     s.report = r.as<std::string>(root["report"], "report");
     if (s.report != "torus-routing" && s.report != "voqsw" && s.report != "in-order-adaptive" && s.report != "tftr" &&
         s.report != "large-direct" && s.report != "fat-trees")
-      r.fail(root["report"], "report", "must be torus-routing, voqsw, in-order-adaptive, tftr, large-direct or fat-trees");
+      r.fail(root["report"], "report",
+             "must be torus-routing, voqsw, in-order-adaptive, tftr, large-direct or fat-trees");
   }
   if (root["explain_above"]) s.explain_above = r.as<double>(root["explain_above"], "explain_above");
   if (root["full"]) s.full_set = r.as<std::vector<std::string>>(root["full"], "full");
@@ -271,7 +272,7 @@ Study load_study(const std::string& path) {
       // talk: one value per pattern, in the patterns' order (null: the talk has none)
       // (a study without published values, report fat-trees, leaves it out)
       YAML::Node talk = s.report == "fat-trees" && !rows[i]["talk"] ? YAML::Node(YAML::NodeType::Sequence)
-                                                                     : r.need(rows[i], "talk", p + ".talk");
+                                                                    : r.need(rows[i], "talk", p + ".talk");
       if (s.report == "fat-trees" && talk.size() == 0) {
         s.rows.push_back(row);
         continue;

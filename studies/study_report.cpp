@@ -1,8 +1,8 @@
 #include "studies/study_report.h"
 
 #include "studies/study_conclusions.h"
-#include "studies/study_report_inorder.h"
 #include "studies/study_report_fattrees.h"
+#include "studies/study_report_inorder.h"
 #include "studies/study_report_large.h"
 #include "studies/study_report_tftr.h"
 #include "studies/study_report_voqsw.h"

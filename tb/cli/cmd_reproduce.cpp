@@ -13,9 +13,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "routing/pair_loads.h"
 #include "routing/checks.h"
 #include "routing/metrics.h"
+#include "routing/pair_loads.h"
 #include "routing/routing.h"
 #include "studies/study.h"
 #include "studies/study_report.h"
