@@ -25,7 +25,21 @@ FatTreeShape fat_tree_shape(const Topology& t) {
       if (o >= 0 && o < n && level[o] < 0) level[o] = level[queue[i]] + 1, queue.push_back(o);
     }
   }
-  if (static_cast<int>(queue.size()) != n) {
+  // The BFS above starts from every leaf, so it reaches an island that has a leaf of its own (a
+  // leaf with its own spine, cut off from the rest): connectivity is checked from one switch.
+  std::vector<char> seen(n, 0);
+  std::vector<int> stack{0};
+  seen[0] = 1;
+  int reached = 1;
+  while (!stack.empty()) {
+    const Node& node = t.nodes[stack.back()];
+    stack.pop_back();
+    for (int p = 1; p <= node.num_ports; ++p) {
+      const int o = node.ports[p].node;
+      if (o >= 0 && o < n && !seen[o]) seen[o] = 1, ++reached, stack.push_back(o);
+    }
+  }
+  if (static_cast<int>(queue.size()) != n || reached != n) {
     f.why_not = "the switches are not connected";
     return f;
   }

@@ -27,6 +27,10 @@ struct RoutedTorus {
   routing::CheckReport check;
   routing::LaneFanout lanes;  // seeds/004 (report voqsw) only; its per-lane list left empty
   FairShareCeiling ceiling;   // seeds/004 (report voqsw) only: uniform traffic on these paths
+  double route_seconds = 0;   // wall time of compute_routing (OpenSM engines: its whole run)
+  // report fat-trees only: routes on the busiest channel for all pairs and for the worst shift
+  // (routing/pair_loads.h, hosts in index order); -1: not computed
+  long busiest_uniform = -1, busiest_shift = -1;
 };
 
 struct ExperimentResult {

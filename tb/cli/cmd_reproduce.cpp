@@ -15,6 +15,7 @@
 
 #include "routing/checks.h"
 #include "routing/metrics.h"
+#include "routing/pair_loads.h"
 #include "routing/routing.h"
 #include "studies/study.h"
 #include "studies/study_report.h"
@@ -104,6 +105,12 @@ SaturationSearch saturation_search(const Study& study, const Experiment& e, cons
     search.known_saturated = step_above_bound(bound_fraction(res.bound), search.grid);
     search.top_first = true;
   }
+  // report_options grid: [N] (fat-trees: a coarser grid, fewer probes per cell)
+  if (auto g = study.report_options.find("grid"); g != study.report_options.end() && !g->second.empty()) {
+    search.grid = std::stoi(g->second.front());
+    if (const SaturationRow* row = study.row_of(e); row && row->deterministic)
+      search.known_saturated = step_above_bound(bound_fraction(res.bound), search.grid);
+  }
   return search;
 }
 
@@ -182,7 +189,7 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
   std::vector<Scenario> scenarios;
   std::map<std::string, std::unique_ptr<Routed>> routed;
   std::vector<double> cost;
-  const bool large = study.report == "large-direct";
+  const bool large = study.report == "large-direct" || study.report == "fat-trees";
   for (const Experiment& e : exps) {
     if (large) {
       // A row whose routing this build does not have is listed "not built", not run: the study
@@ -205,8 +212,16 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
       auto t = std::chrono::steady_clock::now();
       r = std::make_unique<Routed>();
       r->topo = build_topology(s.topology);
+      const auto t_route = std::chrono::steady_clock::now();
       r->tables = routing::compute_routing(r->topo, s.routing);
       RoutedTorus& rt = run.routed[key];
+      rt.route_seconds = seconds_since(t_route);
+      if (study.report == "fat-trees") {  // the busiest channel in routes, uniform and shift
+        rt.busiest_uniform = routing::uniform_pair_loads(r->topo, r->tables).busiest();
+        std::vector<int> order(r->topo.num_hosts);
+        for (int h = 0; h < r->topo.num_hosts; ++h) order[h] = h;
+        rt.busiest_shift = routing::busiest_shift(r->topo, r->tables, order);
+      }
       rt.torus = e.torus;
       rt.routing = e.routing;
       rt.sls = r->tables.sls_used;
@@ -239,7 +254,15 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
                               "; run alone with: ibsc run THIS_FILE)");
     ExperimentResult res;
     res.exp = e;
-    res.bound = fault_aware_bound(r->topo, r->tables, s);
+    if (study.report == "fat-trees" && s.point.traffic.pattern == TrafficPattern::AllToAll) {
+      // all-to-all sends to every other host in turn: over the window the uniform matrix, whose
+      // bound it gets (the bound walks a matrix; all-to-all's destinations are drawn per packet)
+      std::vector<std::string> set = e.set;
+      set.push_back("traffic.pattern=uniform");
+      res.bound = fault_aware_bound(r->topo, r->tables, load_scenario(study.base, set));
+    } else {
+      res.bound = fault_aware_bound(r->topo, r->tables, s);
+    }
     run.results.push_back(res);
     double len = s.point.injection.length_mix.empty() ? 512 : s.point.injection.length_mix[0].first;
     cost.push_back(r->topo.num_switches * (64.0 + 512.0 * 512.0 / len / 8.0));

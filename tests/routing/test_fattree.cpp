@@ -340,3 +340,22 @@ BOOST_AUTO_TEST_CASE(refusals_name_the_reason) {
   BOOST_TEST(e.find("at most routing.lmc 1") != std::string::npos, e);
   BOOST_TEST(e.find("49151") != std::string::npos, e);
 }
+
+// Two islands, each a leaf with its own spine: every switch is some leaf's BFS descendant, so a
+// connectivity check from the leaves alone passed; the shape must refuse it (and fattree with it).
+BOOST_AUTO_TEST_CASE(an_island_with_a_leaf_of_its_own_is_not_a_fat_tree) {
+  Topology t;
+  t.kind = "test";
+  for (int l = 0; l < 2; ++l) add_switch(t, "leaf" + std::to_string(l), 4);
+  for (int s = 0; s < 2; ++s) add_switch(t, "spine" + std::to_string(s), 4);
+  for (int l = 0; l < 2; ++l) connect(t, l, 3, 2 + l, 1);  // leaf l - spine l only
+  for (int l = 0; l < 2; ++l)
+    for (int h = 0; h < 2; ++h) connect(t, add_host(t, "h" + std::to_string(2 * l + h)), 1, l, 1 + h);
+  const FatTreeShape f = fat_tree_shape(t);
+  BOOST_TEST(!f.fat_tree);
+  BOOST_TEST(f.why_not == "the switches are not connected");
+  BOOST_TEST(!algorithm_applies(Algorithm::Fattree, t));
+  // Joined by one cable between the spines it is connected, but that cable joins level 1 to 1.
+  connect(t, 2, 2, 3, 2);
+  BOOST_TEST(fat_tree_shape(t).why_not.find("joins levels 1 and 1") != std::string::npos);
+}
