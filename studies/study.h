@@ -68,7 +68,7 @@ struct Experiment {
 struct Study {
   std::string file, name, title, base;  // base: the scenario file, resolved against the study's folder
   // Which report: "torus-routing" (seeds/000, the default), "voqsw" (seeds/004, study_report_voqsw.h),
-  // "in-order-adaptive" (seeds/003, study_report_inorder.h), "tftr" (seeds/002, study_report_tftr.h)
+  // "in-order-adaptive" (seeds/003, study_report_inorder.h), "tftr" (seeds/002, study_report_tftr.h),
   // "large-direct" (seeds/001, study_report_large.h: saturation by bisection, rows x patterns),
   // "congestion-control" (issue 34, study_report_cc.h: tree saturation with CC off and on), or
   // "fat-trees" (study_report_fattrees.h: the same rows and search, no published values; busiest
