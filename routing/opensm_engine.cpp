@@ -58,7 +58,7 @@ std::string find_file(const std::string& engine, const char* env, const std::str
       dirs.insert(dirs.begin(), found.begin(), found.end());
     }
   for (const std::string& d : dirs) {
-    const std::string f = d + "/" + name;
+    std::string f = d + "/" + name;
     if (::access(f.c_str(), on_path ? X_OK : R_OK) == 0) return f;
   }
   fail(engine, name + " not found (looked in " + (on_path ? "PATH, " : "") + where + "; " + env +
