@@ -16,10 +16,9 @@ using models::Picos;
 
 namespace {
 Picos ps(double ns) { return static_cast<Picos>(ns * 1000.0 + 0.5); }
-// Every bit x: a value not sampled.
-void set_x(sc_dt::sc_lv_base& v) {
-  for (int i = 0; i < v.length(); ++i) v.set_bit(i, sc_dt::Log_X);
-}
+// Every bit x: a value not sampled. Whole words at once: SystemC 2.3.4's set_bit shifts into
+// bit 31 of an int (undefined behaviour that UBSan reports).
+void set_x(sc_dt::sc_lv_base& v) { v = sc_dt::sc_lv_base(sc_dt::SC_LOGIC_X, v.length()); }
 }  // namespace
 
 void WaveOptions::validate(int num_switches) const {
