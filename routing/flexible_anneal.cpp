@@ -144,12 +144,8 @@ bool Annealer::reroute(size_t pi, double temp, std::vector<int>& out) {
   const int d = static_cast<int>(pi / n_), s = static_cast<int>(pi % n_);
   const int len = D(s, d);
   ++epoch_;
-  layer_.assign(len + 1, {});
-  for (int c = 0; c < C_; ++c) {
-    const Channel& ch = g_.channels[c];
-    const int dl = D(ch.from, d);
-    if (dl <= len && D(ch.to, d) == dl - 1 && D(s, ch.from) + dl == len) layer_[dl].push_back(c);
-  }
+  minimal_channel_layers(
+      g_.channels, [this](int a, int b) { return D(a, b); }, s, d, layer_);
   for (int l = 1; l <= len; ++l)
     for (int c : layer_[l]) {
       w_[c] = 2 * L_.load[c] + 1 - temp * std::log(1.0 - uniform());

@@ -90,12 +90,8 @@ CdgImprover::CdgImprover(const SwitchGraph& g, RouteResult& r)
 void CdgImprover::best_completions(int s, int d) {
   ++epoch_;
   const int len = D(s, d);
-  layer_.assign(len + 1, {});
-  for (int c = 0; c < C_; ++c) {
-    const Channel& ch = g_.channels[c];
-    const int dl = D(ch.from, d);
-    if (dl <= len && D(ch.to, d) == dl - 1 && D(s, ch.from) + dl == len) layer_[dl].push_back(c);
-  }
+  minimal_channel_layers(
+      g_.channels, [this](int a, int b) { return D(a, b); }, s, d, layer_);
   for (int l = 1; l <= len; ++l)
     for (int c : layer_[l]) {
       Cost here = kInfinite;

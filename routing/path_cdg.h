@@ -76,4 +76,19 @@ class PathCdg {
   std::vector<int> stack_;
 };
 
+// The channels of every minimal path from switch s to d, by layer: layer[l] holds the channels
+// that leave a switch l hops from d toward one l - 1 hops from it, on a minimal s -> d path.
+// D(a, b) is the switch distance. Shared by Flexible's path-space stages (flexible_cdg.cpp,
+// flexible_anneal.cpp), which walk these layers to pick a path.
+template <class Channels, class Distance>
+void minimal_channel_layers(const Channels& channels, const Distance& D, int s, int d,
+                            std::vector<std::vector<int>>& layer) {
+  const int len = D(s, d);
+  layer.assign(len + 1, {});
+  for (int c = 0; c < static_cast<int>(channels.size()); ++c) {
+    const int dl = D(channels[c].from, d);
+    if (dl <= len && D(channels[c].to, d) == dl - 1 && D(s, channels[c].from) + dl == len) layer[dl].push_back(c);
+  }
+}
+
 }  // namespace ibsc::routing
