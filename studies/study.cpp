@@ -105,7 +105,7 @@ Study load_study(const std::string& path) {
   r.only(root, {"study",  "title",    "base",         "report",      "explain_above",     "full",    "quick",
                 "tori",   "networks", "routings",     "patterns",    "lengths",           "figures", "factors",
                 "table2", "notes",    "explanations", "experiments", "quick_experiments", "panels",  "report_options",
-                "rows"},
+                "rows",   "fitted"},
          "");
   Study s;
   s.file = path;
@@ -296,6 +296,19 @@ Study load_study(const std::string& path) {
       e.cells = r.as<std::vector<std::string>>(r.need(ex[i], "cells", p + ".cells"), p + ".cells");
       e.why = r.as<std::string>(r.need(ex[i], "why", p + ".why"), p + ".why");
       s.explanations.push_back(e);
+    }
+  }
+  if (YAML::Node fit = root["fitted"]) {
+    for (size_t i = 0; i < fit.size(); ++i) {
+      const std::string p = "fitted[" + std::to_string(i) + "]";
+      r.only(fit[i], {"choice", "figure", "before", "after", "why"}, p);
+      FittedChoice f;
+      f.choice = r.as<std::string>(r.need(fit[i], "choice", p + ".choice"), p + ".choice");
+      f.figure = r.as<std::string>(r.need(fit[i], "figure", p + ".figure"), p + ".figure");
+      f.before = r.as<std::string>(r.need(fit[i], "before", p + ".before"), p + ".before");
+      f.after = r.as<std::string>(r.need(fit[i], "after", p + ".after"), p + ".after");
+      f.why = r.as<std::string>(r.need(fit[i], "why", p + ".why"), p + ".why");
+      s.fitted.push_back(f);
     }
   }
   return s;

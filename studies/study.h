@@ -31,6 +31,16 @@ struct Explanation {
   std::string why;
 };
 
+// A choice the paper leaves open that was picked because it brings a figure nearer the paper's:
+// the report lists every such choice with the figure before and after, so a reader can tell the
+// matches that are independent evidence from those that were fitted.
+struct FittedChoice {
+  std::string choice;         // "transport.ack_coalesce: 128 (an ACK per message)"
+  std::string figure;         // the figure it moves: "Table 2 waste of LI-dyn4M"
+  std::string before, after;  // the figure with the alternative and with the choice (measured)
+  std::string why;            // how the choice was picked and how it was measured
+};
+
 // A cross product of axis values to run ("*": every value of that axis). Studies that list
 // blocks run exactly their union instead of the figure and factor-table products.
 struct ExperimentBlock {
@@ -95,7 +105,8 @@ struct Study {
   std::map<std::string, double> topological_distance_paper;  // per torus
   std::vector<std::string> notes;                            // modelling choices where the paper leaves details open
   std::vector<Explanation> explanations;
-  double explain_above = 0.15;  // differences above this fraction must be explained
+  std::vector<FittedChoice> fitted;  // "Choices fitted to the paper" (write_fitted_choices)
+  double explain_above = 0.15;       // differences above this fraction must be explained
 
   const StudyAxisValue& axis(const std::vector<StudyAxisValue>& values, const std::string& name) const;
   // The row an experiment of a large-direct study belongs to; nullptr when none.

@@ -196,6 +196,8 @@ Scenario load_scenario(ConfigReader cfg, const std::string& path, const std::vec
     dc.disks = r.get<int>("traffic.disk.disks");
     dc.compression = r.get<double>("traffic.disk.compression");
     dc.mtu = static_cast<uint32_t>(r.get<int>("traffic.disk.mtu"));
+    if (r.has("traffic.disk.max_message"))
+      dc.max_message = static_cast<uint32_t>(r.get<int>("traffic.disk.max_message"));
     if (disk) r.checked("traffic.disk", [&] { dc.validate(num_hosts); });
     if (disk && r.has("traffic.pattern"))
       r.fail("traffic.pattern", "traffic.workload: disk chooses its own destinations; drop one of them");

@@ -182,6 +182,11 @@ std::vector<Key> declare() {
           .only_with("`traffic.workload`"),
       int_key("traffic.disk.mtu", static_cast<int>(dc.mtu), 1, kMtu, bytes, "longer messages are split")
           .only_with("`traffic.workload`"),
+      int_key("traffic.disk.max_message", 0, 1, 1 << 30, bytes,
+              "a message drawn longer is cut to this length (the same draws otherwise: what the 64 KB messages cost)")
+          .when_set()
+          .only_with("`traffic.workload`")
+          .shown("off"),
       choice_key("traffic.injection", s.point.injection.process, "injection process"),
       list_key("traffic.lengths", KeyType::DoubleList, J::array(), bytes,
                "a length mix `[len, weight, len, weight, ...]` instead of `traffic.length`")

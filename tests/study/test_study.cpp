@@ -7,6 +7,7 @@
 #include <iterator>
 
 #include "routing/generators.h"
+#include "routing/graph.h"
 #include "routing/routing.h"
 #include "routing/topo_spec.h"
 #include "studies/study.h"
@@ -15,6 +16,7 @@
 #include "tb/scenario/scenario_yaml.h"
 #include "tb/stats/channel_load.h"
 #include "tb/stats/fair_share.h"
+#include "tb/stats/minimal_bound.h"
 #include "tb/traffic/traffic_driver.h"
 #include "tests/support/error_of.h"
 #include "tests/support/sc_test_main.h"
@@ -196,6 +198,41 @@ BOOST_AUTO_TEST_CASE(hotspot_bound_is_the_hot_host_link) {
   BOOST_TEST(b.topology > b.routed);
 }
 
+// The bound any minimal routing obeys (tb/stats/minimal_bound.h), by hand on a 4x4 torus with 4
+// hosts per switch: a switch and its neighbour are joined by one minimal path (one cable), so
+// two hosts sending all their rate across it load it with 2 host rates: bound 1/2. A pair two
+// hops apart has two minimal paths in a 4x4 torus (both ways round a ring, or either dimension
+// first), so its rate is not tied to any cable and leaves the bound where it is; a pair on one
+// switch needs no cable.
+BOOST_AUTO_TEST_CASE(minimal_bound_counts_only_unavoidable_cables) {
+  const routing::Topology t = routing::make_torus({4, 4}, 4, true, 8);
+  const routing::SwitchGraph g(t);
+  const int s = 0, next = g.channels[g.out[0][0]].to;
+  const std::vector<int> d = routing::bfs_distances(g, s);
+  int far = -1;
+  for (int x = 0; x < g.n && far < 0; ++x)
+    if (d[x] == 2) far = x;
+  std::vector<int> on_s, on_next, on_far;
+  for (int h = 0; h < t.num_hosts; ++h) {
+    if (t.host_switch(h) == s) on_s.push_back(h);
+    if (t.host_switch(h) == next) on_next.push_back(h);
+    if (t.host_switch(h) == far) on_far.push_back(h);
+  }
+  BOOST_REQUIRE(on_s.size() == 4 && on_next.size() == 4 && far >= 0);
+  std::vector<tb::Demand> demand{{on_s[0], on_next[0], 1.0}, {on_s[1], on_next[1], 1.0}};
+  tb::MinimalBound b = tb::minimal_unavoidable_bound(t, demand);
+  BOOST_TEST(b.busiest == 2.0, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(b.fraction == 0.5, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(b.where.find("(1 cable)") != std::string::npos);
+  demand.push_back({on_s[2], on_far[0], 1.0});   // two minimal paths: no unavoidable cable
+  demand.push_back({on_s[3], on_s[0], 1.0});     // same switch: none
+  demand.push_back({on_next[2], on_s[2], 0.5});  // the other direction: its own cable
+  b = tb::minimal_unavoidable_bound(t, demand);
+  BOOST_TEST(b.fraction == 0.5, boost::test_tools::tolerance(1e-12));
+  // Nothing unavoidable at all: the host links bound it (1).
+  BOOST_TEST(tb::minimal_unavoidable_bound(t, {{on_s[2], on_far[0], 1.0}}).fraction == 1.0);
+}
+
 BOOST_AUTO_TEST_CASE(seeds000_study_expands_to_its_experiments) {
   tb::Study s = tb::load_study(kStudy);
   auto exps = s.experiments(false);
@@ -277,14 +314,16 @@ BOOST_AUTO_TEST_CASE(figure_subtitle_from_the_axes) {
 // workload (7: with and without the transport), Figure 6's 7 routings on 2 networks (14), Table
 // 2's 8 routings x 3 workloads (24), Figure 8's 3 more pools at 512 bytes (3) and 6 routings x 3
 // more MTUs (18), Figure 5's buffer panels under uniform traffic (2), Table 2's compression sensitivity (8 routings x
-// 6 workloads: 48) = 170. Quick: 2 + 5 x 3 (Table 1's workloads) + 3 (Figure 6a: DET, Adap_32B, Adap_128B). A disk
-// experiment is a finite workload with rearrange buffers, and its written scenario (which must not echo
-// traffic.pattern: the disk workload refuses it) reads back the same. Figure 8's MTU axis sets the escape queue to one
-// MTU for adaptive routing and leaves DET without one.
+// 6 workloads: 48), Table 1's 8 routings on the 2 more workloads compressed 20x and Table 2's on 3 compressed 25x
+// whose ends the fabric sets (Table 1's 20x workload had 5: +19, +24), and the waste runs with messages cut to 8 KB
+// (5 routings x 2 workloads on each network: 20) = 233. Quick: 2 + 5 x 3 (Table 1's workloads) + 3 (Figure 6a: DET,
+// Adap_32B, Adap_128B). A disk experiment is a finite workload with rearrange buffers, and its written scenario (which
+// must not echo traffic.pattern: the disk workload refuses it) reads back the same. Figure 8's MTU axis sets the escape
+// queue to one MTU for adaptive routing and leaves DET without one.
 BOOST_AUTO_TEST_CASE(seeds003_study_expands_and_its_disk_scenarios_read_back) {
   tb::Study s = tb::load_study(IBSC_SOURCE_DIR "/scenarios/seeds003/in-order-adaptive.yaml");
   BOOST_TEST(s.report == "in-order-adaptive");
-  BOOST_TEST(s.experiments(false).size() == 170u);
+  BOOST_TEST(s.experiments(false).size() == 233u);
   BOOST_TEST(s.experiments(true).size() == 20u);
   int checked = 0, mtu = 0;
   for (const auto& e : s.experiments(false)) {
