@@ -337,8 +337,8 @@ std::vector<std::string> write_inorder_report(const std::string& dir, const Stud
           "accepted traffic and its text compares where the curves turn up. The paper's wording (\"network "
           "throughput is double ... more than four times\") also allows the highest accepted traffic in steady "
           "state past saturation: the last column, from the `sweep.beyond` points at 1.5, 2 and 3 times the "
-          "saturation load, each warmed up until its accepted traffic is steady (`run.warmup: rate`, at most 10 "
-          "times the warm-up; a point that did not settle is not taken). The peak of the sweep is neither: past "
+          "saturation load, each warmed up until its accepted traffic is steady (`run.warmup: rate`, at most "
+          "`run.warmup_max_ns`, 1 ms here; a point that did not settle is not taken, and counted in brackets). The peak of the sweep is neither: past "
           "saturation it is a transient of the fixed warm-up. Per size: ";
     std::vector<std::string> parts;
     for (const auto& [size, fs] : sizes)

@@ -305,7 +305,7 @@ std::vector<Key> declare() {
           "(`ns`, `settled`; `rate`: the last step's interval)")
           .when_set(),
       real_key("run.warmup_max_ns", run.warmup_max_ns, 0, 1e12, ns, "longest warm-up; 0: 10 x `run.warmup_ns`")
-          .only_with("`run.warmup: steady` or `rate`"),
+          .only_with("`run.warmup: steady` or `rate`, or `sweep.beyond` (its points)"),
       real_key("run.window_ns", run.window_ns, 1, 1e12, ns, "packets generated here are measured"),
       real_key("run.drain_ns", run.drain_ns, 0, 1e12, ns, "at most this long after the window for measured packets"),
       real_key("run.watchdog_ns", run.watchdog_ns, 1, 1e12, ns,
