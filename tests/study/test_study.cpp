@@ -435,6 +435,39 @@ BOOST_AUTO_TEST_CASE(window_bytes_pro_rated_at_the_edges) {
   BOOST_TEST(d.window_delivered_bytes == 512u + 512u);
 }
 
+BOOST_AUTO_TEST_CASE(endpoint_bound_of_a_finite_workload_by_hand) {
+  // 1X: 4 ns per byte. Hosts 0 and 2 each send a 100-byte packet (400 ns) to host 1 at 0: host 1's
+  // link takes them one after the other, till 800 ns. Host 0 sends 50 bytes (200 ns) to host 3 at
+  // 1000 ns: its link is free again, so till 1200 ns, the latest end: the bound. Without a
+  // packet limit nothing is tracked.
+  Routed r({4, 4}, "ecube");
+  tb::TrafficConfig tc;
+  tc.packets_per_host = 10;
+  tb::InjectionConfig ic;
+  tb::TrafficDriver d(r.topo, tc, ic, 0.1, 0.25, 1);
+  auto gen = [&](uint32_t src, uint32_t dst, uint32_t len, models::Picos t) {
+    models::Packet p;
+    p.src_host = src;
+    p.dst_host = dst;
+    p.length = len;
+    d.generated(p, t);
+  };
+  gen(0, 1, 100, 0);
+  gen(2, 1, 100, 0);
+  BOOST_TEST(d.endpoint_bound_ps() == 800000.0, boost::test_tools::tolerance(1e-9));
+  gen(0, 3, 50, 1000000);
+  BOOST_TEST(d.endpoint_bound_ps() == 1200000.0, boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(d.last_generated_ps() == 1000000u);
+  gen(2, 1, 100, 1000000);  // host 1's link idle since 800 ns: 1000 to 1400 ns
+  BOOST_TEST(d.endpoint_bound_ps() == 1400000.0, boost::test_tools::tolerance(1e-9));
+  tc.packets_per_host = 0;
+  tb::TrafficDriver open(r.topo, tc, ic, 0.1, 0.25, 1);
+  models::Packet p;
+  p.length = 100;
+  open.generated(p, 0);
+  BOOST_TEST(open.endpoint_bound_ps() == 0.0);
+}
+
 BOOST_AUTO_TEST_CASE(conclusions_need_explanations_like_cells) {
   tb::Study s = tb::load_study(kStudy);
   tb::StudyRun run;
