@@ -410,6 +410,17 @@ BOOST_AUTO_TEST_CASE(bad_study_names_file_line_and_key) {
              "characters)");
   std::ofstream(file) << "study: x\n" << base << "tori:\n  - {name: a/b, set: []}\n";
   BOOST_TEST(error_of([&] { tb::load_study(file); }).find("bad_study.yaml:4: key 'tori[0].name': 'a/b' is not") == 0);
+  // A fitted choice needs its figure before and after (the report's "Choices fitted to the paper").
+  const std::string axes =
+      "tori: [{name: a, set: []}]\nroutings: [{name: r, set: []}]\npatterns: [{name: p, set: []}]\n"
+      "lengths: [{name: l, set: []}]\nfigures: {pattern: p, length: l}\n";
+  std::ofstream(file) << "study: x\n" << base << axes << "fitted:\n  - {choice: c, figure: f, before: b, why: w}\n";
+  BOOST_TEST(error_of([&] { tb::load_study(file); }).find("bad_study.yaml:9: key 'fitted[0].after': missing") == 0,
+             error_of([&] { tb::load_study(file); }));
+  std::ofstream(file) << "study: x\n"
+                      << base << axes << "fitted:\n  - {choice: c, figure: f, before: b, after: a, why: w, where: x}\n";
+  BOOST_TEST(error_of([&] { tb::load_study(file); }).find("bad_study.yaml:9: key 'fitted[0].where': unknown key") == 0,
+             error_of([&] { tb::load_study(file); }));
   std::ofstream(file) << "study: x\n" << base << "tori: &t\n  - {name: a, set: []}\nroutings: *t\n";
   BOOST_TEST(error_of([&] { tb::load_study(file); }).find("bad_study.yaml:3: YAML anchor '&t'") == 0);
   std::remove(file.c_str());
