@@ -150,6 +150,13 @@ double saturation_throughput(const std::vector<LoadPointResult>& points) {
   return saturation_point(points).accepted_bytes_per_ns_per_switch;
 }
 
+double sweep_peak(const std::vector<LoadPointResult>& points) {
+  double best = 0;
+  for (const auto& p : points)
+    if (!beyond_point(p)) best = std::max(best, p.accepted_bytes_per_ns_per_switch);
+  return best;
+}
+
 const ExperimentResult* find_experiment(const StudyRun& run, const std::string& torus, const std::string& routing,
                                         const std::string& pattern, const std::string& length) {
   for (const auto& r : run.results)

@@ -254,7 +254,7 @@ std::vector<std::string> write_inorder_report(const std::string& dir, const Stud
         "saturated (generated = accepted within the batch-means interval and 5%, every packet of the window "
         "delivered), bisected around the saturation load: the point where the paper's latency against accepted "
         "traffic curves turn up, and seeds/002's reading (reports/tftr). Peak accepted: the highest accepted traffic "
-        "of the whole sweep, saturated points included (the sensitivity: past saturation "
+        "of the sweep's points, saturated ones included, each warmed up 20 us (the sensitivity: past saturation "
      << det
      << "'s accepted traffic keeps creeping up, see below). Out-of-order arrivals: at the destination NICs over the "
         "whole sweep, of the packets delivered (both routings deliver on arrival here, `transport.mode: ooo`). "
@@ -282,6 +282,7 @@ std::vector<std::string> write_inorder_report(const std::string& dir, const Stud
     if (!d || !a || !d->error.empty() || !a->error.empty() || d->points.empty() || a->points.empty()) continue;
     uint64_t ooo = 0, delivered = 0;
     for (const auto& p : a->points) {
+      if (beyond_point(p)) continue;  // the sweep's own points, as the paper's curves
       ooo += p.transport.out_of_order_arrivals;
       delivered += p.transport.host_packets_delivered;
     }
@@ -291,7 +292,7 @@ std::vector<std::string> write_inorder_report(const std::string& dir, const Stud
                                        d->exp.name, p.transport.out_of_order_arrivals, p.offered_load));
     const double td = saturation_throughput(d->points), ta = saturation_throughput(a->points);
     const double f = ta / td, paper = paper_value(first(s, "factor." + size_of(net.name)));
-    const double pf = a->throughput / d->throughput;
+    const double dpeak = sweep_peak(d->points), apeak = sweep_peak(a->points), pf = apeak / dpeak;
     // Reading (b): the highest accepted traffic of the `sweep.beyond` points warmed up to a steady
     // rate (tb/stats/results.h); "-" when the sweep has none that settled.
     const ThroughputReadings rd = throughput_readings(d->points), ra = throughput_readings(a->points);
@@ -308,9 +309,9 @@ std::vector<std::string> write_inorder_report(const std::string& dir, const Stud
         net.name, td, ta, f, num(paper, 0),
         std::isnan(paper) ? "-" : fmt::format("{:+.0f}%", 100 * (f - paper) / paper), ooo, delivered,
         delivered ? 100.0 * ooo / delivered : 0.0, d->bound.routed, a->bound.routed, a->bound.routed / d->bound.routed,
-        d->throughput, a->throughput, pf, steady_cell);
+        dpeak, apeak, pf, steady_cell);
     fcsv << net.name << "," << num(td, 4) << "," << num(ta, 4) << "," << num(f, 4) << "," << num(paper, 2) << "," << ooo
-         << "," << delivered << "," << num(d->throughput, 4) << "," << num(a->throughput, 4) << "," << num(pf, 4) << ","
+         << "," << delivered << "," << num(dpeak, 4) << "," << num(apeak, 4) << "," << num(pf, 4) << ","
          << (steady ? num(rd.past, 4) : "") << "," << (steady ? num(ra.past, 4) : "") << ","
          << (steady ? num(sf, 4) : "") << "\n";
     // Whatever the size, adaptive routing must carry more than DET.
@@ -338,7 +339,8 @@ std::vector<std::string> write_inorder_report(const std::string& dir, const Stud
           "throughput is double ... more than four times\") also allows the highest accepted traffic in steady "
           "state past saturation: the last column, from the `sweep.beyond` points at 1.5, 2 and 3 times the "
           "saturation load, each warmed up until its accepted traffic is steady (`run.warmup: rate`, at most "
-          "`run.warmup_max_ns`, 1 ms here; a point that did not settle is not taken, and counted in brackets). The peak of the sweep is neither: past "
+          "`run.warmup_max_ns`, 1 ms here; a point that did not settle is not taken, and counted in brackets). The "
+          "peak of the sweep is neither: past "
           "saturation it is a transient of the fixed warm-up. Per size: ";
     std::vector<std::string> parts;
     for (const auto& [size, fs] : sizes)

@@ -140,7 +140,7 @@ std::vector<std::string> write_tftr_report(const std::string& dir, const StudyRu
     Level& l = lv[{r.exp.torus, r.exp.routing}][f];
     l.faults = f;
     l.throughput.push_back(saturation_throughput(r.points));
-    l.peak.push_back(r.throughput);
+    l.peak.push_back(sweep_peak(r.points));
     const ThroughputReadings tr = throughput_readings(r.points);
     if (tr.past_found) l.steady.push_back(tr.past);
     l.unsettled += tr.unsettled;
