@@ -167,7 +167,8 @@ void write_minimal_bounds(std::ostream& md, const StudyRun& run) {
         const MinimalBound b = minimal_bound_on(s, *row, p.name, net);
         const bool over = net == row->network && c.ours > 100 * b.fraction + 100.0 / kGrid;
         cell += " / " + pct(100 * b.fraction) + (over ? " (!)" : "") +
-                (net == row->talk_network ? " (" + b.where + ")" : "");
+                (net == row->talk_network ? " (" + (b.where.empty() ? std::string("none unavoidable") : b.where) + ")"
+                                          : "");
       }
       md << " " << cell << " |";
     }
