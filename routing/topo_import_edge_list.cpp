@@ -93,12 +93,9 @@ EdgeList read_lines(const std::string& path) {
     std::istringstream is(s);
     std::string kw;
     is >> kw;
-    if (kw == "switch" || kw == "host")
-      read_declaration(path, line, kw, is, e);
-    else if (kw == "link")
-      read_link(path, line, is, e);
-    else
-      fail(path, line, "unknown keyword '" + kw + "' (switch, host, link)");
+    if (kw == "switch" || kw == "host") read_declaration(path, line, kw, is, e);
+    else if (kw == "link") read_link(path, line, is, e);
+    else fail(path, line, "unknown keyword '" + kw + "' (switch, host, link)");
   }
   return e;
 }
