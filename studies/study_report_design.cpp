@@ -23,27 +23,35 @@ const LoadPointResult* at_load(const ExperimentResult& r, double load) {
   return nullptr;
 }
 
-// The offered load the counters of one network, pattern and length are compared at (see the header).
+// The offered load the counters of one network, pattern and length are read at (see the header):
+// report_options counters_at, or the lowest load at which the baseline is saturated that every
+// variant whose sweep went that far also ran (the grid the sweeps share, not a bisection point of
+// one of them). NAN: the baseline did not run or never saturated.
 double counter_load(const StudyRun& run, const std::string& net, const std::string& pattern, const std::string& len) {
   const Study& s = *run.study;
   if (auto it = s.report_options.find("counters_at"); it != s.report_options.end() && !it->second.empty())
     return std::stod(it->second.front());
-  double best = NAN;
-  const ExperimentResult* first = nullptr;
-  for (const auto& v : s.routings)
-    if (const ExperimentResult* r = find_experiment(run, net, v.name, pattern, len); ran(r)) {
-      first = r;
-      break;
-    }
-  if (!first) return best;
-  for (const auto& p : first->points) {
+  const ExperimentResult* base = find_experiment(run, net, s.routings.front().name, pattern, len);
+  if (!ran(base)) return NAN;
+  for (const auto& p : base->points) {  // by offered load
+    if (!p.saturated) continue;
     bool everywhere = true;
     for (const auto& v : s.routings) {
       const ExperimentResult* r = find_experiment(run, net, v.name, pattern, len);
-      if (ran(r) && !at_load(*r, p.offered_load)) everywhere = false;
+      if (ran(r) && r->points.back().offered_load > p.offered_load && !at_load(*r, p.offered_load)) everywhere = false;
     }
-    if (everywhere && (std::isnan(best) || p.offered_load > best)) best = p.offered_load;
+    if (everywhere) return p.offered_load;
   }
+  return NAN;
+}
+
+// A variant's point at `load`, or when its sweep stopped below it (it saturated earlier), its
+// highest; nullptr when it has neither.
+const LoadPointResult* point_for(const ExperimentResult& r, double load) {
+  if (const LoadPointResult* p = at_load(r, load)) return p;
+  const LoadPointResult* best = nullptr;
+  for (const auto& p : r.points)
+    if (p.offered_load < load) best = &p;
   return best;
 }
 
@@ -80,7 +88,7 @@ void write_section(std::ostream& md, std::ostream& sat_csv, const std::string& d
     c.r = find_experiment(run, net, v.name, pattern, len);
     if (ran(c.r)) {
       c.saturation = saturation_point(c.r->points).accepted_fraction;
-      c.at = std::isnan(load) ? nullptr : at_load(*c.r, load);
+      c.at = std::isnan(load) ? nullptr : point_for(*c.r, load);
       if (c.at) c.c = counter_means(*c.at);
       series.push_back({v.name, c.r->points});
     }
@@ -94,7 +102,9 @@ void write_section(std::ostream& md, std::ostream& sat_csv, const std::string& d
 
   md << "Saturation throughput, % of link capacity per host (the highest accepted traffic of the unsaturated points); "
         "bound: the routed channel-load bound of the tables (no switch carries more); against "
-     << s.routings.front().name << ", the baseline. Latency at the lowest load in ns.\n\n"
+     << s.routings.front().name
+     << ", the baseline. Latency at the lowest load in ns. The plot's axis is bytes/ns per switch; saturation.csv "
+        "has both.\n\n"
      << "| variant | saturation | of the bound | against baseline | bound | latency, lowest load |\n"
      << "|---|---|---|---|---|---|\n";
   const double base_sat = cells.front().saturation;
@@ -115,50 +125,63 @@ void write_section(std::ostream& md, std::ostream& sat_csv, const std::string& d
             << fmt::format("{:.6f}", saturation_point(c.r->points).accepted_bytes_per_ns_per_switch) << "\n";
   }
   if (std::isnan(load)) {
-    md << "\nNo offered load common to every variant: no counter table.\n\n";
+    md << "\nThe baseline did not saturate on a load every variant ran: no counter table.\n\n";
     return;
   }
   md << fmt::format(
-      "\nWhere the heads waited at offered load {:.1f}% (the highest load every variant ran{}): means per switch over "
-      "the window; a stall column is the mean number of packet heads held back for that reason (models/"
-      "port_counters.h): **credit** the output was free but the next switch's buffer lacked room for the packet, "
-      "**output busy** credits were there but the output was still sending, **HOL** a packet behind the waiting head "
-      "was bound for another output; head wait is all of the wait, arbitration lost included; buffered: bytes held in "
-      "input buffers.\n\n",
-      100 * load, s.report_options.count("counters_at") ? ", as report_options counters_at asks" : "");
-  md << "| variant | accepted | saturated | latency (ns) | credit | output busy | HOL | head wait | buffered (B) |\n"
-     << "|---|---|---|---|---|---|---|---|---|\n";
+      "\nWhere the heads waited at offered load {:.1f}% ({}; a variant whose sweep stopped below it, having "
+      "saturated earlier, at its highest load): means per switch over the window; a stall column is the mean number "
+      "of packet heads held back for that reason (models/port_counters.h): **credit** the output was free but the "
+      "next switch's buffer lacked room for the packet, **output busy** credits were there but the output was still "
+      "sending, **HOL** a packet behind the waiting head was bound for another output; head wait is all of the wait, "
+      "arbitration lost included; buffered: bytes held in input buffers.\n\n",
+      100 * load,
+      s.report_options.count("counters_at") ? "report_options counters_at"
+                                             : "the lowest load at which the baseline is saturated");
+  md << "| variant | load | accepted | saturated | latency (ns) | credit | output busy | HOL | head wait | buffered (B) "
+        "|\n|---|---|---|---|---|---|---|---|---|---|\n";
   for (size_t i = 0; i < cells.size(); ++i) {
     const Cell& c = cells[i];
     if (!c.at) continue;
     if (!c.c.present) {
-      md << "| " << s.routings[i].name << " | no counters (run.port_counters off) | | | | | | | |\n";
+      md << "| " << s.routings[i].name << " | no counters (run.port_counters off) | | | | | | | | |\n";
       continue;
     }
-    md << fmt::format("| {} | {}% | {} | {:.0f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.0f} |\n", s.routings[i].name,
-                      pct(c.at->accepted_fraction), c.at->saturated ? "yes" : "no", c.at->avg_latency_ns,
+    md << fmt::format("| {} | {}% | {}% | {} | {:.0f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.0f} |\n",
+                      s.routings[i].name, pct(c.at->offered_load), pct(c.at->accepted_fraction),
+                      c.at->saturated ? "yes" : "no", c.at->avg_latency_ns,
                       c.c.credit_stall, c.c.output_busy_stall, c.c.hol_blocked, c.c.head_wait, c.c.occupancy_bytes);
   }
-  // What moved most against the baseline among the three named stalls.
+  // What moved most against the baseline, at the same load, among the three named stalls.
   const Cell& b = cells.front();
-  if (b.at && b.c.present) {
-    md << "\nAgainst " << s.routings.front().name << ":\n\n";
+  if (ran(b.r)) {
+    md << "\nAgainst " << s.routings.front().name << " at the same offered load:\n\n";
     for (size_t i = 1; i < cells.size(); ++i) {
       const Cell& c = cells[i];
-      if (!c.at || !c.c.present) continue;
-      const std::pair<const char*, double> d[] = {{"credit stalls", c.c.credit_stall - b.c.credit_stall},
-                                                  {"output-busy stalls", c.c.output_busy_stall - b.c.output_busy_stall},
-                                                  {"HOL-blocked heads", c.c.hol_blocked - b.c.hol_blocked}};
-      const auto* most = std::max_element(std::begin(d), std::end(d), [](const auto& x, const auto& y) {
-        return std::abs(x.second) < std::abs(y.second);
+      const LoadPointResult* bp = c.at ? at_load(*b.r, c.at->offered_load) : nullptr;
+      if (!c.at || !c.c.present || !bp || !counter_means(*bp).present) continue;
+      const CounterMeans bc = counter_means(*bp);
+      const std::pair<const char*, double> d[] = {{"credit stalls", c.c.credit_stall - bc.credit_stall},
+                                                  {"output-busy stalls", c.c.output_busy_stall - bc.output_busy_stall},
+                                                  {"HOL-blocked heads", c.c.hol_blocked - bc.hol_blocked}};
+      // A variant that saturates higher is explained by the stall it removed most, a lower one by
+      // the stall it added most (the other stalls may grow as it carries more at the same load).
+      const bool better = c.saturation >= base_sat;
+      const auto* most = std::min_element(std::begin(d), std::end(d), [better](const auto& x, const auto& y) {
+        return better ? x.second < y.second : x.second > y.second;
       });
       md << fmt::format("- {}: saturation {} ({}% against {}%); at {:.1f}% load, ", s.routings[i].name,
-                        signed_pct(c.saturation / base_sat), pct(c.saturation), pct(base_sat), 100 * load);
-      if (std::abs(most->second) < 0.005)
-        md << "the three stalls within 0.005 heads per switch of the baseline's\n";
+                        signed_pct(c.saturation / base_sat), pct(c.saturation), pct(base_sat),
+                        100 * c.at->offered_load);
+      const std::string all =
+          fmt::format("(credit {:.3f}, output busy {:.3f}, HOL {:.3f}; baseline {:.3f}, {:.3f}, {:.3f})",
+                      c.c.credit_stall, c.c.output_busy_stall, c.c.hol_blocked, bc.credit_stall,
+                      bc.output_busy_stall, bc.hol_blocked);
+      if (std::abs(most->second) < 0.005 || (better ? most->second > 0 : most->second < 0))
+        md << "no stall " << (better ? "fell" : "rose") << " by 0.005 heads per switch or more " << all << "\n";
       else
-        md << fmt::format("{} moved most: {:+.3f} heads per switch (credit {:.3f}, output busy {:.3f}, HOL {:.3f})\n",
-                          most->first, most->second, c.c.credit_stall, c.c.output_busy_stall, c.c.hol_blocked);
+        md << fmt::format("{} {} most: {:+.3f} heads per switch {}\n", most->first, better ? "fell" : "rose",
+                          most->second, all);
     }
   }
   md << "\n";

@@ -6,13 +6,16 @@
 //     accepted traffic of the points the sweep did not flag saturated) against the routed
 //     channel-load bound and against the first variant, the baseline;
 //   - the switches' named counters (models/port_counters.h, `run.port_counters: true`) per
-//     variant at one offered load all variants ran, so the table says where the heads waited:
+//     variant at one offered load, so the table says where the heads waited:
 //     credit stalls, output-busy stalls, head-of-line-blocked time, all of the head wait, and the
 //     bytes held in the input buffers, as means per switch;
-//   - one line per variant naming the counter that moved most against the baseline.
+//   - one line per variant naming the stall it removed most against the baseline at the same load
+//     (a variant saturating higher) or added most (one saturating lower).
 // Which load the counters are read at: report_options counters_at [offered load] when given, else
-// the highest offered load every variant of that pattern ran (the sweeps share their grid, and stop
-// a step past saturation: the load where the weakest variant has just saturated).
+// the lowest load at which the baseline is saturated that every variant whose sweep went that far
+// also ran (the sweeps share their grid; a bisection point of one is skipped): there the baseline
+// has just saturated and a better variant has not. A variant whose sweep stopped below that load
+// (it saturated earlier) is read at its highest load.
 // Files: README.md, saturation.csv, counters.csv (every load point's counter means), and the
 // common experiments.csv and points.csv. Failures (non-zero exit): the common invariants
 // (study_failures: tables checked, packets conserved, under the bound), a run that failed, and a
