@@ -9,16 +9,36 @@
 # count (default IBSC_ARB_PORT_COUNTS, as IBSC's own RTL); a switch uses the smallest that fits.
 # A port the module lacks, or of another width, fails the build naming it (the adapter's
 # models/verilated_core.h); a parameter it lacks fails Verilator.
+#
+# In IBSC's build tree it links ibsc_arbiter; from an installed IBSC (find_package(IBSC), whose
+# IBSCConfig.cmake includes this file and sets the RTL's shape) it links IBSC::ibsc_arbiter and
+# reads the adapter's headers from IBSC_RTL_SUPPORT_INCLUDE_DIR. Either way the calling project
+# finds Verilator itself (find_package(verilator), which defines verilate()) before the call.
 function(ibsc_add_rtl_arbiter target name sv)
   cmake_parse_arguments(A "" "TOP_MODULE" "PORT_COUNTS" ${ARGN})
+  if(NOT COMMAND verilate)
+    message(FATAL_ERROR "ibsc_add_rtl_arbiter(${target} ${name} ...): verilate() is not defined; call "
+                        "find_package(verilator) first (Debian: HINTS /usr/share/verilator)")
+  endif()
+  if(TARGET ibsc_arbiter)
+    set(arbiter_lib ibsc_arbiter)
+  elseif(TARGET IBSC::ibsc_arbiter)
+    set(arbiter_lib IBSC::ibsc_arbiter)
+  else()
+    message(FATAL_ERROR "ibsc_add_rtl_arbiter: neither ibsc_arbiter nor IBSC::ibsc_arbiter exists; "
+                        "find_package(IBSC) first")
+  endif()
   get_filename_component(sv ${sv} ABSOLUTE)
+  if(NOT EXISTS ${sv})
+    message(FATAL_ERROR "ibsc_add_rtl_arbiter(${target} ${name} ${sv}): no such file")
+  endif()
   if(NOT A_TOP_MODULE)
     get_filename_component(A_TOP_MODULE ${sv} NAME_WE)
   endif()
   if(NOT A_PORT_COUNTS)
     set(A_PORT_COUNTS ${IBSC_ARB_PORT_COUNTS})
   endif()
-  get_property(shape GLOBAL PROPERTY IBSC_ARB_SHAPE)  # rtl/CMakeLists.txt: NUM_VLS, CREDIT_W, PRIO_W
+  get_property(shape GLOBAL PROPERTY IBSC_ARB_SHAPE)  # rtl/CMakeLists.txt or IBSCConfig.cmake: NUM_VLS, CREDIT_W, PRIO_W
   list(GET shape 0 vls)
   list(GET shape 1 credit_w)
   list(GET shape 2 prio_w)
@@ -58,7 +78,10 @@ const ibsc::ArbiterRegistrar registrar(\"${name}\", [](int ports, int vls) {
 ")
   configure_file(${out}.in ${out} COPYONLY)  # rewritten only when it changes
   target_sources(${target} PRIVATE ${out})
-  target_link_libraries(${target} PRIVATE ibsc_arbiter)
+  target_link_libraries(${target} PRIVATE ${arbiter_lib})
+  if(IBSC_RTL_SUPPORT_INCLUDE_DIR)  # installed: models/verilated_core.h and what it includes
+    target_include_directories(${target} PRIVATE ${IBSC_RTL_SUPPORT_INCLUDE_DIR})
+  endif()
   target_compile_definitions(${target} PRIVATE VL_TIME_CONTEXT)
   # Verilator's output is not ours to fix (rtl/CMakeLists.txt does the same for IBSC's RTL).
   set(opts -Wno-unused-parameter)

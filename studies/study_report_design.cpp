@@ -117,8 +117,8 @@ void write_section(std::ostream& md, std::ostream& sat_csv, const std::string& d
       continue;
     }
     const double bound = bound_fraction(c.r->bound);
-    md << fmt::format("| {} | **{}** | {}% | {} | {} | {:.0f} |\n", name, pct(c.saturation),
-                      pct(c.saturation / bound), i == 0 ? "-" : signed_pct(c.saturation / base_sat), pct(bound),
+    md << fmt::format("| {} | **{}** | {}% | {} | {} | {:.0f} |\n", name, pct(c.saturation), pct(c.saturation / bound),
+                      i == 0 ? "-" : signed_pct(c.saturation / base_sat), pct(bound),
                       c.r->points.front().avg_latency_ns);
     sat_csv << net << "," << pattern << "," << len << "," << name << "," << fmt::format("{:.6f}", c.saturation) << ","
             << fmt::format("{:.6f}", bound) << ","
@@ -137,8 +137,9 @@ void write_section(std::ostream& md, std::ostream& sat_csv, const std::string& d
       "arbitration lost included; buffered: bytes held in input buffers.\n\n",
       100 * load,
       s.report_options.count("counters_at") ? "report_options counters_at"
-                                             : "the lowest load at which the baseline is saturated");
-  md << "| variant | load | accepted | saturated | latency (ns) | credit | output busy | HOL | head wait | buffered (B) "
+                                            : "the lowest load at which the baseline is saturated");
+  md << "| variant | load | accepted | saturated | latency (ns) | credit | output busy | HOL | head wait | buffered "
+        "(B) "
         "|\n|---|---|---|---|---|---|---|---|---|---|\n";
   for (size_t i = 0; i < cells.size(); ++i) {
     const Cell& c = cells[i];
@@ -149,8 +150,8 @@ void write_section(std::ostream& md, std::ostream& sat_csv, const std::string& d
     }
     md << fmt::format("| {} | {}% | {}% | {} | {:.0f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.0f} |\n",
                       s.routings[i].name, pct(c.at->offered_load), pct(c.at->accepted_fraction),
-                      c.at->saturated ? "yes" : "no", c.at->avg_latency_ns,
-                      c.c.credit_stall, c.c.output_busy_stall, c.c.hol_blocked, c.c.head_wait, c.c.occupancy_bytes);
+                      c.at->saturated ? "yes" : "no", c.at->avg_latency_ns, c.c.credit_stall, c.c.output_busy_stall,
+                      c.c.hol_blocked, c.c.head_wait, c.c.occupancy_bytes);
   }
   // What moved most against the baseline, at the same load, among the three named stalls.
   const Cell& b = cells.front();
@@ -173,10 +174,9 @@ void write_section(std::ostream& md, std::ostream& sat_csv, const std::string& d
       md << fmt::format("- {}: saturation {} ({}% against {}%); at {:.1f}% load, ", s.routings[i].name,
                         signed_pct(c.saturation / base_sat), pct(c.saturation), pct(base_sat),
                         100 * c.at->offered_load);
-      const std::string all =
-          fmt::format("(credit {:.3f}, output busy {:.3f}, HOL {:.3f}; baseline {:.3f}, {:.3f}, {:.3f})",
-                      c.c.credit_stall, c.c.output_busy_stall, c.c.hol_blocked, bc.credit_stall,
-                      bc.output_busy_stall, bc.hol_blocked);
+      const std::string all = fmt::format(
+          "(credit {:.3f}, output busy {:.3f}, HOL {:.3f}; baseline {:.3f}, {:.3f}, {:.3f})", c.c.credit_stall,
+          c.c.output_busy_stall, c.c.hol_blocked, bc.credit_stall, bc.output_busy_stall, bc.hol_blocked);
       if (std::abs(most->second) < 0.005 || (better ? most->second > 0 : most->second < 0))
         md << "no stall " << (better ? "fell" : "rose") << " by 0.005 heads per switch or more " << all << "\n";
       else
@@ -249,7 +249,8 @@ std::vector<std::string> write_design_space_report(const std::string& dir, const
      << "`. Each experiment is the base scenario with one variant's overrides and one traffic pattern "
         "(`scenarios/` here holds each as `ibsc run` reads it). `saturation.csv` has the saturation table, "
         "`counters.csv` the counters of every load point, `points.csv` every load point.\n\n";
-  md << "## Variants\n\nThe first is the baseline the others are compared with.\n\n| variant | overrides |\n|---|---|\n";
+  md << "## Variants\n\nThe first is the baseline the others are compared with.\n\n| variant | overrides "
+        "|\n|---|---|\n";
   for (const auto& v : s.routings) md << "| " << v.name << " | " << overrides(v) << " |\n";
   md << "\n";
   for (const auto& n : s.notes) md << n << "\n\n";

@@ -33,7 +33,7 @@ namespace ibsc::tb {
 struct CounterMeans {
   bool present = false;
   double credit_stall = 0, output_busy_stall = 0, hol_blocked = 0, head_wait = 0;  // heads per switch
-  double occupancy_bytes = 0;                                                       // bytes held per switch
+  double occupancy_bytes = 0;                                                      // bytes held per switch
 };
 CounterMeans counter_means(const LoadPointResult& p);
 
