@@ -42,4 +42,7 @@ plot 'latency-hotspot.dat' index 0 using 1:2 with lines lt 1 notitle, \
      '' index 7 using 1:2 with lines lt 8 notitle, \
      '' index 7 using 1:($3 > 0 ? NaN : $2) with linespoints lt 8 pt 5 title 'vlarb-vl1-first', \
      '' index 7 using 1:($3 > 0 ? $2 : NaN) with points lt 8 pt 4 notitle, \
+     '' index 8 using 1:2 with lines lt 1 notitle, \
+     '' index 8 using 1:($3 > 0 ? NaN : $2) with linespoints lt 1 pt 9 title 'rtl-arbiter', \
+     '' index 8 using 1:($3 > 0 ? $2 : NaN) with points lt 1 pt 8 notitle, \
      NaN with points lc rgb 'black' pt 6 ps 1.2 title 'open marker: saturated'

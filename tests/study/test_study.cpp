@@ -377,16 +377,16 @@ BOOST_AUTO_TEST_CASE(bad_study_names_file_line_and_key) {
 }
 
 // The design-space study: its variants are the routings axis under another name, and every
-// variant runs on every network, pattern and length (1 x 8 x 3 x 1 = 24, in either mode); a
+// variant runs on every network, pattern and length (1 x 9 x 3 x 1 = 27, in either mode); a
 // variant's overrides reach the scenario. The loader refuses figures (every pattern gets a plot)
 // and an axis given under both names.
 BOOST_AUTO_TEST_CASE(design_space_study_runs_every_variant_on_every_pattern) {
   const tb::Study s = tb::load_study(IBSC_SOURCE_DIR "/scenarios/design-space/switch-options.yaml");
   BOOST_TEST(s.report == "design-space");
-  BOOST_TEST(s.routings.size() == 8u);
+  BOOST_TEST(s.routings.size() == 9u);
   BOOST_TEST(s.routings.front().name == "baseline");
-  BOOST_TEST(s.experiments(false).size() == 24u);
-  BOOST_TEST(s.experiments(true).size() == 24u);
+  BOOST_TEST(s.experiments(false).size() == 27u);
+  BOOST_TEST(s.experiments(true).size() == 27u);
   int seen = 0;
   for (const auto& e : s.experiments(false)) {
     const tb::Scenario sc = tb::load_scenario(s.base, e.set);
@@ -396,13 +396,16 @@ BOOST_AUTO_TEST_CASE(design_space_study_runs_every_variant_on_every_pattern) {
       BOOST_TEST(sc.point.fabric.sw.crossbar_speedup == 2);
       BOOST_TEST(sc.point.fabric.sw.output_buffer_bytes_per_vl == 2048u);
       BOOST_TEST((sc.point.traffic.pattern == tb::TrafficPattern::Hotspot));
+    } else if (e.name == "4x4-rtl-arbiter-bit-complement-512") {
+      ++seen;
+      BOOST_TEST(sc.point.arbiter.name == "rtl");
     } else if (e.name == "4x4-buffers-1k-uniform-512") {
       ++seen;
       BOOST_TEST(sc.point.fabric.sw.buffer_bytes_per_vl == 1024u);
       BOOST_TEST(sc.point.fabric.sw.crossbar_speedup == 1);
     }
   }
-  BOOST_TEST(seen == 2);
+  BOOST_TEST(seen == 3);
 
   const std::string file = "bad_design.yaml";
   const std::string head = std::string("study: x\nreport: design-space\nbase: ") + IBSC_SOURCE_DIR +
