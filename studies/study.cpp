@@ -1,5 +1,6 @@
 #include "studies/study.h"
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -258,6 +259,15 @@ Study load_study(const std::string& path) {
     for (const auto& kv : ro) {
       const std::string k = kv.first.as<std::string>();
       s.report_options[k] = r.as<std::vector<std::string>>(kv.second, "report_options." + k);
+      if (s.report != "design-space") continue;
+      // The design-space report reads one option, an offered load (study_report_design.h).
+      if (k != "counters_at") r.fail(kv.first, "report_options." + k, "unknown key (design-space reads counters_at)");
+      const auto& v = s.report_options[k];
+      char* end = nullptr;
+      const double load = v.size() == 1 ? std::strtod(v[0].c_str(), &end) : 0;
+      if (v.size() != 1 || end == v[0].c_str() || *end != '\0' || !(load > 0 && load <= 1))
+        r.fail(kv.second, "report_options.counters_at",
+               "needs one offered load in (0, 1], a fraction of link capacity");
     }
   }
   if (YAML::Node rows = root["rows"]) {

@@ -378,8 +378,8 @@ BOOST_AUTO_TEST_CASE(bad_study_names_file_line_and_key) {
 
 // The design-space study: its variants are the routings axis under another name, and every
 // variant runs on every network, pattern and length (1 x 9 x 3 x 1 = 27, in either mode); a
-// variant's overrides reach the scenario. The loader refuses figures (every pattern gets a plot)
-// and an axis given under both names.
+// variant's overrides reach the scenario. The loader refuses figures (every pattern gets a plot),
+// an axis given under both names, and report options other than one offered load counters_at.
 BOOST_AUTO_TEST_CASE(design_space_study_runs_every_variant_on_every_pattern) {
   const tb::Study s = tb::load_study(IBSC_SOURCE_DIR "/scenarios/design-space/switch-options.yaml");
   BOOST_TEST(s.report == "design-space");
@@ -417,6 +417,13 @@ BOOST_AUTO_TEST_CASE(design_space_study_runs_every_variant_on_every_pattern) {
   std::ofstream(file) << head << "variants: [{name: a, set: []}]\nroutings: [{name: b, set: []}]\n";
   BOOST_TEST(error_of([&] { tb::load_study(file); }) ==
              "bad_design.yaml:7: key 'variants': give routings or variants, not both");
+  std::ofstream(file) << head << "variants: [{name: a, set: []}]\nreport_options: {counters_at: [\"0.4x\"]}\n";
+  BOOST_TEST(error_of([&] { tb::load_study(file); }) ==
+             "bad_design.yaml:8: key 'report_options.counters_at': needs one offered load in (0, 1], a fraction of "
+             "link capacity");
+  std::ofstream(file) << head << "variants: [{name: a, set: []}]\nreport_options: {counter_at: [\"0.4\"]}\n";
+  BOOST_TEST(error_of([&] { tb::load_study(file); }) ==
+             "bad_design.yaml:8: key 'report_options.counter_at': unknown key (design-space reads counters_at)");
   std::remove(file.c_str());
 }
 
