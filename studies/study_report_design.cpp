@@ -75,6 +75,67 @@ struct Cell {
   CounterMeans c;
 };
 
+// The switches' counters of every variant at `load` (the header says which load).
+void write_counter_table(std::ostream& md, const Study& s, const std::vector<Cell>& cells, double load) {
+  md << fmt::format(
+      "\nWhere the heads waited at offered load {:.1f}% ({}; a variant whose sweep stopped below it, having "
+      "saturated earlier, at its highest load): means per switch over the window; a stall column is the mean number "
+      "of packet heads held back for that reason (models/port_counters.h): **credit** the output was free but the "
+      "next switch's buffer lacked room for the packet, **output busy** credits were there but the output was still "
+      "sending, **HOL** a packet behind the waiting head was bound for another output; head wait is all of the wait, "
+      "arbitration lost included; buffered: bytes held in input buffers.\n\n",
+      100 * load,
+      s.report_options.count("counters_at") ? "report_options counters_at"
+                                            : "the lowest load at which the baseline is saturated");
+  md << "| variant | load | accepted | saturated | latency (ns) | credit | output busy | HOL | head wait "
+        "| buffered (B) |\n|---|---|---|---|---|---|---|---|---|---|\n";
+  for (size_t i = 0; i < cells.size(); ++i) {
+    const Cell& c = cells[i];
+    if (!c.at) continue;
+    if (!c.c.present) {
+      md << "| " << s.routings[i].name << " | no counters (run.port_counters off) | | | | | | | | |\n";
+      continue;
+    }
+    md << fmt::format("| {} | {}% | {}% | {} | {:.0f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.0f} |\n",
+                      s.routings[i].name, pct(c.at->offered_load), pct(c.at->accepted_fraction),
+                      c.at->saturated ? "yes" : "no", c.at->avg_latency_ns, c.c.credit_stall, c.c.output_busy_stall,
+                      c.c.hol_blocked, c.c.head_wait, c.c.occupancy_bytes);
+  }
+}
+
+// One line per variant: the stall it removed or added most against the baseline at the same load.
+void write_against_baseline(std::ostream& md, const Study& s, const std::vector<Cell>& cells) {
+  const Cell& b = cells.front();
+  if (!ran(b.r)) return;
+  const double base_sat = b.saturation;
+  md << "\nAgainst " << s.routings.front().name << " at the same offered load:\n\n";
+  for (size_t i = 1; i < cells.size(); ++i) {
+    const Cell& c = cells[i];
+    const LoadPointResult* bp = c.at ? at_load(*b.r, c.at->offered_load) : nullptr;
+    if (!c.at || !c.c.present || !bp || !counter_means(*bp).present) continue;
+    const CounterMeans bc = counter_means(*bp);
+    const std::pair<const char*, double> d[] = {{"credit stalls", c.c.credit_stall - bc.credit_stall},
+                                                {"output-busy stalls", c.c.output_busy_stall - bc.output_busy_stall},
+                                                {"HOL-blocked heads", c.c.hol_blocked - bc.hol_blocked}};
+    // A variant that saturates higher is explained by the stall it removed most, a lower one by
+    // the stall it added most (the other stalls may grow as it carries more at the same load).
+    const bool better = c.saturation >= base_sat;
+    const auto* most = std::min_element(std::begin(d), std::end(d), [better](const auto& x, const auto& y) {
+      return better ? x.second < y.second : x.second > y.second;
+    });
+    md << fmt::format("- {}: saturation {} ({}% against {}%); at {:.1f}% load, ", s.routings[i].name,
+                      signed_pct(c.saturation / base_sat), pct(c.saturation), pct(base_sat), 100 * c.at->offered_load);
+    const std::string all = fmt::format(
+        "(credit {:.3f}, output busy {:.3f}, HOL {:.3f}; baseline {:.3f}, {:.3f}, {:.3f})", c.c.credit_stall,
+        c.c.output_busy_stall, c.c.hol_blocked, bc.credit_stall, bc.output_busy_stall, bc.hol_blocked);
+    if (std::abs(most->second) < 0.005 || (better ? most->second > 0 : most->second < 0))
+      md << "no stall " << (better ? "fell" : "rose") << " by 0.005 heads per switch or more " << all << "\n";
+    else
+      md << fmt::format("{} {} most: {:+.3f} heads per switch {}\n", most->first, better ? "fell" : "rose",
+                        most->second, all);
+  }
+}
+
 // One network, pattern and length: its plot, saturation table, counter table and what changed.
 void write_section(std::ostream& md, std::ostream& sat_csv, const std::string& dir, const StudyRun& run,
                    const std::string& net, const std::string& pattern, const std::string& len) {
@@ -128,65 +189,10 @@ void write_section(std::ostream& md, std::ostream& sat_csv, const std::string& d
     md << "\nThe baseline did not saturate on a load every variant ran: no counter table.\n\n";
     return;
   }
-  md << fmt::format(
-      "\nWhere the heads waited at offered load {:.1f}% ({}; a variant whose sweep stopped below it, having "
-      "saturated earlier, at its highest load): means per switch over the window; a stall column is the mean number "
-      "of packet heads held back for that reason (models/port_counters.h): **credit** the output was free but the "
-      "next switch's buffer lacked room for the packet, **output busy** credits were there but the output was still "
-      "sending, **HOL** a packet behind the waiting head was bound for another output; head wait is all of the wait, "
-      "arbitration lost included; buffered: bytes held in input buffers.\n\n",
-      100 * load,
-      s.report_options.count("counters_at") ? "report_options counters_at"
-                                            : "the lowest load at which the baseline is saturated");
-  md << "| variant | load | accepted | saturated | latency (ns) | credit | output busy | HOL | head wait | buffered "
-        "(B) "
-        "|\n|---|---|---|---|---|---|---|---|---|---|\n";
-  for (size_t i = 0; i < cells.size(); ++i) {
-    const Cell& c = cells[i];
-    if (!c.at) continue;
-    if (!c.c.present) {
-      md << "| " << s.routings[i].name << " | no counters (run.port_counters off) | | | | | | | | |\n";
-      continue;
-    }
-    md << fmt::format("| {} | {}% | {}% | {} | {:.0f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.0f} |\n",
-                      s.routings[i].name, pct(c.at->offered_load), pct(c.at->accepted_fraction),
-                      c.at->saturated ? "yes" : "no", c.at->avg_latency_ns, c.c.credit_stall, c.c.output_busy_stall,
-                      c.c.hol_blocked, c.c.head_wait, c.c.occupancy_bytes);
-  }
-  // What moved most against the baseline, at the same load, among the three named stalls.
-  const Cell& b = cells.front();
-  if (ran(b.r)) {
-    md << "\nAgainst " << s.routings.front().name << " at the same offered load:\n\n";
-    for (size_t i = 1; i < cells.size(); ++i) {
-      const Cell& c = cells[i];
-      const LoadPointResult* bp = c.at ? at_load(*b.r, c.at->offered_load) : nullptr;
-      if (!c.at || !c.c.present || !bp || !counter_means(*bp).present) continue;
-      const CounterMeans bc = counter_means(*bp);
-      const std::pair<const char*, double> d[] = {{"credit stalls", c.c.credit_stall - bc.credit_stall},
-                                                  {"output-busy stalls", c.c.output_busy_stall - bc.output_busy_stall},
-                                                  {"HOL-blocked heads", c.c.hol_blocked - bc.hol_blocked}};
-      // A variant that saturates higher is explained by the stall it removed most, a lower one by
-      // the stall it added most (the other stalls may grow as it carries more at the same load).
-      const bool better = c.saturation >= base_sat;
-      const auto* most = std::min_element(std::begin(d), std::end(d), [better](const auto& x, const auto& y) {
-        return better ? x.second < y.second : x.second > y.second;
-      });
-      md << fmt::format("- {}: saturation {} ({}% against {}%); at {:.1f}% load, ", s.routings[i].name,
-                        signed_pct(c.saturation / base_sat), pct(c.saturation), pct(base_sat),
-                        100 * c.at->offered_load);
-      const std::string all = fmt::format(
-          "(credit {:.3f}, output busy {:.3f}, HOL {:.3f}; baseline {:.3f}, {:.3f}, {:.3f})", c.c.credit_stall,
-          c.c.output_busy_stall, c.c.hol_blocked, bc.credit_stall, bc.output_busy_stall, bc.hol_blocked);
-      if (std::abs(most->second) < 0.005 || (better ? most->second > 0 : most->second < 0))
-        md << "no stall " << (better ? "fell" : "rose") << " by 0.005 heads per switch or more " << all << "\n";
-      else
-        md << fmt::format("{} {} most: {:+.3f} heads per switch {}\n", most->first, better ? "fell" : "rose",
-                          most->second, all);
-    }
-  }
+  write_counter_table(md, s, cells, load);
+  write_against_baseline(md, s, cells);
   md << "\n";
 }
-
 void write_counters_csv(const std::string& dir, const StudyRun& run) {
   std::ofstream csv(dir + "/counters.csv");
   csv << "network,variant,pattern,length,offered_load,accepted_fraction,saturated,avg_latency_ns,credit_stall,"
