@@ -4,8 +4,9 @@
 // ibsc_add_rtl_arbiter() generates for a user's RTL (cmake/ibsc_rtl_arbiter.cmake): each
 // includes its Verilated model headers first, then this one. A model whose ports are not the
 // bundle's does not compile: a missing port is named by the compiler ("has no member named
-// 'req_cand'"), a port of another width by "RTL port 'req_cand' is not the pin bundle's width"
-// (tests/install checks both messages on a broken user RTL).
+// 'req_cand'"), a port of another width class by "RTL port 'req_cand' is not the pin bundle's
+// width". For a user's RTL, ibsc_add_rtl_arbiter() checks exact widths before this compiles
+// (cmake/ibsc_rtl_pins_check.cmake); these asserts stand behind it.
 #pragma once
 // Verilator's runtime headers trip -Wunused-parameter; they are not ours to fix. They come
 // before SystemC's: with SYSTEMC_VERSION defined they expect Verilator's SystemC output, which
