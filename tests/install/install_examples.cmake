@@ -4,7 +4,9 @@
 # against it (find_package(IBSC) only; own-arbiter's RTL arbiter through the installed
 # ibsc_add_rtl_arbiter(), Verilator found by the example) and runs them: the allreduce's data
 # must be correct, and the own arbiters' incasts (C++ oldest-first, RTL fixed-priority) must
-# finish with other completion times than IBSC's default arbiter.
+# finish with other completion times than IBSC's default arbiter; and the RTL arbiter,
+# co-verified through the installed ibsc::cosim() (own_arbiter --cosim), must pass against its
+# own C++ reference and fail against IBSC's default model.
 function(run)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
@@ -17,6 +19,7 @@ file(REMOVE_RECURSE ${WORK})
 set(prefix ${WORK}/prefix)
 run(${CMAKE_COMMAND} --install ${BUILD} --prefix ${prefix})
 foreach(f include/ibsc/ibsc.h include/ibsc/arbiter_registry.h include/ibsc/switch_arbiter.h include/ibsc/version.h
+          include/ibsc/cosim.h include/ibsc/error.h lib/libibsc_cosim.a
           lib/cmake/IBSC/IBSCConfig.cmake lib/cmake/IBSC/IBSCConfigVersion.cmake lib/pkgconfig/ibsc.pc
           lib/cmake/IBSC/ibsc_rtl_arbiter.cmake include/ibsc/rtl-support/models/verilated_core.h
           include/ibsc/rtl-support/rtl/arbiter_config.h)
@@ -89,8 +92,41 @@ endif()
 # A name nobody registered is refused, the registered ones listed.
 execute_process(COMMAND ${WORK}/own-arbiter/own_arbiter ${SRC}/examples/own-arbiter/incast.yaml switch.arbiter=nope
                 RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET)
-if(rc EQUAL 0 OR NOT err MATCHES "key 'switch.arbiter': unknown arbiter 'nope' \\(registered: fixed-priority-rtl, model, oldest-first, rtl\\)")
+if(rc EQUAL 0 OR NOT err MATCHES "key 'switch.arbiter': unknown arbiter 'nope' \\(registered: fixed-priority, fixed-priority-rtl, model, oldest-first, rtl\\)")
   message(FATAL_ERROR "own-arbiter: unknown arbiter not refused as expected (${rc}): ${err}")
+endif()
+
+# Co-verification through the installed ibsc::cosim() (ibsc/cosim.h), 12 ports, 4 VLs: the
+# directed cases (53 at 12 ports) and 20,000 random cycles.
+run(${WORK}/own-arbiter/own_arbiter --cosim fixed-priority)
+message(STATUS "own RTL arbiter against its C++ reference:\n${out}")
+if(NOT out MATCHES "fixed-priority-rtl against fixed-priority: PASS: 20053 cycles compared" OR
+   NOT out MATCHES "coverage: 42 of 42 bins in 20053 cycles")
+  message(FATAL_ERROR "own-arbiter --cosim fixed-priority: not a pass over every cycle with full coverage")
+endif()
+# Against IBSC's default model it must fail. Cycles 0..3 (credit-starved, one credit short,
+# exactly enough on output 11 alone, all busy) grant at most input 0 -> output 11, alike on both
+# sides; the model's round-robin pointers then stand past that grant, so at cycle 4 (every
+# input asks for every output, equal credits) it gives input 0 output 11, while fixed priority,
+# stateless, gives it output 0: the first pin to differ is grant_port[0].
+execute_process(COMMAND ${WORK}/own-arbiter/own_arbiter --cosim model RESULT_VARIABLE rc OUTPUT_VARIABLE out
+                ERROR_VARIABLE err)
+message(STATUS "own RTL arbiter against the default model (${rc}):\n${out}")
+if(NOT rc EQUAL 1 OR NOT out MATCHES "FAIL: 5 cycles compared" OR
+   NOT out MATCHES "first mismatch: cycle 4, grant_port\\[0\\] \\(input 0: model granted 11, fixed-priority-rtl granted 0\\)")
+  message(FATAL_ERROR "own-arbiter --cosim model: not the mismatch derived (exit ${rc})\n${err}")
+endif()
+# Waves of the RTL through the API: 53 directed + 50 random cycles dumped, grants traced.
+set(vcd ${WORK}/fixed-priority-rtl.vcd)
+run(${WORK}/own-arbiter/own_arbiter --cosim fixed-priority --cycles 50 --vcd ${vcd})
+file(READ ${vcd} waves)
+if(NOT out MATCHES "PASS: 103 cycles compared" OR NOT waves MATCHES "grant_port" OR NOT waves MATCHES "\n#102000\n")
+  message(FATAL_ERROR "own-arbiter --cosim --vcd: no waves of the 103 cycles in ${vcd}")
+endif()
+# Options it cannot run are refused, exit 2.
+execute_process(COMMAND ${WORK}/own-arbiter/own_arbiter --cosim nope RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "--reference: unknown arbiter 'nope' \\(registered: fixed-priority, fixed-priority-rtl")
+  message(FATAL_ERROR "own-arbiter --cosim nope: not refused as expected (${rc}): ${err}")
 endif()
 
 # A user's RTL whose ports are not the pin bundle's fails the build, the port named: one project
