@@ -49,7 +49,8 @@ void check_cosim_config(const CosimConfig& cfg) {
   // A switch's limits (255 ports, IB's 16 VL numbers); a Verilated arbiter checks its own.
   if (cfg.ports < 1 || cfg.ports > 255)
     throw std::invalid_argument("cosim: ports must be 1..255, not " + std::to_string(cfg.ports));
-  if (cfg.vls < 1 || cfg.vls > 16) throw std::invalid_argument("cosim: vls must be 1..16, not " + std::to_string(cfg.vls));
+  if (cfg.vls < 1 || cfg.vls > 16)
+    throw std::invalid_argument("cosim: vls must be 1..16, not " + std::to_string(cfg.vls));
   if (cfg.cycles > kMaxCosimCycles)
     throw std::invalid_argument("cosim: cycles must be at most " + std::to_string(kMaxCosimCycles) + ", not " +
                                 std::to_string(cfg.cycles));
@@ -157,9 +158,16 @@ CosimResult run_cosim(const CosimConfig& cfg) {
                        : expected != actual ? cfg.arbiter + " != " + cfg.reference
                                             : check_rules(c, expected);
     if (!what.empty()) {
-      res.mismatch = CosimMismatch{
-          cycle, what, describe(c), describe_grants(expected), describe_grants(actual), cfg.reference, cfg.arbiter,
-                                   expected, actual};
+      CosimMismatch& m = res.mismatch.emplace();
+      m.cycle = cycle;
+      m.what = what;
+      m.inputs = describe(c);
+      m.expected = describe_grants(expected);
+      m.actual = describe_grants(actual);
+      m.reference = cfg.reference;
+      m.arbiter = cfg.arbiter;
+      m.expected_grants = expected;
+      m.actual_grants = actual;
       return false;
     }
     res.coverage.sample(c, expected);

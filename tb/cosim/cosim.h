@@ -37,7 +37,7 @@ struct CosimMismatch {
   std::string expected;
   std::string actual;
   std::string reference = "model", arbiter = "rtl";  // the names the report gives the two sides
-  std::vector<int> expected_grants, actual_grants;    // per input: the output granted, or -1
+  std::vector<int> expected_grants, actual_grants;   // per input: the output granted, or -1
   std::string report() const;
 };
 

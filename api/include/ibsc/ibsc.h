@@ -43,7 +43,6 @@
 
 namespace ibsc {
 
-
 // The address a sender puts in its write: destination host in bits 63..40, the address in that
 // host's memory in bits 39..0.
 constexpr unsigned kHostShift = 40;
