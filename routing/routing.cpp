@@ -75,8 +75,44 @@ int largest_fitting_lmc(const Topology& topo, int max_lmc) {
 
 namespace {
 
-// The algorithm's own tables, limits checked by compute_routing.
-TableSet route_with(const Topology& topo, const RoutingOptions& opt) {
+void check_options(const RoutingOptions& given) {
+  if (given.max_sls < 1 || given.max_sls > kNumSls) throw RoutingError("max_sls must be 1..16");
+  if (given.max_vls < 1 || given.max_vls > kMaxDataVls) throw RoutingError("max_vls must be 1..15");
+  if (given.sls < 0 || given.sls > kNumSls) throw RoutingError("sls must be 0..16 (0: the algorithm's choice)");
+  if (given.max_lmc < 0 || given.max_lmc > kMaxLmc) throw RoutingError("max_lmc must be 0..7");
+  if (given.lmc < 0 || given.lmc > kMaxLmc) throw RoutingError("lmc must be 0..7");
+  if (!(given.max_memory_gb >= 0)) throw RoutingError("max_memory_gb must be >= 0");
+}
+
+// Refused before routing (which can take minutes on such fabrics): LIDs that do not fit, then
+// tables above the memory limit. Renaming is held to the LMC whose LIDs fit, so it falls back
+// to fewer LIDs instead of failing at the end.
+RoutingOptions fit_lids_and_memory(const Topology& topo, RoutingOptions opt) {
+  if (opt.algorithm != Algorithm::File && opt.algorithm != Algorithm::Opensm) {
+    const int lmc = largest_fitting_lmc(topo, opt.max_lmc);
+    if (lmc < 0)
+      throw RoutingError(std::to_string(topo.num_hosts) + " hosts and " + std::to_string(topo.num_switches) +
+                         " switches need LIDs up to " + std::to_string(topo.num_hosts + topo.num_switches) +
+                         " even with LMC 0; the unicast range ends at " + std::to_string(kMaxUnicastLid));
+    opt.max_lmc = lmc;
+  }
+  // Then the memory: a fabric whose LIDs do not fit is told so first.
+  const TableMemory need = estimate_table_memory(topo, opt.algorithm);
+  const MemoryLimit usable = opt.max_memory_gb > 0 ? MemoryLimit{} : default_table_memory_limit();
+  const double limit = opt.max_memory_gb > 0 ? opt.max_memory_gb * 1e9 : usable.bytes;
+  if (limit > 0 && need.total() > limit) {
+    char lim[64];
+    std::snprintf(lim, sizeof lim, "%.1f GB", limit / 1e9);
+    throw RoutingError(std::to_string(topo.num_switches) + " switches and " + std::to_string(topo.num_hosts) +
+                       " hosts: the routing tables would need " + need.text() + ", above the limit of " + lim +
+                       (opt.max_memory_gb > 0 ? " (--max-memory-gb)"
+                                              : " (half the memory this process may use, by its " + usable.source +
+                                                    "; --max-memory-gb sets another)"));
+  }
+  return opt;
+}
+
+TableSet dispatch(const Topology& topo, const RoutingOptions& opt) {
   using A = Algorithm;
   switch (opt.algorithm) {
     case A::Ecube:
@@ -128,43 +164,14 @@ TableSet route_with(const Topology& topo, const RoutingOptions& opt) {
     case A::Opensm:
       return route_opensm(topo, opt);
   }
-  throw std::logic_error("route_with: an algorithm without a case");
+  throw std::logic_error("compute_routing: an algorithm without a case");
 }
 
 }  // namespace
 
 TableSet compute_routing(const Topology& topo, const RoutingOptions& given) {
-  if (given.max_sls < 1 || given.max_sls > kNumSls) throw RoutingError("max_sls must be 1..16");
-  if (given.max_vls < 1 || given.max_vls > kMaxDataVls) throw RoutingError("max_vls must be 1..15");
-  if (given.sls < 0 || given.sls > kNumSls) throw RoutingError("sls must be 0..16 (0: the algorithm's choice)");
-  if (given.max_lmc < 0 || given.max_lmc > kMaxLmc) throw RoutingError("max_lmc must be 0..7");
-  if (given.lmc < 0 || given.lmc > kMaxLmc) throw RoutingError("lmc must be 0..7");
-  if (!(given.max_memory_gb >= 0)) throw RoutingError("max_memory_gb must be >= 0");
-  RoutingOptions opt = given;
-  if (opt.algorithm != Algorithm::File && opt.algorithm != Algorithm::Opensm) {
-    // Checked before routing (which can take minutes on such fabrics), and renaming is held to
-    // the LMC whose LIDs fit, so it falls back to fewer LIDs instead of failing at the end.
-    const int lmc = largest_fitting_lmc(topo, opt.max_lmc);
-    if (lmc < 0)
-      throw RoutingError(std::to_string(topo.num_hosts) + " hosts and " + std::to_string(topo.num_switches) +
-                         " switches need LIDs up to " + std::to_string(topo.num_hosts + topo.num_switches) +
-                         " even with LMC 0; the unicast range ends at " + std::to_string(kMaxUnicastLid));
-    opt.max_lmc = lmc;
-  }
-  // Then the memory: a fabric whose LIDs do not fit is told so first.
-  const TableMemory need = estimate_table_memory(topo, opt.algorithm);
-  const MemoryLimit usable = opt.max_memory_gb > 0 ? MemoryLimit{} : default_table_memory_limit();
-  const double limit = opt.max_memory_gb > 0 ? opt.max_memory_gb * 1e9 : usable.bytes;
-  if (limit > 0 && need.total() > limit) {
-    char lim[64];
-    std::snprintf(lim, sizeof lim, "%.1f GB", limit / 1e9);
-    throw RoutingError(std::to_string(topo.num_switches) + " switches and " + std::to_string(topo.num_hosts) +
-                       " hosts: the routing tables would need " + need.text() + ", above the limit of " + lim +
-                       (opt.max_memory_gb > 0 ? " (--max-memory-gb)"
-                                              : " (half the memory this process may use, by its " + usable.source +
-                                                    "; --max-memory-gb sets another)"));
-  }
-  TableSet ts = route_with(topo, opt);
+  check_options(given);
+  TableSet ts = dispatch(topo, fit_lids_and_memory(topo, given));
   share_identical_sl2vl(ts);  // most switches hold the same SL2VL table (tables.h)
   return ts;
 }

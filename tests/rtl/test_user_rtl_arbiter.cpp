@@ -1,4 +1,4 @@
-// A user's own RTL arbiter (tests/rtl/data/fixed_priority_arbiter.sv), Verilated and registered
+// A user's own RTL arbiter (examples/own-arbiter/fixed_priority_arbiter.sv), Verilated and registered
 // as `fixed-priority-rtl` by ibsc_add_rtl_arbiter() (tests/rtl/CMakeLists.txt), co-verified
 // cycle by cycle against its own C++ reference (registered here as `fixed-priority`) and
 // against IBSC's model, which it must fail; and run in a fabric by name.
