@@ -13,8 +13,8 @@ size_t share_identical_sl2vl(TableSet& ts) {
   for (size_t s = 0; s < ts.switches.size(); ++s) {
     Sl2VlTable& tab = ts.switches[s].sl2vl;
     const std::vector<Vl>& v = tab.flat();
-    const size_t h = std::hash<std::string_view>{}(
-        std::string_view(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(Vl)));
+    const size_t h =
+        std::hash<std::string_view>{}(std::string_view(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(Vl)));
     bool shared = false;
     for (auto [it, end] = first_of.equal_range(h); it != end && !shared; ++it)
       shared = tab.share_if_equal(ts.switches[it->second].sl2vl);

@@ -52,7 +52,7 @@ struct StudyRun {
   const Study* study = nullptr;
   bool quick = false;
   bool talk_scale = false;  // large-direct --talk-scale: the rows ran on their talk_network
-  std::string command;  // how the report was made
+  std::string command;      // how the report was made
   double wall_seconds = 0;
   int jobs = 1;
   std::map<std::string, RoutedTorus> routed;  // key: torus + "/" + routing

@@ -202,7 +202,8 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
     throw std::invalid_argument(o.quick ? "--talk-scale and --quick exclude each other (--quick runs the stand-ins)"
                                         : "--talk-scale: " + o.study + " has no rows with a talk_network");
   std::vector<Experiment> exps = study.experiments(o.quick, o.talk_scale);
-  if (o.talk_scale && exps.empty()) throw std::runtime_error("--talk-scale: no row of " + o.study + " names a talk_network");
+  if (o.talk_scale && exps.empty())
+    throw std::runtime_error("--talk-scale: no row of " + o.study + " names a talk_network");
   if (!o.only.empty()) {
     // Comma-separated; an item with * ? or [ is a shell pattern over the whole name, else a substring.
     std::vector<std::string> items;
@@ -456,9 +457,8 @@ void add_reproduce_command(CLI::App& app) {
                 "Run only these experiments: comma-separated, each a text the name contains (4x4-) or a shell pattern "
                 "over the whole name (4x4x4-*-uniform-512)");
   c->callback([o]() {
-    std::string cmd =
-        "ibsc reproduce " + o->study + (o->quick ? " --quick" : "") + (o->talk_scale ? " --talk-scale" : "") +
-        (o->only.empty() ? "" : " --only " + o->only);
+    std::string cmd = "ibsc reproduce " + o->study + (o->quick ? " --quick" : "") +
+                      (o->talk_scale ? " --talk-scale" : "") + (o->only.empty() ? "" : " --only " + o->only);
     throw CLI::RuntimeError(reproduce(*o, cmd));
   });
 }

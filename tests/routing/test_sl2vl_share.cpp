@@ -25,8 +25,7 @@ size_t distinct_by_hand(const TableSet& ts) {
   std::vector<const Sl2VlTable*> seen;
   for (const SwitchTables& st : ts.switches) {
     bool found = false;
-    for (const Sl2VlTable* t : seen)
-      found |= t->key() == st.sl2vl.key() && t->flat() == st.sl2vl.flat();
+    for (const Sl2VlTable* t : seen) found |= t->key() == st.sl2vl.key() && t->flat() == st.sl2vl.flat();
     if (!found) seen.push_back(&st.sl2vl);
   }
   return seen.size();
