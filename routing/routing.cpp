@@ -171,7 +171,9 @@ TableSet dispatch(const Topology& topo, const RoutingOptions& opt) {
 
 TableSet compute_routing(const Topology& topo, const RoutingOptions& given) {
   check_options(given);
-  return dispatch(topo, fit_lids_and_memory(topo, given));
+  TableSet ts = dispatch(topo, fit_lids_and_memory(topo, given));
+  share_identical_sl2vl(ts);  // most switches hold the same SL2VL table (tables.h)
+  return ts;
 }
 
 }  // namespace ibsc::routing

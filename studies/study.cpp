@@ -337,11 +337,13 @@ Study load_study(const std::string& path) {
 
 const SaturationRow* Study::row_of(const Experiment& e) const {
   for (const SaturationRow& row : rows)
-    if (row.routing == e.routing && (row.network == e.torus || row.quick_network == e.torus)) return &row;
+    if (row.routing == e.routing &&
+        (row.network == e.torus || row.quick_network == e.torus || row.talk_network == e.torus))
+      return &row;
   return nullptr;
 }
 
-std::vector<Experiment> Study::experiments(bool quick) const {
+std::vector<Experiment> Study::experiments(bool quick, bool talk_scale) const {
   std::vector<Experiment> out;
   std::set<std::string> seen;
   auto add = [&](const std::string& torus, const std::string& routing, const std::string& pattern,
@@ -361,7 +363,7 @@ std::vector<Experiment> Study::experiments(bool quick) const {
     if (quick && report_options.count("quick_patterns"))
       quick_patterns.insert(report_options.at("quick_patterns").begin(), report_options.at("quick_patterns").end());
     for (const auto& row : rows) {
-      const std::string& net = quick ? row.quick_network : row.network;
+      const std::string& net = row.network_for(quick, talk_scale);
       if (net.empty()) continue;
       for (const auto& p : patterns)
         if (quick_patterns.empty() || quick_patterns.count(p.name)) add(net, row.routing, p.name, lengths.front().name);

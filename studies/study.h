@@ -61,12 +61,18 @@ struct SaturationRow {
   std::string label;          // the talk's row label: "DOR 3D"
   std::string network;        // networks axis value of the full run
   std::string quick_network;  // networks axis value of --quick; empty: left out of --quick
-  // The talk's own network when `network` is scaled down: only its channel-load bound is computed
-  // (deterministic rows). Empty: none.
+  // The talk's own network when `network` is scaled down: the full run computes only its
+  // channel-load bound (deterministic rows); `ibsc reproduce --talk-scale` runs the row on it.
+  // Empty: none.
   std::string talk_network;
   std::string routing;                 // routings axis value
   bool deterministic = false;          // one path per host pair: held to the channel-load bound
   std::map<std::string, double> talk;  // pattern -> the talk's saturation in %; missing: none
+
+  // The networks axis value a run mode uses: --talk-scale the talk's own, --quick the small one.
+  const std::string& network_for(bool quick, bool talk_scale) const {
+    return talk_scale ? talk_network : quick ? quick_network : network;
+  }
 };
 
 struct Experiment {
@@ -114,7 +120,8 @@ struct Study {
   // The row an experiment of a large-direct study belongs to; nullptr when none.
   const SaturationRow* row_of(const Experiment& e) const;
   // The experiments the figures and tables need, without duplicates, in a stable order.
-  std::vector<Experiment> experiments(bool quick) const;
+  // talk_scale (large-direct): each row on its talk_network instead, rows without one left out.
+  std::vector<Experiment> experiments(bool quick, bool talk_scale = false) const;
 };
 
 // Reads and validates a study; errors name FILE:LINE and the key (std::runtime_error).

@@ -51,7 +51,8 @@ struct ExperimentResult {
 struct StudyRun {
   const Study* study = nullptr;
   bool quick = false;
-  std::string command;  // how the report was made
+  bool talk_scale = false;  // large-direct --talk-scale: the rows ran on their talk_network
+  std::string command;      // how the report was made
   double wall_seconds = 0;
   int jobs = 1;
   std::map<std::string, RoutedTorus> routed;  // key: torus + "/" + routing

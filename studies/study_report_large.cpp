@@ -48,7 +48,7 @@ Cell cell_of(const StudyRun& run, const SaturationRow& row, const std::string& p
   Cell c;
   auto t = row.talk.find(pattern);
   if (t != row.talk.end()) c.talk = t->second;
-  const std::string& net = run.quick ? row.quick_network : row.network;
+  const std::string& net = row.network_for(run.quick, run.talk_scale);
   c.r = find_experiment(run, net, row.routing, pattern, run.study->lengths.front().name);
   if (!c.r || c.r->not_built || !c.r->error.empty()) return c;
   if (c.r->saturation_step >= 0) c.ours = 100.0 * c.r->saturation_step / kGrid;
@@ -252,7 +252,9 @@ std::vector<std::string> write_large_direct_report(const std::string& dir, const
   for (const auto& r : run.results) points += static_cast<int>(r.points.size()), ran += !r.not_built;
   md << "Made by `" << run.command << "`"
      << (run.quick ? " (**quick mode**: small fabrics and short windows; checks the method, not the talk's numbers)"
-                   : "")
+         : run.talk_scale ? " (**talk scale**: each row on its `talk_network`, the talk's own network; rows "
+                            "without one and cells not selected are not run)"
+                          : "")
      << fmt::format(" in {:.0f} s ({:.1f} min) on {} processes; {} experiments run, {} load points.", run.wall_seconds,
                     run.wall_seconds / 60, run.jobs, ran, points)
      << " The topologies against the talk's configuration tables: [topologies.md](topologies.md).\n\n";
@@ -290,7 +292,7 @@ std::vector<std::string> write_large_direct_report(const std::string& dir, const
          "talk_network_bound\n";
   std::string table;
   for (const SaturationRow& row : s.rows) {
-    const std::string& net = run.quick ? row.quick_network : row.network;
+    const std::string& net = row.network_for(run.quick, run.talk_scale);
     if (net.empty()) continue;
     if (row.table != table) {
       table = row.table;
@@ -336,7 +338,7 @@ std::vector<std::string> write_large_direct_report(const std::string& dir, const
   // Deterministic rows run on a scaled-down network: their bound on the talk's own network.
   bool any_talk = false;
   for (const SaturationRow& row : s.rows) any_talk |= row.deterministic && !row.talk_network.empty();
-  if (any_talk && !run.quick) {
+  if (any_talk && !run.quick && !run.talk_scale) {  // --talk-scale: the bound above is that network's
     md << "\n## The talk's networks: talk / channel-load bound of our tables\n\n"
        << "The deterministic rows routed on the talk's own 16,384-host networks (no run: the bound only), in % of "
           "injection bandwidth.\n\n| Routing | talk's network |";
