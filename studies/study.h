@@ -31,6 +31,16 @@ struct Explanation {
   std::string why;
 };
 
+// A choice the paper leaves open that was picked because it brings a figure nearer the paper's:
+// the report lists every such choice with the figure before and after, so a reader can tell the
+// matches that are independent evidence from those that were fitted.
+struct FittedChoice {
+  std::string choice;         // "transport.ack_coalesce: 128 (an ACK per message)"
+  std::string figure;         // the figure it moves: "Table 2 waste of LI-dyn4M"
+  std::string before, after;  // the figure with the alternative and with the choice (measured)
+  std::string why;            // how the choice was picked and how it was measured
+};
+
 // A cross product of axis values to run ("*": every value of that axis). Studies that list
 // blocks run exactly their union instead of the figure and factor-table products.
 struct ExperimentBlock {
@@ -72,10 +82,12 @@ struct Study {
   // "large-direct" (seeds/001, study_report_large.h: saturation by bisection, rows x patterns),
   // "congestion-control" (issue 34, study_report_cc.h: tree saturation with CC off and on), or
   // "fat-trees" (study_report_fattrees.h: the same rows and search, no published values; busiest
-  // channels in routes and route times beside the saturations).
+  // channels in routes and route times beside the saturations), or "design-space"
+  // (study_report_design.h: switch options as variants, every variant on every pattern).
   std::string report = "torus-routing";
   std::vector<std::string> full_set, quick_set;
-  // tori: the networks axis (the key `networks` in a study file is the same axis).
+  // tori: the networks axis (the key `networks` in a study file is the same axis); routings: the
+  // key `variants` in a study file is the same axis (a design-space study's switch options).
   std::vector<StudyAxisValue> tori, routings, patterns, lengths;
   std::vector<ExperimentBlock> blocks, quick_blocks;  // optional; quick_blocks: --quick runs these
   std::vector<Panel> panels;                          // optional: the voqsw report's figures
@@ -95,7 +107,8 @@ struct Study {
   std::map<std::string, double> topological_distance_paper;  // per torus
   std::vector<std::string> notes;                            // modelling choices where the paper leaves details open
   std::vector<Explanation> explanations;
-  double explain_above = 0.15;  // differences above this fraction must be explained
+  std::vector<FittedChoice> fitted;  // "Choices fitted to the paper" (write_fitted_choices)
+  double explain_above = 0.15;       // differences above this fraction must be explained
 
   const StudyAxisValue& axis(const std::vector<StudyAxisValue>& values, const std::string& name) const;
   // The row an experiment of a large-direct study belongs to; nullptr when none.

@@ -71,6 +71,12 @@ const ExperimentResult* find_experiment(const StudyRun& run, const std::string& 
 // paths avoid the saturated channels keep speeding up) or fall (tree saturation), so the peak
 // of the whole sweep depends on how far past saturation the sweep goes.
 double saturation_throughput(const std::vector<LoadPointResult>& points);
+// The peak of the sweep itself: the highest accepted traffic of its points warmed up as the
+// scenario says, leaving out the steady points past saturation that sweep.beyond adds (they are
+// the second reading, throughput_readings), so the peak reads the same with or without them.
+double sweep_peak(const std::vector<LoadPointResult>& points);
+// Whether a point is one of sweep.beyond's, warmed up to a steady rate (run.warmup: rate).
+inline bool beyond_point(const LoadPointResult& p) { return p.warmup.rate; }
 // The load point saturation_throughput reads (the lowest when all are saturated); points not empty.
 const LoadPointResult& saturation_point(const std::vector<LoadPointResult>& points);
 
@@ -118,6 +124,9 @@ void named_columns(std::ostream& md, const std::vector<Named>& items) {
   for (size_t i = 0; i < items.size(); ++i) md << "---|";
   md << "\n";
 }
+// "Choices fitted to the paper": the study's `fitted` list, one row per choice with the figure it
+// moves before and after (nothing when the study lists none).
+void write_fitted_choices(std::ostream& md, const Study& s);
 void finish_report(std::ostringstream& md, const std::string& dir, const std::vector<std::string>& failures);
 
 // Writes dir/README.md, CSVs and plots; returns the failures it lists. A study whose report is

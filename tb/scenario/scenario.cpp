@@ -196,6 +196,8 @@ Scenario load_scenario(ConfigReader cfg, const std::string& path, const std::vec
     dc.disks = r.get<int>("traffic.disk.disks");
     dc.compression = r.get<double>("traffic.disk.compression");
     dc.mtu = static_cast<uint32_t>(r.get<int>("traffic.disk.mtu"));
+    if (r.has("traffic.disk.max_message"))
+      dc.max_message = static_cast<uint32_t>(r.get<int>("traffic.disk.max_message"));
     if (disk) r.checked("traffic.disk", [&] { dc.validate(num_hosts); });
     if (disk && r.has("traffic.pattern"))
       r.fail("traffic.pattern", "traffic.workload: disk chooses its own destinations; drop one of them");
@@ -277,10 +279,15 @@ Scenario load_scenario(ConfigReader cfg, const std::string& path, const std::vec
   run.port_counters = r.get<bool>("run.port_counters");
   run.measure = r.get<Measure>("run.measure");
   run.warmup = r.get<Warmup>("run.warmup");
+  // sweep.beyond's points warm up with run.warmup: rate whatever run.warmup says: their longest
+  // warm-up may be set with a fixed warm-up elsewhere.
+  const bool beyond = r.has("sweep.beyond") && !r.get<std::vector<double>>("sweep.beyond").empty();
   if (run.warmup != Warmup::Fixed) run.warmup_max_ns = r.get<double>("run.warmup_max_ns");  // echoed with its default
+  else if (r.has("run.warmup_max_ns") && beyond) run.warmup_max_ns = r.get<double>("run.warmup_max_ns");
   else if (r.has("run.warmup_max_ns"))
     throw ConfigError(r.where("run.warmup_max_ns") +
-                      ": key 'run.warmup_max_ns' applies only with run.warmup: steady or rate");
+                      ": key 'run.warmup_max_ns' applies only with run.warmup: steady or rate, or to sweep.beyond's "
+                      "points");
   for (auto [key, field] : {std::pair{"run.ci_relative_width", &run.ci_relative_width},
                             std::pair{"run.ci_max_window_ns", &run.ci_max_window_ns}}) {
     if (run.measure == Measure::Ci) *field = r.get<double>(key);  // echoed with its default

@@ -182,6 +182,11 @@ std::vector<Key> declare() {
           .only_with("`traffic.workload`"),
       int_key("traffic.disk.mtu", static_cast<int>(dc.mtu), 1, kMtu, bytes, "longer messages are split")
           .only_with("`traffic.workload`"),
+      int_key("traffic.disk.max_message", 0, 1, 1 << 30, bytes,
+              "a message drawn longer is cut to this length (the same draws otherwise: what the 64 KB messages cost)")
+          .when_set()
+          .only_with("`traffic.workload`")
+          .shown("off"),
       choice_key("traffic.injection", s.point.injection.process, "injection process"),
       list_key("traffic.lengths", KeyType::DoubleList, J::array(), bytes,
                "a length mix `[len, weight, len, weight, ...]` instead of `traffic.length`")
@@ -300,7 +305,7 @@ std::vector<Key> declare() {
           "(`ns`, `settled`; `rate`: the last step's interval)")
           .when_set(),
       real_key("run.warmup_max_ns", run.warmup_max_ns, 0, 1e12, ns, "longest warm-up; 0: 10 x `run.warmup_ns`")
-          .only_with("`run.warmup: steady` or `rate`"),
+          .only_with("`run.warmup: steady` or `rate`, or `sweep.beyond` (its points)"),
       real_key("run.window_ns", run.window_ns, 1, 1e12, ns, "packets generated here are measured"),
       real_key("run.drain_ns", run.drain_ns, 0, 1e12, ns, "at most this long after the window for measured packets"),
       real_key("run.watchdog_ns", run.watchdog_ns, 1, 1e12, ns,

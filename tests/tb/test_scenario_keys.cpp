@@ -81,6 +81,7 @@ BOOST_AUTO_TEST_CASE(every_declared_key_is_read) {
                                           "switch.escape_queue_bytes=0",
                                           "traffic.packets_per_host=10",
                                           "traffic.workload=pattern",
+                                          "traffic.disk.max_message=8192",
                                           "transport.mode=reorder",
                                           "transport.ack_coalesce=4",
                                           "transport.ack_delay_ns=1000",
