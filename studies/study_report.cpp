@@ -183,7 +183,7 @@ std::vector<std::string> study_failures(const StudyRun& run, double tolerance) {
       f.push_back(n + ": run failed: " + r.error);
       continue;
     }
-    if (r.points.empty()) f.push_back(n + ": no load point");
+    if (r.points.empty() && !r.below_first_step) f.push_back(n + ": no load point");
     for (const auto& p : r.points) {
       // In flight is counted in the fabric (source queues, buffers, wires), not derived.
       // With link faults (README): dropped packets leave the fabric, abandoned ones never enter it.

@@ -157,8 +157,17 @@ SaturationSearch saturation_search(const Study& study, const Experiment& e, cons
   // report_options grid: [N] (fat-trees: a coarser grid, fewer probes per cell)
   if (auto g = study.report_options.find("grid"); g != study.report_options.end() && !g->second.empty()) {
     search.grid = std::stoi(g->second.front());
-    if (const SaturationRow* row = study.row_of(e); row && row->deterministic)
+    if (const SaturationRow* row = study.row_of(e); row && row->deterministic) {
       search.known_saturated = step_above_bound(bound_fraction(res.bound), search.grid);
+      // A bound under the coarse grid's first step (OpenSM minhop on the 3-level fat tree:
+      // 5.6 % against 6.25 %) leaves nothing to probe: such a row is searched on seeds/001's
+      // 1/128 grid instead (ExperimentResult::saturation_grid says which).
+      const int fine = SaturationSearch{}.grid;
+      if (search.known_saturated <= 1 && search.grid < fine) {
+        search.grid = fine;
+        search.known_saturated = step_above_bound(bound_fraction(res.bound), fine);
+      }
+    }
   }
   return search;
 }
@@ -356,9 +365,12 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
         try {
           std::vector<LoadPointResult> pts;
           if (large) {
-            SaturationFound found =
-                find_saturation_step(s.point, saturation_search(study, exps[i], run.results[i], stand_ins));
+            const SaturationSearch search = saturation_search(study, exps[i], run.results[i], stand_ins);
+            SaturationFound found = find_saturation_step(s.point, search);
             j["saturation_step"] = found.step;
+            j["saturation_grid"] = search.grid;
+            // Nothing to probe: the bound is under the first step even of this grid (a result).
+            j["below_first_step"] = search.known_saturated <= 1;
             pts = std::move(found.points);
           } else {
             pts = run_sweep(s.point, s.sweep);
@@ -411,6 +423,8 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
     res.wall_seconds = j.value("wall_seconds", 0.0);
     res.cpu_seconds = j.value("cpu_seconds", 0.0);
     res.saturation_step = j.value("saturation_step", -1);
+    res.saturation_grid = j.value("saturation_grid", 0);
+    res.below_first_step = j.value("below_first_step", false);
     if (j.contains("error")) {
       res.error = j["error"];
       continue;
