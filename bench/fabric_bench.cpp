@@ -128,17 +128,16 @@ int sc_main(int argc, char** argv) {
       }
       continue;
     }
-    const bool known =
-        !std::strcmp(argv[i], "--sim-us") || !std::strcmp(argv[i], "--sat") || !std::strcmp(argv[i], "--only") ||
-        !std::strcmp(argv[i], "--hosts-per-switch") || !std::strcmp(argv[i], "--find-sat");
+    const bool known = !std::strcmp(argv[i], "--sim-us") || !std::strcmp(argv[i], "--sat") ||
+                       !std::strcmp(argv[i], "--only") || !std::strcmp(argv[i], "--hosts-per-switch") ||
+                       !std::strcmp(argv[i], "--find-sat");
     char* end = nullptr;
     const double v = i + 1 < argc ? std::strtod(argv[i + 1], &end) : 0;
     if (!known || i + 1 >= argc || end == argv[i + 1] || *end) {
-      std::fprintf(
-          stderr,
-          "usage: fabric_bench [--sim-us N] [--only FRACTION [--sat LOAD]] [--routing NAME] [--dims AxB[xC]] "
-          "[--hosts-per-switch H] [--find-sat 1]  (bad argument '%s')\n",
-          argv[i]);
+      std::fprintf(stderr,
+                   "usage: fabric_bench [--sim-us N] [--only FRACTION [--sat LOAD]] [--routing NAME] [--dims AxB[xC]] "
+                   "[--hosts-per-switch H] [--find-sat 1]  (bad argument '%s')\n",
+                   argv[i]);
       return 2;
     }
     if (!std::strcmp(argv[i], "--sim-us")) sim_us = v;
@@ -169,8 +168,8 @@ int sc_main(int argc, char** argv) {
   }
 
   // Saturation load of the torus: a short sweep.
-  routing::Topology topo = routing::make_torus(g_dims, g_hosts_per_switch, true,
-                                               2 * static_cast<int>(g_dims.size()) + g_hosts_per_switch);
+  routing::Topology topo =
+      routing::make_torus(g_dims, g_hosts_per_switch, true, 2 * static_cast<int>(g_dims.size()) + g_hosts_per_switch);
   routing::RoutingOptions ro;
   ro.algorithm = enum_value<routing::Algorithm>(g_routing);
   routing::TableSet tables = routing::compute_routing(topo, ro);

@@ -430,8 +430,8 @@ int sc_main(int argc, char** argv) {
     const nlohmann::json m = nlohmann::json::parse(r[0]);
     print_row(m);
     std::fflush(stdout);
-    const double ns = m["steady_ns_per_hop"].get<double>() > 0 ? m["steady_ns_per_hop"].get<double>()
-                                                                 : m["ns_per_hop"].get<double>();
+    const double ns =
+        m["steady_ns_per_hop"].get<double>() > 0 ? m["steady_ns_per_hop"].get<double>() : m["ns_per_hop"].get<double>();
     if (!first_hosts) first_hosts = s.hosts, first_ns = ns;
     last_hosts = s.hosts, last_ns = ns;
   }
