@@ -1,5 +1,6 @@
 #include "studies/study.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -105,7 +106,7 @@ Study load_study(const std::string& path) {
   r.only(root, {"study",  "title",    "base",         "report",      "explain_above",     "full",    "quick",
                 "tori",   "networks", "routings",     "patterns",    "lengths",           "figures", "factors",
                 "table2", "notes",    "explanations", "experiments", "quick_experiments", "panels",  "report_options",
-                "rows"},
+                "rows",   "fitted"},
          "");
   Study s;
   s.file = path;
@@ -296,6 +297,33 @@ Study load_study(const std::string& path) {
       e.cells = r.as<std::vector<std::string>>(r.need(ex[i], "cells", p + ".cells"), p + ".cells");
       e.why = r.as<std::string>(r.need(ex[i], "why", p + ".why"), p + ".why");
       s.explanations.push_back(e);
+    }
+  }
+  if (YAML::Node fit = root["fitted"]) {
+    for (size_t i = 0; i < fit.size(); ++i) {
+      const std::string p = "fitted[" + std::to_string(i) + "]";
+      r.only(fit[i], {"choice", "before", "after", "compare", "readings"}, p);
+      FittedChoice f;
+      f.choice = r.as<std::string>(r.need(fit[i], "choice", p + ".choice"), p + ".choice");
+      if (fit[i]["before"]) f.before = r.as<std::string>(fit[i]["before"], p + ".before");
+      if (fit[i]["after"]) f.after = r.as<std::string>(fit[i]["after"], p + ".after");
+      if (YAML::Node c = fit[i]["compare"]) {
+        f.compare = r.as<std::vector<std::string>>(c, p + ".compare");
+        if (f.compare.size() != 4) r.fail(c, p + ".compare", "list baseline, routing (before), baseline, routing (after)");
+        for (const std::string& name : f.compare)
+          if (std::none_of(s.routings.begin(), s.routings.end(), [&](const auto& v) { return v.name == name; }))
+            r.fail(c, p + ".compare", "'" + name + "' is not a value of routings");
+      }
+      if (YAML::Node rd = fit[i]["readings"]) {
+        f.readings = r.as<std::vector<std::string>>(rd, p + ".readings");
+        const std::set<std::string> known{"report", "saturation", "steady", "highest"};
+        if (f.readings.size() != 2 || !known.count(f.readings[0]) || !known.count(f.readings[1]))
+          r.fail(rd, p + ".readings", "two of report, saturation, steady, highest (before, after)");
+        if (f.compare.empty()) r.fail(rd, p + ".readings", "applies only with compare");
+      }
+      if (f.compare.empty() && (f.before.empty() || f.after.empty()))
+        r.fail(fit[i], p, "give before and after (figures), or compare (experiments)");
+      s.fitted.push_back(f);
     }
   }
   return s;

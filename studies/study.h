@@ -31,6 +31,20 @@ struct Explanation {
   std::string why;
 };
 
+// A choice fitted to the paper (the study file's `fitted:`): where the paper leaves a choice open,
+// or where several readings of it exist, the one picked because its figures come nearer the
+// paper's. `before` is the figure under the choice not taken, `after` under the one picked; a
+// measured row names experiments instead (`compare`: baseline and routing before, baseline and
+// routing after; `readings`: which throughput reading each side uses, `report` by default: the
+// reading the report's own tables use, `saturation`, `steady` past saturation, or `highest`), and
+// the report writer computes its factors from the run, `before` and `after` then labelling them.
+// A reader sees from this list which matches are evidence and which were tuned to come out.
+struct FittedChoice {
+  std::string choice, before, after;
+  std::vector<std::string> compare;   // empty, or 4 routing-axis names
+  std::vector<std::string> readings;  // empty, or 2 of: report, saturation, steady, highest
+};
+
 // A cross product of axis values to run ("*": every value of that axis). Studies that list
 // blocks run exactly their union instead of the figure and factor-table products.
 struct ExperimentBlock {
@@ -95,6 +109,7 @@ struct Study {
   std::map<std::string, double> topological_distance_paper;  // per torus
   std::vector<std::string> notes;                            // modelling choices where the paper leaves details open
   std::vector<Explanation> explanations;
+  std::vector<FittedChoice> fitted;  // "Choices fitted to the paper", in the report
   double explain_above = 0.15;  // differences above this fraction must be explained
 
   const StudyAxisValue& axis(const std::vector<StudyAxisValue>& values, const std::string& name) const;
