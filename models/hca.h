@@ -159,9 +159,9 @@ class Hca : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   int num_vls_;
   Lid base_lid_;  // this port's LIDs: base_lid_ .. lid_end_ - 1
   bool generating_ = true;
-  bool in_wake_ = false;  // inside wake(): no wake-up pending
-  bool random_path_;      // PathChoice::RandomPerPacket: draw a record per packet
-  bool cc_on_ = false;    // cc_ is set
+  bool in_wake_ = false;       // inside wake(): no wake-up pending
+  bool random_path_;           // PathChoice::RandomPerPacket: draw a record per packet
+  bool cc_on_ = false;         // cc_ is set
   bool single_queue_ = false;  // InjectionQueues::Single: every packet in queues_[0]
   WakeUp wake_;
   int lid_end_;

@@ -26,10 +26,8 @@ class RoutingError : public std::runtime_error {
 // Highest and Tree load the switches around the root more (seeds/004's Figure 6 text).
 enum class ShortestPathChoice { Balanced, First, Random, Highest, Tree };
 inline constexpr EnumName<ShortestPathChoice> kShortestPathChoiceNames[] = {
-    {ShortestPathChoice::Balanced, "balanced"},
-    {ShortestPathChoice::First, "first"},
-    {ShortestPathChoice::Random, "random"},
-    {ShortestPathChoice::Highest, "highest"},
+    {ShortestPathChoice::Balanced, "balanced"}, {ShortestPathChoice::First, "first"},
+    {ShortestPathChoice::Random, "random"},     {ShortestPathChoice::Highest, "highest"},
     {ShortestPathChoice::Tree, "tree"},
 };
 constexpr const auto& enum_names(ShortestPathChoice) { return kShortestPathChoiceNames; }

@@ -309,7 +309,8 @@ Study load_study(const std::string& path) {
       if (fit[i]["after"]) f.after = r.as<std::string>(fit[i]["after"], p + ".after");
       if (YAML::Node c = fit[i]["compare"]) {
         f.compare = r.as<std::vector<std::string>>(c, p + ".compare");
-        if (f.compare.size() != 4) r.fail(c, p + ".compare", "list baseline, routing (before), baseline, routing (after)");
+        if (f.compare.size() != 4)
+          r.fail(c, p + ".compare", "list baseline, routing (before), baseline, routing (after)");
         for (const std::string& name : f.compare)
           if (std::none_of(s.routings.begin(), s.routings.end(), [&](const auto& v) { return v.name == name; }))
             r.fail(c, p + ".compare", "'" + name + "' is not a value of routings");

@@ -110,7 +110,7 @@ struct Study {
   std::vector<std::string> notes;                            // modelling choices where the paper leaves details open
   std::vector<Explanation> explanations;
   std::vector<FittedChoice> fitted;  // "Choices fitted to the paper", in the report
-  double explain_above = 0.15;  // differences above this fraction must be explained
+  double explain_above = 0.15;       // differences above this fraction must be explained
 
   const StudyAxisValue& axis(const std::vector<StudyAxisValue>& values, const std::string& name) const;
   // The row an experiment of a large-direct study belongs to; nullptr when none.

@@ -22,7 +22,6 @@ std::string factors_per_network(const StudyRun& run, const std::string& base, co
                                 const std::string& pattern, const std::string& length, const std::string& reading);
 
 // The section, when the study lists fitted choices (nothing otherwise).
-void write_fitted_choices(std::ostream& md, const StudyRun& run, const std::string& pattern,
-                          const std::string& length);
+void write_fitted_choices(std::ostream& md, const StudyRun& run, const std::string& pattern, const std::string& length);
 
 }  // namespace ibsc::tb

@@ -140,7 +140,8 @@ void write_variant_table(std::ostream& md, const StudyRun& run, const std::strin
      << "\n\nEach pair changes both sides alike (`report_options.variants` in the study file); factor: the VOQsw "
         "routing's highest accepted traffic over its own baseline's; (a) and (b): the same at saturation and steady "
         "past it (as in the bound table above).\n\n| network | baseline | VOQsw | bound | "
-        "baseline highest | VOQsw highest | factor | factor (a) | factor (b) |\n|---|---|---|---|---|---|---|---|---|\n";
+        "baseline highest | VOQsw highest | factor | factor (a) | factor (b) "
+        "|\n|---|---|---|---|---|---|---|---|---|\n";
   auto reading = [&](const ExperimentResult& b, const ExperimentResult& q, const std::string& r) {
     return num(throughput_reading(q, r) / throughput_reading(b, r), 2);
   };
@@ -172,8 +173,8 @@ void write_fewer_table(std::ostream& md, const StudyRun& run, const std::string&
      << ". Ratios of throughput under the three readings (highest; (a) at saturation; (b) steady past it).\n\n"
         "| pattern | reading | "
      << f[0] << " over " << f[1] << " (paper " << (paper.size() > 0 ? paper[0] : "-") << ") | " << f[0] << " over "
-     << f[2] << " (paper " << (paper.size() > 1 ? paper[1] : "-") << ") | " << f[1] << " over " << base << " | "
-     << f[2] << " over " << base << " |\n|---|---|---|---|---|---|\n";
+     << f[2] << " (paper " << (paper.size() > 1 ? paper[1] : "-") << ") | " << f[1] << " over " << base << " | " << f[2]
+     << " over " << base << " |\n|---|---|---|---|---|---|\n";
   for (const auto& p : s.patterns) {
     const ExperimentResult* r[3];
     const ExperimentResult* b = find_experiment(run, net, base, p.name, length);

@@ -40,8 +40,8 @@ void run(models::InjectionQueues q, Picos& b_done, Picos& c_done) {
   tables.hosts[0].paths.set(1, {2, 0});  // host 0 -> host 1 on SL 0 (VL 0)
   tables.hosts[0].paths.set(3, {4, 1});  // host 0 -> host 3 on SL 1 (VL 1)
   tables.hosts[2].paths.set(1, {2, 0});
-  testing::ScriptedTraffic traffic(topo.num_hosts,
-                                   {{0, 2, 1, 512}, {40 * kNs, 0, 1, 512}, {40 * kNs, 0, 1, 512}, {40 * kNs, 0, 3, 512}});
+  testing::ScriptedTraffic traffic(
+      topo.num_hosts, {{0, 2, 1, 512}, {40 * kNs, 0, 1, 512}, {40 * kNs, 0, 1, 512}, {40 * kNs, 0, 3, 512}});
   tb::FabricParams p;
   p.sw.num_vls = 2;
   p.sw.buffer_bytes_per_vl = 512;

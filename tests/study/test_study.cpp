@@ -285,7 +285,8 @@ BOOST_AUTO_TEST_CASE(fitted_choices_read_and_checked) {
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   text = text.substr(0, text.find("\nfitted:"));
   const std::string base = "base: model.yaml";
-  text.replace(text.find(base), base.size(), std::string("base: ") + IBSC_SOURCE_DIR + "/scenarios/seeds004/model.yaml");
+  text.replace(text.find(base), base.size(),
+               std::string("base: ") + IBSC_SOURCE_DIR + "/scenarios/seeds004/model.yaml");
   const std::string file = "fitted_study.yaml";
   auto with = [&](const std::string& fitted) {
     std::ofstream(file) << text << "\nfitted:\n" << fitted;
