@@ -86,10 +86,12 @@ struct Study {
   // "large-direct" (seeds/001, study_report_large.h: saturation by bisection, rows x patterns),
   // "congestion-control" (issue 34, study_report_cc.h: tree saturation with CC off and on), or
   // "fat-trees" (study_report_fattrees.h: the same rows and search, no published values; busiest
-  // channels in routes and route times beside the saturations).
+  // channels in routes and route times beside the saturations), or "design-space"
+  // (study_report_design.h: switch options as variants, every variant on every pattern).
   std::string report = "torus-routing";
   std::vector<std::string> full_set, quick_set;
-  // tori: the networks axis (the key `networks` in a study file is the same axis).
+  // tori: the networks axis (the key `networks` in a study file is the same axis); routings: the
+  // key `variants` in a study file is the same axis (a design-space study's switch options).
   std::vector<StudyAxisValue> tori, routings, patterns, lengths;
   std::vector<ExperimentBlock> blocks, quick_blocks;  // optional; quick_blocks: --quick runs these
   std::vector<Panel> panels;                          // optional: the voqsw report's figures

@@ -3,6 +3,7 @@
 #include "studies/study_conclusions.h"
 #include "studies/study_fitted.h"
 #include "studies/study_report_cc.h"
+#include "studies/study_report_design.h"
 #include "studies/study_report_fattrees.h"
 #include "studies/study_report_inorder.h"
 #include "studies/study_report_large.h"
@@ -229,6 +230,7 @@ std::vector<std::string> write_study_report(const std::string& dir, const StudyR
   if (run.study->report == "large-direct") return write_large_direct_report(dir, run);
   if (run.study->report == "congestion-control") return write_cc_study_report(dir, run);
   if (run.study->report == "fat-trees") return write_fat_trees_report(dir, run);
+  if (run.study->report == "design-space") return write_design_space_report(dir, run);
   namespace fs = std::filesystem;
   const Study& s = *run.study;
   fs::create_directories(dir);

@@ -374,11 +374,15 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
 
 void add_reproduce_command(CLI::App& app) {
   auto o = std::make_shared<ReproduceOptions>();
-  CLI::App* c = app.add_subcommand("reproduce", "Run every experiment of a study (a paper) and write its report");
-  c->add_option("study", o->study, "Study YAML (scenarios/seeds000/torus-routing.yaml)")
+  CLI::App* c = app.add_subcommand("reproduce",
+                                   "Run every experiment of a study (a paper's, or switch designs side by side: "
+                                   "docs/design-space.md) and write its report");
+  c->add_option("study", o->study,
+                "Study YAML (scenarios/seeds000/torus-routing.yaml, scenarios/design-space/switch-options.yaml)")
       ->required()
       ->check(CLI::ExistingFile);
-  c->add_flag("--quick", o->quick, "Short windows and coarse sweeps: checks the invariants, not the paper's numbers");
+  c->add_flag("--quick", o->quick,
+              "Short windows and coarse sweeps: checks the invariants, not the full report's figures");
   c->add_option("--out", o->out, "Report folder (default reports/<study>, or out/<study>-quick with --quick)")
       ->each([o](const std::string&) { o->out_given = true; });
   c->add_option("--jobs", o->jobs, "Experiments run at once (default: one per core)")

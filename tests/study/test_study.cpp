@@ -422,6 +422,57 @@ BOOST_AUTO_TEST_CASE(bad_study_names_file_line_and_key) {
   std::remove(file.c_str());
 }
 
+// The design-space study: its variants are the routings axis under another name, and every
+// variant runs on every network, pattern and length (1 x 9 x 3 x 1 = 27, in either mode); a
+// variant's overrides reach the scenario. The loader refuses figures (every pattern gets a plot),
+// an axis given under both names, and report options other than one offered load counters_at.
+BOOST_AUTO_TEST_CASE(design_space_study_runs_every_variant_on_every_pattern) {
+  const tb::Study s = tb::load_study(IBSC_SOURCE_DIR "/scenarios/design-space/switch-options.yaml");
+  BOOST_TEST(s.report == "design-space");
+  BOOST_TEST(s.routings.size() == 9u);
+  BOOST_TEST(s.routings.front().name == "baseline");
+  BOOST_TEST(s.experiments(false).size() == 27u);
+  BOOST_TEST(s.experiments(true).size() == 27u);
+  int seen = 0;
+  for (const auto& e : s.experiments(false)) {
+    const tb::Scenario sc = tb::load_scenario(s.base, e.set);
+    BOOST_TEST(sc.point.run.port_counters);  // the report reads the counters
+    if (e.name == "4x4-speedup-2-output-buffers-hotspot-512") {
+      ++seen;
+      BOOST_TEST(sc.point.fabric.sw.crossbar_speedup == 2);
+      BOOST_TEST(sc.point.fabric.sw.output_buffer_bytes_per_vl == 2048u);
+      BOOST_TEST((sc.point.traffic.pattern == tb::TrafficPattern::Hotspot));
+    } else if (e.name == "4x4-rtl-arbiter-bit-complement-512") {
+      ++seen;
+      BOOST_TEST(sc.point.arbiter.name == "rtl");
+    } else if (e.name == "4x4-buffers-1k-uniform-512") {
+      ++seen;
+      BOOST_TEST(sc.point.fabric.sw.buffer_bytes_per_vl == 1024u);
+      BOOST_TEST(sc.point.fabric.sw.crossbar_speedup == 1);
+    }
+  }
+  BOOST_TEST(seen == 3);
+
+  const std::string file = "bad_design.yaml";
+  const std::string head = std::string("study: x\nreport: design-space\nbase: ") + IBSC_SOURCE_DIR +
+                           "/scenarios/design-space/model.yaml\nnetworks: [{name: n, set: []}]\n"
+                           "patterns: [{name: u, set: []}]\nlengths: [{name: l, set: []}]\n";
+  std::ofstream(file) << head << "variants: [{name: a, set: []}]\nfigures: {pattern: u, length: l}\n";
+  BOOST_TEST(error_of([&] { tb::load_study(file); }) ==
+             "bad_design.yaml:8: key 'figures': not used by report design-space (every pattern gets a plot)");
+  std::ofstream(file) << head << "variants: [{name: a, set: []}]\nroutings: [{name: b, set: []}]\n";
+  BOOST_TEST(error_of([&] { tb::load_study(file); }) ==
+             "bad_design.yaml:7: key 'variants': give routings or variants, not both");
+  std::ofstream(file) << head << "variants: [{name: a, set: []}]\nreport_options: {counters_at: [\"0.4x\"]}\n";
+  BOOST_TEST(error_of([&] { tb::load_study(file); }) ==
+             "bad_design.yaml:8: key 'report_options.counters_at': needs one offered load in (0, 1], a fraction of "
+             "link capacity");
+  std::ofstream(file) << head << "variants: [{name: a, set: []}]\nreport_options: {counter_at: [\"0.4\"]}\n";
+  BOOST_TEST(error_of([&] { tb::load_study(file); }) ==
+             "bad_design.yaml:8: key 'report_options.counter_at': unknown key (design-space reads counters_at)");
+  std::remove(file.c_str());
+}
+
 BOOST_AUTO_TEST_CASE(window_bytes_pro_rated_at_the_edges) {
   // 1X: 0.25 bytes/ns, 4 ns per byte. A 512-byte packet whose tail arrives 100 ns into the window
   // brought 25 of its bytes inside it; delivery counts all 512.
