@@ -1,5 +1,6 @@
 #include "studies/study.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -322,13 +323,32 @@ Study load_study(const std::string& path) {
   if (YAML::Node fit = root["fitted"]) {
     for (size_t i = 0; i < fit.size(); ++i) {
       const std::string p = "fitted[" + std::to_string(i) + "]";
-      r.only(fit[i], {"choice", "figure", "before", "after", "why"}, p);
+      r.only(fit[i], {"choice", "figure", "before", "after", "why", "compare", "readings"}, p);
       FittedChoice f;
       f.choice = r.as<std::string>(r.need(fit[i], "choice", p + ".choice"), p + ".choice");
-      f.figure = r.as<std::string>(r.need(fit[i], "figure", p + ".figure"), p + ".figure");
-      f.before = r.as<std::string>(r.need(fit[i], "before", p + ".before"), p + ".before");
-      f.after = r.as<std::string>(r.need(fit[i], "after", p + ".after"), p + ".after");
-      f.why = r.as<std::string>(r.need(fit[i], "why", p + ".why"), p + ".why");
+      if (fit[i]["figure"]) f.figure = r.as<std::string>(fit[i]["figure"], p + ".figure");
+      if (fit[i]["why"]) f.why = r.as<std::string>(fit[i]["why"], p + ".why");
+      if (fit[i]["before"]) f.before = r.as<std::string>(fit[i]["before"], p + ".before");
+      if (fit[i]["after"]) f.after = r.as<std::string>(fit[i]["after"], p + ".after");
+      if (YAML::Node c = fit[i]["compare"]) {
+        f.compare = r.as<std::vector<std::string>>(c, p + ".compare");
+        if (f.compare.size() != 4)
+          r.fail(c, p + ".compare", "list baseline, routing (before), baseline, routing (after)");
+        for (const std::string& name : f.compare)
+          if (std::none_of(s.routings.begin(), s.routings.end(), [&](const auto& v) { return v.name == name; }))
+            r.fail(c, p + ".compare", "'" + name + "' is not a value of routings");
+      }
+      if (YAML::Node rd = fit[i]["readings"]) {
+        f.readings = r.as<std::vector<std::string>>(rd, p + ".readings");
+        const std::set<std::string> known{"report", "saturation", "steady", "highest"};
+        if (f.readings.size() != 2 || !known.count(f.readings[0]) || !known.count(f.readings[1]))
+          r.fail(rd, p + ".readings", "two of report, saturation, steady, highest (before, after)");
+        if (f.compare.empty()) r.fail(rd, p + ".readings", "applies only with compare");
+      }
+      if (f.compare.empty()) {  // figures as text: both sides given (compare: the run gives them)
+        r.need(fit[i], "before", p + ".before");
+        r.need(fit[i], "after", p + ".after");
+      }
       s.fitted.push_back(f);
     }
   }

@@ -31,14 +31,22 @@ struct Explanation {
   std::string why;
 };
 
-// A choice the paper leaves open that was picked because it brings a figure nearer the paper's:
-// the report lists every such choice with the figure before and after, so a reader can tell the
-// matches that are independent evidence from those that were fitted.
+// A choice the paper leaves open (or a reading of it) that was picked because it brings a figure
+// nearer the paper's (the study file's `fitted:`): the report lists every such choice with the
+// figure before and after, so a reader can tell the matches that are independent evidence from
+// those that were fitted. `before` is the figure under the choice not taken, `after` under the one
+// picked. A measured row names experiments instead (`compare`: baseline and routing before,
+// baseline and routing after; `readings`: which throughput reading each side uses, `report` by
+// default: the reading the report's own tables use, `saturation`, `steady` past saturation, or
+// `highest`), and the report writer computes its factors from the run, `before` and `after` then
+// labelling them. Reports of seeds 001-003 also show `figure` and `why`.
 struct FittedChoice {
-  std::string choice;         // "transport.ack_coalesce: 128 (an ACK per message)"
-  std::string figure;         // the figure it moves: "Table 2 waste of LI-dyn4M"
-  std::string before, after;  // the figure with the alternative and with the choice (measured)
-  std::string why;            // how the choice was picked and how it was measured
+  std::string choice;                 // "transport.ack_coalesce: 128 (an ACK per message)"
+  std::string figure;                 // the figure it moves: "Table 2 waste of LI-dyn4M" (optional)
+  std::string before, after;          // the figure with the alternative and with the choice
+  std::string why;                    // how the choice was picked and measured (optional)
+  std::vector<std::string> compare;   // empty, or 4 routing-axis names
+  std::vector<std::string> readings;  // empty, or 2 of: report, saturation, steady, highest
 };
 
 // A cross product of axis values to run ("*": every value of that axis). Studies that list
@@ -113,7 +121,7 @@ struct Study {
   std::map<std::string, double> topological_distance_paper;  // per torus
   std::vector<std::string> notes;                            // modelling choices where the paper leaves details open
   std::vector<Explanation> explanations;
-  std::vector<FittedChoice> fitted;  // "Choices fitted to the paper" (write_fitted_choices)
+  std::vector<FittedChoice> fitted;  // "Choices fitted to the paper", in the report
   double explain_above = 0.15;       // differences above this fraction must be explained
 
   const StudyAxisValue& axis(const std::vector<StudyAxisValue>& values, const std::string& name) const;

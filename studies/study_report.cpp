@@ -1,6 +1,7 @@
 #include "studies/study_report.h"
 
 #include "studies/study_conclusions.h"
+#include "studies/study_fitted.h"
 #include "studies/study_report_cc.h"
 #include "studies/study_report_design.h"
 #include "studies/study_report_fattrees.h"
@@ -411,6 +412,7 @@ std::vector<std::string> write_study_report(const std::string& dir, const StudyR
                     "moves factors by tens of percent, so this list is longer than a full run's and is not a verdict "
                     "on the model.",
                     outliers, false);
+  write_fitted_choices(md, run, s.figure_pattern, s.figure_length);
 
   // Checks.
   std::vector<std::string> failures = study_failures(run, kBoundTolerance);

@@ -111,6 +111,10 @@ Scenario load_scenario(ConfigReader cfg, const std::string& path, const std::vec
     r.fail("routing.updown_paths",
            "only up*/down*, minhop, voqsw and vn read it (routing.algorithm is '" + algorithm + "')");
   ro.updown_paths = r.get<routing::ShortestPathChoice>("routing.updown_paths");
+  if (ro.algorithm == A::Minhop &&
+      (ro.updown_paths == routing::ShortestPathChoice::Highest || ro.updown_paths == routing::ShortestPathChoice::Tree))
+    r.fail("routing.updown_paths",
+           std::string("'") + enum_name(ro.updown_paths) + "' needs an up*/down* root; minhop has none");
   // The up*/down* root (echoed only when given): a switch of this topology.
   if (r.has("routing.root") && !std::set<A>{A::UpdownBfs, A::UpdownDfs, A::Voqsw, A::Vn}.count(ro.algorithm))
     r.fail("routing.root", "only up*/down*, voqsw and vn read it (routing.algorithm is '" + algorithm + "')");
@@ -179,6 +183,7 @@ Scenario load_scenario(ConfigReader cfg, const std::string& path, const std::vec
   ln.cable_m = r.get<double>("link.cable_m");
   ln.ns_per_m = r.get<double>("link.ns_per_m");
   r.checked("link", [&] { ln.validate(); });
+  s.point.fabric.hca.injection_queues = r.get<models::InjectionQueues>("hca.injection_queues");
 
   TrafficConfig& tr = s.point.traffic;
   tr.pattern = r.get<TrafficPattern>("traffic.pattern");
@@ -240,6 +245,10 @@ Scenario load_scenario(ConfigReader cfg, const std::string& path, const std::vec
   if (r.has("cc.enable")) {
     models::CcParams& cc = s.point.fabric.cc;
     cc.enabled = r.get<bool>("cc.enable");
+    if (cc.enabled && s.point.fabric.hca.injection_queues == models::InjectionQueues::Single)
+      r.fail("cc.enable",
+             "congestion control's send scheduler needs an injection queue per VL "
+             "(hca.injection_queues: single is set)");
     cc.threshold = r.get<int>("cc.threshold");
     cc.marking_rate = static_cast<uint32_t>(r.get<int>("cc.marking_rate"));
     cc.packet_size_blocks = static_cast<uint32_t>(r.get<int>("cc.packet_size_blocks"));

@@ -263,7 +263,7 @@ BOOST_AUTO_TEST_CASE(seeds000_study_expands_to_its_experiments) {
 BOOST_AUTO_TEST_CASE(seeds004_study_expands_to_its_blocks) {
   tb::Study s = tb::load_study(IBSC_SOURCE_DIR "/scenarios/seeds004/voqsw.yaml");
   BOOST_TEST(s.report == "voqsw");
-  BOOST_TEST(s.experiments(false).size() == 122u);
+  BOOST_TEST(s.experiments(false).size() == 150u);
   BOOST_TEST(s.experiments(true).size() == 10u);
   BOOST_TEST(s.factor_tables[0].paper.at("64sw").at("uniform/VOQ-8SL") == 3.29);
   BOOST_TEST(s.factor_tables[0].paper.at("64sw").at("uniform/VOQ-8SL-ext") == 3.29);
@@ -288,12 +288,58 @@ BOOST_AUTO_TEST_CASE(seeds004_study_expands_to_its_blocks) {
       tb::Scenario sc = tb::load_scenario(s.base, e.set);
       BOOST_TEST((sc.routing.updown_paths == routing::ShortestPathChoice::First));
       BOOST_TEST((sc.point.fabric.sw.output_request_queue == models::OutputRequestQueue::Off));
+    } else if (e.name == "8sw-VOQ-8SL-ext-paper-uniform-32") {  // the paper's details together
+      tb::Scenario sc = tb::load_scenario(s.base, e.set);
+      BOOST_TEST((sc.point.fabric.hca.injection_queues == models::InjectionQueues::Single));
+      BOOST_TEST(sc.point.fabric.sw.buffer_bytes_per_vl == 128u);
+      BOOST_TEST(sc.point.fabric.sw.output_buffer_bytes_per_vl == 128u);
+      BOOST_TEST((sc.point.fabric.sw.crossbar_inputs == models::CrossbarInputs::Port));
+      BOOST_TEST((sc.point.fabric.sw.output_request_queue == models::OutputRequestQueue::Fifo));
+      BOOST_TEST((sc.routing.updown_paths == routing::ShortestPathChoice::First));
+      BOOST_TEST(sc.routing.root == 0);
+    } else if (e.name == "64sw-8VN-tree-uniform-32") {
+      tb::Scenario sc = tb::load_scenario(s.base, e.set);
+      BOOST_TEST((sc.routing.updown_paths == routing::ShortestPathChoice::Tree));
+      BOOST_TEST((sc.point.fabric.hca.injection_queues == models::InjectionQueues::PerVl));
     } else if (e.name == "16sw-VOQ-8SL-ext-uniform-32") {
       tb::Scenario sc = tb::load_scenario(s.base, e.set);
       BOOST_TEST((sc.routing.algorithm == routing::Algorithm::Voqsw));
       BOOST_TEST(sc.routing.voq_hca);
       BOOST_TEST(sc.routing.voq_spread);
     }
+}
+
+// The study file's `fitted:` list: figures as text, or experiments the report measures; a
+// compare list must name four routings of the study, and readings only go with compare.
+BOOST_AUTO_TEST_CASE(fitted_choices_read_and_checked) {
+  const tb::Study v = tb::load_study(IBSC_SOURCE_DIR "/scenarios/seeds004/voqsw.yaml");
+  BOOST_REQUIRE(v.fitted.size() >= 3u);
+  BOOST_TEST(v.fitted[0].compare.empty());
+  BOOST_TEST(!v.fitted[0].before.empty());
+  BOOST_TEST((v.fitted[2].compare == std::vector<std::string>{"8VN", "VOQ-8SL-ext", "8VN", "VOQ-8SL-ext"}));
+  BOOST_TEST((v.fitted[2].readings == std::vector<std::string>{"saturation", "report"}));
+  std::ifstream in(IBSC_SOURCE_DIR "/scenarios/seeds004/voqsw.yaml");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  text = text.substr(0, text.find("\nfitted:"));
+  const std::string base = "base: model.yaml";
+  text.replace(text.find(base), base.size(),
+               std::string("base: ") + IBSC_SOURCE_DIR + "/scenarios/seeds004/model.yaml");
+  const std::string file = "fitted_study.yaml";
+  auto with = [&](const std::string& fitted) {
+    std::ofstream(file) << text << "\nfitted:\n" << fitted;
+    return error_of([&] { tb::load_study(file); });
+  };
+  BOOST_TEST(with("  - {choice: a, before: b, after: c}\n").empty());
+  BOOST_TEST(with("  - {choice: a, compare: [8VN, nope, 8VN, VOQ-8SL]}\n").find("'nope' is not a value of routings") !=
+             std::string::npos);
+  BOOST_TEST(with("  - {choice: a, compare: [8VN, VOQ-8SL]}\n").find("list baseline, routing (before)") !=
+             std::string::npos);
+  BOOST_TEST(with("  - {choice: a, before: b, after: c, readings: [report, steady]}\n").find("only with compare") !=
+             std::string::npos);
+  BOOST_TEST(with("  - {choice: a, compare: [8VN, VOQ-8SL, 8VN, VOQ-8SL], readings: [report, best]}\n")
+                 .find("two of report, saturation, steady, highest") != std::string::npos);
+  BOOST_TEST(with("  - {choice: a, before: b}\n").find("key 'fitted[0].after': missing") != std::string::npos);
+  std::remove(file.c_str());
 }
 
 // A figure's second title line names the network's topology, the patterns and the packet size
