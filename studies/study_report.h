@@ -44,10 +44,10 @@ struct ExperimentResult {
   double cpu_seconds = 0;  // of the experiment's process: simulation, routing and elaboration
   // large-direct only: the routing is not built (an algorithm this build does not have): not run.
   bool not_built = false;
-  int saturation_step = -1;  // large-direct: highest unsaturated load, in grid steps (-1: none)
-  int saturation_grid = 0;   // the grid of saturation_step (steps per injection bandwidth; 0: none)
+  int saturation_step = -1;       // large-direct: highest unsaturated load, in grid steps (-1: none)
+  int saturation_grid = 0;        // the grid of saturation_step (steps per injection bandwidth; 0: none)
   bool below_first_step = false;  // the search had nothing to probe: the bound is under its first step
-  double talk_bound = -1;    // large-direct: bound_fraction on the row's talk_network (-1: none)
+  double talk_bound = -1;         // large-direct: bound_fraction on the row's talk_network (-1: none)
 };
 
 struct StudyRun {

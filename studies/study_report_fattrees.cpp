@@ -132,8 +132,8 @@ std::vector<std::string> write_fat_trees_report(const std::string& dir, const St
         if (p.name == s.patterns.front().name) ooo = reorder_text(*r);  // the first pattern's (uniform)
       }
       md << " " << cell << " |";
-      csv << field(run.quick ? "quick: " + net : table) << "," << field(row.label) << "," << net << "," << row.routing << ","
-          << fmt::format("{:.2f}", routed ? routed->route_seconds : 0.0) << ","
+      csv << field(run.quick ? "quick: " + net : table) << "," << field(row.label) << "," << net << "," << row.routing
+          << "," << fmt::format("{:.2f}", routed ? routed->route_seconds : 0.0) << ","
           << (routed ? routed->busiest_uniform : -1) << "," << (routed ? routed->busiest_shift : -1) << "," << p.name
           << "," << sat << "," << pct(bound) << "," << status << "," << g << "\n";
     }

@@ -81,9 +81,9 @@ BOOST_AUTO_TEST_CASE(fattree_lmc_and_ar_pass_route_check_on_every_generated_fat_
   for (const char* spec : {"fattree:k=2,n=2", "fattree:k=2,n=4", "fattree:k=3,n=3", "fattree:k=4,n=2",
                            "fattree:k=4,n=3", "xgft:m=4,4:w=1,4", "xgft:m=3,2,2:w=1,2,3", "fattree:radix=8,size=32",
                            "fattree:radix=12,size=100", "fattree:radix=8,size=48,blocking=2"})
-    for (std::vector<std::string> routing : {std::vector<std::string>{"fattree"},
-                                             std::vector<std::string>{"fattree", "--lmc", "1"},
-                                             std::vector<std::string>{"fattree-ar"}}) {
+    for (std::vector<std::string> routing :
+         {std::vector<std::string>{"fattree"}, std::vector<std::string>{"fattree", "--lmc", "1"},
+          std::vector<std::string>{"fattree-ar"}}) {
       std::vector<std::string> args{"--topology", spec, "--routing"};
       args.insert(args.end(), routing.begin(), routing.end());
       args.insert(args.end(), {"--check", "--json"});
