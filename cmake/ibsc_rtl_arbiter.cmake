@@ -1,4 +1,5 @@
-# ibsc_add_rtl_arbiter(<target> <name> <file.sv> [TOP_MODULE <module>] [PORT_COUNTS <n>...])
+# ibsc_add_rtl_arbiter(<target> <name> <file.sv> [TOP_MODULE <module>] [PORT_COUNTS <n>...]
+#                      [VERILATOR_ARGS <arg>...])
 #
 # Verilates a user's SystemVerilog switch arbiter into <target> as registered arbiter <name>:
 # `switch.arbiter: <name>` in a scenario, and `ibsc cosim --arbiter <name> --reference R`, then
@@ -8,9 +9,10 @@
 # take the parameters NUM_PORTS, NUM_VLS, CREDIT_W, PRIO_W. One configuration is built per port
 # count (default IBSC_ARB_PORT_COUNTS, as IBSC's own RTL); a switch uses the smallest that fits.
 # A port the module lacks, or of another width, fails the build naming it (the adapter's
-# models/verilated_core.h); a parameter it lacks fails Verilator.
+# models/verilated_core.h); a parameter it lacks fails Verilator. VERILATOR_ARGS go to Verilator
+# after IBSC's own (e.g. -G overrides of the module's other parameters).
 function(ibsc_add_rtl_arbiter target name sv)
-  cmake_parse_arguments(A "" "TOP_MODULE" "PORT_COUNTS" ${ARGN})
+  cmake_parse_arguments(A "" "TOP_MODULE" "PORT_COUNTS;VERILATOR_ARGS" ${ARGN})
   get_filename_component(sv ${sv} ABSOLUTE)
   if(NOT A_TOP_MODULE)
     get_filename_component(A_TOP_MODULE ${sv} NAME_WE)
@@ -30,7 +32,7 @@ function(ibsc_add_rtl_arbiter target name sv)
     verilate(${target}
       SOURCES ${sv} TOP_MODULE ${A_TOP_MODULE} PREFIX ${prefix} TRACE
       VERILATOR_ARGS -Wno-fatal --x-assign fast --x-initial fast -O3 --trace-max-array 1024 --assert
-                     -GNUM_PORTS=${p} -GNUM_VLS=${vls} -GCREDIT_W=${credit_w} -GPRIO_W=${prio_w}
+                     -GNUM_PORTS=${p} -GNUM_VLS=${vls} -GCREDIT_W=${credit_w} -GPRIO_W=${prio_w} ${A_VERILATOR_ARGS}
       OPT_FAST -O2)
     string(APPEND includes "#include \"${prefix}.h\"\n")
     string(APPEND makes "  if (n <= ${p}) return std::make_unique<ibsc::models::CoreOf<${prefix}, ${p}>>();\n")

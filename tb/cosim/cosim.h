@@ -23,7 +23,7 @@ struct CosimConfig {
   bool directed = true;
   std::string arbiter = "rtl";      // the design under test: a registered arbiter (ibsc/arbiter_registry.h)
   std::string reference = "model";  // what it must match, cycle by cycle: a registered arbiter
-  bool broken = false;              // the RTL variant without the credit check (arbiter rtl only)
+  bool broken = false;              // arbiter kBrokenRtl instead of rtl (registered in the tests only)
   std::string vcd_path;             // non-empty: dump the RTL to this VCD
   uint64_t trace_begin_cycle = 0;   // dump window, in cycles
   uint64_t trace_end_cycle = UINT64_MAX;
@@ -55,6 +55,10 @@ struct CosimResult {
 // Throws std::invalid_argument for a shape the RTL configurations cannot hold, an arbiter or
 // reference nobody registered, or --vcd with an arbiter that is not Verilated.
 CosimResult run_cosim(const CosimConfig& cfg);
+
+// The RTL without the credit check (BROKEN_SKIP_CREDIT_CHECK=1), registered by tests/rtl in
+// the test programs that must see the co-verification catch it.
+inline constexpr const char* kBrokenRtl = "rtl-broken";
 
 // Clock period the cosim gives the RTL, so cycle k is dumped at k * kCosimPeriodPs.
 inline constexpr uint64_t kCosimPeriodPs = 1000;
