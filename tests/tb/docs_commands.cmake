@@ -8,12 +8,13 @@
 cmake_minimum_required(VERSION 3.20)  # IN_LIST
 
 # "page|the command's text after `build/tb/ibsc `, up to its comment|why it is not run here"
+# (no semicolon in a reason: it would split the entry in two).
 set(not_run
   "cosim.md|cosim --ports 16 --vls 4 --cycles 100000 --seed 1|the README's tour prints it too (readme_commands)"
   "running.md|run scenarios/quickstart.yaml --waves run.vcd --wave-switches 0,1 --wave-start 20000 --wave-end 30000 --wave-load 0.3|the README's tour prints it too (readme_commands)"
-  "mpi-tlm.md|mpi scenarios/mpi-torus-4x4.yaml --workload allreduce --bytes 4096 [--style lt|at] [--mtu 1024] [--header-bytes 0]|a synopsis with options in brackets; its plain form is ibsc_mpi_readme_example"
-  "mpi-tlm.md|mpi SCENARIO.yaml --workload all-to-all --write-trace a2a.trace|a template (SCENARIO.yaml); the trace writer is tested by ibsc_mpi_* (tests/tb)"
-  "mpi-tlm.md|mpi SCENARIO.yaml --workload trace --trace a2a.trace --compression 4|a template (SCENARIO.yaml); trace replay is tested by ibsc_mpi_* (tests/tb)"
+  "mpi-tlm.md|mpi scenarios/mpi-torus-4x4.yaml --workload allreduce --bytes 4096 [--style lt|at] [--mtu 1024] [--header-bytes 0]|a synopsis with options in brackets, whose plain form is ibsc_mpi_readme_example"
+  "mpi-tlm.md|mpi SCENARIO.yaml --workload all-to-all --write-trace a2a.trace|a template (SCENARIO.yaml), the trace writer is tested by ibsc_mpi_* (tests/tb)"
+  "mpi-tlm.md|mpi SCENARIO.yaml --workload trace --trace a2a.trace --compression 4|a template (SCENARIO.yaml), trace replay is tested by ibsc_mpi_* (tests/tb)"
   "mpi-tlm.md|mpi scenarios/mpi-adaptive-reliable.yaml --workload allreduce --bytes 16384 --mtu 256|ibsc_mpi_adaptive_reliable runs it and checks its output"
   "reproductions.md|reproduce scenarios/seeds000/torus-routing.yaml|the full study, about 8 minutes"
   "reproductions.md|reproduce scenarios/seeds000/torus-routing.yaml --quick|reproduce_seeds000_quick runs it (tests/study)"
