@@ -8,27 +8,63 @@
 # out_busy, out_credits in; grant_valid, grant_port out; layouts in models/arbiter_pins.h) and
 # take the parameters NUM_PORTS, NUM_VLS, CREDIT_W, PRIO_W. One configuration is built per port
 # count (default IBSC_ARB_PORT_COUNTS, as IBSC's own RTL); a switch uses the smallest that fits.
-# A port the module lacks, or of another width, fails the build naming it (the adapter's
-# models/verilated_core.h); a parameter it lacks fails Verilator. VERILATOR_ARGS go to Verilator
-# after IBSC's own (e.g. -G overrides of the module's other parameters).
+# A port the module lacks, or of another direction or width, fails the build naming it, its line
+# and both widths (ibsc_rtl_pins_check.cmake, run on Verilator's XML of the module before the
+# registration file compiles; the adapter's static_asserts in models/verilated_core.h stand
+# behind it); a parameter it lacks fails Verilator.
+#
+# In IBSC's build tree it links ibsc_arbiter; from an installed IBSC (find_package(IBSC), whose
+# IBSCConfig.cmake includes this file and sets the RTL's shape) it links IBSC::ibsc_arbiter and
+# reads the adapter's headers from IBSC_RTL_SUPPORT_INCLUDE_DIR. Either way the calling project
+# finds Verilator itself (find_package(verilator), which defines verilate()) before the call.
+# VERILATOR_ARGS go to Verilator after IBSC's own (e.g. -G overrides of the module's other
+# parameters).
 function(ibsc_add_rtl_arbiter target name sv)
   cmake_parse_arguments(A "" "TOP_MODULE" "PORT_COUNTS;VERILATOR_ARGS" ${ARGN})
+  if(NOT COMMAND verilate)
+    message(FATAL_ERROR "ibsc_add_rtl_arbiter(${target} ${name} ...): verilate() is not defined; call "
+                        "find_package(verilator) first (Debian: HINTS /usr/share/verilator)")
+  endif()
+  if(TARGET ibsc_arbiter)
+    set(arbiter_lib ibsc_arbiter)
+  elseif(TARGET IBSC::ibsc_arbiter)
+    set(arbiter_lib IBSC::ibsc_arbiter)
+  else()
+    message(FATAL_ERROR "ibsc_add_rtl_arbiter: neither ibsc_arbiter nor IBSC::ibsc_arbiter exists; "
+                        "find_package(IBSC) first")
+  endif()
   get_filename_component(sv ${sv} ABSOLUTE)
+  if(NOT EXISTS ${sv})
+    message(FATAL_ERROR "ibsc_add_rtl_arbiter(${target} ${name} ${sv}): no such file")
+  endif()
   if(NOT A_TOP_MODULE)
     get_filename_component(A_TOP_MODULE ${sv} NAME_WE)
   endif()
   if(NOT A_PORT_COUNTS)
     set(A_PORT_COUNTS ${IBSC_ARB_PORT_COUNTS})
   endif()
-  get_property(shape GLOBAL PROPERTY IBSC_ARB_SHAPE)  # rtl/CMakeLists.txt: NUM_VLS, CREDIT_W, PRIO_W
+  get_property(shape GLOBAL PROPERTY IBSC_ARB_SHAPE)  # rtl/CMakeLists.txt or IBSCConfig.cmake: NUM_VLS, CREDIT_W, PRIO_W
   list(GET shape 0 vls)
   list(GET shape 1 credit_w)
   list(GET shape 2 prio_w)
   string(MAKE_C_IDENTIFIER "${name}" id)
   set(includes "")
   set(makes "")
+  set(stamps "")
   foreach(p ${A_PORT_COUNTS})
     set(prefix Vuser_${id}_p${p})
+    # The ports against the pin bundle, exactly (ibsc_rtl_pins_check.cmake), before anything of
+    # this configuration compiles: a mismatch fails the build naming the port and both widths.
+    set(pins_dir ${CMAKE_CURRENT_BINARY_DIR}/ibsc_rtl_pins_${id}_p${p})
+    add_custom_command(OUTPUT ${pins_dir}/pins.ok
+      COMMAND ${VERILATOR_BIN} --xml-only -Wno-fatal --top-module ${A_TOP_MODULE} -GNUM_PORTS=${p} -GNUM_VLS=${vls}
+              -GCREDIT_W=${credit_w} -GPRIO_W=${prio_w} --Mdir ${pins_dir} --xml-output ${pins_dir}/ports.xml ${sv}
+      COMMAND ${CMAKE_COMMAND} -DXML=${pins_dir}/ports.xml -DSV=${sv} -DPORTS=${p} -DVLS=${vls}
+              -DCREDIT_W=${credit_w} -DPRIO_W=${prio_w} -DSTAMP=${pins_dir}/pins.ok
+              -P ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/ibsc_rtl_pins_check.cmake
+      DEPENDS ${sv} ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/ibsc_rtl_pins_check.cmake
+      COMMENT "Checking ${A_TOP_MODULE}'s ports against IBSC's pin bundle (NUM_PORTS=${p})" VERBATIM)
+    list(APPEND stamps ${pins_dir}/pins.ok)
     verilate(${target}
       SOURCES ${sv} TOP_MODULE ${A_TOP_MODULE} PREFIX ${prefix} TRACE
       VERILATOR_ARGS -Wno-fatal --x-assign fast --x-initial fast -O3 --trace-max-array 1024 --assert
@@ -59,8 +95,12 @@ const ibsc::ArbiterRegistrar registrar(\"${name}\", [](int ports, int vls) {
 }  // namespace
 ")
   configure_file(${out}.in ${out} COPYONLY)  # rewritten only when it changes
-  target_sources(${target} PRIVATE ${out})
-  target_link_libraries(${target} PRIVATE ibsc_arbiter)
+  target_sources(${target} PRIVATE ${out} ${stamps})
+  set_source_files_properties(${out} TARGET_DIRECTORY ${target} PROPERTIES OBJECT_DEPENDS "${stamps}")
+  target_link_libraries(${target} PRIVATE ${arbiter_lib})
+  if(IBSC_RTL_SUPPORT_INCLUDE_DIR)  # installed: models/verilated_core.h and what it includes
+    target_include_directories(${target} PRIVATE ${IBSC_RTL_SUPPORT_INCLUDE_DIR})
+  endif()
   target_compile_definitions(${target} PRIVATE VL_TIME_CONTEXT)
   # Verilator's output is not ours to fix (rtl/CMakeLists.txt does the same for IBSC's RTL).
   set(opts -Wno-unused-parameter)

@@ -42,6 +42,14 @@ size_t Hca::queued() const { return queued_ + (rt_ ? rt_->held() : 0); }
 
 void Hca::attach_transport(std::unique_ptr<ReliableTransport> t) { rt_ = std::move(t); }
 
+void Hca::set_params(const HcaParams& p) {
+  const bool single = p.injection_queues == InjectionQueues::Single;
+  if (single && cc_on_)
+    throw FabricError(std::string(name()) + ": one injection queue per HCA does not go with congestion control");
+  if (queued_ > 0) throw FabricError(std::string(name()) + ": set_params() with packets queued");
+  single_queue_ = single;
+}
+
 // sc_port's operator-> checks the binding on every call.
 void Hca::end_of_elaboration() { link_.bind(tx.operator->()); }
 
@@ -160,14 +168,21 @@ void Hca::choose_path(Packet& p) {
 void Hca::inject(Picos t) {
   if (queued_ == 0 || link_busy_until_ > t) return;
   if (__builtin_expect(cc_on_, 0)) return inject_cc(t);
-  uint32_t ready = 0;  // VLs with a packet and credits for all of it
-  for (int v = 0; v < num_vls_; ++v)
-    if (!queues_[v].empty() && credits_[v].available(t) >= static_cast<int>(queues_[v].front()->blocks()))
-      ready |= 1u << v;
-  const int v = vlarb_.select(ready);
-  if (v < 0) return;
-  Packet* p = queues_[v].front();
-  queues_[v].pop_front();
+  int v = -1, q = 0;  // the packet's VL, and the queue it leaves
+  if (single_queue_) {
+    const int head_vl = queues_[0].front()->vl;
+    if (credits_[head_vl].available(t) < static_cast<int>(queues_[0].front()->blocks())) return;
+    v = head_vl;
+  } else {
+    uint32_t ready = 0;  // VLs with a packet and credits for all of it
+    for (int u = 0; u < num_vls_; ++u)
+      if (!queues_[u].empty() && credits_[u].available(t) >= static_cast<int>(queues_[u].front()->blocks()))
+        ready |= 1u << u;
+    v = q = vlarb_.select(ready);
+    if (v < 0) return;
+  }
+  Packet* p = queues_[q].front();
+  queues_[q].pop_front();
   --queued_;
   if (!credits_[v].consume(static_cast<int>(p->blocks()), t))
     throw CreditError(std::string(name()) + " VL " + std::to_string(v) + ": credit counter would go negative");
@@ -219,6 +234,10 @@ void Hca::schedule_next(Picos now) {
 Picos Hca::earliest_injection(Picos now) const {
   if (cc_on_) return earliest_injection_cc(now);
   const Picos free_at = std::max(now, link_busy_until_);
+  if (single_queue_) {
+    const Packet* head = queues_[0].front();
+    return credits_[head->vl].time_for(static_cast<int>(head->blocks()), free_at);
+  }
   Picos best = kNever;
   for (int v = 0; v < num_vls_; ++v) {
     if (queues_[v].empty()) continue;

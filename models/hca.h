@@ -4,7 +4,8 @@
 //                 waits in the injection queue of that VL. The port sends one packet at a time
 //                 at link rate, only with credits for the whole packet; among the VLs that have
 //                 a packet and its credits, a round-robin VL arbiter (the switch's, vl_arbiter.h)
-//                 picks the next. Path records: the first (primary) one, or, when the table
+//                 picks the next. With InjectionQueues::Single (set_params) one FIFO holds every
+//                 VL's packets and only its head may go. Path records: the first (primary) one, or, when the table
 //                 set says PathChoice::RandomPerPacket (virtual networks, seeds/004 `vn`), one
 //                 of the pair's records drawn uniformly per packet from the HCA's own random
 //                 stream (path_seed), which no other draw shares: tables that never ask for it
@@ -48,9 +49,26 @@
 #include "models/ring_queue.h"
 #include "models/scheduler.h"
 #include "models/vl_arbiter.h"
+#include "routing/enum_names.h"
 #include "routing/tables.h"
 
 namespace ibsc::models {
+
+// The HCA's send side (hca.injection_queues): one injection queue per VL (PerVl), each sent when
+// it has credits, or one FIFO for all VLs (Single): only its head may go, and a head without
+// credits on its VL holds back the packets behind it on other VLs (head-of-line blocking at the
+// source, as an adapter with one send queue has). Not with congestion control, whose send
+// scheduler looks into each VL's queue.
+enum class InjectionQueues { PerVl, Single };
+inline constexpr EnumName<InjectionQueues> kInjectionQueuesNames[] = {
+    {InjectionQueues::PerVl, "per_vl"},
+    {InjectionQueues::Single, "single"},
+};
+constexpr const auto& enum_names(InjectionQueues) { return kInjectionQueuesNames; }
+
+struct HcaParams {
+  InjectionQueues injection_queues = InjectionQueues::PerVl;
+};
 
 // What the testbench plugs into an HCA to generate traffic and observe deliveries.
 class HcaTraffic {
@@ -91,9 +109,11 @@ class Hca : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   // For the transport: a packet into the injection queue of its VL, and a packet's LRH
   // (SLID, DLID, SL, VL) toward p.dst_host from the path records.
   void enqueue(Packet* p) {
-    queues_[p->vl].push_back(p);
+    queues_[single_queue_ ? 0 : p->vl].push_back(p);
     ++queued_;
   }
+  // Before the run: the send side's organisation (HcaParams); refused with congestion control.
+  void set_params(const HcaParams& p);
   void address(Packet& p);
 
   // APM (link faults). enable_apm before the run; record -1 marks dst unreachable.
@@ -139,9 +159,10 @@ class Hca : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   int num_vls_;
   Lid base_lid_;  // this port's LIDs: base_lid_ .. lid_end_ - 1
   bool generating_ = true;
-  bool in_wake_ = false;  // inside wake(): no wake-up pending
-  bool random_path_;      // PathChoice::RandomPerPacket: draw a record per packet
-  bool cc_on_ = false;    // cc_ is set
+  bool in_wake_ = false;       // inside wake(): no wake-up pending
+  bool random_path_;           // PathChoice::RandomPerPacket: draw a record per packet
+  bool cc_on_ = false;         // cc_ is set
+  bool single_queue_ = false;  // InjectionQueues::Single: every packet in queues_[0]
   WakeUp wake_;
   int lid_end_;
   int host_;
@@ -153,7 +174,7 @@ class Hca : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   Picos link_busy_until_ = 0;
   size_t queued_ = 0;                             // packets in queues_: none spares the scans of VLs
   TxLink link_;                                   // tx's interface, fixed after elaboration
-  std::unique_ptr<RingQueue<Packet*>[]> queues_;  // injection queue per VL
+  std::unique_ptr<RingQueue<Packet*>[]> queues_;  // injection queue per VL (Single: [0] only)
   std::unique_ptr<CreditCounter[]> credits_;      // toward the switch input buffer, per VL
   // What generating a packet reads: the host's path records (shared with the other hosts of
   // its switch, routing/path_row.h) and the next sequence number of the flow, kept only for

@@ -10,6 +10,8 @@ namespace ibsc::models {
 void Hca::enable_cc(const CcParams& p) {
   if (!p.enabled) return;
   p.validate();
+  if (single_queue_)
+    throw FabricError(std::string(name()) + ": congestion control does not go with one injection queue per HCA");
   cc_per_sl_ = p.flow == CcFlow::Sl;
   cc_ = std::make_unique<CcSource>(p, cc_per_sl_ ? kNumSls : static_cast<int>(tables_.hosts.size()));
   cnp_bytes_ = p.cnp_bytes;

@@ -151,6 +151,19 @@ class InputBuffer {
     ps.heads |= static_cast<uint16_t>(1u << vl);
     return true;
   }
+  // As push(), for a packet of `blocks` whose record the caller then writes in place: the slot
+  // (the head, or the last behind it), and in new_head whether it became the head. Written
+  // field by field where it stays, the record is never built on the stack and copied with
+  // wide loads that would wait for the narrow stores before them (store forwarding fails).
+  Queued& emplace(InputPortState& ps, int vl, InputVl& iv, uint32_t blocks, bool& new_head) {
+    iv.queued_blocks += static_cast<int>(blocks);
+    ++ps.queued;
+    if (vl >= num_vls_) ps.escape_used |= static_cast<uint8_t>(1u << (vl - num_vls_));
+    new_head = iv.head.pkt == nullptr;
+    if (!new_head) return iv.behind.emplace_back();
+    ps.heads |= static_cast<uint16_t>(1u << vl);
+    return iv.head;
+  }
   // Takes the head of VL `vl` (which must have one) and returns it; the next packet moves up.
   Queued pop_head(InputPortState& ps, int vl, InputVl& iv) {
     const Queued h = iv.head;

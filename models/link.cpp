@@ -56,6 +56,7 @@ void Link::credits_arrive(int, const CreditTrain& train) { far_->credits_arrive(
 
 void Link::fail_at(Picos t, LinkEndpoint* sender, int sender_port, PacketLoss* loss) {
   c_.fail_at = t;
+  any_fault_ = true;
   sender_ = sender;
   sender_port_ = sender_port;
   loss_ = loss;

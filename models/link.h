@@ -75,6 +75,7 @@ class Link : public sc_core::sc_module, public LinkEndpoint {
   Picos fly_ = 0;
   Picos byte_ps_ = 0;
   int rx_port_ = 0;
+  static inline bool any_fault_ = false;  // see any_fault()
   void end_of_elaboration() override;
 
  public:
@@ -93,6 +94,10 @@ class Link : public sc_core::sc_module, public LinkEndpoint {
   }
   // Link fault at time t: dropped packets' credits return to `sender` on `sender_port`.
   void fail_at(Picos t, LinkEndpoint* sender, int sender_port, PacketLoss* loss);
+  // Whether some link of the process has been given a fault: until one has, senders skip
+  // cuts(), whose read of fail_at would be the only load from the link's (often cold) line;
+  // what a packet writes there then costs no wait.
+  static bool any_fault() { return any_fault_; }
   // Whether a packet whose head starts on the wire at head_time is cut by the fault.
   bool cuts(const Packet* pkt, Picos head_time) const {
     return c_.fail_at != kNever && head_time + fly_ + static_cast<Picos>(pkt->length) * byte_ps_ > c_.fail_at;
@@ -133,7 +138,7 @@ class TxLink {
   }
   void packet_arrives(int port, Packet* pkt, Picos head_time) {
     if (link_) {
-      if (__builtin_expect(link_->cuts(pkt, head_time), 0)) return link_->drop(pkt, head_time);
+      if (__builtin_expect(Link::any_fault(), 0) && link_->cuts(pkt, head_time)) return link_->drop(pkt, head_time);
       link_->count(pkt, head_time);
       far_->packet_arrives(rx_port_, pkt, head_time + fly_);
     } else {

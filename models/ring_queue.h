@@ -24,6 +24,14 @@ class RingQueue {
     buf_[(head_ + size_) & mask_] = v;
     ++size_;
   }
+  // A new last element, to be filled in place by the caller (its fields written one by one,
+  // rather than a whole record built elsewhere and copied).
+  T& emplace_back() {
+    if (__builtin_expect(size_ == cap_, 0)) grow();
+    T& slot = buf_[(head_ + size_) & mask_];
+    ++size_;
+    return slot;
+  }
   void pop_front() {
     head_ = (head_ + 1) & mask_;
     --size_;

@@ -190,19 +190,27 @@ void Switch::packet_arrives(int port, Packet* pkt, Picos head_time) {
   const uint32_t route = route_index(*pkt);
   if (route == kNoRoute || routes_[route].count == 0) refuse_route(*pkt, route);
   const Route& r = routes_[route];
-  // Where the candidates start, kept with the head so that its scans skip the table.
-  const uint32_t cand_at = r.count > 1 ? route_begin_[route] : 0;
-  Queued q{pkt, head_time + routing_ps_, cand_at, static_cast<uint32_t>(blocks), sl2vl_.key(*pkt), 0, r.first, r.count};
-  q.first_vl = out_vl(port, r.first.port, q);
-  if (q.first_vl >= num_vls_)
-    throw FabricError(where(port, pkt->vl) + ": SL2VL maps the packet onto VL " + std::to_string(q.first_vl) +
+  const uint8_t key = sl2vl_.key(*pkt);
+  const Vl first_vl = sl2vl_(port, r.first.port, key);
+  if (first_vl >= num_vls_)
+    throw FabricError(where(port, pkt->vl) + ": SL2VL maps the packet onto VL " + std::to_string(first_vl) +
                       ", which the switch does not have");
-  if (__builtin_expect(cc_on_, 0)) cc_->arrive(r.first.port, q.first_vl, blocks);
+  if (__builtin_expect(cc_on_, 0)) cc_->arrive(r.first.port, first_vl, blocks);
   ++queued_packets_;
   if (ps.queued == 0) active_.push_back(port);
   // A new head: only its own earliest grant can be earlier than the wake-up already pending
   // (which covers every other head).
-  const bool new_head = in_.push(ps, q_index, iv, q);
+  bool new_head;
+  Queued& q = in_.emplace(ps, q_index, iv, static_cast<uint32_t>(blocks), new_head);
+  q.pkt = pkt;
+  q.ready = head_time + routing_ps_;
+  // Where the candidates start, kept with the head so that its scans skip the table.
+  q.cand_at = r.count > 1 ? route_begin_[route] : 0;
+  q.blocks = static_cast<uint32_t>(blocks);
+  q.sl2vl_key = key;
+  q.first_vl = first_vl;
+  q.first = r.first;
+  q.count = r.count;
   if (__builtin_expect(counting_, 0)) count_arrival(port, pkt->vl, head_time);
   if (__builtin_expect(fifo_, 0) && new_head) request_head(port, q_index, iv, now_ps());
   if (new_head) wake_for(port, iv);
@@ -366,7 +374,15 @@ void Switch::arbitrate(Picos t) {
         Vl w = out_vl(i, c, h);
         if (out_.credits(c->port, w).available_now(t) < need_for(c, need)) continue;
         if (OutputPorts::request(o, w)) touched_.push_back(c->port);
-        eligible_.push_back({static_cast<uint8_t>(i), static_cast<uint8_t>(v), c->port, w, c->priority, c->escape});
+        // Field by field in place: a record built on the stack and copied would be read back
+        // wider than its byte stores, which stalls (store forwarding fails).
+        Eligible& e = eligible_.emplace_back();
+        e.in = static_cast<uint8_t>(i);
+        e.vl = static_cast<uint8_t>(v);
+        e.out = c->port;
+        e.out_vl = w;
+        e.priority = c->priority;
+        e.escape = c->escape;
       }
     }
   }

@@ -4,7 +4,9 @@
 // ibsc_add_rtl_arbiter() generates for a user's RTL (cmake/ibsc_rtl_arbiter.cmake): each
 // includes its Verilated model headers first, then this one. A model whose ports are not the
 // bundle's does not compile: a missing port is named by the compiler ("has no member named
-// 'req_cand'"), a port of another width by "pin width disagrees with the RTL".
+// 'req_cand'"), a port of another width class by "RTL port 'req_cand' is not the pin bundle's
+// width". For a user's RTL, ibsc_add_rtl_arbiter() checks exact widths before this compiles
+// (cmake/ibsc_rtl_pins_check.cmake); these asserts stand behind it.
 #pragma once
 // Verilator's runtime headers trip -Wunused-parameter; they are not ours to fix. They come
 // before SystemC's: with SYSTEMC_VERSION defined they expect Verilator's SystemC output, which
@@ -21,6 +23,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "models/arbiter_pins.h"
@@ -49,27 +52,31 @@ namespace verilated_pins {
 
 // ---- Pin vector <-> Verilated port ----
 // Verilator holds a port of up to 64 bits in the smallest of uint8/16/32/64_t, a wider one in
-// VlWide<words> of 32-bit words. The asserts check that the port has the bundle's width class
-// (for a wide port, exactly its word count), so a bundle built from other numbers than the
-// -G parameters does not compile.
+// VlWide<words> of 32-bit words. port_fits says whether the port has the bundle's width class
+// (for a wide port, exactly its word count); CoreOf asserts it port by port, naming the port, so
+// an RTL whose port widths are not the -G parameters' bundle does not compile.
 template <unsigned Bits, class Port>
-inline void check_port_type() {
-  if constexpr (Bits <= 8) static_assert(std::is_same_v<Port, CData>, "pin width disagrees with the RTL");
-  else if constexpr (Bits <= 16) static_assert(std::is_same_v<Port, SData>, "pin width disagrees with the RTL");
-  else if constexpr (Bits <= 32) static_assert(std::is_same_v<Port, IData>, "pin width disagrees with the RTL");
-  else if constexpr (Bits <= 64) static_assert(std::is_same_v<Port, QData>, "pin width disagrees with the RTL");
-  else static_assert(std::is_same_v<Port, VlWide<PinVector<Bits>::kWords>>, "pin width disagrees with the RTL");
+constexpr bool port_fits() {
+  if constexpr (Bits <= 8) return std::is_same_v<Port, CData>;
+  else if constexpr (Bits <= 16) return std::is_same_v<Port, SData>;
+  else if constexpr (Bits <= 32) return std::is_same_v<Port, IData>;
+  else if constexpr (Bits <= 64) return std::is_same_v<Port, QData>;
+  else return std::is_same_v<Port, VlWide<PinVector<Bits>::kWords>>;
 }
+template <class Pin, class Port>
+struct Fits;
+template <unsigned Bits, class Port>
+struct Fits<PinVector<Bits>, Port>
+    : std::bool_constant<port_fits<Bits, std::remove_cv_t<std::remove_reference_t<Port>>>()> {};
+
 template <unsigned Bits, class Port>
 inline void drive(Port& port, const PinVector<Bits>& v) {
-  check_port_type<Bits, Port>();
   if constexpr (Bits <= 32) port = static_cast<Port>(v.words[0]);
   else if constexpr (Bits <= 64) port = v.words[0] | uint64_t{v.words[1]} << 32;
   else std::copy(v.words.begin(), v.words.end(), port.data());
 }
 template <unsigned Bits, class Port>
 inline void sample(PinVector<Bits>& v, const Port& port) {
-  check_port_type<Bits, Port>();
   if constexpr (Bits <= 32) {
     v.words[0] = port;
   } else if constexpr (Bits <= 64) {
@@ -154,6 +161,22 @@ class CoreOf final : public VerilatedArbiter::Core {
   }
 
  private:
+  // Every port of the bundle, by name: a missing one fails as "no member named 'PORT'", one of
+  // another width as "RTL port 'PORT' is not the pin bundle's width".
+#define IBSC_PIN_FITS(port)                                                                                     \
+  static_assert(verilated_pins::Fits<decltype(ArbiterPins<P>::port), decltype(std::declval<V&>().port)>::value, \
+                "RTL port '" #port "' is not the pin bundle's width (models/arbiter_pins.h)")
+  IBSC_PIN_FITS(req_valid);
+  IBSC_PIN_FITS(req_cand);
+  IBSC_PIN_FITS(req_prio);
+  IBSC_PIN_FITS(req_vl);
+  IBSC_PIN_FITS(req_len);
+  IBSC_PIN_FITS(out_busy);
+  IBSC_PIN_FITS(out_credits);
+  IBSC_PIN_FITS(grant_valid);
+  IBSC_PIN_FITS(grant_port);
+#undef IBSC_PIN_FITS
+
   void drive_all() {
     V& m = *top_;
     m.clk = pins_.clk;

@@ -129,7 +129,8 @@ BisectionCut min_bisection_estimate(const Topology& t, uint64_t seed, int random
   if (n < 2 || n % 2)
     throw std::invalid_argument("bisection: needs an even number of switches, not " + std::to_string(n));
   std::vector<int> hosts(n, 0);
-  for (int h = 0; h < t.num_hosts; ++h) ++hosts[t.host_switch(h)];
+  for (int h = 0; h < t.num_hosts; ++h)
+    if (t.host_switch(h) >= 0) ++hosts[t.host_switch(h)];  // an uncabled host (a file's) is on none
   for (int s = 1; s < n; ++s)
     if (hosts[s] != hosts[0]) throw std::invalid_argument("bisection: switches with different host counts");
   const Adjacency adj = weighted_adjacency(t);
@@ -165,7 +166,8 @@ BisectionCut min_bisection_estimate(const Topology& t, uint64_t seed, int random
 BisectionCut fat_tree_bisection(const Topology& t, const std::vector<int>& level) {
   const int n = t.num_switches;
   std::vector<int> hosts(n, 0), leaves;
-  for (int h = 0; h < t.num_hosts; ++h) ++hosts[t.host_switch(h)];
+  for (int h = 0; h < t.num_hosts; ++h)
+    if (t.host_switch(h) >= 0) ++hosts[t.host_switch(h)];  // an uncabled host (a file's) is on none
   int top = 0;
   for (int s = 0; s < n; ++s) {
     if (level[s] == 0) leaves.push_back(s);

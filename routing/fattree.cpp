@@ -249,11 +249,16 @@ void FatTreeRouter::write(Lid lid) {
       lft.share(lid, first);
       continue;
     }
+    // The static port at level 0, the others at 1: the switch takes the static port while it
+    // can and another minimal one when it cannot (switch.ar_fallback says when). All at one
+    // level, equal credits (idle outputs) went to the arbiter's tie-break, which restarts at
+    // the lowest up-port after each grant to a host port: every leaf preferred the same spines
+    // (reports/fat-trees/findings.md). The static ports are balanced by the steps above.
     cands.assign(1, {route_[s], 0, false});
     for (const PortGroup& g : up ? f_.up[s] : f_.down[s])
       if (dist_[g.peer] == dist_[s] - 1)
         for (PortNum p : g.ports)
-          if (p != route_[s]) cands.push_back({p, 0, false});
+          if (p != route_[s]) cands.push_back({p, 1, false});
     lft.set(lid, cands);
     if (all_up && cands.size() > 1) first = lid;
   }

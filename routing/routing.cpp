@@ -73,17 +73,22 @@ int largest_fitting_lmc(const Topology& topo, int max_lmc) {
   return -1;
 }
 
-TableSet compute_routing(const Topology& topo, const RoutingOptions& given) {
+namespace {
+
+void check_options(const RoutingOptions& given) {
   if (given.max_sls < 1 || given.max_sls > kNumSls) throw RoutingError("max_sls must be 1..16");
   if (given.max_vls < 1 || given.max_vls > kMaxDataVls) throw RoutingError("max_vls must be 1..15");
   if (given.sls < 0 || given.sls > kNumSls) throw RoutingError("sls must be 0..16 (0: the algorithm's choice)");
   if (given.max_lmc < 0 || given.max_lmc > kMaxLmc) throw RoutingError("max_lmc must be 0..7");
   if (given.lmc < 0 || given.lmc > kMaxLmc) throw RoutingError("lmc must be 0..7");
   if (!(given.max_memory_gb >= 0)) throw RoutingError("max_memory_gb must be >= 0");
-  RoutingOptions opt = given;
+}
+
+// Refused before routing (which can take minutes on such fabrics): LIDs that do not fit, then
+// tables above the memory limit. Renaming is held to the LMC whose LIDs fit, so it falls back
+// to fewer LIDs instead of failing at the end.
+RoutingOptions fit_lids_and_memory(const Topology& topo, RoutingOptions opt) {
   if (opt.algorithm != Algorithm::File && opt.algorithm != Algorithm::Opensm) {
-    // Checked before routing (which can take minutes on such fabrics), and renaming is held to
-    // the LMC whose LIDs fit, so it falls back to fewer LIDs instead of failing at the end.
     const int lmc = largest_fitting_lmc(topo, opt.max_lmc);
     if (lmc < 0)
       throw RoutingError(std::to_string(topo.num_hosts) + " hosts and " + std::to_string(topo.num_switches) +
@@ -104,6 +109,10 @@ TableSet compute_routing(const Topology& topo, const RoutingOptions& given) {
                                               : " (half the memory this process may use, by its " + usable.source +
                                                     "; --max-memory-gb sets another)"));
   }
+  return opt;
+}
+
+TableSet dispatch(const Topology& topo, const RoutingOptions& opt) {
   using A = Algorithm;
   switch (opt.algorithm) {
     case A::Ecube:
@@ -156,6 +165,15 @@ TableSet compute_routing(const Topology& topo, const RoutingOptions& given) {
       return route_opensm(topo, opt);
   }
   throw std::logic_error("compute_routing: an algorithm without a case");
+}
+
+}  // namespace
+
+TableSet compute_routing(const Topology& topo, const RoutingOptions& given) {
+  check_options(given);
+  TableSet ts = dispatch(topo, fit_lids_and_memory(topo, given));
+  share_identical_sl2vl(ts);  // most switches hold the same SL2VL table (tables.h)
+  return ts;
 }
 
 }  // namespace ibsc::routing

@@ -19,12 +19,16 @@ class RoutingError : public std::runtime_error {
 
 // Which of a pair's shortest legal paths route_with_turns takes (generic.h): the one whose most
 // loaded channel is least loaded (Balanced), the first found (First: the lowest channel, i.e.
-// the lowest output port, at each switch), or one at random (Random: a seeded hash).
-enum class ShortestPathChoice { Balanced, First, Random };
+// the lowest output port, at each switch), or one at random (Random: a seeded hash). Up*/down*
+// only: Highest, the one that climbs nearest the root (the highest up*/down* label on the path),
+// then Balanced; Tree, not a shortest path: up the spanning tree to the pair's lowest common
+// ancestor and down it (legal, non-minimal; every pair through the tree's upper switches).
+// Highest and Tree load the switches around the root more (seeds/004's Figure 6 text).
+enum class ShortestPathChoice { Balanced, First, Random, Highest, Tree };
 inline constexpr EnumName<ShortestPathChoice> kShortestPathChoiceNames[] = {
-    {ShortestPathChoice::Balanced, "balanced"},
-    {ShortestPathChoice::First, "first"},
-    {ShortestPathChoice::Random, "random"},
+    {ShortestPathChoice::Balanced, "balanced"}, {ShortestPathChoice::First, "first"},
+    {ShortestPathChoice::Random, "random"},     {ShortestPathChoice::Highest, "highest"},
+    {ShortestPathChoice::Tree, "tree"},
 };
 constexpr const auto& enum_names(ShortestPathChoice) { return kShortestPathChoiceNames; }
 

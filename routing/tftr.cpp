@@ -191,7 +191,8 @@ void start_tftr(const Topology& t, const SwitchGraph& g, const RoutingOptions& o
 
 }  // namespace
 
-TftrResult tftr_paths(const Topology& t, const SwitchGraph& g, const RoutingOptions& opt, TreeKind orientation) {
+TftrResult tftr_paths(const Topology& t, const SwitchGraph& g, const RoutingOptions& opt, TreeKind orientation,
+                      bool paper_remedies) {
   TftrResult r;
   start_tftr(t, g, opt, orientation, r);
   const int n = g.n;
@@ -209,7 +210,7 @@ TftrResult tftr_paths(const Topology& t, const SwitchGraph& g, const RoutingOpti
   DisjointPaths finder(g);
   for (auto [s, d] : order) disjoint_stage(g, o, finder, s, d, r);
   for (auto [s, d] : order) budget_stage(g, o, s, d, r);
-  tftr_assign_sls(g, r, order, max_port, opt.max_sls);
+  tftr_assign_sls(g, r, order, max_port, opt.max_sls, paper_remedies);
   for (auto [s, d] : order) fallback_stage(g, o, s, d, r);
   return r;
 }

@@ -66,13 +66,16 @@ struct TftrResult {
 // Stages 1-5 over every ordered pair of switches with hosts. opt.vls (0: 2) VLs, at most
 // opt.max_sls SLs (a bound TFTR fits by dropping paths, never a reason to refuse). The
 // orientation is seeds/002's DFS; Bfs (Autonet) serves the up*/down* baseline below.
+// paper_remedies: stage 4 with only the remedies seeds/002 names, in its order (an alternative
+// for one of the paths of the conflict, a new SL, dropping the path), not ours 3-4 (another SL
+// that fits, with or without an alternative): how much our extra remedies keep (its report).
 TftrResult tftr_paths(const Topology& t, const SwitchGraph& g, const RoutingOptions& opt,
-                      TreeKind orientation = TreeKind::Dfs);
+                      TreeKind orientation = TreeKind::Dfs, bool paper_remedies = false);
 
 // Stages 4 and 5 (tftr_sls.cpp): SLs with mapping conflicts resolved, then VL balancing, over
 // the pairs in `order`; sets every path's SL and r.sl_transitions.
 void tftr_assign_sls(const SwitchGraph& g, TftrResult& r, const std::vector<std::pair<int, int>>& order, int max_port,
-                     int max_sls);
+                     int max_sls, bool paper_remedies = false);
 
 // Stage 6: the table set (tftr_tables.cpp).
 TableSet tftr_tables(const Topology& t, const SwitchGraph& g, const TftrResult& r, const RoutingOptions& opt);

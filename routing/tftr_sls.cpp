@@ -46,8 +46,13 @@ struct Avoid {
 
 class SlAssigner {
  public:
-  SlAssigner(const SwitchGraph& g, TftrResult& r, int max_port, int max_sls)
-      : g_(g), r_(r), max_port_(max_port), max_sls_(std::max(1, max_sls)), first_sl_(r.vls, -1) {
+  SlAssigner(const SwitchGraph& g, TftrResult& r, int max_port, int max_sls, bool paper_remedies)
+      : g_(g),
+        r_(r),
+        max_port_(max_port),
+        max_sls_(std::max(1, max_sls)),
+        paper_remedies_(paper_remedies),
+        first_sl_(r.vls, -1) {
     add_sl(0);  // SL0: no transition, VL0 throughout
     first_sl_[0] = 0;
   }
@@ -63,6 +68,7 @@ class SlAssigner {
     ++st.conflicts;
     if (alternative(s, d, i, true, {})) return;
     if (main >= 0 && take_with_partners(s, d, i, main, {})) return;
+    if (paper_remedies_) return new_sl_or_drop(s, d, i, x);
     if (fit_other(s, d, i, {main, -1})) {
       ++st.other_sl;
       return;
@@ -72,12 +78,16 @@ class SlAssigner {
           take_with_partners(s, d, i, static_cast<int>(c), {}))
         return;
     if (alternative(s, d, i, false, {})) return;
+    new_sl_or_drop(s, d, i, x);
+  }
+  // The last remedies: a new SL for x transitions while the budget lasts, else the path goes.
+  void new_sl_or_drop(int s, int d, size_t i, int x) {
     if (static_cast<int>(sls_.size()) < max_sls_) {
-      ++st.new_sl;
+      ++r_.stats.new_sl;
       return assign(s, d, i, add_sl(x));
     }
-    ++st.dropped;
-    p.chans.clear();
+    ++r_.stats.dropped;
+    path(s, d, i).chans.clear();
   }
 
   // Tries to empty an added SL (not the first of its transition count): each of its paths moves
@@ -303,6 +313,7 @@ class SlAssigner {
   TftrResult& r_;
   int max_port_;
   int max_sls_;
+  bool paper_remedies_;
   std::vector<int> first_sl_;  // the SL made first for each transition count; -1: none yet
   std::vector<SlMap> sls_;
   std::vector<std::vector<std::vector<uint32_t>>> users_;  // [SL][entry] -> path ids
@@ -311,8 +322,8 @@ class SlAssigner {
 }  // namespace
 
 void tftr_assign_sls(const SwitchGraph& g, TftrResult& r, const std::vector<std::pair<int, int>>& order, int max_port,
-                     int max_sls) {
-  SlAssigner a(g, r, max_port, max_sls);
+                     int max_sls, bool paper_remedies) {
+  SlAssigner a(g, r, max_port, max_sls, paper_remedies);
   // Longest paths first (they have the fewest alternatives), then by rank, then pair order.
   std::vector<std::tuple<size_t, size_t, int, int>> all;  // (length, rank, s, d)
   for (auto [s, d] : order)

@@ -4,7 +4,6 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <sstream>
 #include <stdexcept>
 #include <string_view>
 
@@ -13,6 +12,12 @@
 #include "routing/topo_import_links.h"
 
 namespace ibsc::routing {
+
+std::string import_detail::trim(const std::string& s) {
+  size_t a = s.find_first_not_of(" \t\r\n"), b = s.find_last_not_of(" \t\r\n");
+  return a == std::string::npos ? "" : s.substr(a, b - a + 1);
+}
+
 namespace {
 
 struct RawPort {
@@ -67,10 +72,7 @@ int lanes(const std::string& path, int line, std::string_view text, const std::s
   return static_cast<int>(v);
 }
 
-std::string trim(const std::string& s) {
-  size_t a = s.find_first_not_of(" \t\r\n"), b = s.find_last_not_of(" \t\r\n");
-  return a == std::string::npos ? "" : s.substr(a, b - a + 1);
-}
+using import_detail::trim;
 
 // Line scanning by hand, in one pass: std::regex recursed once per character and overflowed
 // the stack on node names of ~30,000 characters. Each take_* consumes from the front of `s`.
@@ -167,96 +169,115 @@ Annotations annotations(const std::string& path, int line, std::string_view s) {
 
 using import_detail::note_unmodelled_rates;
 
-}  // namespace
-
-Topology read_ibnetdiscover(const std::string& path) {
-  std::ifstream in = open(path);
+// The lines of an ibnetdiscover dump, as given: nodes with their port lines.
+struct Dump {
   std::vector<RawNode> nodes;
-  uint64_t pending_guid = 0;  // switchguid= (caguid=) precedes its Switch (Ca) header
   std::vector<std::string> notes;
+  int lines = 0;
+  uint64_t pending_guid = 0;  // switchguid= (caguid=) precedes its Switch (Ca) header
+};
+
+// Node header: (Switch|Ca|Hca) PORTS "ID" [free text]. False if `s` is not one.
+bool read_node_header(const std::string& path, int line, const std::string& s, Dump& d) {
+  std::string_view v = s;
+  const bool sw = take(v, "Switch");
+  if (!sw && !take(v, "Ca") && !take(v, "Hca")) return false;
+  std::string_view ports_text, id;
+  if (!skip_space(v) || (ports_text = take_while(v, is_digit)).empty() || !skip_space(v) || !take_quoted(v, id))
+    return false;
+  long ports = number(path, line, ports_text, 1L << 30);
+  if (ports < 1 || ports > 254)
+    fail(path, line, "node \"" + std::string(id) + "\" has " + std::string(ports_text) + " ports (1..254)");
+  RawNode n{sw, std::string(id), static_cast<int>(ports), line, {}};
+  n.aggregation = !sw && v.find("\"" + std::string(import_detail::kAggregationNode) + "\"") != std::string::npos;
+  std::string_view g = id;
+  const bool id_is_guid = take(g, sw ? "S-" : "H-") && g.size() == 16 && take_while(g, isxdigit_char).size() == 16;
+  n.guid = d.pending_guid ? d.pending_guid : id_is_guid ? hex_guid(path, line, id.substr(2)) : 0;
+  if (n.is_switch) {
+    Annotations a = annotations(path, line, v);
+    if (!a.lids.empty()) n.lid = a.lids.front();
+  }
+  d.pending_guid = 0;
+  d.nodes.push_back(std::move(n));
+  return true;
+}
+
+// Port line: [P](GUID)? "PEER"[PP] [free text], of the node last named.
+void read_port_line(const std::string& path, int line, const std::string& s, Dump& d) {
+  if (d.nodes.empty()) fail(path, line, "port line before any Switch/Ca header");
+  std::string_view v = s, p_text, guid_text, peer, pp_text;
+  bool ok = take_port(v, p_text);
+  if (ok && take(v, "(")) {
+    guid_text = take_while(v, [](char c) { return isxdigit_char(c) || c == 'x'; });
+    ok = take(v, ")");
+  }
+  ok = ok && (skip_space(v), take_quoted(v, peer)) && take_port(v, pp_text);
+  if (!ok) fail(path, line, "cannot read port line '" + s + "'");
+  int p = static_cast<int>(number(path, line, p_text, 1L << 30));
+  int pp = static_cast<int>(number(path, line, pp_text, 1L << 30));
+  RawNode& n = d.nodes.back();
+  if (p < 1 || p > n.ports)
+    fail(path, line, "port " + std::to_string(p) + " outside 1.." + std::to_string(n.ports) + " of \"" + n.id + "\"");
+  Annotations a = annotations(path, line, v);
+  // Comment LIDs: an HCA port line names its own LID first ("# lid 93 lmc 0 ... lid 9"), and
+  // every port line names the peer's LID last.
+  uint64_t guid = guid_text.empty() ? 0 : hex_guid(path, line, guid_text);
+  Lid own = 0, peer_lid = 0;
+  if (!a.lids.empty()) peer_lid = a.lids.back();
+  if (!n.is_switch && a.lids.size() >= 2) own = a.lids.front();
+  n.links.push_back({p, std::string(peer), pp, a.width ? a.width : 1, a.rate, line, guid, own, peer_lid});
+}
+
+Dump read_dump_lines(const std::string& path) {
+  std::ifstream in = open(path);
+  Dump d;
   std::string raw;
-  int line = 0;
+  int& line = d.lines;
   while (std::getline(in, raw)) {
     ++line;
     const std::string s = trim(raw);
     if (s.empty() || s[0] == '#') continue;
-    std::string_view v = s;
-    // Node header: (Switch|Ca|Hca) PORTS "ID" [free text]
-    bool sw = take(v, "Switch");
-    if (sw || take(v, "Ca") || take(v, "Hca")) {
-      std::string_view ports_text, id;
-      if (skip_space(v) && !(ports_text = take_while(v, is_digit)).empty() && skip_space(v) && take_quoted(v, id)) {
-        long ports = number(path, line, ports_text, 1L << 30);
-        if (ports < 1 || ports > 254)
-          fail(path, line, "node \"" + std::string(id) + "\" has " + std::string(ports_text) + " ports (1..254)");
-        RawNode n{sw, std::string(id), static_cast<int>(ports), line, {}};
-        n.aggregation = !sw && v.find("\"" + std::string(import_detail::kAggregationNode) + "\"") != std::string::npos;
-        std::string_view g = id;
-        const bool id_is_guid =
-            take(g, sw ? "S-" : "H-") && g.size() == 16 && take_while(g, isxdigit_char).size() == 16;
-        n.guid = pending_guid ? pending_guid : id_is_guid ? hex_guid(path, line, id.substr(2)) : 0;
-        if (n.is_switch) {
-          Annotations a = annotations(path, line, v);
-          if (!a.lids.empty()) n.lid = a.lids.front();
-        }
-        pending_guid = 0;
-        nodes.push_back(std::move(n));
-        continue;
-      }
-      v = s;
-    }
+    if (read_node_header(path, line, s, d)) continue;
     if (s[0] == '[') {
-      // Port line: [P](GUID)? "PEER"[PP] [free text]
-      if (nodes.empty()) fail(path, line, "port line before any Switch/Ca header");
-      std::string_view p_text, guid_text, peer, pp_text;
-      bool ok = take_port(v, p_text);
-      if (ok && take(v, "(")) {
-        guid_text = take_while(v, [](char c) { return isxdigit_char(c) || c == 'x'; });
-        ok = take(v, ")");
-      }
-      ok = ok && (skip_space(v), take_quoted(v, peer)) && take_port(v, pp_text);
-      if (!ok) fail(path, line, "cannot read port line '" + s + "'");
-      int p = static_cast<int>(number(path, line, p_text, 1L << 30));
-      int pp = static_cast<int>(number(path, line, pp_text, 1L << 30));
-      RawNode& n = nodes.back();
-      if (p < 1 || p > n.ports)
-        fail(path, line,
-             "port " + std::to_string(p) + " outside 1.." + std::to_string(n.ports) + " of \"" + n.id + "\"");
-      Annotations a = annotations(path, line, v);
-      // Comment LIDs: an HCA port line names its own LID first ("# lid 93 lmc 0 ... lid 9"), and
-      // every port line names the peer's LID last.
-      uint64_t guid = guid_text.empty() ? 0 : hex_guid(path, line, guid_text);
-      Lid own = 0, peer_lid = 0;
-      if (!a.lids.empty()) peer_lid = a.lids.back();
-      if (!n.is_switch && a.lids.size() >= 2) own = a.lids.front();
-      n.links.push_back({p, std::string(peer), pp, a.width ? a.width : 1, a.rate, line, guid, own, peer_lid});
+      read_port_line(path, line, s, d);
       continue;
     }
+    std::string_view v = s;
     if (take(v, "switchguid=0x") || take(v, "caguid=0x")) {
       std::string_view g = take_while(v, isxdigit_char);
-      if (!g.empty()) pending_guid = hex_guid(path, line, g);
+      if (!g.empty()) d.pending_guid = hex_guid(path, line, g);
     }
     if (s.find('=') != std::string::npos && s.find(' ') == std::string::npos) continue;  // vendid=..., guids
-    if (nodes.empty()) {
-      notes.push_back(path + ":" + std::to_string(line) + ": skipped a line that is not part of a dump: '" + s + "'");
+    if (d.nodes.empty()) {
+      d.notes.push_back(path + ":" + std::to_string(line) + ": skipped a line that is not part of a dump: '" + s + "'");
       continue;
     }
     fail(path, line, "unexpected line '" + s + "'");
   }
-  if (nodes.empty()) fail(path, line, "no Switch or Ca records");
+  if (d.nodes.empty()) fail(path, line, "no Switch or Ca records");
+  return d;
+}
 
+using End = std::pair<int, int>;  // (raw node, port)
+
+// Cables from both ends; a cable listed once is still a cable. Key: one end.
+struct Cable {
+  End peer;
+  int width, line;
+  std::string rate;
+};
+
+std::map<std::string, int> index_nodes(const std::string& path, const std::vector<RawNode>& nodes) {
   std::map<std::string, int> index;
-  for (size_t i = 0; i < nodes.size(); ++i) {
+  for (size_t i = 0; i < nodes.size(); ++i)
     if (!index.emplace(nodes[i].id, static_cast<int>(i)).second)
       fail(path, nodes[i].line, "node \"" + nodes[i].id + "\" defined twice");
-  }
-  // Cables from both ends; a cable listed once is still a cable. Key: (node, port).
-  struct Cable {
-    std::pair<int, int> peer;
-    int width, line;
-    std::string rate;
-  };
-  std::map<std::pair<int, int>, Cable> cable;
+  return index;
+}
+
+std::map<End, Cable> collect_cables(const std::string& path, const std::vector<RawNode>& nodes,
+                                    const std::map<std::string, int>& index) {
+  std::map<End, Cable> cable;
   for (size_t i = 0; i < nodes.size(); ++i)
     for (const RawPort& rp : nodes[i].links) {
       auto it = index.find(rp.peer);
@@ -267,7 +288,7 @@ Topology read_ibnetdiscover(const std::string& path) {
         fail(path, rp.line,
              "cable to port " + std::to_string(rp.peer_port) + " of \"" + peer.id + "\", which has " +
                  std::to_string(peer.ports) + " ports");
-      std::pair<int, int> a{static_cast<int>(i), rp.port}, b{it->second, rp.peer_port};
+      End a{static_cast<int>(i), rp.port}, b{it->second, rp.peer_port};
       if (a == b) fail(path, rp.line, "port " + std::to_string(rp.port) + " cabled to itself");
       for (auto [from, to] : {std::pair{a, b}, std::pair{b, a}}) {
         auto c = cable.find(from);
@@ -278,13 +299,25 @@ Topology read_ibnetdiscover(const std::string& path) {
         cable[from] = {to, rp.width, rp.line, rp.rate};
       }
     }
-  Topology t;
-  t.kind = "file";
-  t.notes = notes;
-  std::vector<int> switch_node(nodes.size(), -1);
+  return cable;
+}
+
+// The dump's nodes as topology nodes: switches, then each HCA's cabled ports as hosts.
+struct Placed {
+  std::vector<int> switch_node;  // raw node -> topology node, -1 for an HCA
+  std::map<End, int> host_node;  // (raw HCA, port) -> host node
+  std::pair<int, int> where(const std::vector<RawNode>& nodes, End end) const {
+    if (nodes[end.first].is_switch) return {switch_node[end.first], end.second};
+    return {host_node.at(end), 1};
+  }
+};
+
+Placed add_nodes(const std::string& path, const std::vector<RawNode>& nodes, const std::map<End, Cable>& cable,
+                 Topology& t) {
+  Placed at;
+  at.switch_node.assign(nodes.size(), -1);
   for (size_t i = 0; i < nodes.size(); ++i)
-    if (nodes[i].is_switch) switch_node[i] = add_switch(t, nodes[i].id, nodes[i].ports);
-  std::map<std::pair<int, int>, int> host_node;  // (raw node, port) -> host node
+    if (nodes[i].is_switch) at.switch_node[i] = add_switch(t, nodes[i].id, nodes[i].ports);
   int aggregation = 0;
   for (size_t i = 0; i < nodes.size(); ++i) {
     aggregation += nodes[i].aggregation;
@@ -297,17 +330,18 @@ Topology read_ibnetdiscover(const std::string& path) {
                         "\" has no cable; left out");
     for (int p : cabled) {
       std::string name = cabled.size() > 1 || p != 1 ? nodes[i].id + "/p" + std::to_string(p) : nodes[i].id;
-      host_node[{static_cast<int>(i), p}] = add_host(t, name);
+      at.host_node[{static_cast<int>(i), p}] = add_host(t, name);
     }
   }
   if (aggregation) t.notes.push_back(import_detail::aggregation_note(path, aggregation));
-  auto where = [&](std::pair<int, int> end) -> std::pair<int, int> {
-    if (nodes[end.first].is_switch) return {switch_node[end.first], end.second};
-    return {host_node.at(end), 1};
-  };
-  // GUIDs and LIDs as the dump gives them, so tables computed on the real fabric (OpenSM
-  // dumps) can be matched to nodes; a node GUID (switch or CA, from its guid= line or its
-  // S-/H-<guid> name) or an HCA port GUID given twice would make that ambiguous.
+  return at;
+}
+
+// GUIDs and LIDs as the dump gives them, so tables computed on the real fabric (OpenSM
+// dumps) can be matched to nodes; a node GUID (switch or CA, from its guid= line or its
+// S-/H-<guid> name) or an HCA port GUID given twice would make that ambiguous.
+void assign_guids_and_lids(const std::string& path, const std::vector<RawNode>& nodes,
+                           const std::map<std::string, int>& index, const Placed& at, Topology& t) {
   std::map<uint64_t, int> guid_line;
   for (size_t i = 0; i < nodes.size(); ++i) {
     if (nodes[i].aggregation) continue;
@@ -316,15 +350,15 @@ Topology read_ibnetdiscover(const std::string& path) {
            std::string(nodes[i].is_switch ? "switch" : "CA") + " GUID of \"" + nodes[i].id + "\" also on line " +
                std::to_string(guid_line[nodes[i].guid]));
     if (!nodes[i].is_switch) continue;
-    Node& sw = t.nodes[switch_node[i]];
+    Node& sw = t.nodes[at.switch_node[i]];
     sw.guid = nodes[i].guid;
     sw.lid = nodes[i].lid;
   }
   std::map<uint64_t, int> port_guid_line;
   for (size_t i = 0; i < nodes.size(); ++i)
     for (const RawPort& rp : nodes[i].links) {
-      auto own = host_node.find({static_cast<int>(i), rp.port});
-      if (own != host_node.end()) {
+      auto own = at.host_node.find({static_cast<int>(i), rp.port});
+      if (own != at.host_node.end()) {
         if (rp.guid && !port_guid_line.emplace(rp.guid, rp.line).second)
           fail(path, rp.line,
                "port GUID of \"" + nodes[i].id + "\" port " + std::to_string(rp.port) + " also on line " +
@@ -332,16 +366,20 @@ Topology read_ibnetdiscover(const std::string& path) {
         if (rp.guid) t.nodes[own->second].guid = rp.guid;
         if (rp.lid) t.nodes[own->second].lid = rp.lid;
       }
-      auto peer = host_node.find({index.at(rp.peer), rp.peer_port});
-      if (peer != host_node.end() && rp.peer_lid && nodes[i].is_switch) t.nodes[peer->second].lid = rp.peer_lid;
+      auto peer = at.host_node.find({index.at(rp.peer), rp.peer_port});
+      if (peer != at.host_node.end() && rp.peer_lid && nodes[i].is_switch) t.nodes[peer->second].lid = rp.peer_lid;
     }
+}
+
+void connect_cables(const std::string& path, const std::vector<RawNode>& nodes, const std::map<End, Cable>& cable,
+                    const Placed& at, Topology& t) {
   std::map<std::string, int> rates;  // "4xQDR" -> cables
   for (const auto& [from, c] : cable) {
     const auto& to = c.peer;
     if (to < from) continue;
     if (!nodes[from.first].is_switch && !nodes[to.first].is_switch)
       fail(path, c.line, "cable between two HCAs \"" + nodes[from.first].id + "\" and \"" + nodes[to.first].id + "\"");
-    auto a = where(from), b = where(to);
+    auto a = at.where(nodes, from), b = at.where(nodes, to);
     connect(t, a.first, a.second, b.first, b.second, c.width);
     if (!c.rate.empty()) ++rates[c.rate];
     if (a.first == b.first)
@@ -355,142 +393,20 @@ Topology read_ibnetdiscover(const std::string& path) {
     if (!any) t.notes.push_back(path + ": switch \"" + t.nodes[s].name + "\" has no cable");
   }
   note_unmodelled_rates(t, path, rates);
-  return t;
 }
 
-Topology read_edge_list(const std::string& path) {
-  std::ifstream in = open(path);
-  struct Decl {
-    bool is_switch;
-    int ports;
-    int line;
-  };
-  std::map<std::string, Decl> decl;
-  std::vector<std::string> order;
-  struct Link {
-    std::string a, b;
-    int pa, pb, width, line;
-    bool width_given;
-  };
-  std::vector<Link> links;
-  std::string raw;
-  int line = 0;
-  auto name_port = [&](const std::string& tok, std::string& name, int& port) {
-    size_t c = tok.rfind(':');
-    name = tok.substr(0, c);
-    port = 0;
-    if (c != std::string::npos) {
-      uint64_t v = 0;
-      if (!parse_unsigned(tok.substr(c + 1), 1000000, v)) fail(path, line, "bad port in '" + tok + "'");
-      if (v < 1 || v > 254) fail(path, line, "port " + tok.substr(c + 1) + " outside 1..254");
-      port = static_cast<int>(v);
-    }
-  };
-  while (std::getline(in, raw)) {
-    ++line;
-    std::string s = trim(raw.substr(0, raw.find('#')));
-    if (s.empty()) continue;
-    std::istringstream is(s);
-    std::string kw, x, y, extra;
-    is >> kw;
-    if (kw == "switch" || kw == "host") {
-      if (!(is >> x)) fail(path, line, kw + " needs a name");
-      int ports = 0;
-      if (kw == "switch" && (is >> y)) {
-        uint64_t v = 0;
-        if (!parse_unsigned(y, 1000000, v)) fail(path, line, "bad port count '" + y + "'");
-        if (v < 1 || v > 254) fail(path, line, "port count " + y + " outside 1..254");
-        ports = static_cast<int>(v);
-      }
-      if (is >> extra) fail(path, line, "unexpected '" + extra + "'");
-      if (!decl.emplace(x, Decl{kw == "switch", ports, line}).second) fail(path, line, "'" + x + "' declared twice");
-      order.push_back(x);
-    } else if (kw == "link") {
-      Link l{};
-      l.line = line;
-      l.width = 1;
-      if (!(is >> x >> y)) fail(path, line, "link needs two ends");
-      name_port(x, l.a, l.pa);
-      name_port(y, l.b, l.pb);
-      if (is >> extra) {
-        uint64_t v = 0;
-        if (!parse_unsigned(extra, 1000, v) || !iba_width(v))
-          fail(path, line, "bad width '" + extra + "' (IBA link widths: 1, 2, 4, 8 or 12 lanes)");
-        l.width = static_cast<int>(v);
-        l.width_given = true;
-        if (is >> extra) fail(path, line, "unexpected '" + extra + "'");
-      }
-      links.push_back(l);
-    } else {
-      fail(path, line, "unknown keyword '" + kw + "' (switch, host, link)");
-    }
-  }
-  std::map<std::string, int> need;  // ports a switch needs
-  for (const Link& l : links)
-    for (auto [n, p] : {std::pair{l.a, l.pa}, std::pair{l.b, l.pb}}) {
-      if (!decl.count(n)) fail(path, l.line, "'" + n + "' is not declared (switch NAME or host NAME first)");
-      need[n] = std::max(need[n] + (p ? 0 : 1), p);
-    }
+}  // namespace
+
+Topology read_ibnetdiscover(const std::string& path) {
+  const Dump d = read_dump_lines(path);
+  const std::map<std::string, int> index = index_nodes(path, d.nodes);
+  const std::map<End, Cable> cable = collect_cables(path, d.nodes, index);
   Topology t;
   t.kind = "file";
-  std::map<std::string, int> node;
-  for (const auto& n : order)
-    if (decl[n].is_switch) {
-      int ports = decl[n].ports ? decl[n].ports : std::max(need[n], 1);
-      node[n] = add_switch(t, n, ports);
-    }
-  for (const auto& n : order)
-    if (!decl[n].is_switch) node[n] = add_host(t, n);
-  std::map<std::string, int> rates;  // "4x" -> cables
-  for (const Link& l : links) {
-    if (l.width_given) ++rates[std::to_string(l.width) + "x"];
-    int a = node[l.a], b = node[l.b];
-    auto pick = [&](int v, int p, const std::string& n) {
-      if (t.nodes[v].kind == NodeKind::Host) {
-        if (p > 1) fail(path, l.line, "host '" + n + "' has one port");
-        return 1;
-      }
-      if (p) {
-        if (p > t.nodes[v].num_ports)
-          fail(path, l.line,
-               "port " + std::to_string(p) + " of '" + n + "' beyond its " + std::to_string(t.nodes[v].num_ports) +
-                   " ports");
-        return p;
-      }
-      for (int q = 1; q <= t.nodes[v].num_ports; ++q)
-        if (t.nodes[v].ports[q].node < 0) return q;
-      fail(path, l.line, "switch '" + n + "' has no free port");
-    };
-    if (!t.is_switch(a) && !t.is_switch(b)) fail(path, l.line, "link between two hosts");
-    // A loop-back ("link A A", "link A A:3") picks a free port other than the given or first one.
-    auto pick_beside = [&](int v, int p, const std::string& n, int taken) {
-      if (taken > t.nodes[v].num_ports) return pick(v, p, n);  // pick() refuses the port given
-      int& held = t.nodes[v].ports[taken].node;
-      const int was = held;
-      held = v;
-      const int q = pick(v, p, n);
-      held = was;
-      return q;
-    };
-    const bool loop = a == b;
-    int pa = loop && !l.pa && l.pb ? pick_beside(a, 0, l.a, l.pb) : pick(a, l.pa, l.a);
-    int pb = loop && !l.pb ? pick_beside(b, 0, l.b, pa) : pick(b, l.pb, l.b);
-    // As the ibnetdiscover reader: a port cannot be cabled to itself.
-    if (a == b && pa == pb) fail(path, l.line, "port " + std::to_string(pa) + " of '" + l.a + "' cabled to itself");
-    try {
-      connect(t, a, pa, b, pb, l.width);
-    } catch (const std::invalid_argument& e) {
-      fail(path, l.line, e.what());
-    }
-    if (a == b)  // kept, as from a real dump, but no route uses it
-      t.notes.push_back(path + ":" + std::to_string(l.line) + ": loop-back cable on '" + l.a + "' ports " +
-                        std::to_string(pa) + "-" + std::to_string(pb) + " (never routed)");
-  }
-  for (int h = 0; h < t.num_hosts; ++h)
-    if (t.nodes[t.host_node(h)].ports[1].node < 0)
-      t.notes.push_back(path + ":" + std::to_string(decl[t.nodes[t.host_node(h)].name].line) + ": host '" +
-                        t.nodes[t.host_node(h)].name + "' has no cable");
-  note_unmodelled_rates(t, path, rates);
+  t.notes = d.notes;
+  const Placed at = add_nodes(path, d.nodes, cable, t);
+  assign_guids_and_lids(path, d.nodes, index, at, t);
+  connect_cables(path, d.nodes, cable, at, t);
   return t;
 }
 

@@ -16,6 +16,8 @@ namespace ibsc::routing::import_detail {
 
 [[noreturn]] void fail(const std::string& path, int line, const std::string& what);
 
+std::string trim(const std::string& s);  // without leading and trailing blanks and line ends
+
 // Hexadecimal digits (no prefix) of at most `max`, else an error naming `what` at the line.
 uint64_t hex(const std::string& path, int line, std::string_view text, uint64_t max, const std::string& what);
 std::string hex16(uint64_t v);  // "0x%016llx"

@@ -134,6 +134,9 @@ class TurnRouter {
   std::vector<int> seen_, hops_, order_;
   std::vector<std::vector<int32_t>> pending_;
   std::vector<int> dag_, nxt_, bmax_, bsum_, mark_;
+  // Highest: the up*/down* labels, and per DAG channel the highest label from it to d.
+  const std::vector<int>& label_;
+  std::vector<int> bpeak_;
   int stamp_ = 0;
   // The DAG search costs the DAG's size per pair: fine up to a few hundred switches, too much
   // for 2,048-switch tori (paths of 30 hops span thousands of channels); those go hop by hop.
@@ -164,11 +167,16 @@ TurnRouter::TurnRouter(const SwitchGraph& g, const TurnRules& rules, uint64_t se
       bmax_(C_),
       bsum_(C_),
       mark_(C_, 0),
+      label_(rules.updown_label),
+      bpeak_(choice == ShortestPathChoice::Highest ? C_ : 0),
       use_dp_(n_ <= 512),
       fixed_for_(consistent ? C_ : 0, -1),
       fixed_(consistent ? C_ : 0, -1),
       used_for_(consistent ? C_ : 0, -1),
-      passes_(use_dp_ && !consistent && n_ <= kReroutePassSwitches && choice == ShortestPathChoice::Balanced ? 3 : 1),
+      passes_(use_dp_ && !consistent && n_ <= kReroutePassSwitches &&
+                      (choice == ShortestPathChoice::Balanced || choice == ShortestPathChoice::Highest)
+                  ? 3
+                  : 1),
       all_(passes_ > 1 ? static_cast<size_t>(n_) * n_ : 0) {
   for (size_t c = 0; c < C_; ++c) tie_[c] = mix(seed * 0x100000001b3ULL + c);
   r_.paths.n = n_;
@@ -184,6 +192,7 @@ bool TurnRouter::preferred(int c_cur, int y, int d) const {  // is y better than
   if (ry != rc) return ry > rc;
   if (choice_ == ShortestPathChoice::First) return g_.channels[y].port < g_.channels[c_cur].port;
   if (choice_ == ShortestPathChoice::Random) return tie_[y] < tie_[c_cur];
+  if (choice_ == ShortestPathChoice::Highest && bpeak_[y] != bpeak_[c_cur]) return bpeak_[y] > bpeak_[c_cur];
   if (bmax_[y] != bmax_[c_cur]) return bmax_[y] < bmax_[c_cur];
   if (bsum_[y] != bsum_[c_cur]) return bsum_[y] < bsum_[c_cur];
   return tie_[y] < tie_[c_cur];
@@ -196,6 +205,10 @@ bool TurnRouter::greedy_better(int y, int cur, int d) const {
   if (ry != rc) return ry > rc;
   if (choice_ == ShortestPathChoice::First) return g_.channels[y].port < g_.channels[cur].port;
   if (choice_ == ShortestPathChoice::Random) return tie_[y] < tie_[cur];
+  if (choice_ == ShortestPathChoice::Highest) {  // hop by hop: toward the higher label
+    const int ly = label_[g_.channels[y].to], lc = label_[g_.channels[cur].to];
+    if (ly != lc) return ly > lc;
+  }
   if (r_.load[y] != r_.load[cur]) return r_.load[y] < r_.load[cur];
   return tie_[y] < tie_[cur];
 }
@@ -304,11 +317,14 @@ void TurnRouter::dag_path(int s, int d, std::vector<int32_t>& path) {
     const int c = dag_[i];
     nxt_[c] = -1;
     bmax_[c] = bsum_[c] = r_.load[c];
+    const bool peak = !bpeak_.empty();
+    if (peak) bpeak_[c] = label_[g_.channels[c].to];
     if (dist_[c] == 0) continue;
     if (consistent_ && fixed_for_[c] == d) {  // an earlier path fixed where c continues
       nxt_[c] = fixed_[c];
       bmax_[c] = std::max(r_.load[c], bmax_[nxt_[c]]);
       bsum_[c] = r_.load[c] + bsum_[nxt_[c]];
+      if (peak) bpeak_[c] = std::max(bpeak_[c], bpeak_[nxt_[c]]);
       continue;
     }
     const auto& outs = g_.out[g_.channels[c].to];
@@ -319,6 +335,7 @@ void TurnRouter::dag_path(int s, int d, std::vector<int32_t>& path) {
     }
     bmax_[c] = std::max(r_.load[c], bmax_[nxt_[c]]);
     bsum_[c] = r_.load[c] + bsum_[nxt_[c]];
+    if (peak) bpeak_[c] = std::max(bpeak_[c], bpeak_[nxt_[c]]);
   }
   int best = -1;
   for (size_t i = 0; i < firsts; ++i) {
@@ -369,6 +386,10 @@ RouteResult TurnRouter::run() {
 
 RouteResult route_with_turns(const SwitchGraph& g, const TurnRules& rules, uint64_t seed, bool consistent,
                              ShortestPathChoice choice) {
+  if (choice == ShortestPathChoice::Tree)
+    throw RoutingError("shortest paths: 'tree' paths are not shortest ones (route_updown builds them)");
+  if (choice == ShortestPathChoice::Highest && rules.updown_label.size() != static_cast<size_t>(g.n))
+    throw RoutingError("shortest paths: 'highest' needs up*/down* labels (an up*/down* routing)");
   return TurnRouter(g, rules, seed, consistent, choice).run();
 }
 

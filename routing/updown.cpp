@@ -9,7 +9,9 @@
 //   it leads to the higher label, so tree paths are legal. A legal path never takes an up
 //   channel after a down one: the turn (down -> up) is the one prohibited.
 // Among legal shortest paths each pair gets the least-loaded one, hop by hop (traffic
-// balancing in the spirit of [18]); LFTs come from destination renaming.
+// balancing in the spirit of [18]); LFTs come from destination renaming. routing.updown_paths
+// picks otherwise (first, random, highest: nearest the root), or `tree`: non-minimal paths
+// along the spanning tree through the pair's lowest common ancestor (tree_paths below).
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -37,6 +39,50 @@ void require_connected(const Topology& t, const SwitchGraph& g, const std::strin
   for (int x = 0; x < g.n; ++x)
     if (d[x] < 0)
       throw RoutingError(name + ": switch " + t.nodes[x].name + " is not connected to switch " + t.nodes[0].name);
+}
+
+// routing.updown_paths: tree. Each switch but the root climbs by its channel to the neighbour
+// with the highest label above its own (the lowest port among parallel cables): the labels
+// strictly grow along these channels, so they form a spanning tree rooted at the root (on BFS
+// labels, a parent one level up). A pair's path goes up the tree to the lowest common ancestor
+// and down it: only up channels, then only down ones, so legal; one port per (switch,
+// destination), so destination-only LFTs without renaming.
+PathSet tree_paths(const SwitchGraph& g, const std::vector<int>& label, const std::string& name) {
+  const int n = g.n;
+  std::vector<int> up(n, -1), depth(n, 0);
+  for (int x = 0; x < n; ++x)
+    for (int c : g.out[x]) {
+      const int y = g.channels[c].to;
+      if (label[y] > label[x] && (up[x] < 0 || label[y] > label[g.channels[up[x]].to])) up[x] = c;
+    }
+  std::vector<int> by_label(n);
+  std::iota(by_label.begin(), by_label.end(), 0);
+  std::sort(by_label.begin(), by_label.end(), [&](int a, int b) { return label[a] > label[b]; });
+  for (int x : by_label) {
+    if (up[x] >= 0) depth[x] = depth[g.channels[up[x]].to] + 1;
+    else if (x != by_label.front()) throw RoutingError(name + ": switch " + std::to_string(x) + " has no up channel");
+  }
+  PathSet p;
+  p.n = n;
+  p.offset.push_back(0);
+  std::vector<int32_t> down;
+  for (int d = 0; d < n; ++d)
+    for (int s = 0; s < n; ++s) {
+      int a = s, b = d;
+      down.clear();
+      while (a != b) {
+        if (depth[a] >= depth[b]) {
+          p.chans.push_back(up[a]);
+          a = g.channels[up[a]].to;
+        } else {
+          down.push_back(g.reverse[up[b]]);
+          b = g.channels[up[b]].to;
+        }
+      }
+      p.chans.insert(p.chans.end(), down.rbegin(), down.rend());
+      p.offset.push_back(static_cast<uint32_t>(p.chans.size()));
+    }
+  return p;
 }
 
 }  // namespace
@@ -113,6 +159,8 @@ TableSet route_updown(const Topology& t, const RoutingOptions& opt, TreeKind kin
   if (opt.root >= g.n) throw RoutingError(name + ": root switch " + std::to_string(opt.root) + " does not exist");
   const int root = opt.root >= 0 ? opt.root : updown_root(g);
   TurnRules rules = updown_rules(g, updown_labels(g, kind, root));
+  if (opt.updown_paths == ShortestPathChoice::Tree)
+    return tables_from_paths(t, g, tree_paths(g, rules.updown_label, name), opt, name);
   return tables_with_fallback(
       t, g, rules,
       g.n > kFreeChoiceSwitches ? RouteResult{} : route_with_turns(g, rules, opt.seed, false, opt.updown_paths), opt,
@@ -122,6 +170,9 @@ TableSet route_updown(const Topology& t, const RoutingOptions& opt, TreeKind kin
 TableSet route_minhop(const Topology& t, const RoutingOptions& opt) {
   SwitchGraph g(t);
   require_connected(t, g, "minhop");
+  if (opt.updown_paths == ShortestPathChoice::Highest || opt.updown_paths == ShortestPathChoice::Tree)
+    throw RoutingError(std::string("minhop: paths '") + enum_name(opt.updown_paths) +
+                       "' need an up*/down* root (updown-bfs, updown-dfs)");
   TurnRules rules = TurnRules::all_but_u_turns(g);
   return tables_with_fallback(
       t, g, rules,

@@ -1,5 +1,7 @@
 #include "studies/study.h"
 
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -105,7 +107,7 @@ Study load_study(const std::string& path) {
   r.only(root, {"study",  "title",    "base",         "report",      "explain_above",     "full",    "quick",
                 "tori",   "networks", "routings",     "patterns",    "lengths",           "figures", "factors",
                 "table2", "notes",    "explanations", "experiments", "quick_experiments", "panels",  "report_options",
-                "rows"},
+                "rows",   "variants", "fitted"},
          "");
   Study s;
   s.file = path;
@@ -118,25 +120,35 @@ Study load_study(const std::string& path) {
   if (root["report"]) {
     s.report = r.as<std::string>(root["report"], "report");
     if (s.report != "torus-routing" && s.report != "voqsw" && s.report != "in-order-adaptive" && s.report != "tftr" &&
-        s.report != "large-direct" && s.report != "congestion-control" && s.report != "fat-trees")
+        s.report != "large-direct" && s.report != "congestion-control" && s.report != "fat-trees" &&
+        s.report != "design-space")
       r.fail(root["report"], "report",
-             "must be torus-routing, voqsw, in-order-adaptive, tftr, large-direct, congestion-control or fat-trees");
+             "must be torus-routing, voqsw, in-order-adaptive, tftr, large-direct, congestion-control, fat-trees or "
+             "design-space");
   }
   if (root["explain_above"]) s.explain_above = r.as<double>(root["explain_above"], "explain_above");
   if (root["full"]) s.full_set = r.as<std::vector<std::string>>(root["full"], "full");
   if (root["quick"]) s.quick_set = r.as<std::vector<std::string>>(root["quick"], "quick");
   if (root["tori"] && root["networks"]) r.fail(root["networks"], "networks", "give tori or networks, not both");
   s.tori = r.axis(root, root["networks"] ? "networks" : "tori");
-  s.routings = r.axis(root, "routings");
+  // variants: the routings axis under the name a design-space study gives it (switch options
+  // rather than routings; each value is a set of overrides all the same).
+  if (root["routings"] && root["variants"]) r.fail(root["variants"], "variants", "give routings or variants, not both");
+  s.routings = r.axis(root, root["variants"] ? "variants" : "routings");
   s.patterns = r.axis(root, "patterns");
   s.lengths = r.axis(root, "lengths");
 
-  YAML::Node fig = r.need(root, "figures", "figures");
-  r.only(fig, {"pattern", "length"}, "figures");
-  s.figure_pattern = r.as<std::string>(r.need(fig, "pattern", "figures.pattern"), "figures.pattern");
-  s.figure_length = r.as<std::string>(r.need(fig, "length", "figures.length"), "figures.length");
-  if (!has(s.patterns, s.figure_pattern)) r.fail(fig["pattern"], "figures.pattern", "not one of patterns");
-  if (!has(s.lengths, s.figure_length)) r.fail(fig["length"], "figures.length", "not one of lengths");
+  // A design-space study plots every variant on every pattern: it has no figure selection.
+  if (s.report == "design-space" && root["figures"])
+    r.fail(root["figures"], "figures", "not used by report design-space (every pattern gets a plot)");
+  if (s.report != "design-space") {
+    YAML::Node fig = r.need(root, "figures", "figures");
+    r.only(fig, {"pattern", "length"}, "figures");
+    s.figure_pattern = r.as<std::string>(r.need(fig, "pattern", "figures.pattern"), "figures.pattern");
+    s.figure_length = r.as<std::string>(r.need(fig, "length", "figures.length"), "figures.length");
+    if (!has(s.patterns, s.figure_pattern)) r.fail(fig["pattern"], "figures.pattern", "not one of patterns");
+    if (!has(s.lengths, s.figure_length)) r.fail(fig["length"], "figures.length", "not one of lengths");
+  }
 
   if (YAML::Node f = root["factors"]) {
     r.only(f, {"baseline", "routings", "tables"}, "factors");
@@ -200,9 +212,10 @@ Study load_study(const std::string& path) {
     auto& out = std::string(key) == "experiments" ? s.blocks : s.quick_blocks;
     for (size_t i = 0; i < list.size(); ++i) {
       std::string p = std::string(key) + "[" + std::to_string(i) + "]";
-      r.only(list[i], {"networks", "routings", "patterns", "lengths"}, p);
+      r.only(list[i], {"networks", "routings", "variants", "patterns", "lengths"}, p);
       ExperimentBlock b;
       auto names = [&](const char* k, const std::vector<StudyAxisValue>& axis, std::vector<std::string>& to) {
+        if (std::string(k) == "routings" && root["variants"]) k = "variants";  // the axis's name in this file
         const std::string kp = p + "." + k;
         std::vector<std::string> v = r.as<std::vector<std::string>>(r.need(list[i], k, kp), kp);
         for (const auto& n : v) {
@@ -247,6 +260,15 @@ Study load_study(const std::string& path) {
     for (const auto& kv : ro) {
       const std::string k = kv.first.as<std::string>();
       s.report_options[k] = r.as<std::vector<std::string>>(kv.second, "report_options." + k);
+      if (s.report != "design-space") continue;
+      // The design-space report reads one option, an offered load (study_report_design.h).
+      if (k != "counters_at") r.fail(kv.first, "report_options." + k, "unknown key (design-space reads counters_at)");
+      const auto& v = s.report_options[k];
+      char* end = nullptr;
+      const double load = v.size() == 1 ? std::strtod(v[0].c_str(), &end) : 0;
+      if (v.size() != 1 || end == v[0].c_str() || *end != '\0' || !(load > 0 && load <= 1))
+        r.fail(kv.second, "report_options.counters_at",
+               "needs one offered load in (0, 1], a fraction of link capacity");
     }
   }
   if (YAML::Node rows = root["rows"]) {
@@ -298,16 +320,50 @@ Study load_study(const std::string& path) {
       s.explanations.push_back(e);
     }
   }
+  if (YAML::Node fit = root["fitted"]) {
+    for (size_t i = 0; i < fit.size(); ++i) {
+      const std::string p = "fitted[" + std::to_string(i) + "]";
+      r.only(fit[i], {"choice", "figure", "before", "after", "why", "compare", "readings"}, p);
+      FittedChoice f;
+      f.choice = r.as<std::string>(r.need(fit[i], "choice", p + ".choice"), p + ".choice");
+      if (fit[i]["figure"]) f.figure = r.as<std::string>(fit[i]["figure"], p + ".figure");
+      if (fit[i]["why"]) f.why = r.as<std::string>(fit[i]["why"], p + ".why");
+      if (fit[i]["before"]) f.before = r.as<std::string>(fit[i]["before"], p + ".before");
+      if (fit[i]["after"]) f.after = r.as<std::string>(fit[i]["after"], p + ".after");
+      if (YAML::Node c = fit[i]["compare"]) {
+        f.compare = r.as<std::vector<std::string>>(c, p + ".compare");
+        if (f.compare.size() != 4)
+          r.fail(c, p + ".compare", "list baseline, routing (before), baseline, routing (after)");
+        for (const std::string& name : f.compare)
+          if (std::none_of(s.routings.begin(), s.routings.end(), [&](const auto& v) { return v.name == name; }))
+            r.fail(c, p + ".compare", "'" + name + "' is not a value of routings");
+      }
+      if (YAML::Node rd = fit[i]["readings"]) {
+        f.readings = r.as<std::vector<std::string>>(rd, p + ".readings");
+        const std::set<std::string> known{"report", "saturation", "steady", "highest"};
+        if (f.readings.size() != 2 || !known.count(f.readings[0]) || !known.count(f.readings[1]))
+          r.fail(rd, p + ".readings", "two of report, saturation, steady, highest (before, after)");
+        if (f.compare.empty()) r.fail(rd, p + ".readings", "applies only with compare");
+      }
+      if (f.compare.empty()) {  // figures as text: both sides given (compare: the run gives them)
+        r.need(fit[i], "before", p + ".before");
+        r.need(fit[i], "after", p + ".after");
+      }
+      s.fitted.push_back(f);
+    }
+  }
   return s;
 }
 
 const SaturationRow* Study::row_of(const Experiment& e) const {
   for (const SaturationRow& row : rows)
-    if (row.routing == e.routing && (row.network == e.torus || row.quick_network == e.torus)) return &row;
+    if (row.routing == e.routing &&
+        (row.network == e.torus || row.quick_network == e.torus || row.talk_network == e.torus))
+      return &row;
   return nullptr;
 }
 
-std::vector<Experiment> Study::experiments(bool quick) const {
+std::vector<Experiment> Study::experiments(bool quick, bool talk_scale) const {
   std::vector<Experiment> out;
   std::set<std::string> seen;
   auto add = [&](const std::string& torus, const std::string& routing, const std::string& pattern,
@@ -327,7 +383,7 @@ std::vector<Experiment> Study::experiments(bool quick) const {
     if (quick && report_options.count("quick_patterns"))
       quick_patterns.insert(report_options.at("quick_patterns").begin(), report_options.at("quick_patterns").end());
     for (const auto& row : rows) {
-      const std::string& net = quick ? row.quick_network : row.network;
+      const std::string& net = row.network_for(quick, talk_scale);
       if (net.empty()) continue;
       for (const auto& p : patterns)
         if (quick_patterns.empty() || quick_patterns.count(p.name)) add(net, row.routing, p.name, lengths.front().name);
@@ -335,6 +391,13 @@ std::vector<Experiment> Study::experiments(bool quick) const {
     return out;
   }
   const auto& mine = quick && !quick_blocks.empty() ? quick_blocks : blocks;
+  if (mine.empty() && report == "design-space") {  // every variant on every network, pattern and length
+    for (const auto& t : tori)
+      for (const auto& r : routings)
+        for (const auto& p : patterns)
+          for (const auto& l : lengths) add(t.name, r.name, p.name, l.name);
+    return out;
+  }
   if (!mine.empty()) {
     for (const auto& b : mine)
       for (const auto& t : b.tori)

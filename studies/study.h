@@ -31,6 +31,24 @@ struct Explanation {
   std::string why;
 };
 
+// A choice the paper leaves open (or a reading of it) that was picked because it brings a figure
+// nearer the paper's (the study file's `fitted:`): the report lists every such choice with the
+// figure before and after, so a reader can tell the matches that are independent evidence from
+// those that were fitted. `before` is the figure under the choice not taken, `after` under the one
+// picked. A measured row names experiments instead (`compare`: baseline and routing before,
+// baseline and routing after; `readings`: which throughput reading each side uses, `report` by
+// default: the reading the report's own tables use, `saturation`, `steady` past saturation, or
+// `highest`), and the report writer computes its factors from the run, `before` and `after` then
+// labelling them. Reports of seeds 001-003 also show `figure` and `why`.
+struct FittedChoice {
+  std::string choice;                 // "transport.ack_coalesce: 128 (an ACK per message)"
+  std::string figure;                 // the figure it moves: "Table 2 waste of LI-dyn4M" (optional)
+  std::string before, after;          // the figure with the alternative and with the choice
+  std::string why;                    // how the choice was picked and measured (optional)
+  std::vector<std::string> compare;   // empty, or 4 routing-axis names
+  std::vector<std::string> readings;  // empty, or 2 of: report, saturation, steady, highest
+};
+
 // A cross product of axis values to run ("*": every value of that axis). Studies that list
 // blocks run exactly their union instead of the figure and factor-table products.
 struct ExperimentBlock {
@@ -51,12 +69,18 @@ struct SaturationRow {
   std::string label;          // the talk's row label: "DOR 3D"
   std::string network;        // networks axis value of the full run
   std::string quick_network;  // networks axis value of --quick; empty: left out of --quick
-  // The talk's own network when `network` is scaled down: only its channel-load bound is computed
-  // (deterministic rows). Empty: none.
+  // The talk's own network when `network` is scaled down: the full run computes only its
+  // channel-load bound (deterministic rows); `ibsc reproduce --talk-scale` runs the row on it.
+  // Empty: none.
   std::string talk_network;
   std::string routing;                 // routings axis value
   bool deterministic = false;          // one path per host pair: held to the channel-load bound
   std::map<std::string, double> talk;  // pattern -> the talk's saturation in %; missing: none
+
+  // The networks axis value a run mode uses: --talk-scale the talk's own, --quick the small one.
+  const std::string& network_for(bool quick, bool talk_scale) const {
+    return talk_scale ? talk_network : quick ? quick_network : network;
+  }
 };
 
 struct Experiment {
@@ -72,10 +96,12 @@ struct Study {
   // "large-direct" (seeds/001, study_report_large.h: saturation by bisection, rows x patterns),
   // "congestion-control" (issue 34, study_report_cc.h: tree saturation with CC off and on), or
   // "fat-trees" (study_report_fattrees.h: the same rows and search, no published values; busiest
-  // channels in routes and route times beside the saturations).
+  // channels in routes and route times beside the saturations), or "design-space"
+  // (study_report_design.h: switch options as variants, every variant on every pattern).
   std::string report = "torus-routing";
   std::vector<std::string> full_set, quick_set;
-  // tori: the networks axis (the key `networks` in a study file is the same axis).
+  // tori: the networks axis (the key `networks` in a study file is the same axis); routings: the
+  // key `variants` in a study file is the same axis (a design-space study's switch options).
   std::vector<StudyAxisValue> tori, routings, patterns, lengths;
   std::vector<ExperimentBlock> blocks, quick_blocks;  // optional; quick_blocks: --quick runs these
   std::vector<Panel> panels;                          // optional: the voqsw report's figures
@@ -95,13 +121,15 @@ struct Study {
   std::map<std::string, double> topological_distance_paper;  // per torus
   std::vector<std::string> notes;                            // modelling choices where the paper leaves details open
   std::vector<Explanation> explanations;
-  double explain_above = 0.15;  // differences above this fraction must be explained
+  std::vector<FittedChoice> fitted;  // "Choices fitted to the paper", in the report
+  double explain_above = 0.15;       // differences above this fraction must be explained
 
   const StudyAxisValue& axis(const std::vector<StudyAxisValue>& values, const std::string& name) const;
   // The row an experiment of a large-direct study belongs to; nullptr when none.
   const SaturationRow* row_of(const Experiment& e) const;
   // The experiments the figures and tables need, without duplicates, in a stable order.
-  std::vector<Experiment> experiments(bool quick) const;
+  // talk_scale (large-direct): each row on its talk_network instead, rows without one left out.
+  std::vector<Experiment> experiments(bool quick, bool talk_scale = false) const;
 };
 
 // Reads and validates a study; errors name FILE:LINE and the key (std::runtime_error).

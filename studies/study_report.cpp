@@ -1,7 +1,9 @@
 #include "studies/study_report.h"
 
 #include "studies/study_conclusions.h"
+#include "studies/study_fitted.h"
 #include "studies/study_report_cc.h"
+#include "studies/study_report_design.h"
 #include "studies/study_report_fattrees.h"
 #include "studies/study_report_inorder.h"
 #include "studies/study_report_large.h"
@@ -150,6 +152,13 @@ double saturation_throughput(const std::vector<LoadPointResult>& points) {
   return saturation_point(points).accepted_bytes_per_ns_per_switch;
 }
 
+double sweep_peak(const std::vector<LoadPointResult>& points) {
+  double best = 0;
+  for (const auto& p : points)
+    if (!beyond_point(p)) best = std::max(best, p.accepted_bytes_per_ns_per_switch);
+  return best;
+}
+
 const ExperimentResult* find_experiment(const StudyRun& run, const std::string& torus, const std::string& routing,
                                         const std::string& pattern, const std::string& length) {
   for (const auto& r : run.results)
@@ -175,7 +184,7 @@ std::vector<std::string> study_failures(const StudyRun& run, double tolerance) {
       f.push_back(n + ": run failed: " + r.error);
       continue;
     }
-    if (r.points.empty()) f.push_back(n + ": no load point");
+    if (r.points.empty() && !r.below_first_step) f.push_back(n + ": no load point");
     for (const auto& p : r.points) {
       // In flight is counted in the fabric (source queues, buffers, wires), not derived.
       // With link faults (README): dropped packets leave the fabric, abandoned ones never enter it.
@@ -228,6 +237,7 @@ std::vector<std::string> write_study_report(const std::string& dir, const StudyR
   if (run.study->report == "large-direct") return write_large_direct_report(dir, run);
   if (run.study->report == "congestion-control") return write_cc_study_report(dir, run);
   if (run.study->report == "fat-trees") return write_fat_trees_report(dir, run);
+  if (run.study->report == "design-space") return write_design_space_report(dir, run);
   namespace fs = std::filesystem;
   const Study& s = *run.study;
   fs::create_directories(dir);
@@ -402,6 +412,7 @@ std::vector<std::string> write_study_report(const std::string& dir, const StudyR
                     "moves factors by tens of percent, so this list is longer than a full run's and is not a verdict "
                     "on the model.",
                     outliers, false);
+  write_fitted_choices(md, run, s.figure_pattern, s.figure_length);
 
   // Checks.
   std::vector<std::string> failures = study_failures(run, kBoundTolerance);
@@ -447,6 +458,22 @@ void finish_report(std::ostringstream& md, const std::string& dir, const std::ve
   else
     for (const auto& f : failures) md << "- **FAILED**: " << f << "\n";
   std::ofstream(dir + "/README.md") << md.str();
+}
+
+void write_fitted_choices(std::ostream& md, const Study& s) {
+  if (s.fitted.empty()) return;
+  md << "\n## Choices fitted to the paper\n\nWhere the paper leaves a detail open and ours was picked because it "
+        "brings a figure nearer the paper's, the match is not independent evidence: each such choice, the figure it "
+        "moves, and that figure with the alternative (before) and with the choice (after), as measured "
+        "(`fitted` in the study file).\n\n| choice | figure | before | after | how it was picked and measured "
+        "|\n|---|---|---|---|---|\n";
+  auto cell = [](std::string t) {
+    for (size_t i = 0; (i = t.find('|', i)) != std::string::npos; i += 2) t.replace(i, 1, "\\|");
+    return t;
+  };
+  for (const FittedChoice& f : s.fitted)
+    md << "| " << cell(f.choice) << " | " << cell(f.figure) << " | " << cell(f.before) << " | " << cell(f.after)
+       << " | " << cell(f.why) << " |\n";
 }
 
 }  // namespace ibsc::tb

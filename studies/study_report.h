@@ -45,13 +45,16 @@ struct ExperimentResult {
   // large-direct only: the routing is not built (an algorithm this build does not have): not run.
   bool not_built = false;
   int saturation_step = -1;  // large-direct: highest unsaturated load, in grid steps (-1: none)
+  int saturation_grid = 0;   // the grid of saturation_step (steps per injection bandwidth; 0: none)
+  bool below_first_step = false;  // the search had nothing to probe: the bound is under its first step
   double talk_bound = -1;    // large-direct: bound_fraction on the row's talk_network (-1: none)
 };
 
 struct StudyRun {
   const Study* study = nullptr;
   bool quick = false;
-  std::string command;  // how the report was made
+  bool talk_scale = false;  // large-direct --talk-scale: the rows ran on their talk_network
+  std::string command;      // how the report was made
   double wall_seconds = 0;
   int jobs = 1;
   std::map<std::string, RoutedTorus> routed;  // key: torus + "/" + routing
@@ -69,6 +72,12 @@ const ExperimentResult* find_experiment(const StudyRun& run, const std::string& 
 // paths avoid the saturated channels keep speeding up) or fall (tree saturation), so the peak
 // of the whole sweep depends on how far past saturation the sweep goes.
 double saturation_throughput(const std::vector<LoadPointResult>& points);
+// The peak of the sweep itself: the highest accepted traffic of its points warmed up as the
+// scenario says, leaving out the steady points past saturation that sweep.beyond adds (they are
+// the second reading, throughput_readings), so the peak reads the same with or without them.
+double sweep_peak(const std::vector<LoadPointResult>& points);
+// Whether a point is one of sweep.beyond's, warmed up to a steady rate (run.warmup: rate).
+inline bool beyond_point(const LoadPointResult& p) { return p.warmup.rate; }
 // The load point saturation_throughput reads (the lowest when all are saturated); points not empty.
 const LoadPointResult& saturation_point(const std::vector<LoadPointResult>& points);
 
@@ -116,6 +125,9 @@ void named_columns(std::ostream& md, const std::vector<Named>& items) {
   for (size_t i = 0; i < items.size(); ++i) md << "---|";
   md << "\n";
 }
+// "Choices fitted to the paper": the study's `fitted` list, one row per choice with the figure it
+// moves before and after (nothing when the study lists none).
+void write_fitted_choices(std::ostream& md, const Study& s);
 void finish_report(std::ostringstream& md, const std::string& dir, const std::vector<std::string>& failures);
 
 // Writes dir/README.md, CSVs and plots; returns the failures it lists. A study whose report is

@@ -121,6 +121,7 @@ void write_figure5_buffers(const Section& sec) {
       double knee_load = -1;
       lines.push_back({net + " " + pat, {}});
       for (const auto& p : r->points) {
+        if (beyond_point(p)) continue;  // the paper's panels are its sweeps', not steady points past saturation
         const uint64_t b = p.transport.max_connection_bytes;
         all = std::max(all, b);
         nacks += p.transport.nacks;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -11,6 +12,8 @@
 #include <fmt/format.h>
 
 #include "tb/run/saturation_search.h"
+#include "tb/scenario/scenario.h"
+#include "tb/stats/minimal_bound.h"
 
 namespace ibsc::tb {
 namespace {
@@ -45,7 +48,7 @@ Cell cell_of(const StudyRun& run, const SaturationRow& row, const std::string& p
   Cell c;
   auto t = row.talk.find(pattern);
   if (t != row.talk.end()) c.talk = t->second;
-  const std::string& net = run.quick ? row.quick_network : row.network;
+  const std::string& net = row.network_for(run.quick, run.talk_scale);
   c.r = find_experiment(run, net, row.routing, pattern, run.study->lengths.front().name);
   if (!c.r || c.r->not_built || !c.r->error.empty()) return c;
   if (c.r->saturation_step >= 0) c.ours = 100.0 * c.r->saturation_step / kGrid;
@@ -112,14 +115,98 @@ void write_rankings(std::ostream& md, const StudyRun& run) {
      << out;
 }
 
+// The bound any minimal routing obeys for a row's pattern on network `net` (one of the study's).
+MinimalBound minimal_bound_on(const Study& s, const SaturationRow& row, const std::string& pattern,
+                              const std::string& net) {
+  static std::map<std::string, routing::Topology> topos;  // 16,384 hosts: built once per report
+  std::vector<std::string> set;
+  for (const auto* v : {&s.axis(s.tori, net), &s.axis(s.routings, row.routing), &s.axis(s.patterns, pattern),
+                        &s.axis(s.lengths, s.lengths.front().name)})
+    set.insert(set.end(), v->set.begin(), v->set.end());
+  const Scenario sc = load_scenario(s.base, set);
+  auto it = topos.find(net);
+  if (it == topos.end()) it = topos.emplace(net, build_topology(sc.topology)).first;
+  return minimal_unavoidable_bound(it->second, traffic_matrix(sc.point.traffic, it->second));
+}
+
+// The bound any minimal routing obeys (tb/stats/minimal_bound.h) for the rows of report_options
+// minimal_rows ("TABLE / ROW"), on the network run and on the talk's own, per permutation: whether
+// the talk's near-zero cells and ours are what minimal paths allow on each network.
+void write_minimal_bounds(std::ostream& md, const StudyRun& run) {
+  const Study& s = *run.study;
+  auto it = s.report_options.find("minimal_rows");
+  if (it == s.report_options.end() || run.quick) return;
+  md << "\n## Minimal routing's unavoidable cables: talk / ours / bound on our network / bound on the talk's\n\n"
+        "Between two switches the minimal paths form layers of cables; where a layer's cables all join the same two "
+        "switches, every minimal path of the pair crosses them and they carry its whole rate, whatever the routing "
+        "picks among minimal paths (`tb/stats/minimal_bound.h`). The busiest such cable group caps every host's "
+        "rate: a bound no minimal routing, static or adaptive, can pass. On a dragonfly it is the one global cable "
+        "between two groups that a permutation funnels a group's hosts into. Permutations only (uniform traffic "
+        "spreads). In brackets: the busiest group on the talk's network; (!): ours more than one 1/128 step over "
+        "its network's bound, which only a saturation test that misses a few held-back flows allows (it judges "
+        "all hosts' traffic together).\n\n| row | network / talk's |";
+  for (const auto& p : s.patterns)
+    if (!random_uniform(s, p.name)) md << " " << p.name << " |";
+  md << "\n|---|---|";
+  for (const auto& p : s.patterns)
+    if (!random_uniform(s, p.name)) md << "---|";
+  md << "\n";
+  for (const std::string& item : it->second) {
+    const std::string table = item.substr(0, item.find(" / ")), label = item.substr(item.find(" / ") + 3);
+    const SaturationRow* row = nullptr;
+    for (const SaturationRow& r : s.rows)
+      if (r.table == table && r.label == label) row = &r;
+    if (!row || row->talk_network.empty())
+      throw std::runtime_error("report_options.minimal_rows: '" + item + "' names no row with a talk_network");
+    md << "| " << item << " | " << row->network << " / " << row->talk_network << " |";
+    for (const auto& p : s.patterns) {
+      if (random_uniform(s, p.name)) continue;
+      const Cell c = cell_of(run, *row, p.name);
+      std::string cell = pct(c.talk) + " / **" + pct(c.ours) + "**";
+      for (const std::string& net : {row->network, row->talk_network}) {
+        const MinimalBound b = minimal_bound_on(s, *row, p.name, net);
+        const bool over = net == row->network && c.ours > 100 * b.fraction + 100.0 / kGrid;
+        cell += " / " + pct(100 * b.fraction) + (over ? " (!)" : "") +
+                (net == row->talk_network ? " (" + (b.where.empty() ? std::string("none unavoidable") : b.where) + ")"
+                                          : "");
+      }
+      md << " " << cell << " |";
+    }
+    md << "\n";
+  }
+}
+
+// Where a headline on a minimal row (report_options minimal_rows) is not met: the bound minimal
+// paths allow on our network and on the talk's, measured.
+std::string headline_cause(const Study& s, const SaturationRow& row, const std::string& pattern, const Cell& c) {
+  auto it = s.report_options.find("minimal_rows");
+  if (it == s.report_options.end() || row.talk_network.empty() || random_uniform(s, pattern) ||
+      std::find(it->second.begin(), it->second.end(), row.table + " / " + row.label) == it->second.end())
+    return "";
+  const MinimalBound ours = minimal_bound_on(s, row, pattern, row.network);
+  const MinimalBound talk = minimal_bound_on(s, row, pattern, row.talk_network);
+  const bool over = c.ours > 100 * ours.fraction + 100.0 / kGrid;
+  return fmt::format(
+      "minimal paths allow at most {} on {} ({}: {:.1f} host rates through it) and {} on the talk's {} ({}: {:.1f}); "
+      "ours carries {:.0f}% of its network's bound{}. ",
+      pct(100 * ours.fraction), row.network, ours.where, ours.busiest, pct(100 * talk.fraction), row.talk_network,
+      talk.where, talk.busiest, 100 * c.ours / (100 * ours.fraction),
+      over ? ", more than a step over a bound no minimal routing passes: the saturation test, over all hosts' "
+             "traffic, misses the few flows held back at that cable"
+           : "");
+}
+
 // The talk's headline results (report_options headlines), each "TABLE / ROW / PATTERN OP VALUE"
-// with OP ">=" (ours at least VALUE) or "~" (ours within explain_above of VALUE): met or not.
+// with OP ">=" (ours at least VALUE), "<=" (ours at most VALUE) or "~" (ours within explain_above
+// of VALUE): met or not; a headline may end with " -- WHY", the measured cause shown beside it.
 void write_headlines(std::ostream& md, const StudyRun& run) {
   const Study& s = *run.study;
   auto it = s.report_options.find("headlines");
   if (it == s.report_options.end() || run.quick) return;
-  md << "\n## Headline results\n\n| headline | talk | ours | |\n|---|---|---|---|\n";
-  for (const std::string& h : it->second) {
+  md << "\n## Headline results\n\n| headline | talk | ours | | cause (where not met) |\n|---|---|---|---|---|\n";
+  for (const std::string& full : it->second) {
+    const size_t dash = full.find(" -- ");
+    const std::string h = full.substr(0, dash), why = dash == std::string::npos ? "" : full.substr(dash + 4);
     std::istringstream in(h);
     std::string table, label, rest, pattern, op;
     double value = NAN;
@@ -136,16 +223,19 @@ void write_headlines(std::ostream& md, const StudyRun& run) {
     const SaturationRow* row = nullptr;
     for (const SaturationRow& r : s.rows)
       if (r.table == trim(table) && r.label == trim(label)) row = &r;
-    if (!row || (op != ">=" && op != "~") || std::isnan(value))
-      throw std::runtime_error("report_options.headlines: '" + h +
-                               "' is not 'TABLE / ROW / PATTERN >= VALUE' or '... ~ VALUE' naming a row");
+    if (!row || (op != ">=" && op != "<=" && op != "~") || std::isnan(value))
+      throw std::runtime_error(
+          "report_options.headlines: '" + h +
+          "' is not 'TABLE / ROW / PATTERN >= VALUE', '... <= VALUE' or '... ~ VALUE' naming a row");
     const Cell c = cell_of(run, *row, pattern);
-    const bool met = op == ">=" ? c.ours >= value : std::abs(c.ours - value) <= s.explain_above * value;
+    const bool met = op == ">="   ? c.ours >= value
+                     : op == "<=" ? c.ours <= value
+                                  : std::abs(c.ours - value) <= s.explain_above * value;
     md << "| " << h << " | " << pct(c.talk) << " | " << pct(c.ours) << " | "
        << (std::isnan(c.ours) ? "not run"
            : met              ? "met"
                               : "**not met**")
-       << " |\n";
+       << " | " << (met ? "" : headline_cause(s, *row, pattern, c) + why) << " |\n";
   }
 }
 
@@ -162,7 +252,9 @@ std::vector<std::string> write_large_direct_report(const std::string& dir, const
   for (const auto& r : run.results) points += static_cast<int>(r.points.size()), ran += !r.not_built;
   md << "Made by `" << run.command << "`"
      << (run.quick ? " (**quick mode**: small fabrics and short windows; checks the method, not the talk's numbers)"
-                   : "")
+         : run.talk_scale ? " (**talk scale**: each row on its `talk_network`, the talk's own network; rows "
+                            "without one and cells not selected are not run)"
+                          : "")
      << fmt::format(" in {:.0f} s ({:.1f} min) on {} processes; {} experiments run, {} load points.", run.wall_seconds,
                     run.wall_seconds / 60, run.jobs, ran, points)
      << " The topologies against the talk's configuration tables: [topologies.md](topologies.md).\n\n";
@@ -200,7 +292,7 @@ std::vector<std::string> write_large_direct_report(const std::string& dir, const
          "talk_network_bound\n";
   std::string table;
   for (const SaturationRow& row : s.rows) {
-    const std::string& net = run.quick ? row.quick_network : row.network;
+    const std::string& net = row.network_for(run.quick, run.talk_scale);
     if (net.empty()) continue;
     if (row.table != table) {
       table = row.table;
@@ -246,7 +338,7 @@ std::vector<std::string> write_large_direct_report(const std::string& dir, const
   // Deterministic rows run on a scaled-down network: their bound on the talk's own network.
   bool any_talk = false;
   for (const SaturationRow& row : s.rows) any_talk |= row.deterministic && !row.talk_network.empty();
-  if (any_talk && !run.quick) {
+  if (any_talk && !run.quick && !run.talk_scale) {  // --talk-scale: the bound above is that network's
     md << "\n## The talk's networks: talk / channel-load bound of our tables\n\n"
        << "The deterministic rows routed on the talk's own 16,384-host networks (no run: the bound only), in % of "
           "injection bandwidth.\n\n| Routing | talk's network |";
@@ -268,6 +360,7 @@ std::vector<std::string> write_large_direct_report(const std::string& dir, const
 
   write_rankings(md, run);
   write_headlines(md, run);
+  write_minimal_bounds(md, run);
 
   md << "\n## Routing tables\n\n| network / routing | SLs | VLs | tables check |\n|---|---|---|---|\n";
   for (const auto& [key, rt] : run.routed)
@@ -283,6 +376,7 @@ std::vector<std::string> write_large_direct_report(const std::string& dir, const
     md << "\n## Notes\n\n";
     for (const auto& n : s.notes) md << "- " << n << "\n";
   }
+  write_fitted_choices(md, s);
   write_differences(md, s, run.quick,
                     "Quick mode runs scaled-down fabrics: its cells are not comparable with the talk's.", outliers,
                     false);

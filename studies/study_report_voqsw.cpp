@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "studies/study_fitted.h"
+
 namespace ibsc::tb {
 namespace {
 
@@ -136,17 +138,55 @@ void write_variant_table(std::ostream& md, const StudyRun& run, const std::strin
   const std::string uniform = s.patterns.front().name;
   md << "\n### Variants of switch and paths, " << uniform
      << "\n\nEach pair changes both sides alike (`report_options.variants` in the study file); factor: the VOQsw "
-        "routing's highest accepted traffic over its own baseline's.\n\n| network | baseline | VOQsw | bound | "
-        "baseline highest | VOQsw highest | factor |\n|---|---|---|---|---|---|---|\n";
+        "routing's highest accepted traffic over its own baseline's; (a) and (b): the same at saturation and steady "
+        "past it (as in the bound table above).\n\n| network | baseline | VOQsw | bound | "
+        "baseline highest | VOQsw highest | factor | factor (a) | factor (b) "
+        "|\n|---|---|---|---|---|---|---|---|---|\n";
+  auto reading = [&](const ExperimentResult& b, const ExperimentResult& q, const std::string& r) {
+    return num(throughput_reading(q, r) / throughput_reading(b, r), 2);
+  };
   for (const auto& net : s.tori)
     for (size_t i = 0; i + 1 < v.size(); i += 2) {
       const ExperimentResult* b = find_experiment(run, net.name, v[i], uniform, length);
       const ExperimentResult* q = find_experiment(run, net.name, v[i + 1], uniform, length);
       if (!b || !q || !b->error.empty() || !q->error.empty() || b->points.empty() || q->points.empty()) continue;
-      md << fmt::format("| {} | {} | {} | {:.3f} | {:.3f} ({:.0f}%) | {:.3f} ({:.0f}%) | {} |\n", net.name, v[i],
-                        v[i + 1], b->bound.routed, b->throughput, 100 * b->throughput / b->bound.routed, q->throughput,
-                        100 * q->throughput / q->bound.routed, num(q->throughput / b->throughput, 2));
+      md << fmt::format("| {} | {} | {} | {:.3f} | {:.3f} ({:.0f}%) | {:.3f} ({:.0f}%) | {} | {} | {} |\n", net.name,
+                        v[i], v[i + 1], b->bound.routed, b->throughput, 100 * b->throughput / b->bound.routed,
+                        q->throughput, 100 * q->throughput / q->bound.routed, num(q->throughput / b->throughput, 2),
+                        reading(*b, *q, "saturation"), reading(*b, *q, "steady"));
     }
+}
+
+// Figures 10-11 (report_options.fewer: the full routing, then fewer SLs, then fewer SLs and VLs;
+// report_options.fewer_paper: the paper's two ratios, 8 SLs over 4 SLs and 8 SLs/8 VLs over 4 SLs/
+// 4 VLs, from its text): per pattern that ran on the first network, the ratios under the three
+// readings, and each routing over the baseline (the paper: all above 1).
+void write_fewer_table(std::ostream& md, const StudyRun& run, const std::string& base, const std::string& length) {
+  const Study& s = *run.study;
+  const std::vector<std::string> f = option(s, "fewer"), paper = option(s, "fewer_paper");
+  if (f.size() != 3) return;
+  const std::string& net = s.tori.front().name;
+  md << "\n### Figures 10-11: fewer SLs, then fewer VLs, " << net
+     << "\n\nThe paper's text: throughput falls by 1.08 from 8 to 4 SLs (Figure 10) and by 1.18 from 8 SLs/8 VLs to "
+        "4 SLs/4 VLs (Figure 11, uniform), both still above "
+     << base
+     << ". Ratios of throughput under the three readings (highest; (a) at saturation; (b) steady past it).\n\n"
+        "| pattern | reading | "
+     << f[0] << " over " << f[1] << " (paper " << (paper.size() > 0 ? paper[0] : "-") << ") | " << f[0] << " over "
+     << f[2] << " (paper " << (paper.size() > 1 ? paper[1] : "-") << ") | " << f[1] << " over " << base << " | " << f[2]
+     << " over " << base << " |\n|---|---|---|---|---|---|\n";
+  for (const auto& p : s.patterns) {
+    const ExperimentResult* r[3];
+    const ExperimentResult* b = find_experiment(run, net, base, p.name, length);
+    bool all = b != nullptr;
+    for (int i = 0; i < 3; ++i) all &= (r[i] = find_experiment(run, net, f[i], p.name, length)) != nullptr;
+    if (!all) continue;
+    for (const char* reading : {"highest", "saturation", "steady"}) {
+      auto t = [&](const ExperimentResult* e) { return throughput_reading(*e, reading); };
+      md << "| " << p.name << " | " << reading << " | " << num(t(r[0]) / t(r[1]), 2) << " | "
+         << num(t(r[0]) / t(r[2]), 2) << " | " << num(t(r[1]) / t(b), 2) << " | " << num(t(r[2]) / t(b), 2) << " |\n";
+    }
+  }
 }
 
 }  // namespace
@@ -193,6 +233,7 @@ std::vector<std::string> write_voqsw_report(const std::string& dir, const StudyR
   write_saturation_table(md, run, base, length);
   write_ceiling_table(md, run, base, voq, length);
   write_variant_table(md, run, length);
+  write_fewer_table(md, run, base, length);
 
   // Factors: every pattern and routing that ran beside the baseline; the paper's value where it has one.
   std::ofstream csv(dir + "/factors.csv");
@@ -374,6 +415,7 @@ std::vector<std::string> write_voqsw_report(const std::string& dir, const StudyR
       md, s, run.quick,
       "Quick mode: coarse load steps find a throughput only to within a step; not a verdict on the model.", outliers,
       true);
+  write_fitted_choices(md, run, uniform, length);
 
   write_experiment_csvs(dir, run);
   md << "\n## Checks (must hold whatever the tuning)\n\n"

@@ -2,6 +2,7 @@
 // oldest_first.cpp): every host but 0 writes 16 KB to host 0 at time 0 through its HCA's TLM
 // socket; prints when each sender's write completed, and the grants of host 0's switch.
 //   own_arbiter incast.yaml [key=value ...]    e.g. switch.arbiter=model for IBSC's default
+//   own_arbiter --cosim REFERENCE [...]         co-verifies the RTL arbiter (cosim.cpp)
 #include <ibsc/ibsc.h>
 #include <tlm_utils/simple_initiator_socket.h>
 
@@ -30,11 +31,16 @@ struct Sender : sc_core::sc_module {
   }
 };
 
+int run_cosim(int argc, char** argv);  // cosim.cpp
+
 int sc_main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: own_arbiter SCENARIO.yaml [key=value ...]\n");
+    std::fprintf(stderr,
+                 "usage: own_arbiter SCENARIO.yaml [key=value ...]\n"
+                 "       own_arbiter --cosim REFERENCE [--cycles N] [--seed S] [--vcd FILE]\n");
     return 2;
   }
+  if (std::string(argv[1]) == "--cosim") return run_cosim(argc - 1, argv + 1);
   std::unique_ptr<ibsc::Fabric> fabric;
   try {
     fabric = ibsc::Fabric::from_file(argv[1], std::vector<std::string>(argv + 2, argv + argc));

@@ -1,8 +1,22 @@
-set terminal svg size 800,560 dynamic font 'sans,12' noenhanced
-set output 'reports/in-order-adaptive/figure-7b.svg'
-set title 'Figure 7b: torus, disk-t, LI-2K: most rearrange memory held at once'
+# Figure 7b: torus, disk-t, LI-2K: most rearrange memory held at once
+# Replot from any folder: gnuplot path/to/figure-7b.gp (it reads figure-7b.dat and writes figure-7b.svg beside itself).
+if (exists("ARG0") && strlen(ARG0) > 0) { d = ARG0; i = strlen(d); while (i > 0 && d[i:i] ne "/") { i = i - 1 }; if (i > 0) { cd d[1:i] } }
+set terminal svg size 800,560 dynamic font 'sans,12' noenhanced background rgb 'white'
+set output 'figure-7b.svg'
+set title "Figure 7b: torus, disk-t, LI-2K: most rearrange memory held at once\ntorus:4x4:hosts=8, disk-t, MTU 512 bytes"
 set xlabel 'destination host'
 set ylabel 'bytes held at once (MMS)'
 set grid
 set key top right
-plot 'reports/in-order-adaptive/figure-7b.dat' index 0 with linespoints title 'MMS per NIC'
+set linetype 1 lc rgb '#0072b2' lw 2 ps 1.2
+set linetype 2 lc rgb '#d55e00' lw 2 ps 1.2
+set linetype 3 lc rgb '#009e73' lw 2 ps 1.2
+set linetype 4 lc rgb '#7b3294' lw 2 ps 1.2
+set linetype 5 lc rgb '#000000' lw 2 ps 1.2
+set linetype 6 lc rgb '#a6611a' lw 2 ps 1.2
+set linetype 7 lc rgb '#c51b7d' lw 2 ps 1.2
+set linetype 8 lc rgb '#5e5e5e' lw 2 ps 1.2
+set linetype cycle 8
+plot 'figure-7b.dat' index 0 using 1:2 with lines lt 1 notitle, \
+     '' index 0 using 1:($3 > 0 ? NaN : $2) with linespoints lt 1 pt 7 title 'MMS per NIC', \
+     '' index 0 using 1:($3 > 0 ? $2 : NaN) with points lt 1 pt 6 notitle

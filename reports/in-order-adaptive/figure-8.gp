@@ -1,8 +1,37 @@
-set terminal svg size 800,560 dynamic font 'sans,12' noenhanced
-set output 'reports/in-order-adaptive/figure-8.svg'
-set title 'Figure 8: torus, workload disk-t: execution time vs MTU'
+# Figure 8: torus, workload disk-t: execution time vs MTU
+# Replot from any folder: gnuplot path/to/figure-8.gp (it reads figure-8.dat and writes figure-8.svg beside itself).
+if (exists("ARG0") && strlen(ARG0) > 0) { d = ARG0; i = strlen(d); while (i > 0 && d[i:i] ne "/") { i = i - 1 }; if (i > 0) { cd d[1:i] } }
+set terminal svg size 800,560 dynamic font 'sans,12' noenhanced background rgb 'white'
+set output 'figure-8.svg'
+set title "Figure 8: torus, workload disk-t: execution time vs MTU\nroutings in the key"
 set xlabel 'MTU (bytes)'
 set ylabel 'execution time (ms)'
 set grid
 set key top right
-plot 'reports/in-order-adaptive/figure-8.dat' index 0 with linespoints title 'DET', 'reports/in-order-adaptive/figure-8.dat' index 1 with linespoints title 'ADAP-OOO', 'reports/in-order-adaptive/figure-8.dat' index 2 with linespoints title 'LI-dyn64K', 'reports/in-order-adaptive/figure-8.dat' index 3 with linespoints title 'LI-dyn128K', 'reports/in-order-adaptive/figure-8.dat' index 4 with linespoints title 'LI-dyn256K', 'reports/in-order-adaptive/figure-8.dat' index 5 with linespoints title 'LI-dyn2M'
+set linetype 1 lc rgb '#0072b2' lw 2 ps 1.2
+set linetype 2 lc rgb '#d55e00' lw 2 ps 1.2
+set linetype 3 lc rgb '#009e73' lw 2 ps 1.2
+set linetype 4 lc rgb '#7b3294' lw 2 ps 1.2
+set linetype 5 lc rgb '#000000' lw 2 ps 1.2
+set linetype 6 lc rgb '#a6611a' lw 2 ps 1.2
+set linetype 7 lc rgb '#c51b7d' lw 2 ps 1.2
+set linetype 8 lc rgb '#5e5e5e' lw 2 ps 1.2
+set linetype cycle 8
+plot 'figure-8.dat' index 0 using 1:2 with lines lt 1 notitle, \
+     '' index 0 using 1:($3 > 0 ? NaN : $2) with linespoints lt 1 pt 7 title 'DET', \
+     '' index 0 using 1:($3 > 0 ? $2 : NaN) with points lt 1 pt 6 notitle, \
+     '' index 1 using 1:2 with lines lt 2 notitle, \
+     '' index 1 using 1:($3 > 0 ? NaN : $2) with linespoints lt 2 pt 5 title 'ADAP-OOO', \
+     '' index 1 using 1:($3 > 0 ? $2 : NaN) with points lt 2 pt 4 notitle, \
+     '' index 2 using 1:2 with lines lt 3 notitle, \
+     '' index 2 using 1:($3 > 0 ? NaN : $2) with linespoints lt 3 pt 9 title 'LI-dyn64K', \
+     '' index 2 using 1:($3 > 0 ? $2 : NaN) with points lt 3 pt 8 notitle, \
+     '' index 3 using 1:2 with lines lt 4 notitle, \
+     '' index 3 using 1:($3 > 0 ? NaN : $2) with linespoints lt 4 pt 11 title 'LI-dyn128K', \
+     '' index 3 using 1:($3 > 0 ? $2 : NaN) with points lt 4 pt 10 notitle, \
+     '' index 4 using 1:2 with lines lt 5 notitle, \
+     '' index 4 using 1:($3 > 0 ? NaN : $2) with linespoints lt 5 pt 13 title 'LI-dyn256K', \
+     '' index 4 using 1:($3 > 0 ? $2 : NaN) with points lt 5 pt 12 notitle, \
+     '' index 5 using 1:2 with lines lt 6 notitle, \
+     '' index 5 using 1:($3 > 0 ? NaN : $2) with linespoints lt 6 pt 15 title 'LI-dyn2M', \
+     '' index 5 using 1:($3 > 0 ? $2 : NaN) with points lt 6 pt 14 notitle

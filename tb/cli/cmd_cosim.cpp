@@ -1,10 +1,5 @@
 #include "tb/cli/cmd_cosim.h"
 
-#include <algorithm>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <stdexcept>
@@ -17,40 +12,9 @@
 namespace ibsc::tb {
 namespace {
 
-// Above a billion random cycles a run takes hours (5-50 k cycles/s on one core); a wrapped
-// "-1" or a typo is far more likely than a wish for that.
-constexpr uint64_t kMaxCycles = 1'000'000'000;
-// A dump grows by about 4 KB + 1 KB per port each cycle (measured: 7.5 KB at 4 ports, 14 KB at
-// 16, 64 KB at 64); more than a million cycles is no longer a wave to look at.
-constexpr uint64_t kMaxDumpCycles = 1'000'000;
-uint64_t dump_bytes_per_cycle(int ports) { return 4096 + 1024 * static_cast<uint64_t>(ports); }
-
+// The options' limits are checked by run_cosim (check_cosim_config, shared with ibsc::cosim()).
 int run(const CosimConfig& cfg) {
-  if (cfg.trace_end_cycle <= cfg.trace_begin_cycle)
-    throw std::invalid_argument("cosim: --trace-to (" + std::to_string(cfg.trace_end_cycle) +
-                                ") must be greater than --trace-from (" + std::to_string(cfg.trace_begin_cycle) +
-                                "): the dump window would be empty");
-  // Checked now: a dump that would fill the disk, and an unwritable path (Verilator's open
-  // failure is not an error message).
-  if (!cfg.vcd_path.empty()) {
-    const uint64_t directed = cfg.directed ? directed_cycles({cfg.ports, cfg.vls, cfg.levels}).size() : 0;
-    const uint64_t total = directed + cfg.cycles;
-    const uint64_t dumped = std::min(cfg.trace_end_cycle, total) - std::min(cfg.trace_begin_cycle, total);
-    const double gb = dumped * dump_bytes_per_cycle(cfg.ports) / 1e9;
-    std::error_code ec;
-    const auto space = std::filesystem::space(std::filesystem::absolute(cfg.vcd_path).parent_path(), ec);
-    const double free_gb = ec ? 0 : space.available / 1e9;
-    if (dumped > kMaxDumpCycles || (!ec && gb > free_gb)) {
-      char size[96];
-      std::snprintf(size, sizeof size, "about %.1f GB (%.1f GB free there)", gb, free_gb);
-      throw std::invalid_argument("cosim: --vcd would dump " + std::to_string(dumped) + " cycles, " + size +
-                                  "; at most " + std::to_string(kMaxDumpCycles) +
-                                  " cycles are dumped: narrow the window with --trace-from/--trace-to");
-    }
-    std::FILE* f = std::fopen(cfg.vcd_path.c_str(), "a");
-    if (!f) throw std::runtime_error("cosim: cannot create '" + cfg.vcd_path + "': " + std::strerror(errno));
-    std::fclose(f);
-  }
+  check_cosim_config(cfg);  // before the header line: a refused run prints nothing else
   std::cerr << "ibsc cosim: " << cfg.ports << " ports, " << cfg.vls << " VLs, " << cfg.levels << " levels, "
             << (cfg.directed ? "directed + " : "") << cfg.cycles << " random cycles, seed " << cfg.seed
             << (cfg.broken ? ", BROKEN RTL (no credit check)" : "")
@@ -77,7 +41,7 @@ void add_cosim_command(CLI::App& app) {
       ->check(CLI::Range(1, models::VerilatedArbiter::kPriorityLevels))
       ->capture_default_str();
   c->add_option("--cycles", cfg->cycles, "Random cycles after the directed cases")
-      ->transform(whole_number(0, kMaxCycles))
+      ->transform(whole_number(0, kMaxCosimCycles))
       ->capture_default_str();
   c->add_option("--seed", cfg->seed, "Seed of the random stimulus (std::mt19937_64)")
       ->transform(whole_number(0, UINT64_MAX))

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <memory>
 
@@ -36,6 +37,7 @@ namespace {
 struct ReproduceOptions {
   std::string study;
   bool quick = false;
+  bool talk_scale = false;  // large-direct: rows on their talk_network
   std::string out;
   bool out_given = false;  // --out "" is refused, not taken as the default
   int jobs = 0;
@@ -96,20 +98,76 @@ std::string unbuilt_algorithm(const StudyAxisValue& routing) {
   return "";
 }
 
+// --talk-scale: the stand-ins' results of the full run (reports/<study>/saturation.csv, when
+// there), by "table/row/pattern": each talk-scale search starts from its stand-in's (a search
+// there costs hours; a guess within a step settles in two probes).
+struct StandIn {
+  int step = -1;               // ours_step
+  double share_of_bound = -1;  // ours / bound (deterministic rows), -1: none
+};
+
+std::map<std::string, StandIn> read_stand_ins(const std::string& csv_path) {
+  std::map<std::string, StandIn> out;
+  std::ifstream in(csv_path);
+  std::string line;
+  std::getline(in, line);  // header: table,row,network,routing,pattern,talk,ours,bound,bound_step,ours_step,...
+  while (std::getline(in, line)) {
+    std::vector<std::string> f;
+    for (size_t a = 0, b; a <= line.size(); a = b + 1) {
+      b = std::min(line.find(',', a), line.size());
+      f.push_back(line.substr(a, b - a));
+    }
+    if (f.size() < 13 || f[12] != "ok") continue;
+    StandIn si;
+    si.step = std::atoi(f[9].c_str());
+    const double ours = std::atof(f[6].c_str()), bound = std::atof(f[7].c_str());
+    if (bound > 0) si.share_of_bound = ours / bound;
+    out[f[0] + "/" + f[1] + "/" + f[4]] = si;
+  }
+  return out;
+}
+
+bool uniform_pattern(const Study& study, const std::string& pattern) {
+  const auto& set = study.axis(study.patterns, pattern).set;
+  return std::find(set.begin(), set.end(), "traffic.pattern=uniform") != set.end();
+}
+
 // seeds/001's search: 1/128 steps; a deterministic row's channel-load bound caps the bracket
 // (no load above it can be accepted) and is probed from the top, since such a row should
 // reach it; other rows bisect the whole range.
-SaturationSearch saturation_search(const Study& study, const Experiment& e, const ExperimentResult& res) {
+// With stand-ins (--talk-scale), an adaptive row starts at its stand-in's step, and a deterministic
+// row's uniform cell (which saturates below its bound) at its stand-in's share of the bound.
+SaturationSearch saturation_search(const Study& study, const Experiment& e, const ExperimentResult& res,
+                                   const std::map<std::string, StandIn>& stand_ins) {
   SaturationSearch search;
-  if (const SaturationRow* row = study.row_of(e); row && row->deterministic) {
+  const SaturationRow* row = study.row_of(e);
+  if (row && row->deterministic) {
     search.known_saturated = step_above_bound(bound_fraction(res.bound), search.grid);
     search.top_first = true;
+  }
+  if (auto si = row ? stand_ins.find(row->table + "/" + row->label + "/" + e.pattern) : stand_ins.end();
+      si != stand_ins.end()) {
+    if (!row->deterministic) {
+      search.guess = si->second.step;
+    } else if (uniform_pattern(study, e.pattern) && si->second.share_of_bound > 0) {
+      const int g = static_cast<int>(std::lround(si->second.share_of_bound * bound_fraction(res.bound) * search.grid));
+      if (g > 0 && g < search.known_saturated) search.guess = g, search.top_first = false;
+    }
   }
   // report_options grid: [N] (fat-trees: a coarser grid, fewer probes per cell)
   if (auto g = study.report_options.find("grid"); g != study.report_options.end() && !g->second.empty()) {
     search.grid = std::stoi(g->second.front());
-    if (const SaturationRow* row = study.row_of(e); row && row->deterministic)
+    if (const SaturationRow* row = study.row_of(e); row && row->deterministic) {
       search.known_saturated = step_above_bound(bound_fraction(res.bound), search.grid);
+      // A bound under the coarse grid's first step (OpenSM minhop on the 3-level fat tree:
+      // 5.6 % against 6.25 %) leaves nothing to probe: such a row is searched on seeds/001's
+      // 1/128 grid instead (ExperimentResult::saturation_grid says which).
+      const int fine = SaturationSearch{}.grid;
+      if (search.known_saturated <= 1 && search.grid < fine) {
+        search.grid = fine;
+        search.known_saturated = step_above_bound(bound_fraction(res.bound), fine);
+      }
+    }
   }
   return search;
 }
@@ -149,7 +207,12 @@ void talk_network_bounds(const Study& study, StudyRun& run) {
 int reproduce(const ReproduceOptions& o, const std::string& command) {
   const auto t0 = std::chrono::steady_clock::now();
   Study study = load_study(o.study);
-  std::vector<Experiment> exps = study.experiments(o.quick);
+  if (o.talk_scale && (o.quick || study.rows.empty()))
+    throw std::invalid_argument(o.quick ? "--talk-scale and --quick exclude each other (--quick runs the stand-ins)"
+                                        : "--talk-scale: " + o.study + " has no rows with a talk_network");
+  std::vector<Experiment> exps = study.experiments(o.quick, o.talk_scale);
+  if (o.talk_scale && exps.empty())
+    throw std::runtime_error("--talk-scale: no row of " + o.study + " names a talk_network");
   if (!o.only.empty()) {
     // Comma-separated; an item with * ? or [ is a shell pattern over the whole name, else a substring.
     std::vector<std::string> items;
@@ -168,7 +231,10 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
     if (exps.empty()) throw std::runtime_error("--only '" + o.only + "' matches no experiment of " + o.study);
   }
   if (o.out_given && o.out.empty()) throw std::invalid_argument("--out \"\": an empty path is not an output folder");
-  const std::string out = !o.out_given ? (o.quick ? "out/" + study.name + "-quick" : "reports/" + study.name) : o.out;
+  const std::string out = o.out_given    ? o.out
+                          : o.quick      ? "out/" + study.name + "-quick"
+                          : o.talk_scale ? "out/" + study.name + "-talk-scale"
+                                         : "reports/" + study.name;
   // Under mpirun rank 0 alone writes; every rank routes and prepares the same experiments, runs
   // its share, and the others stop once all are back.
   const bool writer = writes_outputs();
@@ -184,6 +250,7 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
   StudyRun run;
   run.study = &study;
   run.quick = o.quick;
+  run.talk_scale = o.talk_scale;
   run.command = command;
   run.jobs = spread ? active_spreader()->width(jobs) : jobs;  // under mpirun: over all ranks
   std::vector<Scenario> scenarios;
@@ -269,7 +336,9 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
     scenarios.push_back(std::move(s));
   }
 
-  if (large && writer) talk_network_bounds(study, run);  // for the report only
+  if (large && writer && !o.talk_scale) talk_network_bounds(study, run);  // for the report only
+  const std::map<std::string, StandIn> stand_ins =
+      o.talk_scale ? read_stand_ins("reports/" + study.name + "/saturation.csv") : std::map<std::string, StandIn>{};
 
   // Costliest first, so the last experiments to finish are short ones; rows not built not at all.
   std::vector<int> order;
@@ -296,8 +365,12 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
         try {
           std::vector<LoadPointResult> pts;
           if (large) {
-            SaturationFound found = find_saturation_step(s.point, saturation_search(study, exps[i], run.results[i]));
+            const SaturationSearch search = saturation_search(study, exps[i], run.results[i], stand_ins);
+            SaturationFound found = find_saturation_step(s.point, search);
             j["saturation_step"] = found.step;
+            j["saturation_grid"] = search.grid;
+            // Nothing to probe: the bound is under the first step even of this grid (a result).
+            j["below_first_step"] = search.known_saturated <= 1;
             pts = std::move(found.points);
           } else {
             pts = run_sweep(s.point, s.sweep);
@@ -350,6 +423,8 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
     res.wall_seconds = j.value("wall_seconds", 0.0);
     res.cpu_seconds = j.value("cpu_seconds", 0.0);
     res.saturation_step = j.value("saturation_step", -1);
+    res.saturation_grid = j.value("saturation_grid", 0);
+    res.below_first_step = j.value("below_first_step", false);
     if (j.contains("error")) {
       res.error = j["error"];
       continue;
@@ -374,12 +449,21 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
 
 void add_reproduce_command(CLI::App& app) {
   auto o = std::make_shared<ReproduceOptions>();
-  CLI::App* c = app.add_subcommand("reproduce", "Run every experiment of a study (a paper) and write its report");
-  c->add_option("study", o->study, "Study YAML (scenarios/seeds000/torus-routing.yaml)")
+  CLI::App* c = app.add_subcommand("reproduce",
+                                   "Run every experiment of a study (a paper's, or switch designs side by side: "
+                                   "docs/design-space.md) and write its report");
+  c->add_option("study", o->study,
+                "Study YAML (scenarios/seeds000/torus-routing.yaml, scenarios/design-space/switch-options.yaml)")
       ->required()
       ->check(CLI::ExistingFile);
-  c->add_flag("--quick", o->quick, "Short windows and coarse sweeps: checks the invariants, not the paper's numbers");
-  c->add_option("--out", o->out, "Report folder (default reports/<study>, or out/<study>-quick with --quick)")
+  c->add_flag("--quick", o->quick,
+              "Short windows and coarse sweeps: checks the invariants, not the full report's figures");
+  c->add_flag("--talk-scale", o->talk_scale,
+              "large-direct: run each row on its talk_network (the talk's own networks) instead of its stand-in; "
+              "rows without one are left out (select cells with --only)");
+  c->add_option("--out", o->out,
+                "Report folder (default reports/<study>, out/<study>-quick with --quick, out/<study>-talk-scale "
+                "with --talk-scale)")
       ->each([o](const std::string&) { o->out_given = true; });
   c->add_option("--jobs", o->jobs, "Experiments run at once (default: one per core)")
       ->transform(whole_number(0, kMaxJobs));
@@ -387,8 +471,8 @@ void add_reproduce_command(CLI::App& app) {
                 "Run only these experiments: comma-separated, each a text the name contains (4x4-) or a shell pattern "
                 "over the whole name (4x4x4-*-uniform-512)");
   c->callback([o]() {
-    std::string cmd =
-        "ibsc reproduce " + o->study + (o->quick ? " --quick" : "") + (o->only.empty() ? "" : " --only " + o->only);
+    std::string cmd = "ibsc reproduce " + o->study + (o->quick ? " --quick" : "") +
+                      (o->talk_scale ? " --talk-scale" : "") + (o->only.empty() ? "" : " --only " + o->only);
     throw CLI::RuntimeError(reproduce(*o, cmd));
   });
 }

@@ -1,7 +1,11 @@
 #include "tb/cosim/cosim.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <memory>
 #include <sstream>
 #include <stdexcept>
@@ -34,7 +38,47 @@ std::string check_rules(const ArbCycle& c, const std::vector<int>& g) {
   return {};
 }
 
+// A dump grows by about 4 KB + 1 KB per port each cycle (measured: 7.5 KB at 4 ports, 14 KB at
+// 16, 64 KB at 64); more than a million cycles is no longer a wave to look at.
+constexpr uint64_t kMaxDumpCycles = 1'000'000;
+uint64_t dump_bytes_per_cycle(int ports) { return 4096 + 1024 * static_cast<uint64_t>(ports); }
+
 }  // namespace
+
+void check_cosim_config(const CosimConfig& cfg) {
+  // A switch's limits (255 ports, IB's 16 VL numbers); a Verilated arbiter checks its own.
+  if (cfg.ports < 1 || cfg.ports > 255)
+    throw std::invalid_argument("cosim: ports must be 1..255, not " + std::to_string(cfg.ports));
+  if (cfg.vls < 1 || cfg.vls > 16)
+    throw std::invalid_argument("cosim: vls must be 1..16, not " + std::to_string(cfg.vls));
+  if (cfg.cycles > kMaxCosimCycles)
+    throw std::invalid_argument("cosim: cycles must be at most " + std::to_string(kMaxCosimCycles) + ", not " +
+                                std::to_string(cfg.cycles));
+  if (cfg.trace_end_cycle <= cfg.trace_begin_cycle)
+    throw std::invalid_argument("cosim: --trace-to (" + std::to_string(cfg.trace_end_cycle) +
+                                ") must be greater than --trace-from (" + std::to_string(cfg.trace_begin_cycle) +
+                                "): the dump window would be empty");
+  if (cfg.vcd_path.empty()) return;
+  // Checked now: a dump that would fill the disk, and an unwritable path (Verilator's open
+  // failure is not an error message).
+  const uint64_t directed = cfg.directed ? directed_cycles({cfg.ports, cfg.vls, cfg.levels}).size() : 0;
+  const uint64_t total = directed + cfg.cycles;
+  const uint64_t dumped = std::min(cfg.trace_end_cycle, total) - std::min(cfg.trace_begin_cycle, total);
+  const double gb = dumped * dump_bytes_per_cycle(cfg.ports) / 1e9;
+  std::error_code ec;
+  const auto space = std::filesystem::space(std::filesystem::absolute(cfg.vcd_path).parent_path(), ec);
+  const double free_gb = ec ? 0 : space.available / 1e9;
+  if (dumped > kMaxDumpCycles || (!ec && gb > free_gb)) {
+    char size[96];
+    std::snprintf(size, sizeof size, "about %.1f GB (%.1f GB free there)", gb, free_gb);
+    throw std::invalid_argument("cosim: --vcd would dump " + std::to_string(dumped) + " cycles, " + size +
+                                "; at most " + std::to_string(kMaxDumpCycles) +
+                                " cycles are dumped: narrow the window with --trace-from/--trace-to");
+  }
+  std::FILE* f = std::fopen(cfg.vcd_path.c_str(), "a");
+  if (!f) throw std::runtime_error("cosim: cannot create '" + cfg.vcd_path + "': " + std::strerror(errno));
+  std::fclose(f);
+}
 
 std::string CosimMismatch::report() const {
   std::ostringstream os;
@@ -60,6 +104,7 @@ std::string CosimResult::summary() const {
 }
 
 CosimResult run_cosim(const CosimConfig& cfg) {
+  check_cosim_config(cfg);
   const StimulusShape shape{cfg.ports, cfg.vls, cfg.levels};
   if (cfg.levels < 1 || cfg.levels > models::VerilatedArbiter::kPriorityLevels)
     throw std::invalid_argument("cosim: levels must be 1.." +
@@ -119,8 +164,16 @@ CosimResult run_cosim(const CosimConfig& cfg) {
                        : expected != actual ? cfg.arbiter + " != " + cfg.reference
                                             : check_rules(c, expected);
     if (!what.empty()) {
-      res.mismatch = CosimMismatch{
-          cycle, what, describe(c), describe_grants(expected), describe_grants(actual), cfg.reference, cfg.arbiter};
+      CosimMismatch& m = res.mismatch.emplace();
+      m.cycle = cycle;
+      m.what = what;
+      m.inputs = describe(c);
+      m.expected = describe_grants(expected);
+      m.actual = describe_grants(actual);
+      m.reference = cfg.reference;
+      m.arbiter = cfg.arbiter;
+      m.expected_grants = expected;
+      m.actual_grants = actual;
       return false;
     }
     res.coverage.sample(c, expected);

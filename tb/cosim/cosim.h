@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "tb/cosim/coverage.h"
 #include "tb/cosim/stimulus.h"
@@ -36,6 +37,7 @@ struct CosimMismatch {
   std::string expected;
   std::string actual;
   std::string reference = "model", arbiter = "rtl";  // the names the report gives the two sides
+  std::vector<int> expected_grants, actual_grants;   // per input: the output granted, or -1
   std::string report() const;
 };
 
@@ -53,12 +55,22 @@ struct CosimResult {
 };
 
 // Throws std::invalid_argument for a shape the RTL configurations cannot hold, an arbiter or
-// reference nobody registered, or --vcd with an arbiter that is not Verilated.
+// reference nobody registered, or --vcd with an arbiter that is not Verilated; and what
+// check_cosim_config() refuses. `ibsc cosim` and ibsc::cosim() (ibsc/cosim.h) both run this.
 CosimResult run_cosim(const CosimConfig& cfg);
 
 // The RTL without the credit check (BROKEN_SKIP_CREDIT_CHECK=1), registered by tests/rtl in
 // the test programs that must see the co-verification catch it.
 inline constexpr const char* kBrokenRtl = "rtl-broken";
+
+// The options' own limits, checked before anything runs: ports, VLs, cycles in range, a dump
+// window that is not empty, a VCD that would not fill the disk and whose path can be written.
+// Throws std::invalid_argument (std::runtime_error for an unwritable VCD path).
+void check_cosim_config(const CosimConfig& cfg);
+
+// Above a billion random cycles a run takes hours (5-50 k cycles/s on one core): a wrapped
+// "-1" or a typo is far more likely than a wish for that.
+inline constexpr uint64_t kMaxCosimCycles = 1'000'000'000;
 
 // Clock period the cosim gives the RTL, so cycle k is dumped at k * kCosimPeriodPs.
 inline constexpr uint64_t kCosimPeriodPs = 1000;

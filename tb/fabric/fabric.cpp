@@ -49,6 +49,7 @@ Fabric::Fabric(const routing::Topology& topo, const routing::TableSet& tables, c
                           static_cast<uint64_t>(h) * 0x94D049BB133111EBull;
     hcas_.push_back(std::make_unique<models::Hca>(("hca_" + std::to_string(h)).c_str(), h, tables, p_.sw.num_vls,
                                                   p_.sw.buffer_blocks(), byte_ps, traffic, mon_, *sched_, seed));
+    hcas_.back()->set_params(p_.hca);
     if (p_.transport.enabled())
       hcas_.back()->attach_transport(
           std::make_unique<models::ReliableTransport>(*hcas_.back(), h, topo.num_hosts, p_.transport, traffic, mon_));

@@ -23,6 +23,8 @@ struct FabricParams {
   // Seeds the HCAs' per-packet path choice (tables with PathChoice::RandomPerPacket only); the
   // run's seed, set by run_load_point. Each HCA gets a stream of its own.
   uint64_t path_seed = 1;
+  // The HCAs' send side (hca.injection_queues): one injection queue per VL by default.
+  models::HcaParams hca;
   // The HCAs' reliable transport (seeds/003); off by default.
   models::TransportParams transport;
   // Congestion control (IBA A10): FECN marking in the switches, CNPs and per-flow delays in the

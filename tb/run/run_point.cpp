@@ -348,6 +348,8 @@ LoadPointResult run_load_point(const PointSetup& s, double load, const std::stri
   if (s.fabric.transport.enabled()) {
     r.has_transport = true;
     r.transport = collect_transport(fabric, s.fabric.transport);
+    r.transport.last_generated_ns = driver.last_generated_ps() / 1000.0;
+    r.transport.endpoint_bound_ns = driver.endpoint_bound_ps() / 1000.0;
   }
   if (const LinkFaults* lf = fabric.link_faults()) {
     r.has_faults = true;

@@ -6,8 +6,13 @@
 //     accepted); grid + 1 when nothing is known (then load 1.0 is probed like any other).
 //   top_first: probe known_saturated - 1 first, then - 2, before bisecting below (a routing
 //     expected to reach its bound settles in one or two probes instead of seven).
+//   guess: a step expected near saturation (e.g. the same cell's result on a smaller network),
+//     probed first; then steps 1, 2, 4... away from it, up if it was carried, down if not,
+//     until the bracket closes, then bisected. A good guess settles in two probes. -1: none.
+//     Ignored with top_first.
 // Step 0 (no load) counts as unsaturated and is never run.
 #pragma once
+#include <functional>
 #include <vector>
 
 #include "tb/run/run_point.h"
@@ -19,6 +24,7 @@ struct SaturationSearch {
   int grid = 128;
   int known_saturated = 129;
   bool top_first = false;
+  int guess = -1;
 };
 
 struct SaturationFound {
@@ -29,6 +35,10 @@ struct SaturationFound {
 // The grid step a bound (fraction of injection bandwidth) allows at most, plus one: the lowest
 // step known to saturate. Clamped to grid + 1.
 int step_above_bound(double bound_fraction, int grid);
+
+// The search alone: saturated(step) runs a probe at step / grid (or a test's stand-in) and says
+// whether it saturated. Returns the highest unsaturated step.
+int search_saturation_step(const SaturationSearch& search, const std::function<bool(int)>& saturated);
 
 SaturationFound find_saturation_step(const PointSetup& setup, const SaturationSearch& search);
 

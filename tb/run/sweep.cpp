@@ -1,5 +1,6 @@
 #include "tb/run/sweep.h"
 
+#include <malloc.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -41,6 +42,9 @@ std::vector<std::string> run_forked(int n, int jobs, const WorkItem& fn, const W
                                     const WorkName& name) {
   if (const WorkSpreader* spread = active_spreader()) return spread->run(n, jobs, fn, on_done, name);
   jobs = local_jobs(jobs);
+  // Memory the parent freed (routing's and the checks' scratch) is handed back to the system
+  // before forking: each child would otherwise carry it resident into its own peak.
+  malloc_trim(0);
   std::vector<std::string> out(n);
   ForkedWorkers workers;
   int next = 0;

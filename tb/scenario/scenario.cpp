@@ -111,6 +111,10 @@ Scenario load_scenario(ConfigReader cfg, const std::string& path, const std::vec
     r.fail("routing.updown_paths",
            "only up*/down*, minhop, voqsw and vn read it (routing.algorithm is '" + algorithm + "')");
   ro.updown_paths = r.get<routing::ShortestPathChoice>("routing.updown_paths");
+  if (ro.algorithm == A::Minhop &&
+      (ro.updown_paths == routing::ShortestPathChoice::Highest || ro.updown_paths == routing::ShortestPathChoice::Tree))
+    r.fail("routing.updown_paths",
+           std::string("'") + enum_name(ro.updown_paths) + "' needs an up*/down* root; minhop has none");
   // The up*/down* root (echoed only when given): a switch of this topology.
   if (r.has("routing.root") && !std::set<A>{A::UpdownBfs, A::UpdownDfs, A::Voqsw, A::Vn}.count(ro.algorithm))
     r.fail("routing.root", "only up*/down*, voqsw and vn read it (routing.algorithm is '" + algorithm + "')");
@@ -179,6 +183,7 @@ Scenario load_scenario(ConfigReader cfg, const std::string& path, const std::vec
   ln.cable_m = r.get<double>("link.cable_m");
   ln.ns_per_m = r.get<double>("link.ns_per_m");
   r.checked("link", [&] { ln.validate(); });
+  s.point.fabric.hca.injection_queues = r.get<models::InjectionQueues>("hca.injection_queues");
 
   TrafficConfig& tr = s.point.traffic;
   tr.pattern = r.get<TrafficPattern>("traffic.pattern");
@@ -196,6 +201,8 @@ Scenario load_scenario(ConfigReader cfg, const std::string& path, const std::vec
     dc.disks = r.get<int>("traffic.disk.disks");
     dc.compression = r.get<double>("traffic.disk.compression");
     dc.mtu = static_cast<uint32_t>(r.get<int>("traffic.disk.mtu"));
+    if (r.has("traffic.disk.max_message"))
+      dc.max_message = static_cast<uint32_t>(r.get<int>("traffic.disk.max_message"));
     if (disk) r.checked("traffic.disk", [&] { dc.validate(num_hosts); });
     if (disk && r.has("traffic.pattern"))
       r.fail("traffic.pattern", "traffic.workload: disk chooses its own destinations; drop one of them");
@@ -238,6 +245,10 @@ Scenario load_scenario(ConfigReader cfg, const std::string& path, const std::vec
   if (r.has("cc.enable")) {
     models::CcParams& cc = s.point.fabric.cc;
     cc.enabled = r.get<bool>("cc.enable");
+    if (cc.enabled && s.point.fabric.hca.injection_queues == models::InjectionQueues::Single)
+      r.fail("cc.enable",
+             "congestion control's send scheduler needs an injection queue per VL "
+             "(hca.injection_queues: single is set)");
     cc.threshold = r.get<int>("cc.threshold");
     cc.marking_rate = static_cast<uint32_t>(r.get<int>("cc.marking_rate"));
     cc.packet_size_blocks = static_cast<uint32_t>(r.get<int>("cc.packet_size_blocks"));
@@ -277,10 +288,15 @@ Scenario load_scenario(ConfigReader cfg, const std::string& path, const std::vec
   run.port_counters = r.get<bool>("run.port_counters");
   run.measure = r.get<Measure>("run.measure");
   run.warmup = r.get<Warmup>("run.warmup");
+  // sweep.beyond's points warm up with run.warmup: rate whatever run.warmup says: their longest
+  // warm-up may be set with a fixed warm-up elsewhere.
+  const bool beyond = r.has("sweep.beyond") && !r.get<std::vector<double>>("sweep.beyond").empty();
   if (run.warmup != Warmup::Fixed) run.warmup_max_ns = r.get<double>("run.warmup_max_ns");  // echoed with its default
+  else if (r.has("run.warmup_max_ns") && beyond) run.warmup_max_ns = r.get<double>("run.warmup_max_ns");
   else if (r.has("run.warmup_max_ns"))
     throw ConfigError(r.where("run.warmup_max_ns") +
-                      ": key 'run.warmup_max_ns' applies only with run.warmup: steady or rate");
+                      ": key 'run.warmup_max_ns' applies only with run.warmup: steady or rate, or to sweep.beyond's "
+                      "points");
   for (auto [key, field] : {std::pair{"run.ci_relative_width", &run.ci_relative_width},
                             std::pair{"run.ci_max_window_ns", &run.ci_max_window_ns}}) {
     if (run.measure == Measure::Ci) *field = r.get<double>(key);  // echoed with its default

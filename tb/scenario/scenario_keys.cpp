@@ -19,6 +19,7 @@ std::vector<Key> declare() {
   const routing::RoutingOptions& ro = s.routing;
   const models::SwitchParams& sw = s.point.fabric.sw;
   const models::LinkParams& ln = s.point.fabric.link;
+  const models::HcaParams& hca = s.point.fabric.hca;
   const TrafficConfig& tr = s.point.traffic;
   const DiskWorkloadConfig& dc = tr.disk_config;
   const models::TransportParams& tp = s.point.fabric.transport;
@@ -90,7 +91,9 @@ std::vector<Key> declare() {
       choice_key("routing.updown_paths", ro.updown_paths,
                  "which of a pair's shortest legal paths `updown-bfs`, `updown-dfs`, `minhop` (and `voqsw`, `vn` on "
                  "them) take: `balanced` (least loaded busiest channel, then lowest load sum, rip-up passes), `first` "
-                 "(lowest output port at each switch: the first path found), `random` (seeded)")
+                 "(lowest output port at each switch: the first path found), `random` (seeded); up*/down* only: "
+                 "`highest` (the one climbing nearest the root, then `balanced`), `tree` (not shortest: up the "
+                 "spanning tree to the pair's lowest common ancestor and down; the root's links carry the most)")
           .when_set(),
       int_key("routing.root", ro.root, -1, 65535, "switch",
               "up*/down* root switch (`updown-bfs`, `updown-dfs`, and `voqsw`, `vn` on them): -1, the seeds/000 "
@@ -161,6 +164,11 @@ std::vector<Key> declare() {
       choice_key("link.coding", ln.coding, "line coding"),
       real_key("link.cable_m", ln.cable_m, 0, 1e5, "m", "cable length; fly time = length x delay"),
       real_key("link.ns_per_m", ln.ns_per_m, 0, 1e3, "ns/m", "propagation delay"),
+      choice_key("hca.injection_queues", hca.injection_queues,
+                 "the HCA's send side: `per_vl`, an injection queue per VL, each sent when its VL has credits; "
+                 "`single`, one FIFO for all VLs, whose head without credits holds back the packets behind it "
+                 "(`models/hca.h`); not with `cc.enable`")
+          .when_set(),
       choice_key("traffic.pattern", tr.pattern, "destinations (see below)"),
       list_key("traffic.hotspot_hosts", KeyType::IntList, J(tr.hotspot_hosts), "", "`hotspot`: the hot hosts"),
       real_key("traffic.hotspot_fraction", tr.hotspot_fraction, 0, 1, "",
@@ -182,6 +190,11 @@ std::vector<Key> declare() {
           .only_with("`traffic.workload`"),
       int_key("traffic.disk.mtu", static_cast<int>(dc.mtu), 1, kMtu, bytes, "longer messages are split")
           .only_with("`traffic.workload`"),
+      int_key("traffic.disk.max_message", 0, 1, 1 << 30, bytes,
+              "a message drawn longer is cut to this length (the same draws otherwise: what the 64 KB messages cost)")
+          .when_set()
+          .only_with("`traffic.workload`")
+          .shown("off"),
       choice_key("traffic.injection", s.point.injection.process, "injection process"),
       list_key("traffic.lengths", KeyType::DoubleList, J::array(), bytes,
                "a length mix `[len, weight, len, weight, ...]` instead of `traffic.length`")
@@ -300,7 +313,7 @@ std::vector<Key> declare() {
           "(`ns`, `settled`; `rate`: the last step's interval)")
           .when_set(),
       real_key("run.warmup_max_ns", run.warmup_max_ns, 0, 1e12, ns, "longest warm-up; 0: 10 x `run.warmup_ns`")
-          .only_with("`run.warmup: steady` or `rate`"),
+          .only_with("`run.warmup: steady` or `rate`, or `sweep.beyond` (its points)"),
       real_key("run.window_ns", run.window_ns, 1, 1e12, ns, "packets generated here are measured"),
       real_key("run.drain_ns", run.drain_ns, 0, 1e12, ns, "at most this long after the window for measured packets"),
       real_key("run.watchdog_ns", run.watchdog_ns, 1, 1e12, ns,

@@ -40,6 +40,10 @@ nlohmann::ordered_json to_json(const TransportResult& t) {
     j["nic_peak_full"] = t.nic_peak_full;
   }
   j["execution_time_ns"] = std::round(t.execution_time_ns * 1e3) / 1e3;
+  if (t.endpoint_bound_ns > 0) {
+    j["last_generated_ns"] = std::round(t.last_generated_ns * 1e3) / 1e3;
+    j["endpoint_bound_ns"] = std::round(t.endpoint_bound_ns * 1e3) / 1e3;
+  }
   j["all_delivered"] = t.all_delivered();
   return j;
 }
@@ -70,6 +74,10 @@ TransportResult transport_from_json(const nlohmann::json& j) {
     t.nic_peak_full = j.at("nic_peak_full").get<std::vector<uint64_t>>();
   }
   t.execution_time_ns = j.at("execution_time_ns");
+  if (j.contains("endpoint_bound_ns")) {
+    t.last_generated_ns = j.at("last_generated_ns");
+    t.endpoint_bound_ns = j.at("endpoint_bound_ns");
+  }
   return t;
 }
 

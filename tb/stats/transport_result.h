@@ -31,6 +31,9 @@ struct TransportResult {
   // (seeds/003 Figure 7).
   std::vector<uint64_t> nic_max_bytes, nic_peak_holding, nic_peak_over_half, nic_peak_full;
   double execution_time_ns = 0;  // last delivery to a host
+  // A finite workload only (else 0, not written): its last generation, and the earliest its last
+  // delivery could be on its endpoints' links alone (TrafficDriver::endpoint_bound_ps).
+  double last_generated_ns = 0, endpoint_bound_ns = 0;
   // Every host packet generated was delivered by the end of the point: execution_time_ns is then
   // the finite workload's execution time; otherwise the drain ended first.
   bool all_delivered() const { return host_packets_delivered == host_packets_generated; }

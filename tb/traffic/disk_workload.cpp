@@ -69,6 +69,7 @@ uint64_t DiskWorkload::next_gap(int host) {
     }
     w -= weight;
   }
+  if (cfg_.max_message > 0) size = std::min(size, cfg_.max_message);
   h.message_left = size;
   const std::vector<int>& peers = disk_[host] ? workstations_ : disks_;
   h.dst = static_cast<uint32_t>(peers[uniform_below(h.rng, peers.size())]);

@@ -19,9 +19,12 @@
 namespace ibsc::tb {
 
 struct DiskWorkloadConfig {
-  int disks = 23;                  // traffic.disk.disks: hosts that are disks (seeds/003: 23)
-  double compression = 1.0;        // traffic.disk.compression: every gap divided by this
-  uint32_t mtu = 512;              // traffic.disk.mtu: packet payload limit; longer messages are split
+  int disks = 23;            // traffic.disk.disks: hosts that are disks (seeds/003: 23)
+  double compression = 1.0;  // traffic.disk.compression: every gap divided by this
+  uint32_t mtu = 512;        // traffic.disk.mtu: packet payload limit; longer messages are split
+  // traffic.disk.max_message: a message drawn longer is cut to this many bytes (0: none is); the
+  // same draws otherwise, so it isolates what the long messages cost (seeds/003's 2 KB waste).
+  uint32_t max_message = 0;
   void validate(int hosts) const;  // throws ParamError (models/param_error.h) naming the key
 };
 

@@ -13,7 +13,11 @@ TrafficDriver::TrafficDriver(const routing::Topology& topo, const TrafficConfig&
     : pattern_(make_destination_pattern(traffic, topo)),
       limit_(traffic.packets_per_host),
       byte_ps_(1000.0 / link_bytes_per_ns) {
-  if (limit_ > 0) left_.assign(topo.num_hosts, limit_);
+  if (limit_ > 0) {
+    left_.assign(topo.num_hosts, limit_);
+    src_free_.assign(topo.num_hosts, 0);
+    dst_free_.assign(topo.num_hosts, 0);
+  }
   if (traffic.workload == Workload::Disk)
     disk_ = std::make_unique<DiskWorkload>(traffic.disk_config, topo.num_hosts, seed);
   if (!traffic.silent_hosts.empty()) {
@@ -81,6 +85,15 @@ void TrafficDriver::generated(models::Packet& p, models::Picos t) {
     window_generated_bytes += p.length;
   }
   if (batches_) batches_->generated(t, p.length);
+  if (limit_ > 0) {
+    const double now = static_cast<double>(t), wire = p.length * byte_ps_;
+    double& src = src_free_[p.src_host];
+    double& dst = dst_free_[p.dst_host];
+    src = std::max(src, now) + wire;
+    dst = std::max(dst, now) + wire;
+    endpoint_end_ = std::max({endpoint_end_, src, dst});
+    last_gen_ = std::max(last_gen_, t);
+  }
 }
 
 void TrafficDriver::delivered(const models::Packet& p, models::Picos t) {

@@ -48,6 +48,14 @@ class TrafficDriver : public models::HcaTraffic {
   };
   void track_flows(const std::vector<int>& hot_hosts);
   const FlowBytes* flows() const { return flows_.get(); }
+  // A finite workload (traffic.packets_per_host): the last generation, and the earliest its last
+  // delivery could be whatever the routing (ps; 0 without a limit). Each host's link sends its
+  // packets at link rate from their generation on, and each destination's link takes them at
+  // link rate from their generation on (generations come in time order, so these FIFO queues are
+  // the fastest schedules): the latest of these ends is set by the workload and its endpoints'
+  // links alone. An execution time at this bound says the workload, not the fabric, set the end.
+  models::Picos last_generated_ps() const { return last_gen_; }
+  double endpoint_bound_ps() const { return endpoint_end_; }
 
   LatencyHistogram latency;  // ns, measured packets
   uint64_t measured_generated_ = 0;
@@ -80,7 +88,10 @@ class TrafficDriver : public models::HcaTraffic {
   std::vector<uint64_t> left_;  // packets each host may still generate; kSpent once it was told no more
   size_t exhausted_ = 0;        // hosts told no more
   models::Picos win_start_ = models::kNever, win_end_ = models::kNever;
-  double byte_ps_ = 0;  // link byte time
+  double byte_ps_ = 0;                       // link byte time
+  std::vector<double> src_free_, dst_free_;  // finite workloads: each endpoint link's ideal end (ps)
+  models::Picos last_gen_ = 0;
+  double endpoint_end_ = 0;
   BatchMeans* batches_ = nullptr;
 };
 

@@ -202,6 +202,16 @@ BOOST_AUTO_TEST_CASE(topology) {
   });
 }
 
+// --describe walks the fabric without routing it (bisection, diameter): a host without a cable
+// once made it write outside an array.
+BOOST_AUTO_TEST_CASE(topology_describe) {
+  std::vector<std::string> files = corpus_files("ibnetdiscover");
+  for (const char* sub : {"ibsim", "edges"}) files = with(files, corpus_files(sub));
+  fuzz_cli("topology_describe", seeds_of(files), "fabric.topo", [](const std::string& p) {
+    return std::vector<std::string>{"route", "--topology", "file:" + p, "--describe", "--max-memory-gb", "0.05"};
+  });
+}
+
 BOOST_AUTO_TEST_CASE(opensm_lft) {
   std::vector<std::string> seeds;
   for (const auto& f : corpus_files("lft"))

@@ -156,7 +156,8 @@ BOOST_AUTO_TEST_CASE(lids_of_one_destination_leave_a_leaf_on_different_up_ports)
 
 // fattree-ar: at each switch, each host LID lists exactly the ports one hop nearer the
 // destination's leaf (hop distances of the switch graph, no routing rule), which are the up-ports
-// below the common ancestors and the cables down (all of a LAG) above; fattree's port first.
+// below the common ancestors and the cables down (all of a LAG) above; fattree's port first, the
+// only one at priority level 0 (the fallback the switch takes while it can), the others at 1.
 BOOST_AUTO_TEST_CASE(ar_candidates_are_the_minimal_ports_with_the_static_entry_first) {
   for (const std::string spec : {"fattree:k=4,n=3", "xgft:m=3,2,2:w=1,2,3", "fattree:radix=12,size=100"}) {
     const Topology t = build_topology_spec(spec);
@@ -179,7 +180,8 @@ BOOST_AUTO_TEST_CASE(ar_candidates_are_the_minimal_ports_with_the_static_entry_f
         const LftEntry e = ar.switches[s].lft[lid];
         for (const PortCandidate& c : e.candidates) {
           listed.insert(c.port);
-          BOOST_TEST((c.priority == 0 && !c.escape));
+          BOOST_TEST(int(c.priority) == (c.port == e.primary() ? 0 : 1));
+          BOOST_TEST(!c.escape);
         }
         BOOST_TEST(listed.size() == e.candidates.size());
         BOOST_TEST(listed == minimal, spec << " switch " << s << " host " << d);

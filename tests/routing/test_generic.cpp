@@ -289,3 +289,66 @@ BOOST_AUTO_TEST_CASE(updown_path_choices) {
     }
   }
 }
+
+// routing.updown_paths: highest takes shortest legal paths (the balanced lengths, acyclic
+// dependencies) that climb at least as near the root as the balanced and first choices, per pair,
+// and on this network strictly nearer for some pairs; minhop (no root) refuses it.
+BOOST_AUTO_TEST_CASE(updown_highest_paths_climb_nearest_the_root) {
+  const Topology t = make_irregular(16, 8, 4, 3, true);
+  SwitchGraph g(t);
+  const TurnRules rules = updown_rules(g, updown_labels(g, TreeKind::Bfs, updown_root(g)));
+  auto run = [&](ShortestPathChoice c) { return route_with_turns(g, rules, 1, false, c); };
+  const RouteResult high = run(ShortestPathChoice::Highest), bal = run(ShortestPathChoice::Balanced),
+                    first = run(ShortestPathChoice::First);
+  BOOST_TEST(path_cdg_cycle(g, high.paths).empty());
+  auto peak = [&](const RouteResult& r, int s, int d) {
+    int p = rules.updown_label[s];
+    for (size_t i = r.paths.begin(s, d); i < r.paths.end(s, d); ++i)
+      p = std::max(p, rules.updown_label[g.channels[r.paths.chans[i]].to]);
+    return p;
+  };
+  long higher = 0;
+  for (int s = 0; s < g.n; ++s)
+    for (int d = 0; d < g.n; ++d) {
+      BOOST_TEST(high.paths.length(s, d) == bal.paths.length(s, d));
+      BOOST_TEST(peak(high, s, d) >= peak(bal, s, d));
+      BOOST_TEST(peak(high, s, d) >= peak(first, s, d));
+      higher += peak(high, s, d) > peak(bal, s, d);
+    }
+  BOOST_TEST(higher > 0);
+  RoutingOptions o;
+  o.algorithm = Algorithm::Minhop;
+  o.updown_paths = ShortestPathChoice::Highest;
+  BOOST_CHECK_THROW(compute_routing(t, o), RoutingError);
+}
+
+// routing.updown_paths: tree, counted by hand on a ring of 4 rooted at switch 0. BFS labels 0 > 1
+// > 3 > 2, so 2 climbs to 1: the tree is the line 3-0-1-2, and every pair takes its tree path
+// (3 to 2: 3 hops through the root, where the shortest legal path is the direct cable).
+// Switch-to-switch hops over the 12 ordered pairs: 2 x (1+2+3+1+2+1) = 20, mean 5/3; the busiest
+// channels (0-1 both ways) carry the 4 pairs between {3, 0} and {1, 2}. Destination-only LFTs
+// without renaming (LMC 0), connected and deadlock-free; balanced paths stay minimal (mean 4/3).
+BOOST_AUTO_TEST_CASE(updown_tree_paths_by_hand) {
+  const Topology ring = make_torus({4}, 1);
+  RoutingOptions o;
+  o.algorithm = Algorithm::UpdownBfs;
+  o.root = 0;
+  o.updown_paths = ShortestPathChoice::Tree;
+  const TableSet tree = compute_routing(ring, o);
+  BOOST_TEST(check_tables(ring, tree).ok());
+  BOOST_TEST(tree.hosts[0].lmc == 0);
+  const Metrics m = compute_metrics(ring, tree);
+  BOOST_TEST(m.average_distance == 5.0 / 3, boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(m.crossing_path == 4);
+  o.updown_paths = ShortestPathChoice::Balanced;
+  BOOST_TEST(compute_metrics(ring, compute_routing(ring, o)).average_distance == 4.0 / 3,
+             boost::test_tools::tolerance(1e-9));
+  // Larger: legal and deadlock-free on a random irregular network, longer on average.
+  const Topology irr = make_irregular(16, 8, 4, 3, true);
+  o.root = -1;
+  const double minimal = compute_metrics(irr, compute_routing(irr, o)).average_distance;
+  o.updown_paths = ShortestPathChoice::Tree;
+  const TableSet t16 = compute_routing(irr, o);
+  BOOST_TEST(check_tables(irr, t16).ok());
+  BOOST_TEST(compute_metrics(irr, t16).average_distance > minimal);
+}

@@ -73,6 +73,28 @@ BOOST_AUTO_TEST_CASE(fat_trees_pass_the_check) {
     }
 }
 
+// `ibsc route --check` on every generated fat tree of tests/routing/test_fattree.cpp (k-ary
+// n-trees, XGFTs, clusters with partial pods and blocking): fattree, fattree with LMC 1 and
+// fattree-ar are connected, loop-free and deadlock-free as the command reports it.
+BOOST_AUTO_TEST_CASE(fattree_lmc_and_ar_pass_route_check_on_every_generated_fat_tree) {
+  std::string out;
+  for (const char* spec : {"fattree:k=2,n=2", "fattree:k=2,n=4", "fattree:k=3,n=3", "fattree:k=4,n=2",
+                           "fattree:k=4,n=3", "xgft:m=4,4:w=1,4", "xgft:m=3,2,2:w=1,2,3", "fattree:radix=8,size=32",
+                           "fattree:radix=12,size=100", "fattree:radix=8,size=48,blocking=2"})
+    for (std::vector<std::string> routing : {std::vector<std::string>{"fattree"},
+                                             std::vector<std::string>{"fattree", "--lmc", "1"},
+                                             std::vector<std::string>{"fattree-ar"}}) {
+      std::vector<std::string> args{"--topology", spec, "--routing"};
+      args.insert(args.end(), routing.begin(), routing.end());
+      args.insert(args.end(), {"--check", "--json"});
+      BOOST_TEST_MESSAGE(spec << " " << routing.front() << " " << routing.size());
+      BOOST_TEST_REQUIRE(run(args, out) == 0);
+      const auto j = nlohmann::json::parse(out);
+      BOOST_TEST(j["deadlock_free"] == true, spec << " " << routing.front());
+      BOOST_TEST(j["lmc"] == (routing.size() > 1 ? 1 : 0));
+    }
+}
+
 // fattree's LIDs per host (--lmc), refused for the other routings; --metrics' busiest channel over
 // all host pairs (the 4-ary 3-tree's bound: 64 - 4 = 60).
 BOOST_AUTO_TEST_CASE(fattree_lmc_and_pairs_max) {

@@ -1,4 +1,4 @@
-// A user's own RTL arbiter (tests/rtl/data/fixed_priority_arbiter.sv), Verilated and registered
+// A user's own RTL arbiter (examples/own-arbiter/fixed_priority_arbiter.sv), Verilated and registered
 // as `fixed-priority-rtl` by ibsc_add_rtl_arbiter() (tests/rtl/CMakeLists.txt), co-verified
 // cycle by cycle against its own C++ reference (registered here as `fixed-priority`) and
 // against IBSC's model, which it must fail; and run in a fabric by name.
@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "ibsc/arbiter_registry.h"
+#include "ibsc/cosim.h"
 #include "models/verilated_arbiter.h"
 #include "tb/cosim/cosim.h"
 #include "tb/fabric/arbiter_factory.h"
@@ -71,6 +72,79 @@ BOOST_AUTO_TEST_CASE(user_rtl_fails_against_default_model) {
   BOOST_TEST_REQUIRE(!r.passed());
   BOOST_TEST(r.mismatch->what == "fixed-priority-rtl != model");
   BOOST_TEST(r.mismatch->report().find("expected (model)             : ") != std::string::npos);
+}
+
+// The public face (ibsc/cosim.h), as an installed package's user calls it, runs the same
+// lockstep. Against the model: directed cycles 0..3 (credit-starved, one credit short, exactly
+// enough on output 11 alone, all busy) grant at most input 0 -> output 11 on both sides; the
+// model's round-robin pointers then stand past that grant, so at cycle 4 (every input asks for
+// every output, equal credits) it gives input 0 output 11 and stateless fixed priority output 0.
+BOOST_AUTO_TEST_CASE(public_api_names_the_first_mismatch) {
+  ibsc::CosimOptions o;
+  o.arbiter = "fixed-priority-rtl";
+  o.reference = "model";
+  o.ports = 12;
+  o.cycles = 20000;
+  const ibsc::CosimResult r = ibsc::cosim(o);
+  BOOST_TEST(!r.passed);
+  BOOST_TEST(r.cycles == 5u);
+  BOOST_TEST_REQUIRE(r.mismatch.has_value());
+  BOOST_TEST(r.mismatch->cycle == 4u);
+  BOOST_TEST(r.mismatch->signal == "grant_port[0]");
+  BOOST_TEST(r.mismatch->input == 0);
+  BOOST_TEST(r.mismatch->expected_port == 11);
+  BOOST_TEST(r.mismatch->actual_port == 0);
+  BOOST_TEST(r.mismatch->what == "fixed-priority-rtl != model");
+  BOOST_TEST(r.coverage.cycles == 4u);  // the cycles before the mismatch
+  BOOST_TEST(r.summary.rfind("FAIL: 5 cycles compared", 0) == 0u);
+  BOOST_TEST(r.summary.find(r.mismatch->report) != std::string::npos);
+
+  // Against its own reference it passes: 53 directed cycles at 12 ports and the 20,000 random
+  // ones, every bin hit (12 inputs + 12 outputs + 4 VLs + 4 levels + 10 situations = 42).
+  o.reference = "fixed-priority";
+  const ibsc::CosimResult ok = ibsc::cosim(o);
+  BOOST_TEST(ok.passed, ok.summary);
+  BOOST_TEST(!ok.mismatch.has_value());
+  BOOST_TEST(ok.cycles == 20053u);
+  BOOST_TEST(ok.coverage.bins == 42);
+  BOOST_TEST(ok.coverage.complete());
+  BOOST_TEST(ok.coverage.missing.empty());
+}
+
+// Options it cannot run throw ibsc::Error with the reason; nothing runs.
+BOOST_AUTO_TEST_CASE(public_api_refuses_what_it_cannot_run) {
+  auto refused = [](ibsc::CosimOptions o, const std::string& reason) {
+    try {
+      ibsc::cosim(o);
+    } catch (const ibsc::Error& e) {
+      BOOST_TEST(std::string(e.what()).find(reason) != std::string::npos, e.what());
+      return;
+    }
+    BOOST_ERROR("not refused: " + reason);
+  };
+  ibsc::CosimOptions o;
+  o.arbiter = "fixed-priority-rtl";
+  o.reference = "fixed-priority";
+  o.ports = 12;
+  o.cycles = 10;
+  ibsc::CosimOptions bad = o;
+  bad.reference = "nope";
+  refused(bad, "--reference: unknown arbiter 'nope' (registered: fixed-priority, fixed-priority-rtl, model, rtl)");
+  bad = o;
+  bad.ports = 0;
+  refused(bad, "ports must be 1..255, not 0");
+  bad = o;
+  bad.arbiter = "model";
+  bad.vcd_path = "model.vcd";
+  refused(bad, "--vcd needs a Verilated arbiter; 'model' is not one");
+  bad = o;
+  bad.vcd_path = "/nonexistent-dir/waves.vcd";
+  refused(bad, "cannot create '/nonexistent-dir/waves.vcd'");
+  bad = o;
+  bad.vcd_path = "empty.vcd";
+  bad.trace_from = 10;
+  bad.trace_to = 5;
+  refused(bad, "the dump window would be empty");
 }
 
 // In a fabric by name: hosts 0, 1, 2 (sw_0) each send a packet to hosts 4, 5, 6 (sw_1) on the

@@ -7,6 +7,7 @@
 #include <iterator>
 
 #include "routing/generators.h"
+#include "routing/graph.h"
 #include "routing/routing.h"
 #include "routing/topo_spec.h"
 #include "studies/study.h"
@@ -15,6 +16,7 @@
 #include "tb/scenario/scenario_yaml.h"
 #include "tb/stats/channel_load.h"
 #include "tb/stats/fair_share.h"
+#include "tb/stats/minimal_bound.h"
 #include "tb/traffic/traffic_driver.h"
 #include "tests/support/error_of.h"
 #include "tests/support/sc_test_main.h"
@@ -196,6 +198,41 @@ BOOST_AUTO_TEST_CASE(hotspot_bound_is_the_hot_host_link) {
   BOOST_TEST(b.topology > b.routed);
 }
 
+// The bound any minimal routing obeys (tb/stats/minimal_bound.h), by hand on a 4x4 torus with 4
+// hosts per switch: a switch and its neighbour are joined by one minimal path (one cable), so
+// two hosts sending all their rate across it load it with 2 host rates: bound 1/2. A pair two
+// hops apart has two minimal paths in a 4x4 torus (both ways round a ring, or either dimension
+// first), so its rate is not tied to any cable and leaves the bound where it is; a pair on one
+// switch needs no cable.
+BOOST_AUTO_TEST_CASE(minimal_bound_counts_only_unavoidable_cables) {
+  const routing::Topology t = routing::make_torus({4, 4}, 4, true, 8);
+  const routing::SwitchGraph g(t);
+  const int s = 0, next = g.channels[g.out[0][0]].to;
+  const std::vector<int> d = routing::bfs_distances(g, s);
+  int far = -1;
+  for (int x = 0; x < g.n && far < 0; ++x)
+    if (d[x] == 2) far = x;
+  std::vector<int> on_s, on_next, on_far;
+  for (int h = 0; h < t.num_hosts; ++h) {
+    if (t.host_switch(h) == s) on_s.push_back(h);
+    if (t.host_switch(h) == next) on_next.push_back(h);
+    if (t.host_switch(h) == far) on_far.push_back(h);
+  }
+  BOOST_REQUIRE(on_s.size() == 4 && on_next.size() == 4 && far >= 0);
+  std::vector<tb::Demand> demand{{on_s[0], on_next[0], 1.0}, {on_s[1], on_next[1], 1.0}};
+  tb::MinimalBound b = tb::minimal_unavoidable_bound(t, demand);
+  BOOST_TEST(b.busiest == 2.0, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(b.fraction == 0.5, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(b.where.find("(1 cable)") != std::string::npos);
+  demand.push_back({on_s[2], on_far[0], 1.0});   // two minimal paths: no unavoidable cable
+  demand.push_back({on_s[3], on_s[0], 1.0});     // same switch: none
+  demand.push_back({on_next[2], on_s[2], 0.5});  // the other direction: its own cable
+  b = tb::minimal_unavoidable_bound(t, demand);
+  BOOST_TEST(b.fraction == 0.5, boost::test_tools::tolerance(1e-12));
+  // Nothing unavoidable at all: the host links bound it (1).
+  BOOST_TEST(tb::minimal_unavoidable_bound(t, {{on_s[2], on_far[0], 1.0}}).fraction == 1.0);
+}
+
 BOOST_AUTO_TEST_CASE(seeds000_study_expands_to_its_experiments) {
   tb::Study s = tb::load_study(kStudy);
   auto exps = s.experiments(false);
@@ -226,7 +263,7 @@ BOOST_AUTO_TEST_CASE(seeds000_study_expands_to_its_experiments) {
 BOOST_AUTO_TEST_CASE(seeds004_study_expands_to_its_blocks) {
   tb::Study s = tb::load_study(IBSC_SOURCE_DIR "/scenarios/seeds004/voqsw.yaml");
   BOOST_TEST(s.report == "voqsw");
-  BOOST_TEST(s.experiments(false).size() == 122u);
+  BOOST_TEST(s.experiments(false).size() == 150u);
   BOOST_TEST(s.experiments(true).size() == 10u);
   BOOST_TEST(s.factor_tables[0].paper.at("64sw").at("uniform/VOQ-8SL") == 3.29);
   BOOST_TEST(s.factor_tables[0].paper.at("64sw").at("uniform/VOQ-8SL-ext") == 3.29);
@@ -251,12 +288,58 @@ BOOST_AUTO_TEST_CASE(seeds004_study_expands_to_its_blocks) {
       tb::Scenario sc = tb::load_scenario(s.base, e.set);
       BOOST_TEST((sc.routing.updown_paths == routing::ShortestPathChoice::First));
       BOOST_TEST((sc.point.fabric.sw.output_request_queue == models::OutputRequestQueue::Off));
+    } else if (e.name == "8sw-VOQ-8SL-ext-paper-uniform-32") {  // the paper's details together
+      tb::Scenario sc = tb::load_scenario(s.base, e.set);
+      BOOST_TEST((sc.point.fabric.hca.injection_queues == models::InjectionQueues::Single));
+      BOOST_TEST(sc.point.fabric.sw.buffer_bytes_per_vl == 128u);
+      BOOST_TEST(sc.point.fabric.sw.output_buffer_bytes_per_vl == 128u);
+      BOOST_TEST((sc.point.fabric.sw.crossbar_inputs == models::CrossbarInputs::Port));
+      BOOST_TEST((sc.point.fabric.sw.output_request_queue == models::OutputRequestQueue::Fifo));
+      BOOST_TEST((sc.routing.updown_paths == routing::ShortestPathChoice::First));
+      BOOST_TEST(sc.routing.root == 0);
+    } else if (e.name == "64sw-8VN-tree-uniform-32") {
+      tb::Scenario sc = tb::load_scenario(s.base, e.set);
+      BOOST_TEST((sc.routing.updown_paths == routing::ShortestPathChoice::Tree));
+      BOOST_TEST((sc.point.fabric.hca.injection_queues == models::InjectionQueues::PerVl));
     } else if (e.name == "16sw-VOQ-8SL-ext-uniform-32") {
       tb::Scenario sc = tb::load_scenario(s.base, e.set);
       BOOST_TEST((sc.routing.algorithm == routing::Algorithm::Voqsw));
       BOOST_TEST(sc.routing.voq_hca);
       BOOST_TEST(sc.routing.voq_spread);
     }
+}
+
+// The study file's `fitted:` list: figures as text, or experiments the report measures; a
+// compare list must name four routings of the study, and readings only go with compare.
+BOOST_AUTO_TEST_CASE(fitted_choices_read_and_checked) {
+  const tb::Study v = tb::load_study(IBSC_SOURCE_DIR "/scenarios/seeds004/voqsw.yaml");
+  BOOST_REQUIRE(v.fitted.size() >= 3u);
+  BOOST_TEST(v.fitted[0].compare.empty());
+  BOOST_TEST(!v.fitted[0].before.empty());
+  BOOST_TEST((v.fitted[2].compare == std::vector<std::string>{"8VN", "VOQ-8SL-ext", "8VN", "VOQ-8SL-ext"}));
+  BOOST_TEST((v.fitted[2].readings == std::vector<std::string>{"saturation", "report"}));
+  std::ifstream in(IBSC_SOURCE_DIR "/scenarios/seeds004/voqsw.yaml");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  text = text.substr(0, text.find("\nfitted:"));
+  const std::string base = "base: model.yaml";
+  text.replace(text.find(base), base.size(),
+               std::string("base: ") + IBSC_SOURCE_DIR + "/scenarios/seeds004/model.yaml");
+  const std::string file = "fitted_study.yaml";
+  auto with = [&](const std::string& fitted) {
+    std::ofstream(file) << text << "\nfitted:\n" << fitted;
+    return error_of([&] { tb::load_study(file); });
+  };
+  BOOST_TEST(with("  - {choice: a, before: b, after: c}\n").empty());
+  BOOST_TEST(with("  - {choice: a, compare: [8VN, nope, 8VN, VOQ-8SL]}\n").find("'nope' is not a value of routings") !=
+             std::string::npos);
+  BOOST_TEST(with("  - {choice: a, compare: [8VN, VOQ-8SL]}\n").find("list baseline, routing (before)") !=
+             std::string::npos);
+  BOOST_TEST(with("  - {choice: a, before: b, after: c, readings: [report, steady]}\n").find("only with compare") !=
+             std::string::npos);
+  BOOST_TEST(with("  - {choice: a, compare: [8VN, VOQ-8SL, 8VN, VOQ-8SL], readings: [report, best]}\n")
+                 .find("two of report, saturation, steady, highest") != std::string::npos);
+  BOOST_TEST(with("  - {choice: a, before: b}\n").find("key 'fitted[0].after': missing") != std::string::npos);
+  std::remove(file.c_str());
 }
 
 // A figure's second title line names the network's topology, the patterns and the packet size
@@ -277,14 +360,16 @@ BOOST_AUTO_TEST_CASE(figure_subtitle_from_the_axes) {
 // workload (7: with and without the transport), Figure 6's 7 routings on 2 networks (14), Table
 // 2's 8 routings x 3 workloads (24), Figure 8's 3 more pools at 512 bytes (3) and 6 routings x 3
 // more MTUs (18), Figure 5's buffer panels under uniform traffic (2), Table 2's compression sensitivity (8 routings x
-// 6 workloads: 48) = 170. Quick: 2 + 5 x 3 (Table 1's workloads) + 3 (Figure 6a: DET, Adap_32B, Adap_128B). A disk
-// experiment is a finite workload with rearrange buffers, and its written scenario (which must not echo
-// traffic.pattern: the disk workload refuses it) reads back the same. Figure 8's MTU axis sets the escape queue to one
-// MTU for adaptive routing and leaves DET without one.
+// 6 workloads: 48), Table 1's 8 routings on the 2 more workloads compressed 20x and Table 2's on 3 compressed 25x
+// whose ends the fabric sets (Table 1's 20x workload had 5: +19, +24), and the waste runs with messages cut to 8 KB
+// (5 routings x 2 workloads on each network: 20) = 233. Quick: 2 + 5 x 3 (Table 1's workloads) + 3 (Figure 6a: DET,
+// Adap_32B, Adap_128B). A disk experiment is a finite workload with rearrange buffers, and its written scenario (which
+// must not echo traffic.pattern: the disk workload refuses it) reads back the same. Figure 8's MTU axis sets the escape
+// queue to one MTU for adaptive routing and leaves DET without one.
 BOOST_AUTO_TEST_CASE(seeds003_study_expands_and_its_disk_scenarios_read_back) {
   tb::Study s = tb::load_study(IBSC_SOURCE_DIR "/scenarios/seeds003/in-order-adaptive.yaml");
   BOOST_TEST(s.report == "in-order-adaptive");
-  BOOST_TEST(s.experiments(false).size() == 170u);
+  BOOST_TEST(s.experiments(false).size() == 233u);
   BOOST_TEST(s.experiments(true).size() == 20u);
   int checked = 0, mtu = 0;
   for (const auto& e : s.experiments(false)) {
@@ -371,8 +456,70 @@ BOOST_AUTO_TEST_CASE(bad_study_names_file_line_and_key) {
              "characters)");
   std::ofstream(file) << "study: x\n" << base << "tori:\n  - {name: a/b, set: []}\n";
   BOOST_TEST(error_of([&] { tb::load_study(file); }).find("bad_study.yaml:4: key 'tori[0].name': 'a/b' is not") == 0);
+  // A fitted choice needs its figure before and after (the report's "Choices fitted to the paper").
+  const std::string axes =
+      "tori: [{name: a, set: []}]\nroutings: [{name: r, set: []}]\npatterns: [{name: p, set: []}]\n"
+      "lengths: [{name: l, set: []}]\nfigures: {pattern: p, length: l}\n";
+  std::ofstream(file) << "study: x\n" << base << axes << "fitted:\n  - {choice: c, figure: f, before: b, why: w}\n";
+  BOOST_TEST(error_of([&] { tb::load_study(file); }).find("bad_study.yaml:9: key 'fitted[0].after': missing") == 0,
+             error_of([&] { tb::load_study(file); }));
+  std::ofstream(file) << "study: x\n"
+                      << base << axes << "fitted:\n  - {choice: c, figure: f, before: b, after: a, why: w, where: x}\n";
+  BOOST_TEST(error_of([&] { tb::load_study(file); }).find("bad_study.yaml:9: key 'fitted[0].where': unknown key") == 0,
+             error_of([&] { tb::load_study(file); }));
   std::ofstream(file) << "study: x\n" << base << "tori: &t\n  - {name: a, set: []}\nroutings: *t\n";
   BOOST_TEST(error_of([&] { tb::load_study(file); }).find("bad_study.yaml:3: YAML anchor '&t'") == 0);
+  std::remove(file.c_str());
+}
+
+// The design-space study: its variants are the routings axis under another name, and every
+// variant runs on every network, pattern and length (1 x 9 x 3 x 1 = 27, in either mode); a
+// variant's overrides reach the scenario. The loader refuses figures (every pattern gets a plot),
+// an axis given under both names, and report options other than one offered load counters_at.
+BOOST_AUTO_TEST_CASE(design_space_study_runs_every_variant_on_every_pattern) {
+  const tb::Study s = tb::load_study(IBSC_SOURCE_DIR "/scenarios/design-space/switch-options.yaml");
+  BOOST_TEST(s.report == "design-space");
+  BOOST_TEST(s.routings.size() == 9u);
+  BOOST_TEST(s.routings.front().name == "baseline");
+  BOOST_TEST(s.experiments(false).size() == 27u);
+  BOOST_TEST(s.experiments(true).size() == 27u);
+  int seen = 0;
+  for (const auto& e : s.experiments(false)) {
+    const tb::Scenario sc = tb::load_scenario(s.base, e.set);
+    BOOST_TEST(sc.point.run.port_counters);  // the report reads the counters
+    if (e.name == "4x4-speedup-2-output-buffers-hotspot-512") {
+      ++seen;
+      BOOST_TEST(sc.point.fabric.sw.crossbar_speedup == 2);
+      BOOST_TEST(sc.point.fabric.sw.output_buffer_bytes_per_vl == 2048u);
+      BOOST_TEST((sc.point.traffic.pattern == tb::TrafficPattern::Hotspot));
+    } else if (e.name == "4x4-rtl-arbiter-bit-complement-512") {
+      ++seen;
+      BOOST_TEST(sc.point.arbiter.name == "rtl");
+    } else if (e.name == "4x4-buffers-1k-uniform-512") {
+      ++seen;
+      BOOST_TEST(sc.point.fabric.sw.buffer_bytes_per_vl == 1024u);
+      BOOST_TEST(sc.point.fabric.sw.crossbar_speedup == 1);
+    }
+  }
+  BOOST_TEST(seen == 3);
+
+  const std::string file = "bad_design.yaml";
+  const std::string head = std::string("study: x\nreport: design-space\nbase: ") + IBSC_SOURCE_DIR +
+                           "/scenarios/design-space/model.yaml\nnetworks: [{name: n, set: []}]\n"
+                           "patterns: [{name: u, set: []}]\nlengths: [{name: l, set: []}]\n";
+  std::ofstream(file) << head << "variants: [{name: a, set: []}]\nfigures: {pattern: u, length: l}\n";
+  BOOST_TEST(error_of([&] { tb::load_study(file); }) ==
+             "bad_design.yaml:8: key 'figures': not used by report design-space (every pattern gets a plot)");
+  std::ofstream(file) << head << "variants: [{name: a, set: []}]\nroutings: [{name: b, set: []}]\n";
+  BOOST_TEST(error_of([&] { tb::load_study(file); }) ==
+             "bad_design.yaml:7: key 'variants': give routings or variants, not both");
+  std::ofstream(file) << head << "variants: [{name: a, set: []}]\nreport_options: {counters_at: [\"0.4x\"]}\n";
+  BOOST_TEST(error_of([&] { tb::load_study(file); }) ==
+             "bad_design.yaml:8: key 'report_options.counters_at': needs one offered load in (0, 1], a fraction of "
+             "link capacity");
+  std::ofstream(file) << head << "variants: [{name: a, set: []}]\nreport_options: {counter_at: [\"0.4\"]}\n";
+  BOOST_TEST(error_of([&] { tb::load_study(file); }) ==
+             "bad_design.yaml:8: key 'report_options.counter_at': unknown key (design-space reads counters_at)");
   std::remove(file.c_str());
 }
 
@@ -394,6 +541,39 @@ BOOST_AUTO_TEST_CASE(window_bytes_pro_rated_at_the_edges) {
   d.delivered(p, 12000000);  // head at 9952 ns: 1048 ns of it inside, delivered after the window
   BOOST_TEST(d.window_arrived_bytes == 537.0 + 262.0, boost::test_tools::tolerance(1e-9));
   BOOST_TEST(d.window_delivered_bytes == 512u + 512u);
+}
+
+BOOST_AUTO_TEST_CASE(endpoint_bound_of_a_finite_workload_by_hand) {
+  // 1X: 4 ns per byte. Hosts 0 and 2 each send a 100-byte packet (400 ns) to host 1 at 0: host 1's
+  // link takes them one after the other, till 800 ns. Host 0 sends 50 bytes (200 ns) to host 3 at
+  // 1000 ns: its link is free again, so till 1200 ns, the latest end: the bound. Without a
+  // packet limit nothing is tracked.
+  Routed r({4, 4}, "ecube");
+  tb::TrafficConfig tc;
+  tc.packets_per_host = 10;
+  tb::InjectionConfig ic;
+  tb::TrafficDriver d(r.topo, tc, ic, 0.1, 0.25, 1);
+  auto gen = [&](uint32_t src, uint32_t dst, uint32_t len, models::Picos t) {
+    models::Packet p;
+    p.src_host = src;
+    p.dst_host = dst;
+    p.length = len;
+    d.generated(p, t);
+  };
+  gen(0, 1, 100, 0);
+  gen(2, 1, 100, 0);
+  BOOST_TEST(d.endpoint_bound_ps() == 800000.0, boost::test_tools::tolerance(1e-9));
+  gen(0, 3, 50, 1000000);
+  BOOST_TEST(d.endpoint_bound_ps() == 1200000.0, boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(d.last_generated_ps() == 1000000u);
+  gen(2, 1, 100, 1000000);  // host 1's link idle since 800 ns: 1000 to 1400 ns
+  BOOST_TEST(d.endpoint_bound_ps() == 1400000.0, boost::test_tools::tolerance(1e-9));
+  tc.packets_per_host = 0;
+  tb::TrafficDriver open(r.topo, tc, ic, 0.1, 0.25, 1);
+  models::Packet p;
+  p.length = 100;
+  open.generated(p, 0);
+  BOOST_TEST(open.endpoint_bound_ps() == 0.0);
 }
 
 BOOST_AUTO_TEST_CASE(conclusions_need_explanations_like_cells) {

@@ -81,6 +81,7 @@ BOOST_AUTO_TEST_CASE(every_declared_key_is_read) {
                                           "switch.escape_queue_bytes=0",
                                           "traffic.packets_per_host=10",
                                           "traffic.workload=pattern",
+                                          "traffic.disk.max_message=8192",
                                           "transport.mode=reorder",
                                           "transport.ack_coalesce=4",
                                           "transport.ack_delay_ns=1000",
@@ -92,7 +93,8 @@ BOOST_AUTO_TEST_CASE(every_declared_key_is_read) {
                                           "sweep.beyond=[1.5]",
                                           "cc.enable=false",
                                           "traffic.hotspot_senders=[]",
-                                          "traffic.silent_hosts=[]"};
+                                          "traffic.silent_hosts=[]",
+                                          "hca.injection_queues=per_vl"};
   std::set<std::string> read;
   // Another scenario: the real OpenSM's keys, which only routing opensm reads.
   const tb::Scenario osm = tb::load_scenario(file, {"routing.algorithm=opensm", "routing.opensm_engine=ftree",

@@ -38,15 +38,10 @@
 #include <vector>
 
 #include "ibsc/arbiter_registry.h"
+#include "ibsc/error.h"
 #include "ibsc/version.h"
 
 namespace ibsc {
-
-// Bad scenario (file, line, key in the message) or a request the fabric cannot honour.
-class Error : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 // The address a sender puts in its write: destination host in bits 63..40, the address in that
 // host's memory in bits 39..0.

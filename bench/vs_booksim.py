@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+"""IBSC against BookSim2, per packet-hop, side by side (issue 35).
+
+    bench/vs_booksim.py [--booksim PATH] [--fabric-bench build/bench/fabric_bench] [--runs 5]
+                        [--tori 8x8,4x4x4,16x16] [--record]
+
+The three tori of the issue, dimension-order routing (IBSC's e-cube, BookSim's dim_order_torus),
+uniform traffic, 512-byte packets (BookSim: 16 flits of 32 bytes), each simulator at 50% of its
+own saturation load. Runs alternate (IBSC, BookSim, IBSC, ...) so that the machine's drift
+(the VM's neighbours) hits both alike; each figure is the median of --runs runs.
+
+What is matched (the rest is each simulator's own default):
+  topology   one node per router (fabric_bench --hosts-per-switch 1), k-ary n-cube with wrap;
+  buffers    2 VLs / VCs (the dateline needs two) of 2,048 bytes = 64 flits each, 4 packets;
+  load       each at half of its own saturation load (bench/booksim_figures.json holds both,
+             measured as "saturation" there says);
+  length     runs of a few CPU seconds, so that set-up (routing, elaboration) is under 2%.
+Packet-hops are counted alike on both sides: a packet crossing a router (switch) is one hop,
+the source's and the destination's routers included, i.e. distance + 1 per packet.
+  IBSC:    fabric_bench's hop count (one per switch grant) over the simulated interval.
+  BookSim: the tail flit's router count (its "Hops average", one per router crossed) times
+           the packets accepted: "Accepted packet rate average" (packets/cycle/node) x nodes x
+           "Time taken" cycles (warm-up, measurement and drain alike: below saturation
+           injection goes on at the offered rate throughout, and accepted equals offered).
+Cost is the child process's CPU seconds (user + system, from wait4), whole process on both
+sides, so set-up counts for both; ns per packet-hop = CPU s / packet-hops.
+
+Without --booksim (or when PATH has no binary) the script says so, runs IBSC alone and prints
+its figures beside the last BookSim2 figures measured (bench/booksim_figures.json, dated).
+--record writes the BookSim2 medians of this run into that file.
+BookSim2 is built from its public source in a temporary folder (nothing of it is kept here):
+  (cd /tmp/booksim/src && make)   # needs bison and flex; the binary is src/booksim
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DATA = os.path.join(HERE, "booksim_figures.json")
+
+BOOKSIM_CONFIG = """
+topology = torus;
+k = {k};
+n = {n};
+routing_function = dim_order;
+num_vcs = 2;
+vc_buf_size = 64;
+traffic = uniform;
+packet_size = 16;
+injection_rate = {rate};
+injection_rate_uses_flits = 0;
+sim_type = latency;
+sample_period = {sample_period};
+warmup_periods = 3;
+max_samples = 10;
+seed = 1;
+"""
+
+
+def run_child(cmd, ok=(0,)):
+    """Runs cmd, returns (stdout, CPU seconds of the child); exit codes other than ok fail."""
+    with tempfile.TemporaryFile(mode="w+") as out:
+        p = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
+        _, status, ru = os.wait4(p.pid, 0)
+        p.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        text = out.read()
+    if p.returncode not in ok:
+        sys.exit("vs_booksim: %s failed (exit %d):\n%s" % (" ".join(cmd), p.returncode, text[-2000:]))
+    return text, ru.ru_utime + ru.ru_stime
+
+
+def ibsc_run(bench, torus, sat, sim_us):
+    text, cpu = run_child([bench, "--dims", torus, "--hosts-per-switch", "1", "--only", "0.5", "--sat",
+                           str(sat), "--sim-us", str(sim_us)])
+    m = re.search(r"^hops (\S+) cpu_s", text, re.M)
+    if not m:
+        sys.exit("vs_booksim: no hop count in fabric_bench's output:\n" + text)
+    return float(m.group(1)), cpu
+
+
+def booksim_run(binary, torus, rate, sample_period):
+    dims = [int(x) for x in torus.split("x")]
+    nodes = 1
+    for d in dims:
+        nodes *= d
+    with tempfile.NamedTemporaryFile("w", suffix=".cfg", delete=False) as f:
+        f.write(BOOKSIM_CONFIG.format(k=dims[0], n=len(dims), rate=rate, sample_period=sample_period))
+        cfg = f.name
+    try:
+        # BookSim2's main returns -1 (255) when its run succeeded, 0 when it did not.
+        text, cpu = run_child([binary, cfg], ok=(0, 255))
+    finally:
+        os.unlink(cfg)
+    if "unstable" in text or "Total run time" not in text:
+        sys.exit("vs_booksim: BookSim2 found %s unstable at %g packets/cycle/node" % (torus, rate))
+    cycles = float(re.findall(r"Time taken is (\d+) cycles", text)[-1])
+    accepted = float(re.findall(r"Accepted packet rate average = (\S+)", text)[-1])
+    hops = float(re.findall(r"Hops average = (\S+)", text)[-1])
+    return accepted * nodes * cycles * hops, cpu
+
+
+def booksim_saturation(binary, torus, sample_period=1000, steps=7):
+    """BookSim2's own saturation: bisection of the packet rate (0 .. 1/16 packets/cycle/node, a
+    flit per cycle) between the runs it finishes and those it calls unstable (its latency above
+    latency_thres, 500 cycles, or accepted traffic short of the offered)."""
+    lo, hi = 0.0, 1.0 / 16
+    dims = [int(x) for x in torus.split("x")]
+    for _ in range(steps):
+        mid = (lo + hi) / 2
+        with tempfile.NamedTemporaryFile("w", suffix=".cfg", delete=False) as f:
+            f.write(BOOKSIM_CONFIG.format(k=dims[0], n=len(dims), rate=mid, sample_period=sample_period))
+            cfg = f.name
+        try:
+            p = subprocess.run([binary, cfg], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        finally:
+            os.unlink(cfg)
+        acc = re.findall(r"Accepted packet rate average = (\S+)", p.stdout)
+        stable = "unstable" not in p.stdout and acc and float(acc[-1]) >= 0.95 * mid
+        lo, hi = (mid, hi) if stable else (lo, mid)
+    return hi
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--booksim", help="BookSim2's binary, or its folder (src/booksim inside)")
+    ap.add_argument("--fabric-bench", default=os.path.join(HERE, "..", "build", "bench", "fabric_bench"))
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--tori", default="8x8,4x4x4,16x16")
+    ap.add_argument("--record", action="store_true", help="keep this run's BookSim2 figures in " + DATA)
+    ap.add_argument("--find-saturation", action="store_true",
+                    help="BookSim2's saturation of each torus by bisection (printed; with --record kept)")
+    a = ap.parse_args()
+    with open(DATA) as f:
+        data = json.load(f)
+    if not os.path.exists(a.fabric_bench):
+        sys.exit("vs_booksim: no %s (configure with -DIBSC_BENCH=ON and build fabric_bench)" % a.fabric_bench)
+    binary = None
+    if a.booksim:
+        for c in (a.booksim, os.path.join(a.booksim, "booksim"), os.path.join(a.booksim, "src", "booksim")):
+            if os.path.isfile(c) and os.access(c, os.X_OK):
+                binary = c
+                break
+        if not binary:
+            print("vs_booksim: no BookSim2 binary at %s; IBSC alone, beside the last BookSim2 figures" % a.booksim)
+    else:
+        print("vs_booksim: no --booksim PATH given; IBSC alone, beside the last BookSim2 figures")
+    if a.find_saturation:
+        if not binary:
+            sys.exit("vs_booksim: --find-saturation needs --booksim")
+        for torus in a.tori.split(","):
+            sat = booksim_saturation(binary, torus)
+            print("%s: BookSim2 saturation %.5f packets/cycle/node" % (torus, sat))
+            data["tori"][torus]["booksim_saturation"] = round(sat, 5)
+        if a.record:
+            with open(DATA, "w") as f:
+                json.dump(data, f, indent=2)
+                f.write("\n")
+        return
+    print("%-7s %12s %12s %9s   %s" % ("torus", "IBSC ns/hop", "BookSim ns", "ratio", "BookSim2 figure from"))
+    for torus in a.tori.split(","):
+        t = data["tori"].get(torus)
+        if not t:
+            sys.exit("vs_booksim: %s is not in %s" % (torus, DATA))
+        ibsc, bs = [], []
+        for _ in range(a.runs):
+            hops, cpu = ibsc_run(a.fabric_bench, torus, t["ibsc_saturation"], t["ibsc_sim_us"])
+            ibsc.append(cpu * 1e9 / hops)
+            if binary:
+                hops, cpu = booksim_run(binary, torus, 0.5 * t["booksim_saturation"], t["booksim_sample_period"])
+                bs.append(cpu * 1e9 / hops)
+        i = statistics.median(ibsc)
+        if binary:
+            b, source = statistics.median(bs), "this run (median of %d)" % a.runs
+            if a.record:
+                t["booksim_ns_per_hop"] = round(b, 1)
+                t["booksim_runs"] = sorted(round(x, 1) for x in bs)
+                data["measured"] = datetime.date.today().isoformat()
+                data["machine"] = "%s, %d cores (%s)" % (platform.processor() or platform.machine(), os.cpu_count(),
+                                                         platform.node())
+        else:
+            b, source = t["booksim_ns_per_hop"], "measured " + data["measured"]
+        if not b:
+            print("%-7s %12.1f %12s %9s   none measured yet" % (torus, i, "-", "-"))
+            continue
+        print("%-7s %12.1f %12.1f %8.1fx   %s" % (torus, i, b, b / i, source))
+        sys.stdout.flush()
+    if a.record and binary:
+        with open(DATA, "w") as f:
+            json.dump(data, f, indent=2)
+            f.write("\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,72 @@
+#include "studies/study_fitted.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace ibsc::tb {
+
+double throughput_reading(const ExperimentResult& r, const std::string& reading) {
+  if (!r.error.empty() || r.points.empty()) return NAN;
+  if (reading == "report") return r.throughput;
+  if (reading == "highest") {
+    double best = 0;
+    for (const auto& p : r.points) best = std::max(best, p.accepted_bytes_per_ns_per_switch);
+    return best;
+  }
+  const ThroughputReadings t = throughput_readings(r.points);
+  if (reading == "saturation") return t.found ? t.at_saturation : NAN;
+  if (reading == "steady") return t.past_found ? t.past : NAN;
+  return NAN;
+}
+
+std::string factors_per_network(const StudyRun& run, const std::string& base, const std::string& routing,
+                                const std::string& pattern, const std::string& length, const std::string& reading) {
+  std::string out;
+  for (const auto& net : run.study->tori) {
+    const ExperimentResult* b = find_experiment(run, net.name, base, pattern, length);
+    const ExperimentResult* r = find_experiment(run, net.name, routing, pattern, length);
+    if (!b || !r) continue;
+    const double f = throughput_reading(*r, reading) / throughput_reading(*b, reading);
+    if (std::isnan(f)) continue;
+    out += (out.empty() ? "" : ", ") + fmt::format("{} {:.2f}", net.name, f);
+  }
+  return out.empty() ? "not run" : out;
+}
+
+namespace {
+
+// A measured side: "LABEL: ROUTING over BASE (reading R): 8sw 1.31, ...".
+std::string measured(const StudyRun& run, const FittedChoice& f, int side, const std::string& pattern,
+                     const std::string& length) {
+  const std::string& base = f.compare[2 * side];
+  const std::string& routing = f.compare[2 * side + 1];
+  const std::string reading = f.readings.empty() ? "report" : f.readings[side];
+  const std::string label = side == 0 ? f.before : f.after;
+  return (label.empty() ? "" : label + ": ") + routing + " over " + base +
+         (reading == "report" ? "" : " (" + reading + ")") + ", " +
+         factors_per_network(run, base, routing, pattern, length, reading);
+}
+
+}  // namespace
+
+void write_fitted_choices(std::ostream& md, const StudyRun& run, const std::string& pattern,
+                          const std::string& length) {
+  const Study& s = *run.study;
+  if (s.fitted.empty()) return;
+  md << "\n## Choices fitted to the paper\n\nWhere the paper leaves a choice open or can be read several ways, "
+        "the one picked because its figures come nearer the paper's: matches that rest on such a choice are "
+        "fitted, not independent evidence. Measured rows are computed from this run (factors over the baseline, "
+        "per network, "
+     << pattern << " traffic, " << length
+     << "-byte packets; reading: the report's own unless named); the others cite the figure and its "
+        "source.\n\n| choice | figure under the choice not taken | figure under the choice picked |\n|---|---|---|\n";
+  for (const FittedChoice& f : s.fitted) {
+    const bool m = !f.compare.empty();
+    md << "| " << f.choice << " | " << (m ? measured(run, f, 0, pattern, length) : f.before) << " | "
+       << (m ? measured(run, f, 1, pattern, length) : f.after) << " |\n";
+  }
+}
+
+}  // namespace ibsc::tb
