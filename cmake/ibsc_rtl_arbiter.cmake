@@ -1,4 +1,5 @@
-# ibsc_add_rtl_arbiter(<target> <name> <file.sv> [TOP_MODULE <module>] [PORT_COUNTS <n>...])
+# ibsc_add_rtl_arbiter(<target> <name> <file.sv> [TOP_MODULE <module>] [PORT_COUNTS <n>...]
+#                      [VERILATOR_ARGS <arg>...])
 #
 # Verilates a user's SystemVerilog switch arbiter into <target> as registered arbiter <name>:
 # `switch.arbiter: <name>` in a scenario, and `ibsc cosim --arbiter <name> --reference R`, then
@@ -16,8 +17,10 @@
 # IBSCConfig.cmake includes this file and sets the RTL's shape) it links IBSC::ibsc_arbiter and
 # reads the adapter's headers from IBSC_RTL_SUPPORT_INCLUDE_DIR. Either way the calling project
 # finds Verilator itself (find_package(verilator), which defines verilate()) before the call.
+# VERILATOR_ARGS go to Verilator after IBSC's own (e.g. -G overrides of the module's other
+# parameters).
 function(ibsc_add_rtl_arbiter target name sv)
-  cmake_parse_arguments(A "" "TOP_MODULE" "PORT_COUNTS" ${ARGN})
+  cmake_parse_arguments(A "" "TOP_MODULE" "PORT_COUNTS;VERILATOR_ARGS" ${ARGN})
   if(NOT COMMAND verilate)
     message(FATAL_ERROR "ibsc_add_rtl_arbiter(${target} ${name} ...): verilate() is not defined; call "
                         "find_package(verilator) first (Debian: HINTS /usr/share/verilator)")
@@ -65,7 +68,7 @@ function(ibsc_add_rtl_arbiter target name sv)
     verilate(${target}
       SOURCES ${sv} TOP_MODULE ${A_TOP_MODULE} PREFIX ${prefix} TRACE
       VERILATOR_ARGS -Wno-fatal --x-assign fast --x-initial fast -O3 --trace-max-array 1024 --assert
-                     -GNUM_PORTS=${p} -GNUM_VLS=${vls} -GCREDIT_W=${credit_w} -GPRIO_W=${prio_w}
+                     -GNUM_PORTS=${p} -GNUM_VLS=${vls} -GCREDIT_W=${credit_w} -GPRIO_W=${prio_w} ${A_VERILATOR_ARGS}
       OPT_FAST -O2)
     string(APPEND includes "#include \"${prefix}.h\"\n")
     string(APPEND makes "  if (n <= ${p}) return std::make_unique<ibsc::models::CoreOf<${prefix}, ${p}>>();\n")

@@ -27,15 +27,15 @@ namespace {
 // The configurations compiled in, smallest first.
 constexpr unsigned kCfgPorts = rtl::kArbPortCounts[std::size(rtl::kArbPortCounts) - 1];
 
-std::unique_ptr<VerilatedArbiter::Core> make_core(unsigned num_ports, bool broken) {
+std::unique_ptr<VerilatedArbiter::Core> make_core(unsigned num_ports) {
   unsigned cfg = kCfgPorts;
   for (unsigned p : rtl::kArbPortCounts)
     if (p >= num_ports) {
       cfg = p;
       break;
     }
-#define IBSC_ARB_MAKE(V, PORTS, BROKEN) \
-  if (cfg == PORTS && broken == (BROKEN != 0)) return std::make_unique<CoreOf<V, PORTS>>();
+#define IBSC_ARB_MAKE(V, PORTS) \
+  if (cfg == PORTS) return std::make_unique<CoreOf<V, PORTS>>();
   IBSC_ARB_MODELS(IBSC_ARB_MAKE)
 #undef IBSC_ARB_MAKE
   throw std::logic_error("VerilatedArbiter: no model for " + std::to_string(cfg) + " ports");
@@ -43,14 +43,13 @@ std::unique_ptr<VerilatedArbiter::Core> make_core(unsigned num_ports, bool broke
 
 }  // namespace
 
-VerilatedArbiter::VerilatedArbiter(int num_ports, int num_vls, Variant variant)
+VerilatedArbiter::VerilatedArbiter(int num_ports, int num_vls)
     : num_ports_(num_ports), num_vls_(num_vls) {
   if (num_ports < 1 || num_ports > max_ports() || num_vls < 1 || num_vls > max_vls())
     throw std::invalid_argument("VerilatedArbiter: no Verilated configuration for " + std::to_string(num_ports) +
                                 " ports and " + std::to_string(num_vls) + " VLs (largest: " +
                                 std::to_string(max_ports()) + " ports, " + std::to_string(max_vls()) + " VLs)");
-  broken_ = variant != Variant::kCorrect;
-  core_ = make_core(static_cast<unsigned>(num_ports), broken_);
+  core_ = make_core(static_cast<unsigned>(num_ports));
   core_->reset(static_cast<unsigned>(num_ports));
 }
 
@@ -73,8 +72,7 @@ VerilatedArbiter::~VerilatedArbiter() {
 }
 
 const char* VerilatedArbiter::kind() const {
-  if (!kind_.empty()) return kind_.c_str();
-  return broken_ ? "rtl-broken" : "rtl";
+  return kind_.empty() ? "rtl" : kind_.c_str();
 }
 int VerilatedArbiter::rtl_ports() const { return core_->ports(); }
 int VerilatedArbiter::max_ports() { return static_cast<int>(kCfgPorts); }

@@ -43,13 +43,8 @@ namespace ibsc::models {
 
 class VerilatedArbiter : public SwitchArbiter {
  public:
-  enum class Variant {
-    kCorrect,
-    kBrokenSkipCreditCheck,  // BROKEN_SKIP_CREDIT_CHECK=1: grants without whole-packet credits
-  };
-
   // Throws std::invalid_argument if no Verilated configuration is large enough.
-  VerilatedArbiter(int num_ports, int num_vls, Variant variant = Variant::kCorrect);
+  VerilatedArbiter(int num_ports, int num_vls);
   ~VerilatedArbiter() override;
   VerilatedArbiter(const VerilatedArbiter&) = delete;
   VerilatedArbiter& operator=(const VerilatedArbiter&) = delete;
@@ -97,8 +92,7 @@ class VerilatedArbiter : public SwitchArbiter {
 
   int num_ports_;
   int num_vls_;
-  bool broken_ = false;
-  std::string kind_;  // a user's RTL: its registered name
+  std::string kind_;  // a user's RTL (and the tests' rtl-broken): its registered name
   std::unique_ptr<Core> core_;
   std::unique_ptr<VerilatedVcdC> trace_;
   bool trace_attached_ = false;

@@ -121,10 +121,16 @@ CosimResult run_cosim(const CosimConfig& cfg) {
   };
   std::unique_ptr<SwitchArbiter> model = made(cfg.reference, "--reference");
   std::unique_ptr<SwitchArbiter> dut;
-  if (cfg.broken)
-    dut = std::make_unique<models::VerilatedArbiter>(cfg.ports, cfg.vls,
-                                                     models::VerilatedArbiter::Variant::kBrokenSkipCreditCheck);
-  else dut = made(cfg.arbiter, "--arbiter");
+  if (cfg.broken) {
+    // The broken twin costs the first build minutes and only the tests need it: tests/rtl
+    // registers it (ibsc_add_rtl_arbiter) in the programs that use it, not in `ibsc`.
+    if (!arbiter_registered(kBrokenRtl))
+      throw std::invalid_argument(std::string("cosim: --broken: the deliberately broken RTL ('") + kBrokenRtl +
+                                  "') is built into the test program test_rtl_cosim only, not into this program");
+    dut = make_arbiter(kBrokenRtl, cfg.ports, cfg.vls);
+  } else {
+    dut = made(cfg.arbiter, "--arbiter");
+  }
   auto* rtl = dynamic_cast<models::VerilatedArbiter*>(dut.get());
   if (rtl) rtl->set_clock_period_ps(kCosimPeriodPs);
   if (!cfg.vcd_path.empty()) {

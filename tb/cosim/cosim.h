@@ -24,7 +24,7 @@ struct CosimConfig {
   bool directed = true;
   std::string arbiter = "rtl";      // the design under test: a registered arbiter (ibsc/arbiter_registry.h)
   std::string reference = "model";  // what it must match, cycle by cycle: a registered arbiter
-  bool broken = false;              // the RTL variant without the credit check (arbiter rtl only)
+  bool broken = false;              // arbiter kBrokenRtl instead of rtl (registered in the tests only)
   std::string vcd_path;             // non-empty: dump the RTL to this VCD
   uint64_t trace_begin_cycle = 0;   // dump window, in cycles
   uint64_t trace_end_cycle = UINT64_MAX;
@@ -58,6 +58,10 @@ struct CosimResult {
 // reference nobody registered, or --vcd with an arbiter that is not Verilated; and what
 // check_cosim_config() refuses. `ibsc cosim` and ibsc::cosim() (ibsc/cosim.h) both run this.
 CosimResult run_cosim(const CosimConfig& cfg);
+
+// The RTL without the credit check (BROKEN_SKIP_CREDIT_CHECK=1), registered by tests/rtl in
+// the test programs that must see the co-verification catch it.
+inline constexpr const char* kBrokenRtl = "rtl-broken";
 
 // The options' own limits, checked before anything runs: ports, VLs, cycles in range, a dump
 // window that is not empty, a VCD that would not fill the disk and whose path can be written.

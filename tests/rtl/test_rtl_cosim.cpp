@@ -5,8 +5,10 @@
 #include <boost/test/unit_test.hpp>
 #include <iterator>
 #include <memory>
+#include <string>
 #include <vector>
 
+#include "ibsc/arbiter_registry.h"
 #include "models/adaptive_arbiter.h"
 #include "models/verilated_arbiter.h"
 #include "rtl/arbiter_config.h"
@@ -173,7 +175,8 @@ BOOST_AUTO_TEST_CASE(arbiters_created_and_destroyed_in_any_order) {
   // Another Verilated model: the 64-port one (40 ports) where it is built, else the broken
   // 16-port one (CI's sanitizer tree builds 16 only: IBSC_ARB_PORT_COUNTS).
   const bool has64 = std::end(ibsc::rtl::kArbPortCounts)[-1] >= 64;
-  auto d = std::make_unique<VerilatedArbiter>(has64 ? 40 : 10, 2, VerilatedArbiter::Variant::kBrokenSkipCreditCheck);
+  auto d = ibsc::make_arbiter(ibsc::tb::kBrokenRtl, has64 ? 40 : 10, 2);
+  BOOST_TEST(std::string(d->kind()) == "rtl-broken");
   for (int k = 0; k < 50; ++k) step(model_b, *b);
   a.reset();  // not the context current on this thread (b's is)
   for (int k = 0; k < 50; ++k) step(model_b, *b);
