@@ -43,8 +43,7 @@ std::unique_ptr<VerilatedArbiter::Core> make_core(unsigned num_ports) {
 
 }  // namespace
 
-VerilatedArbiter::VerilatedArbiter(int num_ports, int num_vls)
-    : num_ports_(num_ports), num_vls_(num_vls) {
+VerilatedArbiter::VerilatedArbiter(int num_ports, int num_vls) : num_ports_(num_ports), num_vls_(num_vls) {
   if (num_ports < 1 || num_ports > max_ports() || num_vls < 1 || num_vls > max_vls())
     throw std::invalid_argument("VerilatedArbiter: no Verilated configuration for " + std::to_string(num_ports) +
                                 " ports and " + std::to_string(num_vls) + " VLs (largest: " +
@@ -71,9 +70,7 @@ VerilatedArbiter::~VerilatedArbiter() {
   trace_.reset();  // before the model it reads
 }
 
-const char* VerilatedArbiter::kind() const {
-  return kind_.empty() ? "rtl" : kind_.c_str();
-}
+const char* VerilatedArbiter::kind() const { return kind_.empty() ? "rtl" : kind_.c_str(); }
 int VerilatedArbiter::rtl_ports() const { return core_->ports(); }
 int VerilatedArbiter::max_ports() { return static_cast<int>(kCfgPorts); }
 int VerilatedArbiter::max_vls() { return static_cast<int>(rtl::kArbNumVls); }

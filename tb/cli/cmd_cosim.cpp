@@ -51,7 +51,8 @@ void add_cosim_command(CLI::App& app) {
       ->capture_default_str();
   c->add_option("--reference", cfg->reference, "The arbiter it must match cycle by cycle (a registered one)")
       ->capture_default_str();
-  c->add_flag("--broken", cfg->broken, "Use the RTL variant that skips the credit check (must fail; built into the tests only)");
+  c->add_flag("--broken", cfg->broken,
+              "Use the RTL variant that skips the credit check (must fail; built into the tests only)");
   c->add_flag("!--no-directed", cfg->directed, "Skip the directed corner cases");
   c->add_option("--vcd", cfg->vcd_path, "Write the RTL waves to this VCD file (open with waves/arbiter.gtkw)");
   // Cycles times the 1000 ps period must stay within 64 bits.
