@@ -43,6 +43,7 @@ class OutputPorts {
 
   CreditCounter& credits(int port, int vl) { return credits_[index(port, vl)]; }
   const CreditCounter& credits(int port, int vl) const { return credits_[index(port, vl)]; }
+  const VlArbiter& vl_arbiter(int port) const { return vlarb_[port]; }  // for prefetch hints
 
   // A head asks for VL w of this output this cycle; true for the output's first request.
   static bool request(OutputPortState& o, Vl w) {

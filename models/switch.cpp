@@ -244,7 +244,18 @@ void Switch::wake_for(int i, const InputVl& iv) {
   Picos lower = now_ps();
   if (last_arbitration_ != kNever && lower <= last_arbitration_) lower = last_arbitration_ + 1;
   Picos t = earliest_grant(i, iv, lower);
-  if (t != kNever) wake_.at(clock_edge(t, clock_ps_));
+  if (t != kNever) wake_.at(clock_edge(t, clock_ps_), hints(i, iv));
+}
+
+WakeHints Switch::hints(int i, const InputVl& iv) const {
+  WakeHints h;
+  h.line[0] = active_.data();
+  h.line[1] = &port_[i];
+  h.line[2] = &iv;
+  h.line[3] = &port_[iv.head.first.port];
+  h.line[4] = &out_.credits(iv.head.first.port, iv.head.first_vl);
+  h.line[5] = &out_.vl_arbiter(iv.head.first.port);
+  return h;
 }
 
 Picos Switch::earliest_grant(int i, const InputVl& iv, Picos lower) const {
@@ -282,10 +293,16 @@ void Switch::schedule_next(Picos t_min) {
   Picos lower = std::max(t_min, now_ps());
   if (last_arbitration_ != kNever && lower <= last_arbitration_) lower = last_arbitration_ + 1;
   Picos best = every_edge_ && queued_packets_ > 0 ? lower : kNever;
+  int best_i = 0;
+  const InputVl* best_iv = nullptr;
   for (int i : active_)
-    for (unsigned m = port_[i].in.heads; m; m &= m - 1)
-      best = std::min(best, earliest_grant(i, in_.at(i, __builtin_ctz(m)), lower));
-  if (best != kNever) wake_.at(clock_edge(best, clock_ps_));
+    for (unsigned m = port_[i].in.heads; m; m &= m - 1) {
+      const InputVl& iv = in_.at(i, __builtin_ctz(m));
+      const Picos t = earliest_grant(i, iv, lower);
+      if (t < best || !best_iv) best_i = i, best_iv = &iv;
+      best = std::min(best, t);
+    }
+  if (best != kNever) wake_.at(clock_edge(best, clock_ps_), best_iv ? hints(best_i, *best_iv) : WakeHints{});
 }
 
 void Switch::wake() {

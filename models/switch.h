@@ -157,6 +157,8 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   int queue_index(int i, const InputVl& iv) const { return static_cast<int>(&iv - &in_.at(i, 0)); }
   void schedule_next(Picos t_min);
   void wake_for(int in_port, const InputVl& iv);  // wake-up for the head of one input VL only
+  // What a wake-up for the head of `iv` (input i) reads first, for the scheduler to prefetch.
+  WakeHints hints(int i, const InputVl& iv) const;
   Vl out_vl(int in_port, int out_port, const Queued& h) const { return sl2vl_(in_port, out_port, h.sl2vl_key); }
   // The same for candidate c of h, without the table for the first (usually the only) one.
   // (A port listed twice has one output VL: the table is keyed by ports, not by candidates.)

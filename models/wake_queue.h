@@ -54,6 +54,13 @@ class WakeQueue {
     if (++s.head == s.v.size()) release_front();
     return true;
   }
+  // The entry pop_due would take k-th from now (k = 0: next) if it is in the same near slot as
+  // the last one taken, else null (a hint for prefetching only: later pushes may come before it).
+  const Entry* peek(size_t k) const {
+    if (front_ < 0) return nullptr;
+    const NearSlot& s = near_[front_];
+    return s.head + k < s.v.size() ? &s.v[s.head + k] : nullptr;
+  }
 
  private:
   // Near slots of about one switch clock: coarser ones would need sorting often on fast links.
