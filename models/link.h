@@ -122,6 +122,7 @@ class Link : public sc_core::sc_module, public LinkEndpoint {
     return sent ? c_.last_id + 1 : 0;
   }
   Picos fly_ps() const { return fly_; }
+  const void* counters_line() const { return &c_; }  // what count() writes, for prefetching
 };
 
 // What a sending port holds for its outgoing link. Bound to a Link, it keeps the link's far end,
@@ -148,6 +149,22 @@ class TxLink {
   void credits_arrive(int port, const CreditTrain& train) {
     if (link_) far_->credits_arrive(rx_port_, train.delayed(fly_));
     else far_->credits_arrive(port, train);
+  }
+  // Prefetch hints for a later send (Wakeable::prefetch): the link's counters and the far end's
+  // object (its interface pointer and the members after it), then what the far end will read.
+  void prefetch_ends() const {
+    if (!link_) return;
+    __builtin_prefetch(link_->counters_line());
+    const char* f = reinterpret_cast<const char*>(far_);
+    __builtin_prefetch(f);
+    __builtin_prefetch(f + 64);
+    __builtin_prefetch(f + 128);
+  }
+  void prefetch_arrival(const Packet* pkt) const {
+    if (link_) far_->prefetch_arrival(rx_port_, pkt);
+  }
+  void prefetch_credits(int vl) const {
+    if (link_) far_->prefetch_credits(rx_port_, vl);
   }
 
  private:

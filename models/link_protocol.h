@@ -56,6 +56,10 @@ class LinkEndpoint : public virtual sc_core::sc_interface {
   virtual void packet_arrives(int port, Packet* pkt, Picos head_time) = 0;
   // Credits for blocks freed downstream; they arrive at the times the train gives.
   virtual void credits_arrive(int port, const CreditTrain& train) = 0;
+  // Prefetch hints (the scheduler's, Wakeable::prefetch): the lines packet_arrives(port, pkt) or
+  // credits on (port, vl) will read first. They change nothing; the default does nothing.
+  virtual void prefetch_arrival(int /*port*/, const Packet* /*pkt*/) const {}
+  virtual void prefetch_credits(int /*port*/, int /*vl*/) const {}
 };
 
 }  // namespace ibsc::models

@@ -15,26 +15,33 @@ void Scheduler::notify(Picos t) {
   notify_at(ev_, t);
 }
 
-// A later wake-up's lines, while the current one runs: its WakeUp and the owner's members
-// around it (the owner's hot members sit next to it), and the owner's hints. Inline on purpose:
-// GCC finds an out-of-line function of prefetches alone free of side effects and drops the call.
-__attribute__((always_inline)) inline void Scheduler::prefetch(const Wake& next) {
-  const char* w = reinterpret_cast<const char*>(next.w);
-  __builtin_prefetch(w - 64);
-  __builtin_prefetch(w);
-  __builtin_prefetch(w + 64);
-  for (const void* p : next.hints.line)
-    if (p) __builtin_prefetch(p);
+// The lines of the wake-ups just ahead, while the current one runs, in stages a few wake-ups
+// apart so that each stage reads only lines the previous one fetched: the WakeUp (the owner's
+// hot members sit next to it), then the lines its hints name, then the owner's deeper stages.
+// Wake-ups apart: far enough that a miss (several hundred ns with a page walk on this VM) is
+// over by the next stage. Inline on purpose: GCC finds a function of prefetches alone free of
+// side effects and drops calls to it.
+__attribute__((always_inline)) inline void Scheduler::prefetch() {
+  if (const auto* a = queue_.peek(5)) {
+    const char* w = reinterpret_cast<const char*>(a->item);
+    __builtin_prefetch(w - 64);
+    __builtin_prefetch(w);
+    __builtin_prefetch(w + 64);
+  }
+  if (const auto* a = queue_.peek(3))
+    for (const void* p : a->item->hints_.line)
+      if (p) __builtin_prefetch(p);
+  if (const auto* a = queue_.peek(1)) a->item->owner_.prefetch(a->item->hints_, 2);
+  if (const auto* a = queue_.peek(0)) a->item->owner_.prefetch(a->item->hints_, 3);
 }
 
 void Scheduler::run() {
   const Picos now = now_ps();
   running_ = true;
-  WakeQueue<Wake>::Entry e;
+  WakeQueue<WakeUp*>::Entry e;
   while (queue_.pop_due(now, e)) {
-    // Far enough ahead that a miss (several hundred ns with a page walk) is over by then.
-    if (const auto* ahead = queue_.peek(kPrefetchAhead - 1)) prefetch(ahead->item);
-    WakeUp* w = e.item.w;
+    if (prefetch_) prefetch();
+    WakeUp* w = e.item;
     if (w->pending_ != e.t) continue;  // superseded by an earlier wake-up that already ran
     w->pending_ = kNever;
     w->owner_.wake();

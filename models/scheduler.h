@@ -13,17 +13,9 @@
 
 namespace ibsc::models {
 
-class Wakeable {
- public:
-  virtual ~Wakeable() = default;
-  virtual void wake() = 0;
-};
-
-class Scheduler;
-
 // Lines the owner expects its wake-up to read first (its port, queue and credit records), kept
-// with the queued entry: while one module runs, the scheduler prefetches those of the next, so
-// that the next one's cache misses overlap with this one's work instead of following it. On a
+// with its pending wake-up: while one module runs, the scheduler prefetches those of the next
+// few, so that their cache misses overlap with this one's work instead of following it. On a
 // large fabric nearly every such line has left the cache since the module last ran. Hints only:
 // null or stale pointers are harmless (a prefetch never faults), and they change no result.
 struct WakeHints {
@@ -31,50 +23,82 @@ struct WakeHints {
   const void* line[kLines] = {};
 };
 
+class Wakeable {
+ public:
+  virtual ~Wakeable() = default;
+  virtual void wake() = 0;
+  // Deeper prefetching for a queued wake-up whose hint lines the scheduler has already
+  // prefetched: stage 2 may read those lines to prefetch the neighbours' objects the wake-up
+  // will call (the far ends of its links), stage 3 asks those objects to prefetch what they will
+  // read. Hints only, as WakeHints; the default does nothing.
+  virtual void prefetch(const WakeHints&, int /*stage*/) const {}
+};
+
+class Scheduler;
+
 class WakeUp {
  public:
-  WakeUp(Scheduler& s, Wakeable& owner) : sched_(s), owner_(owner) {}
-  // Wake the owner at t (>= now), unless already due no later (inline below).
+  WakeUp(Scheduler& s, Wakeable& owner);
+  // Wake the owner at t (>= now), unless already due no later (inline below); with hints for
+  // the scheduler's prefetching (only worth building when prefetching()).
   void at(Picos t);
   void at(Picos t, const WakeHints& hints);
+  // Whether hints are used (Scheduler::prefetching): final once elaboration is over.
+  bool prefetching() const;
 
  private:
   friend class Scheduler;
   Scheduler& sched_;
   Wakeable& owner_;
   Picos pending_ = kNever;
+  WakeHints hints_;  // of the pending wake-up
 };
 
 class Scheduler : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(Scheduler);
   explicit Scheduler(sc_core::sc_module_name name);
-  void push(Picos t, WakeUp* w, const WakeHints& hints) {
-    queue_.push(t, {w, hints});
+  // Whether run() prefetches (see WakeHints): only where the modules' state outgrows the cache,
+  // since on a small fabric the prefetches find every line cached and only cost instructions.
+  bool prefetching() const { return prefetch_; }
+  void push(Picos t, WakeUp* w) {
+    queue_.push(t, w);
     if (!running_ && t < scheduled_) notify(t);  // from outside run(): the kernel must know
   }
 
  private:
-  struct Wake {
-    WakeUp* w;
-    WakeHints hints;
-  };
+  friend class WakeUp;
   void run();
   void notify(Picos t);
-  static void prefetch(const Wake& next);
-  static constexpr size_t kPrefetchAhead = 4;  // wake-ups
-  WakeQueue<Wake> queue_;
+  void prefetch();
+  // Modules at or above which the scheduler prefetches: about 2,000 switches and HCAs hold
+  // some 60 MB of state (flattened butterflies, bench/large_fabric_bench), beyond a 32 MB L3.
+  static constexpr size_t kPrefetchOwners = 2000;
+  size_t owners_ = 0;
+  bool prefetch_ = false;
+  WakeQueue<WakeUp*> queue_;
   sc_core::sc_event ev_;
   Picos scheduled_ = kNever;  // time ev_ is notified for
   bool running_ = false;
 };
 
+// Counted as they are built (elaboration): prefetching is decided once the last is.
+inline WakeUp::WakeUp(Scheduler& s, Wakeable& owner) : sched_(s), owner_(owner) {
+  if (++s.owners_ >= Scheduler::kPrefetchOwners) s.prefetch_ = true;
+}
+
 // Inline: several wake-up requests per packet-hop, most of them no earlier than the pending one.
+inline void WakeUp::at(Picos t) {
+  if (t >= pending_) return;
+  pending_ = t;
+  sched_.push(t, this);
+}
 inline void WakeUp::at(Picos t, const WakeHints& hints) {
   if (t >= pending_) return;
   pending_ = t;
-  sched_.push(t, this, hints);
+  hints_ = hints;
+  sched_.push(t, this);
 }
-inline void WakeUp::at(Picos t) { at(t, WakeHints{}); }
+inline bool WakeUp::prefetching() const { return sched_.prefetching(); }
 
 }  // namespace ibsc::models

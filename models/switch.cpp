@@ -156,6 +156,7 @@ void Switch::configure_parts() {
 }
 
 void Switch::end_of_elaboration() {
+  hinting_ = wake_.prefetching();
   // sc_port's operator-> checks the binding on every call and sits behind a pointer per port.
   for (size_t port = 1; port < tx.size(); ++port)
     if (tx[port]) port_[port].out.tx.bind(tx[port]->operator->());
@@ -244,7 +245,40 @@ void Switch::wake_for(int i, const InputVl& iv) {
   Picos lower = now_ps();
   if (last_arbitration_ != kNever && lower <= last_arbitration_) lower = last_arbitration_ + 1;
   Picos t = earliest_grant(i, iv, lower);
-  if (t != kNever) wake_.at(clock_edge(t, clock_ps_), hints(i, iv));
+  if (t == kNever) return;
+  if (hinting_) wake_.at(clock_edge(t, clock_ps_), hints(i, iv));
+  else wake_.at(clock_edge(t, clock_ps_));
+}
+
+// Stage 2: the link counters and far ends (upstream for the credits, downstream for the packet)
+// of the head the hints name, and its packet; stage 3: what those far ends will read.
+void Switch::prefetch(const WakeHints& h, int stage) const {
+  const auto* in = static_cast<const Port*>(h.line[1]);
+  const auto* iv = static_cast<const InputVl*>(h.line[2]);
+  const auto* out = static_cast<const Port*>(h.line[3]);
+  if (!in || !iv || !out) return;
+  const Packet* pkt = iv->head.pkt;
+  if (stage == 2) {
+    in->out.tx.prefetch_ends();
+    out->out.tx.prefetch_ends();
+    if (pkt) __builtin_prefetch(pkt);
+  } else if (pkt) {
+    in->out.tx.prefetch_credits(pkt->vl);
+    out->out.tx.prefetch_arrival(pkt);
+  }
+}
+
+void Switch::prefetch_arrival(int port, const Packet* pkt) const {
+  if (port < 1 || port > num_ports_ || pkt->vl >= num_vls_) return;
+  __builtin_prefetch(&port_[port]);
+  __builtin_prefetch(&in_.at(port, pkt->vl));
+  if (column_) return;  // its look-up would wait for a miss of its own
+  const uint32_t r = route_index(*pkt);
+  if (r != kNoRoute) __builtin_prefetch(&routes_[r]);
+}
+
+void Switch::prefetch_credits(int port, int vl) const {
+  if (port >= 1 && port <= num_ports_ && vl < num_vls_) __builtin_prefetch(&out_.credits(port, vl));
 }
 
 WakeHints Switch::hints(int i, const InputVl& iv) const {
@@ -302,7 +336,9 @@ void Switch::schedule_next(Picos t_min) {
       if (t < best || !best_iv) best_i = i, best_iv = &iv;
       best = std::min(best, t);
     }
-  if (best != kNever) wake_.at(clock_edge(best, clock_ps_), best_iv ? hints(best_i, *best_iv) : WakeHints{});
+  if (best == kNever) return;
+  if (hinting_ && best_iv) wake_.at(clock_edge(best, clock_ps_), hints(best_i, *best_iv));
+  else wake_.at(clock_edge(best, clock_ps_));
 }
 
 void Switch::wake() {

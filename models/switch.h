@@ -62,6 +62,9 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
 
   void packet_arrives(int port, Packet* pkt, Picos head_time) override;
   void credits_arrive(int port, const CreditTrain& train) override;
+  void prefetch_arrival(int port, const Packet* pkt) const override;
+  void prefetch_credits(int port, int vl) const override;
+  void prefetch(const WakeHints& hints, int stage) const override;
 
   int num_ports() const { return num_ports_; }
   // For the deadlock watchdog: the channels the head of (input port, VL) waits for, as
@@ -230,6 +233,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   bool recording_ = false;
   bool counting_ = false;  // ctr_ is set
   bool cc_on_ = false;     // cc_ is set: congestion control marks (congestion_control.h)
+  bool hinting_ = false;   // wake-ups carry prefetch hints (the scheduler prefetches: large fabrics)
   FabricMonitor& mon_;
   SwitchArbiter& arbiter_;
   Picos last_arbitration_ = kNever;
