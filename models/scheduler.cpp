@@ -22,17 +22,17 @@ void Scheduler::notify(Picos t) {
 // over by the next stage. Inline on purpose: GCC finds a function of prefetches alone free of
 // side effects and drops calls to it.
 __attribute__((always_inline)) inline void Scheduler::prefetch() {
-  if (const auto* a = queue_.peek(5)) {
+  if (const auto* a = queue_.peek(kAheadWakeUp - 1)) {
     const char* w = reinterpret_cast<const char*>(a->item);
     __builtin_prefetch(w - 64);
     __builtin_prefetch(w);
     __builtin_prefetch(w + 64);
   }
-  if (const auto* a = queue_.peek(3))
+  if (const auto* a = queue_.peek(kAheadHints - 1))
     for (const void* p : a->item->hints_.line)
       if (p) __builtin_prefetch(p);
-  if (const auto* a = queue_.peek(1)) a->item->owner_.prefetch(a->item->hints_, 2);
-  if (const auto* a = queue_.peek(0)) a->item->owner_.prefetch(a->item->hints_, 3);
+  if (const auto* a = queue_.peek(kAheadStage2 - 1)) a->item->owner_.prefetch(a->item->hints_, 2);
+  if (const auto* a = queue_.peek(kAheadStage3 - 1)) a->item->owner_.prefetch(a->item->hints_, 3);
 }
 
 void Scheduler::run() {
