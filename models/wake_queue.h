@@ -106,9 +106,16 @@ class WakeQueue {
     }
     return near_[front_];
   }
+  // A slot's vector keeps its storage for the next turn of the wheel, up to kKeepEntries: a
+  // burst (a large fabric's start, a far slot taking a whole far window) gives it back.
+  static constexpr size_t kKeepEntries = 512;
+  static void empty_out(std::vector<Entry>& v) {
+    if (v.capacity() > kKeepEntries) std::vector<Entry>().swap(v);
+    else v.clear();
+  }
   void release_front() {
     NearSlot& s = near_[front_];
-    s.v.clear();
+    empty_out(s.v);
     s.head = 0;
     near_mask_[front_ >> 6] &= ~(1ull << (front_ & 63));
     if (!near_mask_[front_ >> 6]) near_summary_ &= ~(1ull << (front_ >> 6));
@@ -150,7 +157,7 @@ class WakeQueue {
       far_mask_ &= ~(1ull << j);
       far_min_[j] = kNever;
       for (const Entry& e : src) place(e);
-      src.clear();
+      empty_out(src);
     } else {
       base_ = overflow_.begin()->first >> kFarBits;
     }
