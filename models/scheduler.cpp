@@ -22,17 +22,18 @@ void Scheduler::notify(Picos t) {
 // over by the next stage. Inline on purpose: GCC finds a function of prefetches alone free of
 // side effects and drops calls to it.
 __attribute__((always_inline)) inline void Scheduler::prefetch() {
-  if (const auto* a = queue_.peek(kAheadWakeUp - 1)) {
-    const char* w = reinterpret_cast<const char*>(a->item);
+  size_t n;
+  const WakeQueue<WakeUp*>::Entry* a = queue_.ahead(n);
+  if (n >= kAheadWakeUp) {
+    const char* w = reinterpret_cast<const char*>(a[kAheadWakeUp - 1].item);
     __builtin_prefetch(w - 64);
     __builtin_prefetch(w);
     __builtin_prefetch(w + 64);
   }
-  if (const auto* a = queue_.peek(kAheadHints - 1))
-    for (const void* p : a->item->hints_.line)
-      if (p) __builtin_prefetch(p);
-  if (const auto* a = queue_.peek(kAheadStage2 - 1)) a->item->owner_.prefetch(a->item->hints_, 2);
-  if (const auto* a = queue_.peek(kAheadStage3 - 1)) a->item->owner_.prefetch(a->item->hints_, 3);
+  if (n >= kAheadHints)  // null lines too: a prefetch never faults, and no branch per line
+    for (const void* p : a[kAheadHints - 1].item->hints_.line) __builtin_prefetch(p);
+  if (n >= kAheadStage2) a[kAheadStage2 - 1].item->owner_.prefetch(a[kAheadStage2 - 1].item->hints_, 2);
+  if (n >= kAheadStage3) a[kAheadStage3 - 1].item->owner_.prefetch(a[kAheadStage3 - 1].item->hints_, 3);
 }
 
 void Scheduler::run() {

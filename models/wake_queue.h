@@ -54,12 +54,15 @@ class WakeQueue {
     if (++s.head == s.v.size()) release_front();
     return true;
   }
-  // The entry pop_due would take k-th from now (k = 0: next) if it is in the same near slot as
-  // the last one taken, else null (a hint for prefetching only: later pushes may come before it).
-  const Entry* peek(size_t k) const {
+  // The entries pop_due would take next that are in the same near slot as the last one taken:
+  // [first, first + n), n = 0 when none (a hint for prefetching only: later pushes may come
+  // before them).
+  const Entry* ahead(size_t& n) const {
+    n = 0;
     if (front_ < 0) return nullptr;
     const NearSlot& s = near_[front_];
-    return s.head + k < s.v.size() ? &s.v[s.head + k] : nullptr;
+    n = s.v.size() - s.head;
+    return s.v.data() + s.head;
   }
 
  private:
