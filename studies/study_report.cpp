@@ -460,20 +460,4 @@ void finish_report(std::ostringstream& md, const std::string& dir, const std::ve
   std::ofstream(dir + "/README.md") << md.str();
 }
 
-void write_fitted_choices(std::ostream& md, const Study& s) {
-  if (s.fitted.empty()) return;
-  md << "\n## Choices fitted to the paper\n\nWhere the paper leaves a detail open and ours was picked because it "
-        "brings a figure nearer the paper's, the match is not independent evidence: each such choice, the figure it "
-        "moves, and that figure with the alternative (before) and with the choice (after), as measured "
-        "(`fitted` in the study file).\n\n| choice | figure | before | after | how it was picked and measured "
-        "|\n|---|---|---|---|---|\n";
-  auto cell = [](std::string t) {
-    for (size_t i = 0; (i = t.find('|', i)) != std::string::npos; i += 2) t.replace(i, 1, "\\|");
-    return t;
-  };
-  for (const FittedChoice& f : s.fitted)
-    md << "| " << cell(f.choice) << " | " << cell(f.figure) << " | " << cell(f.before) << " | " << cell(f.after)
-       << " | " << cell(f.why) << " |\n";
-}
-
 }  // namespace ibsc::tb

@@ -125,9 +125,6 @@ void named_columns(std::ostream& md, const std::vector<Named>& items) {
   for (size_t i = 0; i < items.size(); ++i) md << "---|";
   md << "\n";
 }
-// "Choices fitted to the paper": the study's `fitted` list, one row per choice with the figure it
-// moves before and after (nothing when the study lists none).
-void write_fitted_choices(std::ostream& md, const Study& s);
 void finish_report(std::ostringstream& md, const std::string& dir, const std::vector<std::string>& failures);
 
 // Writes dir/README.md, CSVs and plots; returns the failures it lists. A study whose report is

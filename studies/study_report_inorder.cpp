@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "studies/study_fitted.h"
 #include "studies/study_report_inorder_figs.h"
 
 namespace ibsc::tb {
@@ -471,7 +472,7 @@ std::vector<std::string> write_inorder_report(const std::string& dir, const Stud
       if (!std::isnan(ooo + dyn + s32 + s2) && !crit[i].holds)
         failures.push_back("Impr. ordering: " + crit[i].text + ": " + crit[i].ours);
 
-  write_fitted_choices(md, s);
+  write_fitted_choices(md, run, s.figure_pattern, s.figure_length);
   write_differences(md, s, run.quick, "Quick mode: coarse sweeps and a short workload; not a verdict on the model.",
                     outliers, true);
 

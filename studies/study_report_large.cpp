@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "studies/study_fitted.h"
 #include "tb/run/saturation_search.h"
 #include "tb/scenario/scenario.h"
 #include "tb/stats/minimal_bound.h"
@@ -376,7 +377,7 @@ std::vector<std::string> write_large_direct_report(const std::string& dir, const
     md << "\n## Notes\n\n";
     for (const auto& n : s.notes) md << "- " << n << "\n";
   }
-  write_fitted_choices(md, s);
+  write_fitted_choices(md, run, s.figure_pattern, s.figure_length);
   write_differences(md, s, run.quick,
                     "Quick mode runs scaled-down fabrics: its cells are not comparable with the talk's.", outliers,
                     false);

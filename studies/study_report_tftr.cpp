@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "studies/study_fitted.h"
 #include "tb/stats/results.h"
 
 namespace ibsc::tb {
@@ -267,7 +268,7 @@ std::vector<std::string> write_tftr_report(const std::string& dir, const StudyRu
   for (const auto& n : s.notes) md << "- " << n << "\n";
   md << "- " << measurement_note(s, run.quick) << "\n";
 
-  write_fitted_choices(md, s);
+  write_fitted_choices(md, run, s.figure_pattern, s.figure_length);
   write_differences(md, s, run.quick,
                     "Quick mode: fewer tori, draws and samples and short windows; the differences below are those of "
                     "this run.",
