@@ -248,17 +248,14 @@ std::vector<std::string> write_large_direct_report(const std::string& dir, const
   fs::create_directories(dir);
   write_experiment_csvs(dir, run);
   std::ostringstream md;
-  md << "# " << (s.title.empty() ? s.name : s.title) << "\n\n";
-  int points = 0, ran = 0;
-  for (const auto& r : run.results) points += static_cast<int>(r.points.size()), ran += !r.not_built;
-  md << "Made by `" << run.command << "`"
-     << (run.quick ? " (**quick mode**: small fabrics and short windows; checks the method, not the talk's numbers)"
-         : run.talk_scale ? " (**talk scale**: each row on its `talk_network`, the talk's own network; rows "
-                            "without one and cells not selected are not run)"
-                          : "")
-     << fmt::format(" in {:.0f} s ({:.1f} min) on {} processes; {} experiments run, {} load points.", run.wall_seconds,
-                    run.wall_seconds / 60, run.jobs, ran, points)
-     << " The topologies against the talk's configuration tables: [topologies.md](topologies.md).\n\n";
+  write_report_opening(
+      md, run,
+      run.quick        ? " (**quick mode**: small fabrics and short windows; checks the method, not the talk's numbers)"
+      : run.talk_scale ? " (**talk scale**: each row on its `talk_network`, the talk's own network; rows without one "
+                         "and cells not selected are not run)"
+                       : "",
+      RunTally::ExperimentsRun);
+  md << " The topologies against the talk's configuration tables: [topologies.md](topologies.md).\n\n";
 
   md << "## How saturation is measured\n\n"
      << "- **Maximum bandwidth** is the injection bandwidth: every sending host offers traffic at link rate. A cell "

@@ -202,9 +202,8 @@ std::vector<std::string> write_voqsw_report(const std::string& dir, const StudyR
   std::ostringstream md;
   std::vector<ReportOutlier> outliers;
 
-  md << "# " << (s.title.empty() ? s.name : s.title) << "\n\n";
-  md << made_by_line(run, "short windows, coarse sweeps")
-     << " Every experiment is an ordinary scenario (`scenarios/` here, as `ibsc run` reads it); `points.csv` has "
+  write_report_opening(md, run, paper_quick_mode(run, "short windows, coarse sweeps"), RunTally::Experiments);
+  md << " Every experiment is an ordinary scenario (`scenarios/` here, as `ibsc run` reads it); `points.csv` has "
         "every load point, `factors.csv` the factors, `hol.csv` the head-of-line blocking.\n\n";
   md << "Study file: `" << s.file << "`; base model: `" << s.base
      << "`. Throughput is the highest accepted traffic of "
