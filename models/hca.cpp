@@ -32,7 +32,7 @@ Hca::Hca(sc_core::sc_module_name name, int host, const routing::TableSet& tables
   rx.bind(*this);
   for (int v = 0; v < num_vls; ++v) credits_[v].reset(peer_buffer_blocks);
   vlarb_.configure(VlArbParams{}, num_vls);
-  if (random_path_) path_rng_ = std::make_unique<std::mt19937_64>(path_seed);
+  if (random_path_) path_rng_ = make_random_stream(path_seed);
   wake_.at(0);  // first run at time 0 draws the first generation time
 }
 
@@ -159,7 +159,7 @@ void Hca::packet_lost(Packet* p) {
 void Hca::choose_path(Packet& p) {
   const auto recs = paths_[p.dst_host];
   if (recs.size() < 2) return;
-  const routing::PathRecord& pr = recs[uniform_below(*path_rng_, recs.size())];
+  const routing::PathRecord& pr = recs[uniform_below(path_rng_, recs.size())];
   p.dlid = pr.dlid;
   p.sl = pr.sl;
   p.vl = me_.sl2vl[pr.sl];

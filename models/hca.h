@@ -37,7 +37,6 @@
 #include <systemc>
 
 #include <memory>
-#include <random>
 #include <vector>
 
 #include "models/congestion_control.h"
@@ -46,6 +45,7 @@
 #include "models/flow_sequence.h"
 #include "models/link.h"
 #include "models/link_protocol.h"
+#include "models/random_stream.h"
 #include "models/ring_queue.h"
 #include "models/scheduler.h"
 #include "models/vl_arbiter.h"
@@ -185,9 +185,9 @@ class Hca : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   RingQueue<std::pair<Picos, Packet*>> arriving_;  // (tail time, packet), in arrival order
   // Cold.
   std::unique_ptr<ReliableTransport> rt_;
-  std::unique_ptr<std::mt19937_64> path_rng_;  // RandomPerPacket only
-  std::unique_ptr<CcSource> cc_;               // null unless cc_on_
-  bool cc_per_sl_ = false;                     // CcFlow::Sl
+  RandomStream path_rng_;         // RandomPerPacket only
+  std::unique_ptr<CcSource> cc_;  // null unless cc_on_
+  bool cc_per_sl_ = false;        // CcFlow::Sl
   uint32_t cnp_bytes_ = 0;
   int cnp_sl_ = -1;
   std::vector<int8_t> apm_;  // per destination: record in use, -1 unreachable

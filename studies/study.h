@@ -39,7 +39,7 @@ struct Explanation {
 // baseline and routing after; `readings`: which throughput reading each side uses, `report` by
 // default: the reading the report's own tables use, `saturation`, `steady` past saturation, or
 // `highest`), and the report writer computes its factors from the run, `before` and `after` then
-// labelling them. Reports of seeds 001-003 also show `figure` and `why`.
+// labelling them. A study without measured rows also shows `figure` and `why` (seeds 001-003).
 struct FittedChoice {
   std::string choice;                 // "transport.ack_coalesce: 128 (an ACK per message)"
   std::string figure;                 // the figure it moves: "Table 2 waste of LI-dyn4M" (optional)

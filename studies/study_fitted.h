@@ -1,4 +1,4 @@
-// The section "Choices fitted to the paper" of a study's report (the study file's `fitted:`,
+// The section "Choices fitted to the paper" of every study's report (the study file's `fitted:`,
 // studies/study.h FittedChoice): each choice made where the paper leaves it open, or where it
 // can be read several ways, because its figures come nearer the paper's, with the figure under
 // the choice not taken beside the one picked. Measured rows (`compare`) are computed from the
@@ -21,7 +21,11 @@ double throughput_reading(const ExperimentResult& r, const std::string& reading)
 std::string factors_per_network(const StudyRun& run, const std::string& base, const std::string& routing,
                                 const std::string& pattern, const std::string& length, const std::string& reading);
 
-// The section, when the study lists fitted choices (nothing otherwise).
+// The section, when the study lists fitted choices (nothing otherwise), one row per choice. A
+// study with measured rows gets three columns, the choice and the figure under each side: the
+// factors from the run at (pattern, length) for a measured row, `before` and `after` for a text
+// row (its `figure` and `why` are not shown). A study with text rows only gets five: the choice,
+// the figure it moves, before, after, and how it was picked (`why`).
 void write_fitted_choices(std::ostream& md, const StudyRun& run, const std::string& pattern, const std::string& length);
 
 }  // namespace ibsc::tb

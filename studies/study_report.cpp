@@ -250,9 +250,8 @@ std::vector<std::string> write_study_report(const std::string& dir, const StudyR
       outliers.push_back({cell, "paper " + num(paper, 2) + ", ours " + num(ours, 2) + ", " + diff_text(ours, paper)});
   };
 
-  md << "# " << (s.title.empty() ? s.name : s.title) << "\n\n";
-  md << made_by_line(run, "short windows, coarse sweeps")
-     << " Every experiment is an ordinary scenario: `scenarios/` here holds each one as `ibsc run` reads it; "
+  write_report_opening(md, run, paper_quick_mode(run, "short windows, coarse sweeps"), RunTally::Experiments);
+  md << " Every experiment is an ordinary scenario: `scenarios/` here holds each one as `ibsc run` reads it; "
         "`points.csv` has every load point of every experiment, and a local run also leaves each experiment's full "
         "`runs/NAME/results.json` (not kept in git).\n\n";
   md << "Study file: `" << s.file << "`; base model: `" << s.base
@@ -444,13 +443,34 @@ void write_differences(std::ostream& md, const Study& s, bool quick, const std::
   write_explained_outliers(md, s, outliers);
 }
 
-std::string made_by_line(const StudyRun& run, const std::string& quick_sweeps) {
+void write_report_opening(std::ostream& md, const StudyRun& run, const std::string& mode, RunTally tally) {
+  const Study& s = *run.study;
   const size_t points = std::accumulate(run.results.begin(), run.results.end(), size_t{0},
                                         [](size_t a, const ExperimentResult& r) { return a + r.points.size(); });
-  return "Made by `" + run.command + "`" +
-         (run.quick ? " (**quick mode**: " + quick_sweeps + "; checks only, not for comparison with the paper)" : "") +
-         fmt::format(" in {:.0f} s on {} processes; {} experiments, {} load points.", run.wall_seconds, run.jobs,
-                     run.results.size(), points);
+  const auto ran =
+      std::count_if(run.results.begin(), run.results.end(), [](const ExperimentResult& r) { return !r.not_built; });
+  md << "# " << (s.title.empty() ? s.name : s.title) << "\n\nMade by `" << run.command << "`" << mode;
+  switch (tally) {
+    case RunTally::Experiments:
+      md << fmt::format(" in {:.0f} s on {} processes; {} experiments, {} load points.", run.wall_seconds, run.jobs,
+                        run.results.size(), points);
+      break;
+    case RunTally::ExperimentsRun:
+      md << fmt::format(" in {:.0f} s ({:.1f} min) on {} processes; {} experiments run, {} load points.",
+                        run.wall_seconds, run.wall_seconds / 60, run.jobs, ran, points);
+      break;
+    case RunTally::Simulations:
+      md << fmt::format(" in {:.0f} s on {} processes (the simulations); {} simulations.", run.wall_seconds, run.jobs,
+                        run.results.size());
+      break;
+    case RunTally::None:
+      md << ".";
+      break;
+  }
+}
+
+std::string paper_quick_mode(const StudyRun& run, const std::string& quick_sweeps) {
+  return run.quick ? " (**quick mode**: " + quick_sweeps + "; checks only, not for comparison with the paper)" : "";
 }
 
 void finish_report(std::ostringstream& md, const std::string& dir, const std::vector<std::string>& failures) {
@@ -458,22 +478,6 @@ void finish_report(std::ostringstream& md, const std::string& dir, const std::ve
   else
     for (const auto& f : failures) md << "- **FAILED**: " << f << "\n";
   std::ofstream(dir + "/README.md") << md.str();
-}
-
-void write_fitted_choices(std::ostream& md, const Study& s) {
-  if (s.fitted.empty()) return;
-  md << "\n## Choices fitted to the paper\n\nWhere the paper leaves a detail open and ours was picked because it "
-        "brings a figure nearer the paper's, the match is not independent evidence: each such choice, the figure it "
-        "moves, and that figure with the alternative (before) and with the choice (after), as measured "
-        "(`fitted` in the study file).\n\n| choice | figure | before | after | how it was picked and measured "
-        "|\n|---|---|---|---|---|\n";
-  auto cell = [](std::string t) {
-    for (size_t i = 0; (i = t.find('|', i)) != std::string::npos; i += 2) t.replace(i, 1, "\\|");
-    return t;
-  };
-  for (const FittedChoice& f : s.fitted)
-    md << "| " << cell(f.choice) << " | " << cell(f.figure) << " | " << cell(f.before) << " | " << cell(f.after)
-       << " | " << cell(f.why) << " |\n";
 }
 
 }  // namespace ibsc::tb

@@ -111,10 +111,20 @@ void write_explained_outliers(std::ostream& md, const Study& s, const std::vecto
 // first, then the outliers grouped by explanation ("None." when there are none).
 void write_differences(std::ostream& md, const Study& s, bool quick, const std::string& quick_caveat,
                        const std::vector<ReportOutlier>& outliers, bool with_criteria);
-// The checks' verdict ("All hold." or one line per failure), then md as dir/README.md.
-// The report's first line after its title: "Made by `COMMAND` in N s on P processes; E experiments,
-// L load points." In quick mode "(**quick mode**: QUICK_SWEEPS; checks only, ...)" after the command.
-std::string made_by_line(const StudyRun& run, const std::string& quick_sweeps);
+// What a report's opening says of the run after "Made by `COMMAND`MODE".
+enum class RunTally {
+  Experiments,     // " in N s on P processes; E experiments, L load points."
+  ExperimentsRun,  // " in N s (M min) on P processes; E experiments run, L load points." (not built: left out)
+  Simulations,     // " in N s on P processes (the simulations); E simulations."
+  None,            // "."
+};
+// Every report's opening: "# TITLE" (the study's name when it has no title), a blank line, then
+// "Made by `COMMAND`MODE" and the tally, ending in a full stop; the caller goes on from there.
+// MODE says how this run differs from a full one (" (**quick mode**: ...)"), empty for a full run.
+void write_report_opening(std::ostream& md, const StudyRun& run, const std::string& mode, RunTally tally);
+// The MODE of a paper's report: " (**quick mode**: QUICK_SWEEPS; checks only, not for comparison
+// with the paper)" in quick mode, else empty.
+std::string paper_quick_mode(const StudyRun& run, const std::string& quick_sweeps);
 
 // The rest of a Markdown table's header after its two leading columns: one column per item
 // (patterns, routings), named by its `name`, and the separator row.
@@ -125,9 +135,7 @@ void named_columns(std::ostream& md, const std::vector<Named>& items) {
   for (size_t i = 0; i < items.size(); ++i) md << "---|";
   md << "\n";
 }
-// "Choices fitted to the paper": the study's `fitted` list, one row per choice with the figure it
-// moves before and after (nothing when the study lists none).
-void write_fitted_choices(std::ostream& md, const Study& s);
+// The checks' verdict ("All hold." or one line per failure), then md as dir/README.md.
 void finish_report(std::ostringstream& md, const std::string& dir, const std::vector<std::string>& failures);
 
 // Writes dir/README.md, CSVs and plots; returns the failures it lists. A study whose report is

@@ -151,9 +151,8 @@ std::vector<std::string> write_cc_study_report(const std::string& dir, const Stu
   for (const ExperimentResult& r : run.results)
     if (!r.error.empty()) failures.push_back(r.exp.name + ": " + r.error);
   std::ostringstream md;
-  md << "# " << s.title << "\n\nMade by `" << run.command << "`";
-  if (run.quick) md << " (--quick: short windows, indicative only)";
-  md << ". Throughputs are fractions of link rate in the measurement window: the hot link's per hot host, "
+  write_report_opening(md, run, run.quick ? " (--quick: short windows, indicative only)" : "", RunTally::None);
+  md << " Throughputs are fractions of link rate in the measurement window: the hot link's per hot host, "
         "the victims' per victim source (hosts neither silent nor hot senders). Per experiment: "
         "runs/NAME/results.json (block congestion_control, per-host figures) and runs/NAME/cc_timeseries.csv; "
         "all hot-spot series in timeseries.csv.\n\n";

@@ -242,15 +242,11 @@ std::vector<std::string> write_design_space_report(const std::string& dir, const
         break;
       }
   std::ostringstream md;
-  md << "# " << (s.title.empty() ? s.name : s.title) << "\n\n";
-  size_t points = 0;
-  for (const auto& r : run.results) points += r.points.size();
-  md << "Made by `" << run.command << "`"
-     << (run.quick ? " (**quick mode**: short windows and a coarse sweep; it checks the invariants, its figures are "
-                     "indicative only)"
-                   : "")
-     << fmt::format(" in {:.0f} s on {} processes; {} experiments, {} load points.", run.wall_seconds, run.jobs,
-                    run.results.size(), points);
+  write_report_opening(md, run,
+                       run.quick ? " (**quick mode**: short windows and a coarse sweep; it checks the invariants, its "
+                                   "figures are indicative only)"
+                                 : "",
+                       RunTally::Experiments);
   md << "\n\nStudy file: `" << s.file << "`; base scenario: `" << s.base
      << "`. Each experiment is the base scenario with one variant's overrides and one traffic pattern "
         "(`scenarios/` here holds each as `ibsc run` reads it). `saturation.csv` has the saturation table, "

@@ -53,13 +53,9 @@ std::vector<std::string> write_fat_trees_report(const std::string& dir, const St
   fs::create_directories(dir);
   write_experiment_csvs(dir, run);
   std::ostringstream md;
-  md << "# " << (s.title.empty() ? s.name : s.title) << "\n\n";
-  int points = 0, ran = 0;
-  for (const auto& r : run.results) points += static_cast<int>(r.points.size()), ran += !r.not_built;
-  md << "Made by `" << run.command << "`" << (run.quick ? " (**quick mode**: a small tree, short windows)" : "")
-     << fmt::format(" in {:.0f} s ({:.1f} min) on {} processes; {} experiments run, {} load points.\n\n",
-                    run.wall_seconds, run.wall_seconds / 60, run.jobs, ran, points);
-  md << "## What the columns are\n\n"
+  write_report_opening(md, run, run.quick ? " (**quick mode**: a small tree, short windows)" : "",
+                       RunTally::ExperimentsRun);
+  md << "\n\n## What the columns are\n\n"
      << "- **route s**: wall seconds to compute the tables (OpenSM rows: the whole OpenSM run on ibsim, "
         "start-up included; the machine is shared, so compare orders of magnitude).\n"
      << "- **busiest uniform / shift**: routes (host pairs) on the busiest switch-to-switch channel, every pair's "

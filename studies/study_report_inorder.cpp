@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "studies/study_fitted.h"
 #include "studies/study_report_inorder_figs.h"
 
 namespace ibsc::tb {
@@ -233,9 +234,9 @@ std::vector<std::string> write_inorder_report(const std::string& dir, const Stud
   std::vector<ReportOutlier> outliers;
   std::vector<std::string> failures = study_failures(run, 0.01);
 
-  md << "# " << (s.title.empty() ? s.name : s.title) << "\n\n";
-  md << made_by_line(run, "short windows, coarse sweeps, a short workload")
-     << " Every experiment is an ordinary scenario (`scenarios/` here, as `ibsc run` reads it); `points.csv` has "
+  write_report_opening(md, run, paper_quick_mode(run, "short windows, coarse sweeps, a short workload"),
+                       RunTally::Experiments);
+  md << " Every experiment is an ordinary scenario (`scenarios/` here, as `ibsc run` reads it); `points.csv` has "
         "every load point, `factors.csv` Figure 5's factors, `table1.csv` the finite-workload runs.\n\n"
      << "Study file: `" << s.file << "`; base model: `" << s.base << "`.\n\n## Modelling choices\n\n";
   for (const auto& n : s.notes) md << "- " << n << "\n";
@@ -471,7 +472,7 @@ std::vector<std::string> write_inorder_report(const std::string& dir, const Stud
       if (!std::isnan(ooo + dyn + s32 + s2) && !crit[i].holds)
         failures.push_back("Impr. ordering: " + crit[i].text + ": " + crit[i].ours);
 
-  write_fitted_choices(md, s);
+  write_fitted_choices(md, run, s.figure_pattern, s.figure_length);
   write_differences(md, s, run.quick, "Quick mode: coarse sweeps and a short workload; not a verdict on the model.",
                     outliers, true);
 

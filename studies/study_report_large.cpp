@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "studies/study_fitted.h"
 #include "tb/run/saturation_search.h"
 #include "tb/scenario/scenario.h"
 #include "tb/stats/minimal_bound.h"
@@ -28,7 +29,7 @@ struct Cell {
   double ours = NAN;     // step / grid
   double bound = NAN;    // deterministic rows: the routed channel-load bound
   int bound_step = -1;   // the bound rounded down to the grid
-  bool within = true;    // deterministic: ours at most one step below the rounded bound
+  bool within = true;    // deterministic: ours at most slack_steps below the rounded bound
   bool checked = false;  // held to the bound (permutations; see random_uniform)
 };
 
@@ -36,6 +37,17 @@ struct Cell {
 // the busiest channels queue up and back-pressure the fabric before those channels are full
 // (the talk's own DOR rows reach 48-96% of the bounds of our tables on its networks). The
 // permutations load their busiest channels with a constant rate and are held to one step.
+
+// How many steps under its bound a permutation cell may saturate: one in a full run. --quick's
+// 10 us windows carry about 80 packets over a busiest channel, so the load where a search calls
+// it saturated moves from seed to seed: seeds 1-5 with mt19937_64 and PCG64 put the quick cells
+// 0-4 steps under their bounds; quick runs allow 6.
+int slack_steps(const StudyRun& run) { return run.quick ? 6 : 1; }
+
+std::string slack_text(const StudyRun& run) {
+  const int n = slack_steps(run);
+  return n == 1 ? fmt::format("one 1/{} step", kGrid) : fmt::format("{} 1/{} steps", n, kGrid);
+}
 
 bool random_uniform(const Study& s, const std::string& pattern) {
   const auto& set = s.axis(s.patterns, pattern).set;
@@ -56,7 +68,8 @@ Cell cell_of(const StudyRun& run, const SaturationRow& row, const std::string& p
     c.bound = 100.0 * bound_fraction(c.r->bound);
     c.bound_step = step_above_bound(bound_fraction(c.r->bound), kGrid) - 1;
     c.checked = !random_uniform(*run.study, pattern);
-    c.within = !c.checked || (c.r->saturation_step >= c.bound_step - 1 && c.r->saturation_step <= c.bound_step);
+    c.within =
+        !c.checked || (c.r->saturation_step >= c.bound_step - slack_steps(run) && c.r->saturation_step <= c.bound_step);
   }
   return c;
 }
@@ -247,17 +260,14 @@ std::vector<std::string> write_large_direct_report(const std::string& dir, const
   fs::create_directories(dir);
   write_experiment_csvs(dir, run);
   std::ostringstream md;
-  md << "# " << (s.title.empty() ? s.name : s.title) << "\n\n";
-  int points = 0, ran = 0;
-  for (const auto& r : run.results) points += static_cast<int>(r.points.size()), ran += !r.not_built;
-  md << "Made by `" << run.command << "`"
-     << (run.quick ? " (**quick mode**: small fabrics and short windows; checks the method, not the talk's numbers)"
-         : run.talk_scale ? " (**talk scale**: each row on its `talk_network`, the talk's own network; rows "
-                            "without one and cells not selected are not run)"
-                          : "")
-     << fmt::format(" in {:.0f} s ({:.1f} min) on {} processes; {} experiments run, {} load points.", run.wall_seconds,
-                    run.wall_seconds / 60, run.jobs, ran, points)
-     << " The topologies against the talk's configuration tables: [topologies.md](topologies.md).\n\n";
+  write_report_opening(
+      md, run,
+      run.quick        ? " (**quick mode**: small fabrics and short windows; checks the method, not the talk's numbers)"
+      : run.talk_scale ? " (**talk scale**: each row on its `talk_network`, the talk's own network; rows without one "
+                         "and cells not selected are not run)"
+                       : "",
+      RunTally::ExperimentsRun);
+  md << " The topologies against the talk's configuration tables: [topologies.md](topologies.md).\n\n";
 
   md << "## How saturation is measured\n\n"
      << "- **Maximum bandwidth** is the injection bandwidth: every sending host offers traffic at link rate. A cell "
@@ -312,10 +322,8 @@ std::vector<std::string> write_large_direct_report(const std::string& dir, const
           << "," << (c.r ? c.r->points.size() : 0) << "," << fmt::format("{:.1f}", c.r ? c.r->wall_seconds : 0.0) << ","
           << status << "\n";
       if (!c.within)
-        failures.push_back(
-            fmt::format("{} {} {}: saturation {:.1f}% is more than one 1/{} step under the bound "
-                        "{:.1f}%",
-                        net, row.routing, p.name, c.ours, kGrid, c.bound));
+        failures.push_back(fmt::format("{} {} {}: saturation {:.1f}% is more than {} under the bound {:.1f}%", net,
+                                       row.routing, p.name, c.ours, slack_text(run), c.bound));
       if (!std::isnan(c.ours) && !std::isnan(c.talk) && std::abs(c.ours - c.talk) > s.explain_above * c.talk)
         outliers.push_back({fmt::format("{} {} {}", table, row.label, p.name),
                             fmt::format("talk {:.1f}, ours {:.1f}{}", c.talk, c.ours,
@@ -376,7 +384,7 @@ std::vector<std::string> write_large_direct_report(const std::string& dir, const
     md << "\n## Notes\n\n";
     for (const auto& n : s.notes) md << "- " << n << "\n";
   }
-  write_fitted_choices(md, s);
+  write_fitted_choices(md, run, s.figure_pattern, s.figure_length);
   write_differences(md, s, run.quick,
                     "Quick mode runs scaled-down fabrics: its cells are not comparable with the talk's.", outliers,
                     false);
@@ -386,7 +394,9 @@ std::vector<std::string> write_large_direct_report(const std::string& dir, const
      << "- every routing's tables pass the table checks;\n"
      << "- no accepted traffic above the topology's channel-load bound (+5% for bytes in buffers at the window's "
         "edges);\n"
-     << "- every deterministic permutation cell within one step of its channel-load bound.\n\n";
+     << "- every deterministic permutation cell within " << (run.quick ? slack_text(run) : "one step")
+     << " of its channel-load bound" << (run.quick ? " (quick mode: its short windows' seed-to-seed spread)" : "")
+     << ".\n\n";
   finish_report(md, dir, failures);
   return failures;
 }

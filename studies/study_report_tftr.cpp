@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "studies/study_fitted.h"
 #include "tb/stats/results.h"
 
 namespace ibsc::tb {
@@ -111,14 +112,9 @@ std::vector<std::string> write_tftr_report(const std::string& dir, const StudyRu
   const std::string judged = option(s, "fault_model").empty() ? "tftr" : option(s, "fault_model")[0];
   const double allowed_points = option(s, "figure5_points").empty() ? 7 : std::stod(option(s, "figure5_points")[0]);
 
-  md << "# " << (s.title.empty() ? s.name : s.title) << "\n\n"
-     << "Made by `" << run.command << "`"
-     << (run.quick ? " (**quick mode**: short windows, coarse sweeps, few tori and draws; checks only, not for "
-                     "comparison with the paper)"
-                   : "")
-     << fmt::format(" in {:.0f} s on {} processes (the simulations); {} simulations.", run.wall_seconds, run.jobs,
-                    run.results.size())
-     << " Tables 1-2 and Figure 4 come from the routing library alone (`tables.csv`, `figure4.csv`); Figure 5 from "
+  write_report_opening(md, run, paper_quick_mode(run, "short windows, coarse sweeps, few tori and draws"),
+                       RunTally::Simulations);
+  md << " Tables 1-2 and Figure 4 come from the routing library alone (`tables.csv`, `figure4.csv`); Figure 5 from "
         "the simulations (`figure5.csv`, every experiment an ordinary scenario in `scenarios/` that `ibsc run` "
         "reads, every load point in `points.csv`).\n\nStudy file: `"
      << s.file << "`; base model: `" << s.base
@@ -267,7 +263,7 @@ std::vector<std::string> write_tftr_report(const std::string& dir, const StudyRu
   for (const auto& n : s.notes) md << "- " << n << "\n";
   md << "- " << measurement_note(s, run.quick) << "\n";
 
-  write_fitted_choices(md, s);
+  write_fitted_choices(md, run, s.figure_pattern, s.figure_length);
   write_differences(md, s, run.quick,
                     "Quick mode: fewer tori, draws and samples and short windows; the differences below are those of "
                     "this run.",

@@ -202,9 +202,8 @@ std::vector<std::string> write_voqsw_report(const std::string& dir, const StudyR
   std::ostringstream md;
   std::vector<ReportOutlier> outliers;
 
-  md << "# " << (s.title.empty() ? s.name : s.title) << "\n\n";
-  md << made_by_line(run, "short windows, coarse sweeps")
-     << " Every experiment is an ordinary scenario (`scenarios/` here, as `ibsc run` reads it); `points.csv` has "
+  write_report_opening(md, run, paper_quick_mode(run, "short windows, coarse sweeps"), RunTally::Experiments);
+  md << " Every experiment is an ordinary scenario (`scenarios/` here, as `ibsc run` reads it); `points.csv` has "
         "every load point, `factors.csv` the factors, `hol.csv` the head-of-line blocking.\n\n";
   md << "Study file: `" << s.file << "`; base model: `" << s.base
      << "`. Throughput is the highest accepted traffic of "
@@ -336,7 +335,10 @@ std::vector<std::string> write_voqsw_report(const std::string& dir, const StudyR
     md << "### " << title << "\n\n![" << title << "](" << file << ")\n\n";
   }
 
-  // Head-of-line blocking.
+  // Head-of-line blocking. Quick runs sample 50 times in a short window: their shares at light
+  // load move by a few tenths of a point from seed to seed (seeds 1-5, mt19937_64 and PCG64: the
+  // VOQ and reference shares crossed by up to 0.3 points), so there "below" allows 0.5 points.
+  const double hol_slack = run.quick ? 0.005 : 0.0;
   std::vector<std::string> failures = study_failures(run, 0.01);
   std::ofstream hol(dir + "/hol.csv");
   hol << "network,pattern,routing,offered_load,hol_blocked_per_switch,hol_blocked_share,baseline,baseline_hol_blocked_"
@@ -360,7 +362,7 @@ std::vector<std::string> write_voqsw_report(const std::string& dir, const StudyR
     hol << r.exp.torus << "," << r.exp.pattern << "," << r.exp.routing << "," << num(p->offered_load, 4) << ","
         << num(p->hol_blocked_per_switch, 4) << "," << num(p->hol_blocked_share, 4) << "," << hol_base << ","
         << num(q->hol_blocked_per_switch, 4) << "," << num(q->hol_blocked_share, 4) << "\n";
-    if (r.exp.routing == voq && !(p->hol_blocked_share < q->hol_blocked_share))
+    if (r.exp.routing == voq && !(p->hol_blocked_share < q->hol_blocked_share + hol_slack))
       failures.push_back(fmt::format("{}: HOL-blocked share {:.1f}% not below {}'s {:.1f}% at load {:.3f}", r.exp.name,
                                      100 * p->hol_blocked_share, hol_base, 100 * q->hol_blocked_share,
                                      p->offered_load));
@@ -370,9 +372,9 @@ std::vector<std::string> write_voqsw_report(const std::string& dir, const StudyR
     if (std::find(below.begin(), below.end(), r.exp.routing) != below.end()) {
       const ExperimentResult* v = find_experiment(run, r.exp.torus, base, r.exp.pattern, r.exp.length);
       const LoadPointResult* w = v && v->error.empty() ? at_load(*v, p->offered_load) : nullptr;
-      const bool fewer =
-          w && w->hol_samples > 0 &&
-          (p->hol_blocked_share < w->hol_blocked_share || (w->hol_blocked_share == 0 && p->hol_blocked_share == 0));
+      const bool fewer = w && w->hol_samples > 0 &&
+                         (p->hol_blocked_share < w->hol_blocked_share + hol_slack ||
+                          (w->hol_blocked_share == 0 && p->hol_blocked_share == 0));
       if (!fewer)
         failures.push_back(fmt::format(
             "{}: HOL-blocked share {:.1f}% not below {}'s {} at load {:.3f}", r.exp.name, 100 * p->hol_blocked_share,
@@ -426,7 +428,8 @@ std::vector<std::string> write_voqsw_report(const std::string& dir, const StudyR
      << "- no accepted traffic above the topology's channel-load bound (+1%);\n"
      << "- in quick mode (the CI check), " << voq << " not worse than " << base
      << " under hot-spot traffic beyond one load step of the sweep (in full mode this is an acceptance line);\n"
-     << "- " << voq << "'s head-of-line-blocked share below " << hol_base << "'s at the same load";
+     << "- " << voq << "'s head-of-line-blocked share below " << hol_base << "'s at the same load"
+     << (run.quick ? " (quick mode: by 0.5 points of slack, its short windows' seed-to-seed spread)" : "");
   for (const auto& r : option(s, "hol_below_baseline")) md << "; " << r << "'s below " << base << "'s";
   md << ".\n\n";
   finish_report(md, dir, failures);

@@ -72,7 +72,7 @@ std::vector<Demand> pattern_matrix(const TrafficConfig& cfg, const routing::Topo
     return m;
   }
   auto pattern = make_destination_pattern(cfg, topo);
-  std::mt19937_64 a(1), b(2);
+  models::RandomStream a = models::make_random_stream(1), b = models::make_random_stream(2);
   for (int s = 0; s < n; ++s) {
     int d = pattern->destination(s, a);
     if (d != pattern->destination(s, b) || d != pattern->destination(s, a))

@@ -40,7 +40,8 @@ DiskWorkload::DiskWorkload(const DiskWorkloadConfig& cfg, int hosts, uint64_t se
   hosts_.reserve(hosts);
   for (int h = 0; h < hosts; ++h) {
     hosts_.push_back(Host{});
-    hosts_.back().rng.seed(seed * 0xD6E8FEB86659FD93ull + static_cast<uint64_t>(h) * 0x9E3779B97F4A7C15ull + 1);
+    hosts_.back().rng =
+        models::make_random_stream(seed * 0xD6E8FEB86659FD93ull + static_cast<uint64_t>(h) * 0x9E3779B97F4A7C15ull + 1);
   }
 }
 

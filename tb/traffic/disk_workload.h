@@ -16,6 +16,8 @@
 #include <random>
 #include <vector>
 
+#include "models/random_stream.h"
+
 namespace ibsc::tb {
 
 struct DiskWorkloadConfig {
@@ -44,7 +46,7 @@ class DiskWorkload {
 
  private:
   struct Host {
-    std::mt19937_64 rng;
+    models::RandomStream rng;
     uint64_t burst_left = 0;    // messages left in this burst
     uint64_t message_left = 0;  // bytes left in this message
     uint32_t dst = 0;

@@ -70,7 +70,7 @@ double portable_log1m(double p) {
 }
 
 InjectionProcess::InjectionProcess(const InjectionConfig& cfg, double load, double link, uint64_t seed)
-    : poisson_(cfg.process == ArrivalProcess::Poisson), rng_(seed) {
+    : poisson_(cfg.process == ArrivalProcess::Poisson), rng_(models::make_random_stream(seed)) {
   if (cfg.length_mix.empty()) throw ParamError("traffic.lengths", "traffic.lengths: empty length mix");
   double total = 0, sum = 0;
   for (auto [len, w] : cfg.length_mix) {

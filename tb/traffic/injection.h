@@ -2,16 +2,16 @@
 //   bernoulli: time is slotted in slots of one mean-length packet at link rate; each slot
 //              starts a packet with probability load / link rate (gaps are geometric);
 //   poisson:   exponential gaps with mean = mean length / load.
-// Packet lengths are fixed or drawn from a weighted mix. Every draw is computed from raw
-// 64-bit mt19937_64 outputs with IEEE basic operations only (no std:: distributions, no libm
-// log), so a seed gives the same gaps and lengths on every standard library.
+// Packet lengths are fixed or drawn from a weighted mix. Every draw is computed from raw 64-bit
+// outputs of the host's RandomStream (PCG64) with IEEE basic operations only (no std::
+// distributions, no libm log), so a seed gives the same gaps and lengths on every standard library.
 #pragma once
 #include <cstdint>
-#include <random>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "models/random_stream.h"
 #include "routing/enum_names.h"
 
 namespace ibsc::tb {
@@ -51,7 +51,7 @@ class InjectionProcess {
   double carry_ = 0;        // picoseconds not yet returned (fraction, or a 1 ps minimum paid ahead)
   uint32_t fixed_len_ = 0;  // the length when the mix has one, else 0
   bool poisson_;
-  std::mt19937_64 rng_;
+  models::RandomStream rng_;
   double mean_ = 0;
   std::vector<uint32_t> len_;
   std::vector<double> cum_;

@@ -14,7 +14,7 @@ namespace {
 class Uniform : public DestinationPattern {
  public:
   explicit Uniform(int n) : n_(n) {}
-  int destination(int src, std::mt19937_64& rng) override {
+  int destination(int src, models::RandomStream& rng) override {
     if (n_ < 2) return -1;
     // Draw among the n-1 others and skip over src, so self is never picked and no draw is wasted.
     int d = static_cast<int>(uniform_below(rng, static_cast<uint64_t>(n_ - 1)));
@@ -29,7 +29,7 @@ class Uniform : public DestinationPattern {
 class Fixed : public DestinationPattern {
  public:
   explicit Fixed(std::vector<int> map) : map_(std::move(map)) {}
-  int destination(int src, std::mt19937_64&) override { return map_[src]; }
+  int destination(int src, models::RandomStream&) override { return map_[src]; }
 
  private:
   std::vector<int> map_;
@@ -38,7 +38,7 @@ class Fixed : public DestinationPattern {
 class Hotspot : public DestinationPattern {
  public:
   Hotspot(int n, std::vector<int> hot, double frac) : uni_(n), hot_(std::move(hot)), frac_(frac) {}
-  int destination(int src, std::mt19937_64& rng) override {
+  int destination(int src, models::RandomStream& rng) override {
     if (uniform01(rng) < frac_) {
       int d = hot_[uniform_below(rng, hot_.size())];
       if (d != src) return d;
@@ -61,7 +61,7 @@ class HotSenders : public DestinationPattern {
     for (int h = 0; h < n; ++h)
       if (!is_hot[h]) cold_.push_back(h);
   }
-  int destination(int src, std::mt19937_64& rng) override {
+  int destination(int src, models::RandomStream& rng) override {
     if (sender_[src]) return hot_[uniform_below(rng, hot_.size())];
     // Among the cold hosts other than src (src may be hot itself).
     const bool self_cold = std::binary_search(cold_.begin(), cold_.end(), src);
@@ -80,7 +80,7 @@ class HotSenders : public DestinationPattern {
 class AllToAll : public DestinationPattern {
  public:
   explicit AllToAll(int n) : n_(n), next_(n, 1) {}
-  int destination(int src, std::mt19937_64&) override {
+  int destination(int src, models::RandomStream&) override {
     if (n_ < 2) return -1;
     int d = (src + next_[src]) % n_;
     next_[src] = next_[src] % (n_ - 1) + 1;  // offsets 1, 2, ..., n-1, 1, ...
@@ -113,7 +113,7 @@ class Neighbour : public DestinationPattern {
       }
     }
   }
-  int destination(int src, std::mt19937_64& rng) override {
+  int destination(int src, models::RandomStream& rng) override {
     const auto& c = cand_[src];
     return c.empty() ? -1 : c[uniform_below(rng, c.size())];
   }

@@ -32,10 +32,10 @@
 #pragma once
 #include <cstdint>
 #include <memory>
-#include <random>
 #include <string>
 #include <vector>
 
+#include "models/random_stream.h"
 #include "models/uniform_draw.h"
 #include "routing/enum_names.h"
 #include "routing/topology.h"
@@ -95,16 +95,15 @@ class DestinationPattern {
   virtual ~DestinationPattern() = default;
   // Destination host for the next packet generated at src (0..N-1), or -1 when src sends
   // nothing under this pattern (a fixed point of a permutation, a host left out of a file).
-  virtual int destination(int src, std::mt19937_64& rng) = 0;
+  virtual int destination(int src, models::RandomStream& rng) = 0;
 };
 
 // Throws ParamError (the traffic.* key, a clear message) for an unknown pattern, bad hotspot host,
 // permutation file errors as "FILE:LINE: problem", a pattern under which nobody sends.
 std::unique_ptr<DestinationPattern> make_destination_pattern(const TrafficConfig& cfg, const routing::Topology& topo);
 
-// Uniform integer in [0, n) from raw 64-bit draws (models/uniform_draw.h).
+// Uniform integer in [0, n) and uniform double in [0, 1) from raw 64-bit draws (models/uniform_draw.h).
+using models::uniform01;
 using models::uniform_below;
-// Uniform double in [0, 1).
-inline double uniform01(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
 
 }  // namespace ibsc::tb

@@ -4,7 +4,6 @@
 // inside the window give accepted traffic.
 #pragma once
 #include <memory>
-#include <random>
 #include <vector>
 
 #include "models/hca.h"
@@ -69,14 +68,14 @@ class TrafficDriver : public models::HcaTraffic {
   double window_arrived_bytes = 0;
 
  private:
-  // A host's two random streams. A packet reads both streams' state indices and the injection
-  // parameters; with the index at the end of the engine (libstdc++) and the parameters at the
-  // start of InjectionProcess, the destination index and the parameters share one cache line.
+  // A host's two random streams (32 bytes each): a packet reads the destination stream, the
+  // injection parameters and the injection stream, the first two cache lines of the record.
+  // Two streams, so a pattern's destination draws never shift the injection times.
   struct alignas(64) HostStreams {
     HostStreams(const InjectionConfig& injection, double load, double link, uint64_t seed)
-        : dest_rng(seed ^ 0x94D049BB133111EBull), inj(injection, load, link, seed) {}
-    std::mt19937_64 dest_rng;  // destination pattern
-    InjectionProcess inj;      // gaps and lengths
+        : dest_rng(models::make_random_stream(seed ^ 0x94D049BB133111EBull)), inj(injection, load, link, seed) {}
+    models::RandomStream dest_rng;  // destination pattern
+    InjectionProcess inj;           // gaps and lengths
   };
   std::unique_ptr<DestinationPattern> pattern_;
   std::unique_ptr<DiskWorkload> disk_;  // traffic.workload: disk

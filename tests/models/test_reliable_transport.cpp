@@ -227,18 +227,20 @@ BOOST_AUTO_TEST_CASE(ack_timer_flushes_a_lone_packet) {
 
 // Coalescing under random paths with small buffers (two packets, many NACKs) and limited
 // injection or window: every packet delivered once, in order, nothing left behind (contention()
-// checks), the connections through LI and back, and fewer ACKs than packets delivered (an ACK
-// per delivery run sends at least one per in-order arrival).
+// checks), the connections through LI and back, and fewer ACKs than in-order arrivals (re-sends
+// included): without coalescing every in-order arrival sends one (this workload: 9,302 = 14,372
+// arrived - 5,070 out of order, LI), coalesced 12-13% fewer (8,142).
 namespace {
 void coalesced_run(models::InjectionPolicy inj) {
   models::TransportParams t = reorder(inj, models::ReorderMemoryKind::Static, 512);
   t.ack_coalesce = 8;
   t.ack_delay_ns = 20000;
   const Outcome r = contention("vn", t);
+  BOOST_TEST_MESSAGE("ACKs " << r.c.acks << ", in-order arrivals " << r.c.data_arrived - r.c.out_of_order_arrivals);
   BOOST_TEST(r.c.nacks > 0u);
   BOOST_TEST(r.c.transitions_to_li > 0u);
   BOOST_TEST(r.c.out_of_order_deliveries == 0u);
-  BOOST_TEST(r.c.acks < r.c.app_delivered - r.c.out_of_order_arrivals);
+  BOOST_TEST(r.c.acks < r.c.data_arrived - r.c.out_of_order_arrivals);
 }
 }  // namespace
 BOOST_AUTO_TEST_CASE(coalesced_acks_with_limited_injection) {

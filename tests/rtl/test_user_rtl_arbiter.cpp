@@ -11,9 +11,7 @@
 #include "ibsc/cosim.h"
 #include "models/verilated_arbiter.h"
 #include "tb/cosim/cosim.h"
-#include "tb/fabric/arbiter_factory.h"
-#include "tb/fabric/fabric.h"
-#include "tests/support/manual_fabric.h"
+#include "tests/support/parallel_pair_run.h"
 #include "tests/support/sc_test_main.h"
 
 using namespace ibsc;
@@ -150,19 +148,12 @@ BOOST_AUTO_TEST_CASE(public_api_refuses_what_it_cannot_run) {
 // In a fabric by name: hosts 0, 1, 2 (sw_0) each send a packet to hosts 4, 5, 6 (sw_1) on the
 // parallel pair; both switches run the Verilated user RTL, which arbitrates and delivers all.
 BOOST_AUTO_TEST_CASE(user_rtl_runs_in_fabric) {
-  routing::Topology topo = testing::parallel_pair(4);
-  routing::TableSet tables = testing::parallel_pair_tables(topo);
-  testing::ScriptedTraffic traffic(topo.num_hosts, {{0, 0, 4, 512}, {0, 1, 5, 512}, {0, 2, 6, 512}});
-  tb::FabricParams params;
-  params.sw.num_vls = 1;
-  tb::ArbiterChoice ac;
-  ac.name = "fixed-priority-rtl";
-  tb::Fabric fabric(topo, tables, params, traffic, tb::make_arbiter_factory(ac));
-  auto* rtl = dynamic_cast<models::VerilatedArbiter*>(&fabric.arbiter(0));
+  testing::ParallelPairRun run("fixed-priority-rtl");
+  auto* rtl = dynamic_cast<models::VerilatedArbiter*>(&run.fabric->arbiter(0));
   BOOST_TEST_REQUIRE(rtl != nullptr);
   BOOST_TEST(std::string(rtl->kind()) == "fixed-priority-rtl");
   sc_core::sc_start(sc_core::sc_time(20, sc_core::SC_US));
-  BOOST_TEST(traffic.deliveries.size() == 3u);
+  BOOST_TEST(run.traffic.deliveries.size() == 3u);
   BOOST_TEST(rtl->cycles() > 0u);
-  fabric.check_conservation();
+  run.fabric->check_conservation();
 }

@@ -7,11 +7,9 @@
 #include <fstream>
 
 #include "ibsc/arbiter_registry.h"
-#include "tb/fabric/arbiter_factory.h"
-#include "tb/fabric/fabric.h"
 #include "tb/scenario/config_reader.h"
 #include "tb/scenario/scenario.h"
-#include "tests/support/manual_fabric.h"
+#include "tests/support/parallel_pair_run.h"
 #include "tests/support/sc_test_main.h"
 
 using namespace ibsc;
@@ -55,18 +53,11 @@ std::string write_yaml(const std::string& file, const std::string& text) {
 // Hosts 0, 1, 2 (sw_0) each send one packet to hosts 4, 5, 6 (sw_1): each packet is granted once
 // in sw_0 and once in sw_1, so the registered arbiter grants exactly 6 times.
 BOOST_AUTO_TEST_CASE(registered_arbiter_runs_in_every_switch) {
-  routing::Topology topo = testing::parallel_pair(4);
-  routing::TableSet tables = testing::parallel_pair_tables(topo);
-  testing::ScriptedTraffic traffic(topo.num_hosts, {{0, 0, 4, 512}, {0, 1, 5, 512}, {0, 2, 6, 512}});
-  tb::FabricParams params;
-  params.sw.num_vls = 1;
-  tb::ArbiterChoice ac;
-  ac.name = "test-lowest-input";
-  tb::Fabric fabric(topo, tables, params, traffic, tb::make_arbiter_factory(ac));
-  BOOST_TEST(std::string(fabric.arbiter(0).kind()) == "test-lowest-input");
-  BOOST_TEST(std::string(fabric.arbiter(1).kind()) == "test-lowest-input");
+  testing::ParallelPairRun run("test-lowest-input");
+  BOOST_TEST(std::string(run.fabric->arbiter(0).kind()) == "test-lowest-input");
+  BOOST_TEST(std::string(run.fabric->arbiter(1).kind()) == "test-lowest-input");
   sc_core::sc_start(sc_core::sc_time(20, sc_core::SC_US));
-  BOOST_TEST(traffic.deliveries.size() == 3u);
+  BOOST_TEST(run.traffic.deliveries.size() == 3u);
   BOOST_TEST(LowestInputFirst::grants == 6u);
 }
 

@@ -55,7 +55,7 @@ std::vector<tb::LoadPointResult> run_points(const Setup& s, const std::vector<st
 }  // namespace
 
 // 4x4 torus, 4 hosts per switch, uniform traffic at 0.2 of link capacity (saturation is near
-// 0.3): measuring to a 2% interval stops, converged, well before its 5 ms limit, and its 95%
+// 0.3): measuring to a 3% interval stops, converged, before its 5 ms limit, and its 95%
 // intervals of latency and accepted traffic cover the means of a 10 ms fixed window (whose own
 // error is several times smaller). Accepted traffic is the offered 0.2 x 0.25 B/ns x 4 hosts =
 // 0.2 B/ns/switch. At 0.8 the interval cannot converge: the run stops at the limit, says so,
@@ -64,7 +64,10 @@ BOOST_AUTO_TEST_CASE(ci_stop_terminates_and_covers_long_run_mean) {
   Setup s("torus:4x4:hosts=4:ports=8");
   tb::RunParams ci = s.ps.run, fixed = s.ps.run, capped = s.ps.run;
   ci.measure = tb::Measure::Ci;
-  ci.ci_relative_width = 0.02;
+  // 3%, not 2%: the latency's heavy tail makes the time to a 2% interval vary 2-3x with the seed
+  // (seeds 1-10 of a like 4x4 model: 2.2 ms to past 5 ms, half of them past, with mt19937_64 and
+  // PCG64 alike); 3% needs (2/3)^2 of it: 0.9-4.3 ms.
+  ci.ci_relative_width = 0.03;
   ci.ci_max_window_ns = 5e6;
   fixed.window_ns = 1e7;
   capped.measure = tb::Measure::Ci;
@@ -81,8 +84,8 @@ BOOST_AUTO_TEST_CASE(ci_stop_terminates_and_covers_long_run_mean) {
   BOOST_TEST(c.ci.converged);
   BOOST_TEST(c.ci.window_ns >= s.ps.run.window_ns);
   BOOST_TEST(c.ci.window_ns < 5e6);
-  BOOST_TEST(c.ci.latency_ns.half_width <= 0.02 * c.ci.latency_ns.mean);
-  BOOST_TEST(c.ci.accepted_bytes_per_ns_per_switch.half_width <= 0.02 * c.ci.accepted_bytes_per_ns_per_switch.mean);
+  BOOST_TEST(c.ci.latency_ns.half_width <= 0.03 * c.ci.latency_ns.mean);
+  BOOST_TEST(c.ci.accepted_bytes_per_ns_per_switch.half_width <= 0.03 * c.ci.accepted_bytes_per_ns_per_switch.mean);
   BOOST_TEST(std::abs(c.ci.latency_ns.mean - f.avg_latency_ns) <= c.ci.latency_ns.half_width);
   BOOST_TEST(std::abs(c.ci.accepted_bytes_per_ns_per_switch.mean - f.accepted_bytes_per_ns_per_switch) <=
              c.ci.accepted_bytes_per_ns_per_switch.half_width);
