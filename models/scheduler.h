@@ -45,6 +45,8 @@ class WakeUp {
   void at(Picos t, const WakeHints& hints);
   // Whether hints are used (Scheduler::prefetching): final once elaboration is over.
   bool prefetching() const;
+  // The pending wake-up's time (kNever: none). It will run: a pending time only ever moves earlier.
+  Picos pending() const { return pending_; }
 
  private:
   friend class Scheduler;

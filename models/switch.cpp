@@ -179,6 +179,10 @@ inline void Switch::space_returns(int port, const CreditTrain& train) {
 }
 
 void Switch::wake_for(int i, const InputVl& iv) {
+  // The head cannot go before it is routed, so a wake-up already pending by then covers it: no
+  // time to compute, and at() would ignore it. (Its credit counters are not marked waited-on
+  // then; that wake-up's schedule_next() marks them if the head still waits.)
+  if (wake_.pending() <= iv.head.ready) return;
   Picos lower = now_ps();
   if (last_arbitration_ != kNever && lower <= last_arbitration_) lower = last_arbitration_ + 1;
   Picos t = earliest_grant(i, iv, lower);

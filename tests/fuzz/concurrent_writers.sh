@@ -11,7 +11,7 @@ ibsc=$1 scenario=$2 work=$3 mode=$4
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
 fail() { echo "FAIL: $*"; exit 1; }
 if [ "$mode" = lock ]; then
-  "$ibsc" run "$scenario" --quiet --jobs 1 --out shared --set run.window_ns=10000000 >a.log 2>&1 &
+  "$ibsc" run "$scenario" --quiet --jobs 1 --out shared --set run.window_ns=100000000 >a.log 2>&1 &
   a=$!
   for _ in $(seq 400); do  # up to 20 s for A to take the folder
     [ "$(cat shared/.ibsc.lock 2>/dev/null)" = "$a" ] && break
@@ -28,7 +28,7 @@ if [ "$mode" = lock ]; then
   grep -q "^ibsc: error: --out shared: another ibsc (pid $a) is writing into this folder" b.log ||
     fail "run B's message: $(cat b.log)"
   [ "$a_rc" -eq 0 ] || fail "run A exited $a_rc: $(cat a.log)"
-  grep -q '"window_ns": 10000000' shared/results.json || fail "A's results.json is not A's: $(head -c 600 shared/results.json)"
+  grep -q '"window_ns": 100000000' shared/results.json || fail "A's results.json is not A's: $(head -c 600 shared/results.json)"
   [ -e shared/.ibsc.lock ] && fail "A left its lock file behind"
   echo "PASS: lock (B refused while A ran; A's results complete)"
 else
