@@ -1,11 +1,23 @@
 #include "models/scheduler.h"
 
+#include <cstdint>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+
 namespace ibsc::models {
 
 Scheduler::Scheduler(sc_core::sc_module_name name) : sc_module(name), ev_("ev") {
   SC_METHOD(run);
   sensitive << ev_;
   // Runs once at time 0 as well, for the wake-ups queued during elaboration.
+  if (const char* e = std::getenv("IBSC_PREFETCH")) {
+    const std::string v = e;
+    if (v == "on") prefetch_from_ = 1;
+    else if (v == "off") prefetch_from_ = SIZE_MAX;
+    else if (v != "auto" && !v.empty())
+      throw std::invalid_argument("environment variable IBSC_PREFETCH=" + v + ": expected on, off or auto");
+  }
 }
 
 void Scheduler::notify(Picos t) {

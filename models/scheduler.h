@@ -78,8 +78,11 @@ class Scheduler : public sc_core::sc_module {
   static constexpr size_t kAheadWakeUp = 6, kAheadHints = 4, kAheadStage2 = 2, kAheadStage3 = 1;
   // Modules at or above which the scheduler prefetches: about 2,000 switches and HCAs hold
   // some 60 MB of state (flattened butterflies, bench/large_fabric_bench), beyond a 32 MB L3.
+  // The environment's IBSC_PREFETCH (on, off, auto; unset: auto) overrides this, so that the
+  // tests run the prefetching on small fabrics and a benchmark can compare both on one binary.
   static constexpr size_t kPrefetchOwners = 2000;
   size_t owners_ = 0;
+  size_t prefetch_from_ = kPrefetchOwners;  // owners at which prefetching starts (SIZE_MAX: never)
   bool prefetch_ = false;
   WakeQueue<WakeUp*> queue_;
   sc_core::sc_event ev_;
@@ -89,7 +92,7 @@ class Scheduler : public sc_core::sc_module {
 
 // Counted as they are built (elaboration): prefetching is decided once the last is.
 inline WakeUp::WakeUp(Scheduler& s, Wakeable& owner) : sched_(s), owner_(owner) {
-  if (++s.owners_ >= Scheduler::kPrefetchOwners) s.prefetch_ = true;
+  if (++s.owners_ >= s.prefetch_from_) s.prefetch_ = true;
 }
 
 // Inline: several wake-up requests per packet-hop, most of them no earlier than the pending one.
