@@ -237,8 +237,15 @@ Picos Switch::earliest_grant(int i, const InputVl& iv, Picos lower) const {
   if (__builtin_expect(fifo_head_, 0)) return earliest_grant_head_only(i, iv, lower);
   const Queued& h = iv.head;
   Picos t = std::max({lower, h.ready, xbar_busy(i, iv)});
-  Picos best = kNever;
   const int need = static_cast<int>(h.blocks);
+  if (h.count == 1) {  // a deterministic route: its one candidate, on the head's own output VL
+    const Picos to = std::max(t, port_[h.first.port].out.busy);
+    const CreditCounter& cc = out_.credits(h.first.port, h.first_vl);
+    const Picos tc = cc.time_for(need_for(&h.first, need), to);
+    if (tc != to) cc.mark_waited_on();
+    return tc;
+  }
+  Picos best = kNever;
   // Credits only grow until this switch grants again, so the level allowed at t bounds the
   // later ones: a head waiting for its busy minimal output is not woken for the others.
   const int level = fallback_level(i, h, t);
