@@ -238,26 +238,23 @@ Picos Switch::earliest_grant(int i, const InputVl& iv, Picos lower) const {
   const Queued& h = iv.head;
   Picos t = std::max({lower, h.ready, xbar_busy(i, iv)});
   const int need = static_cast<int>(h.blocks);
-  if (h.count == 1) {  // a deterministic route: its one candidate, on the head's own output VL
-    const Picos to = std::max(t, port_[h.first.port].out.busy);
-    const CreditCounter& cc = out_.credits(h.first.port, h.first_vl);
-    const Picos tc = cc.time_for(need_for(&h.first, need), to);
-    if (tc != to) cc.mark_waited_on();
-    return tc;
-  }
+  // A deterministic route: its one candidate, without the loop and the fallback level.
+  if (h.count == 1) return candidate_time(i, &h.first, h, need, t);
   Picos best = kNever;
   // Credits only grow until this switch grants again, so the level allowed at t bounds the
   // later ones: a head waiting for its busy minimal output is not woken for the others.
   const int level = fallback_level(i, h, t);
-  for (auto c = cand_first(h), end = c + h.count; c != end; ++c) {
-    if (c->priority > level) continue;
-    Picos to = std::max(t, port_[c->port].out.busy);
-    const CreditCounter& cc = out_.credits(c->port, out_vl(i, c, h));
-    Picos tc = cc.time_for(need_for(c, need), to);
-    if (tc != to) cc.mark_waited_on();
-    best = std::min(best, tc);
-  }
+  for (auto c = cand_first(h), end = c + h.count; c != end; ++c)
+    if (c->priority <= level) best = std::min(best, candidate_time(i, c, h, need, t));
   return best;
+}
+
+Picos Switch::candidate_time(int i, const routing::PortCandidate* c, const Queued& h, int need, Picos t) const {
+  const Picos to = std::max(t, port_[c->port].out.busy);
+  const CreditCounter& cc = out_.credits(c->port, out_vl(i, c, h));
+  const Picos tc = cc.time_for(need_for(c, need), to);
+  if (tc != to) cc.mark_waited_on();
+  return tc;
 }
 
 int Switch::best_credited_level(int i, const Queued& h, Picos t) const {

@@ -176,6 +176,10 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
     return __builtin_expect(!fallback_on_credits_ || h.count < 2, 1) ? 0xFF : best_credited_level(i, h, t);
   }
   int best_credited_level(int i, const Queued& h, Picos t) const;
+  // From t on, when candidate c of head h could take its `need` blocks (output free, credits
+  // back); marks the credit counter waited-on when the credits come later.
+  __attribute__((always_inline)) inline Picos candidate_time(int i, const routing::PortCandidate* c, const Queued& h,
+                                                             int need, Picos t) const;
   // Until when the crossbar input the head of `iv` (on input i) needs is busy.
   // With escape queues both queues of a VL share the VL's crossbar input.
   Picos xbar_busy(int i, const InputVl& iv) const {
