@@ -143,6 +143,7 @@ LoadPointResult run_load_point(const PointSetup& s, double load, const std::stri
   auto last_report = wall0;
 
   bool warming = steady;  // a steady warm-up has not yet fixed the window
+  const Picos warm_cap = ps(s.run.max_warmup_ns());
   auto advance_to = [&](Picos until) {
     while (models::now_ps() < until) {
       Picos step = std::min(check, until - models::now_ps());
@@ -172,8 +173,15 @@ LoadPointResult run_load_point(const PointSetup& s, double load, const std::stri
       auto wall = std::chrono::steady_clock::now();
       if (s.run.progress && wall - last_report > std::chrono::seconds(2)) {
         double secs = std::chrono::duration<double>(wall - wall0).count();
-        std::fprintf(stderr, "  %s: t = %.1f us of %.1f us simulated, %.0f ns/s, %.2f M packet-hops/s\n", label.c_str(),
-                     now / 1e6, drain_end / 1e6, now / 1000.0 / secs, mon.hops / secs / 1e6);
+        // While a steady warm-up runs, the run's end is not known yet: its cap is what can be said.
+        if (warming)
+          std::fprintf(stderr,
+                       "  %s: t = %.1f us simulated, warming up until steady (at most %.1f us), %.0f ns/s, %.2f M "
+                       "packet-hops/s\n",
+                       label.c_str(), now / 1e6, warm_cap / 1e6, now / 1000.0 / secs, mon.hops / secs / 1e6);
+        else
+          std::fprintf(stderr, "  %s: t = %.1f us of %.1f us simulated, %.0f ns/s, %.2f M packet-hops/s\n",
+                       label.c_str(), now / 1e6, drain_end / 1e6, now / 1000.0 / secs, mon.hops / secs / 1e6);
         last_report = wall;
       }
     }
@@ -186,7 +194,7 @@ LoadPointResult run_load_point(const PointSetup& s, double load, const std::stri
   } else {
     // Samples every half warm-up; each test spans the last two (tb/stats/steady_warmup.h). With
     // rate, each step is also cut into kRateBatches batches of accepted bytes per ns.
-    const Picos step = std::max<Picos>(1, warm / 2), cap = ps(s.run.max_warmup_ns());
+    const Picos step = std::max<Picos>(1, warm / 2), cap = warm_cap;
     auto sample = [&] { return FabricSample{mon.injected - mon.delivered - mon.dropped, mon.delivered}; };
     auto run_step = [&](std::vector<double>& rates) {
       const Picos end = std::min(models::now_ps() + step, cap);
