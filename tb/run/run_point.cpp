@@ -174,14 +174,12 @@ LoadPointResult run_load_point(const PointSetup& s, double load, const std::stri
       if (s.run.progress && wall - last_report > std::chrono::seconds(2)) {
         double secs = std::chrono::duration<double>(wall - wall0).count();
         // While a steady warm-up runs, the run's end is not known yet: its cap is what can be said.
+        char span[96];
         if (warming)
-          std::fprintf(stderr,
-                       "  %s: t = %.1f us simulated, warming up until steady (at most %.1f us), %.0f ns/s, %.2f M "
-                       "packet-hops/s\n",
-                       label.c_str(), now / 1e6, warm_cap / 1e6, now / 1000.0 / secs, mon.hops / secs / 1e6);
-        else
-          std::fprintf(stderr, "  %s: t = %.1f us of %.1f us simulated, %.0f ns/s, %.2f M packet-hops/s\n",
-                       label.c_str(), now / 1e6, drain_end / 1e6, now / 1000.0 / secs, mon.hops / secs / 1e6);
+          std::snprintf(span, sizeof span, "simulated, warming up until steady (at most %.1f us)", warm_cap / 1e6);
+        else std::snprintf(span, sizeof span, "of %.1f us simulated", drain_end / 1e6);
+        std::fprintf(stderr, "  %s: t = %.1f us %s, %.0f ns/s, %.2f M packet-hops/s\n", label.c_str(), now / 1e6, span,
+                     now / 1000.0 / secs, mon.hops / secs / 1e6);
         last_report = wall;
       }
     }
