@@ -84,6 +84,8 @@ Measure measure(const std::vector<int>& dims, double load, double sim_us) {
   // CPU time read outside the wall-clock interval: clock() is a system call, several us in a VM.
   const std::clock_t c0 = std::clock();
   auto t0 = std::chrono::steady_clock::now();
+  // As `ibsc run` does (tb/run/run_point.cpp); IBSC_RUN_AHEAD=off compares without.
+  fabric.scheduler().run_ahead_until(models::now_ps() + static_cast<models::Picos>(sim_us * 1e6));
   sc_core::sc_start(sc_core::sc_time(sim_us, sc_core::SC_US));
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const double cpu = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;

@@ -283,6 +283,8 @@ nlohmann::json measure(const std::string& spec, double load, double sim_us, doub
   // First interval: includes the first touch of every table, queue and ring the traffic reaches.
   const models::FabricMonitor& mon = fabric->monitor();
   t0 = Clock::now();
+  // As `ibsc run` does (tb/run/run_point.cpp); IBSC_RUN_AHEAD=off compares without.
+  fabric->scheduler().run_ahead_until(models::now_ps() + static_cast<models::Picos>(sim_us * 1e6));
   sc_core::sc_start(sc_core::sc_time(sim_us, sc_core::SC_US));
   const double sim_s = since(t0);
   fabric->check_conservation();
@@ -306,6 +308,7 @@ nlohmann::json measure(const std::string& spec, double load, double sim_us, doub
     for (int k = 0; k < kParts; ++k) {
       const uint64_t h = mon.hops;
       t0 = Clock::now();
+      fabric->scheduler().run_ahead_until(models::now_ps() + static_cast<models::Picos>(steady_us / kParts * 1e6));
       sc_core::sc_start(sc_core::sc_time(steady_us / kParts, sc_core::SC_US));
       part_ns.push_back(since(t0) * 1e9 / static_cast<double>(std::max<uint64_t>(1, mon.hops - h)));
     }

@@ -98,6 +98,7 @@ void MessageLayer::generated(Packet& p, Picos) {
 }
 
 void MessageLayer::delivered(const Packet& p, Picos t) {
+  require_kernel_time("the message layer (TLM sockets, MPI hosts)");  // it notifies arrival events
   auto it = in_flight_.find(slice_key(p));
   if (it == in_flight_.end())
     throw FabricError("message layer: packet " + std::to_string(p.id) + " delivered to host " +
@@ -121,6 +122,7 @@ void MessageLayer::delivered(const Packet& p, Picos t) {
 // ACKs are cumulative and a connection's messages go in sequence order: every waiting message
 // whose last packet is covered completes.
 void MessageLayer::acked(int src, int dst, uint64_t through, Picos t) {
+  require_kernel_time("the message layer (TLM sockets, MPI hosts)");  // completions notify the sockets
   auto it = awaiting_ack_.find(static_cast<uint64_t>(src) * hosts_ + dst);
   if (it == awaiting_ack_.end()) return;
   auto& q = it->second;

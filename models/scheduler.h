@@ -63,6 +63,15 @@ class Scheduler : public sc_core::sc_module {
   // Whether run() prefetches (see WakeHints): only where the modules' state outgrows the cache,
   // since on a small fabric the prefetches find every line cached and only cost instructions.
   bool prefetching() const { return prefetch_; }
+  // Run-ahead: lets run() go on to later wake-ups without returning to the kernel, up to (not
+  // including) `until` and the kernel's next pending activity; 0 (the default) turns it off.
+  // Only for runs where no module notifies a SystemC event from a wake-up and nothing traces
+  // signals between the kernel's steps: the TLM sockets and the MPI hosts' message layer
+  // refuse it (require_kernel_time), waves need it off. `until` is where the caller's
+  // sc_start() ends, so that what it reads afterwards is the state at that time.
+  void run_ahead_until(Picos until) { ahead_until_ = until; }
+  // Times run() was entered by the kernel (for tests: run-ahead enters it less often).
+  uint64_t activations() const { return activations_; }
   void push(Picos t, WakeUp* w) {
     queue_.push(t, w);
     if (!running_ && t < scheduled_) notify(t);  // from outside run(): the kernel must know
@@ -88,6 +97,9 @@ class Scheduler : public sc_core::sc_module {
   sc_core::sc_event ev_;
   Picos scheduled_ = kNever;  // time ev_ is notified for
   bool running_ = false;
+  Picos ahead_until_ = 0;
+  bool ahead_allowed_ = true;
+  uint64_t activations_ = 0;
 };
 
 // Counted as they are built (elaboration): prefetching is decided once the last is.

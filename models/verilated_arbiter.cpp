@@ -16,6 +16,7 @@
 #include "models/verilated_core.h"
 
 #include "models/adaptive_arbiter.h"
+#include "models/sim_time.h"
 
 namespace ibsc::models {
 
@@ -133,9 +134,8 @@ void VerilatedArbiter::set_clock_period_ps(uint64_t period_ps) {
 }
 
 void VerilatedArbiter::use_systemc_time() {
-  now_ps_ = [] {
-    return static_cast<uint64_t>(sc_core::sc_time_stamp().value() / sc_core::sc_time(1, sc_core::SC_PS).value());
-  };
+  // The model's time (sim_time.h), which is SystemC's unless the scheduler runs ahead of it.
+  now_ps_ = [] { return static_cast<uint64_t>(ibsc::models::now_ps()); };
 }
 
 void VerilatedArbiter::trace_pins(sc_core::sc_trace_file* tf, const std::string& scope) {

@@ -61,6 +61,7 @@ class Fabric {
   ~Fabric();
 
   models::FabricMonitor& monitor() { return mon_; }
+  models::Scheduler& scheduler() { return *sched_; }
   const routing::Topology& topology() const { return topo_; }
   // The switch parameters the fabric runs with: the scenario's, with its VL buffers split among
   // the operational VLs under switch.vl_buffers: operational.

@@ -144,10 +144,14 @@ LoadPointResult run_load_point(const PointSetup& s, double load, const std::stri
 
   bool warming = steady;  // a steady warm-up has not yet fixed the window
   const Picos warm_cap = ps(s.run.max_warmup_ns());
+  // The scheduler runs ahead of SystemC's kernel within each step (models/scheduler.h), except
+  // with waves: their traces sample signals at the kernel's own steps.
+  const bool run_ahead = !s.run.waves.enabled();
   auto advance_to = [&](Picos until) {
     while (models::now_ps() < until) {
       Picos step = std::min(check, until - models::now_ps());
       if (cc) step = std::min(step, cc->next() - models::now_ps());
+      if (run_ahead) fabric.scheduler().run_ahead_until(models::now_ps() + step);
       sc_core::sc_start(models::to_sc(step));
       const Picos now = models::now_ps();
       if (cc && now >= cc->next()) cc->sample(now);
