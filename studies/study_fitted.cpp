@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include <fmt/format.h>
 
@@ -21,6 +22,18 @@ double throughput_reading(const ExperimentResult& r, const std::string& reading)
   return NAN;
 }
 
+namespace {
+
+// A reading as the report's CSVs keep it (experiments.csv's throughput to 4 decimals, points.csv's
+// accepted traffic to 6), so that the factors computed again from the CSVs
+// (tests/study/test_report_fitted.cpp) come out the same where a factor sits on a rounding edge.
+double as_kept(double x, const std::string& reading) {
+  if (std::isnan(x)) return x;
+  return std::stod(fmt::format(reading == "report" ? "{:.4f}" : "{:.6f}", x));
+}
+
+}  // namespace
+
 std::string factors_per_network(const StudyRun& run, const std::string& base, const std::string& routing,
                                 const std::string& pattern, const std::string& length, const std::string& reading) {
   std::string out;
@@ -28,7 +41,8 @@ std::string factors_per_network(const StudyRun& run, const std::string& base, co
     const ExperimentResult* b = find_experiment(run, net.name, base, pattern, length);
     const ExperimentResult* r = find_experiment(run, net.name, routing, pattern, length);
     if (!b || !r) continue;
-    const double f = throughput_reading(*r, reading) / throughput_reading(*b, reading);
+    const double f =
+        as_kept(throughput_reading(*r, reading), reading) / as_kept(throughput_reading(*b, reading), reading);
     if (std::isnan(f)) continue;
     out += (out.empty() ? "" : ", ") + fmt::format("{} {:.2f}", net.name, f);
   }
