@@ -35,16 +35,18 @@ struct Ticker : models::Wakeable {
   }
 };
 
-// Another process: runs at 55 and 155 ns of SystemC's time and notes how many ticks it saw.
+// Another process: runs at 0 (initialisation), 55 and 155 ns of SystemC's time and notes how
+// many ticks it saw at the last two. A method, not a thread: ASan cannot follow a SystemC
+// thread's own stack when an exception unwinds (.ci/run), and the last case throws.
 SC_MODULE(Observer) {
   Ticker* ticker = nullptr;
   std::vector<size_t> seen;
-  SC_CTOR(Observer) { SC_THREAD(watch); }
+  int runs = 0;
+  SC_CTOR(Observer) { SC_METHOD(watch); }
   void watch() {
-    wait(55, sc_core::SC_NS);
-    seen.push_back(ticker->model.size());
-    wait(100, sc_core::SC_NS);
-    seen.push_back(ticker->model.size());
+    if (runs++ > 0) seen.push_back(ticker->model.size());
+    if (runs == 1) next_trigger(55, sc_core::SC_NS);
+    else if (runs == 2) next_trigger(100, sc_core::SC_NS);
   }
 };
 
