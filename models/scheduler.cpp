@@ -89,9 +89,10 @@ void Scheduler::run() {
         w->pending_ = kNever;
         w->owner_.wake();
       }
-      if (queue_.empty() || queue_.next_time() >= limit) break;
-      now = queue_.next_time();
-      g_ahead_ps = now;
+      if (queue_.empty()) break;
+      const Picos next = queue_.next_time();
+      if (next >= limit) break;
+      now = g_ahead_ps = next;
     }
   }
   scheduled_ = queue_.empty() ? kNever : queue_.next_time();
