@@ -70,6 +70,7 @@ void Scheduler::run() {
     limit = std::min(ahead_until_, gap >= kNever - now ? kNever : now + gap);
   }
   ++activations_;
+  Picos next = kNever;  // the queue's next time once the stretch ends (kNever: empty)
   {
     // Reset on the way out, also when a wake-up throws (a model error ends the run).
     struct Running {
@@ -89,14 +90,13 @@ void Scheduler::run() {
         w->pending_ = kNever;
         w->owner_.wake();
       }
-      if (queue_.empty()) break;
-      const Picos next = queue_.next_time();
-      if (next >= limit) break;
+      next = queue_.empty() ? kNever : queue_.next_time();
+      if (next >= limit) break;  // limit <= kNever: an empty queue ends the stretch
       now = g_ahead_ps = next;
     }
   }
-  scheduled_ = queue_.empty() ? kNever : queue_.next_time();
-  if (!queue_.empty()) notify_at(ev_, scheduled_);
+  scheduled_ = next;
+  if (next != kNever) notify_at(ev_, next);
 }
 
 }  // namespace ibsc::models
