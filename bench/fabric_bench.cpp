@@ -75,6 +75,7 @@ Measure measure(const std::vector<int>& dims, double load, double sim_us) {
   ro.algorithm = enum_value<routing::Algorithm>(g_routing);
   routing::TableSet tables = routing::compute_routing(topo, ro);
   tb::FabricParams fp = fabric_params();
+  fp.planned_ns = sim_us * 1000.0;  // 2 MB pages as `ibsc run` takes them (4,096 hosts, 500 us or more)
   tb::TrafficConfig tc;
   tb::InjectionConfig ic;
   const double rate = fp.link.bytes_per_ns();

@@ -2,7 +2,7 @@
 """IBSC against BookSim2, per packet-hop, side by side (issue 35).
 
     bench/vs_booksim.py [--booksim PATH] [--fabric-bench build/bench/fabric_bench] [--runs 5]
-                        [--tori 8x8,4x4x4,16x16] [--record]
+                        [--tori 8x8,4x4x4,16x16] [--record] [--sim-only]
 
 The three tori of the issue, dimension-order routing (IBSC's e-cube, BookSim's dim_order_torus),
 uniform traffic, 512-byte packets (BookSim: 16 flits of 32 bytes), each simulator at 50% of its
@@ -24,6 +24,12 @@ the source's and the destination's routers included, i.e. distance + 1 per packe
            injection goes on at the offered rate throughout, and accepted equals offered).
 Cost is the child process's CPU seconds (user + system, from wait4), whole process on both
 sides, so set-up counts for both; ns per packet-hop = CPU s / packet-hops.
+--sim-only: IBSC's cost is its simulation alone (fabric_bench's cpu_s: from time 0 to the end,
+first touch of the queues included; not routing, the deadlock check or elaboration), BookSim2's
+still its whole process. For the large tori (10x10x10, 25x25x25: 1,000 and 15,625 nodes), where
+IBSC's set-up (its LFTs: 4 bytes per switch and LID, 977 MB at 15,625 switches) takes tens of CPU
+seconds that a run of a few seconds would not spread, while BookSim2 computes routes per packet.
+The set-up is then printed apart.
 
 Without --booksim (or when PATH has no binary) the script says so, runs IBSC alone and prints
 its figures beside the last BookSim2 figures measured (bench/booksim_figures.json, dated).
@@ -78,12 +84,13 @@ def run_child(cmd, ok=(0,)):
 
 
 def ibsc_run(bench, torus, sat, sim_us):
+    """(packet-hops, whole process CPU s, simulation CPU s) of one fabric_bench point."""
     text, cpu = run_child([bench, "--dims", torus, "--hosts-per-switch", "1", "--only", "0.5", "--sat",
                            str(sat), "--sim-us", str(sim_us)])
-    m = re.search(r"^hops (\S+) cpu_s", text, re.M)
+    m = re.search(r"^hops (\S+) cpu_s (\S+)", text, re.M)
     if not m:
         sys.exit("vs_booksim: no hop count in fabric_bench's output:\n" + text)
-    return float(m.group(1)), cpu
+    return float(m.group(1)), cpu, float(m.group(2))
 
 
 def booksim_run(binary, torus, rate, sample_period):
@@ -135,6 +142,8 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--tori", default="8x8,4x4x4,16x16")
     ap.add_argument("--record", action="store_true", help="keep this run's BookSim2 figures in " + DATA)
+    ap.add_argument("--sim-only", action="store_true",
+                    help="IBSC's cost without its set-up (routing, check, elaboration), which is printed apart")
     ap.add_argument("--find-saturation", action="store_true",
                     help="BookSim2's saturation of each torus by bisection (printed; with --record kept)")
     a = ap.parse_args()
@@ -169,10 +178,11 @@ def main():
         t = data["tori"].get(torus)
         if not t:
             sys.exit("vs_booksim: %s is not in %s" % (torus, DATA))
-        ibsc, bs = [], []
+        ibsc, bs, setup = [], [], []
         for _ in range(a.runs):
-            hops, cpu = ibsc_run(a.fabric_bench, torus, t["ibsc_saturation"], t["ibsc_sim_us"])
-            ibsc.append(cpu * 1e9 / hops)
+            hops, cpu, sim_cpu = ibsc_run(a.fabric_bench, torus, t["ibsc_saturation"], t["ibsc_sim_us"])
+            ibsc.append((sim_cpu if a.sim_only else cpu) * 1e9 / hops)
+            setup.append(cpu - sim_cpu)
             if binary:
                 hops, cpu = booksim_run(binary, torus, 0.5 * t["booksim_saturation"], t["booksim_sample_period"])
                 bs.append(cpu * 1e9 / hops)
@@ -191,6 +201,8 @@ def main():
             print("%-7s %12.1f %12s %9s   none measured yet" % (torus, i, "-", "-"))
             continue
         print("%-7s %12.1f %12.1f %8.1fx   %s" % (torus, i, b, b / i, source))
+        if a.sim_only:
+            print("%-7s IBSC set-up (not counted above): %.1f CPU s, median of %d" % ("", statistics.median(setup), a.runs))
         sys.stdout.flush()
     if a.record and binary:
         with open(DATA, "w") as f:
