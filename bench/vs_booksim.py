@@ -25,9 +25,9 @@ the source's and the destination's routers included, i.e. distance + 1 per packe
 Cost is the child process's CPU seconds (user + system, from wait4), whole process on both
 sides, so set-up counts for both; ns per packet-hop = CPU s / packet-hops.
 --sim-only: IBSC's cost is its simulation alone (fabric_bench's cpu_s: from time 0 to the end,
-first touch of the queues included; not routing, the deadlock check or elaboration), BookSim2's
+first touch of the queues included; not routing or elaboration), BookSim2's
 still its whole process. For the large tori (10x10x10, 25x25x25: 1,000 and 15,625 nodes), where
-IBSC's set-up (its LFTs: 4 bytes per switch and LID, 977 MB at 15,625 switches) takes tens of CPU
+IBSC's set-up (its LFTs: 4 bytes per switch and LID, 1.95 GB at 15,625 switches) takes tens of CPU
 seconds that a run of a few seconds would not spread, while BookSim2 computes routes per packet.
 The set-up is then printed apart.
 
