@@ -35,7 +35,8 @@ double ns_per_read(size_t mb, bool huge, size_t reads) {
     std::exit(1);
   }
   // Aligned to 2 MB so that the kernel can back the whole set with huge pages.
-  char* base = reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(map) + kHuge - 1) & ~(kHuge - 1));
+  char* raw = static_cast<char*>(map);
+  char* base = raw + (kHuge - reinterpret_cast<uintptr_t>(raw) % kHuge) % kHuge;
   madvise(base, bytes, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
   std::vector<uint32_t> order(lines);
   std::iota(order.begin(), order.end(), 0u);
