@@ -68,10 +68,10 @@ bool parse_size(const char* s, size_t lo, size_t hi, size_t& out) {
 int main(int argc, char** argv) {
   size_t max_mb = 1024, reads = 10000000;
   for (int i = 1; i < argc; i += 2) {
-    const bool known = !std::strcmp(argv[i], "--max-mb") || !std::strcmp(argv[i], "--reads");
-    size_t* target = !std::strcmp(argv[i], "--max-mb") ? &max_mb : &reads;
-    const size_t hi = target == &max_mb ? 16384 : 1000000000;
-    if (!known || i + 1 >= argc || !parse_size(argv[i + 1], 1, hi, *target)) {
+    const bool mb = !std::strcmp(argv[i], "--max-mb");
+    const bool ok = (mb || !std::strcmp(argv[i], "--reads")) && i + 1 < argc &&
+                    parse_size(argv[i + 1], 1, mb ? 16384 : 1000000000, mb ? max_mb : reads);
+    if (!ok) {
       std::fprintf(stderr, "usage: memory_latency [--max-mb 1..16384] [--reads 1..1000000000]  (bad argument '%s')\n",
                    argv[i]);
       return 2;

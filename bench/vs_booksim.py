@@ -143,7 +143,7 @@ def main():
     ap.add_argument("--tori", default="8x8,4x4x4,16x16")
     ap.add_argument("--record", action="store_true", help="keep this run's BookSim2 figures in " + DATA)
     ap.add_argument("--sim-only", action="store_true",
-                    help="IBSC's cost without its set-up (routing, check, elaboration), which is printed apart")
+                    help="IBSC's cost without its set-up (routing, elaboration), which is printed apart")
     ap.add_argument("--find-saturation", action="store_true",
                     help="BookSim2's saturation of each torus by bisection (printed; with --record kept)")
     a = ap.parse_args()
