@@ -29,6 +29,7 @@
 #include "routing/voqsw.h"
 #include "tb/cli/cli_numbers.h"
 #include "tb/cli/phase_progress.h"
+#include "tb/cli/route_bounds.h"
 
 namespace ibsc::tb {
 namespace {
@@ -63,6 +64,7 @@ struct RouteCmdOptions {
   std::string opensm_options;       // added to OpenSM's command line
   double opensm_timeout = 600;      // s
   std::string opensm_dir;           // keep OpenSM's run folder here
+  std::vector<std::string> bounds;  // --bound: traffic patterns whose channel-load bounds to give
 };
 
 struct Outcome {
@@ -75,6 +77,7 @@ struct Outcome {
   double seconds = 0;
   bool has_voq = false;  // voqsw: its plan (SLs for full VOQ, % VOQ at the budget)
   routing::VoqSummary voq;
+  std::vector<RouteBound> bounds;  // --bound
 };
 
 std::string voq_text(const routing::VoqSummary& v) {
@@ -100,6 +103,10 @@ nlohmann::json outcome_json(const Outcome& o) {
   nlohmann::json j;
   j["routing"] = o.algorithm;
   if (o.has_voq) j["voq"] = voq_json(o.voq);
+  if (!o.bounds.empty()) {
+    j["bounds"] = nlohmann::json::array();
+    for (const RouteBound& b : o.bounds) j["bounds"].push_back(route_bound_json(b));
+  }
   if (!o.error.empty()) {
     j["error"] = o.error;
     return j;
@@ -383,6 +390,10 @@ int route(const RouteCmdOptions& opt) {
       o.metrics = routing::compute_metrics(topo, o.tables);
     }
     if (opt.metrics) o.pair_busiest = routing::uniform_pair_loads(topo, o.tables).busiest();
+    if (!opt.bounds.empty()) {
+      PhaseProgress shown("ibsc route: channel-load bounds of " + o.algorithm + on);
+      o.bounds = route_bounds(topo, o.tables, opt.bounds);
+    }
     outcomes.push_back(std::move(o));
   }
   if (!opt.export_dir.empty()) {
@@ -469,6 +480,8 @@ int route(const RouteCmdOptions& opt) {
     if (opt.check)
       for (const auto& o : outcomes)
         if (o.error.empty()) std::cout << "check " << o.algorithm << ":\n" << o.report.text();
+    for (const auto& o : outcomes)
+      for (const RouteBound& b : o.bounds) std::cout << route_bound_text(o.algorithm, b);
   }
   if (opt.paths || opt.fault_analysis > 0 || !opt.faults.empty())
     for (const auto& o : outcomes)
@@ -535,6 +548,10 @@ void add_route_command(CLI::App& app) {
   c->add_option("--opensm-dir", opt->opensm_dir,
                 "--routing opensm: keep the run (net file, config, log, dumps) in this folder");
   c->add_option("--max-vls", opt->max_vls, "data VL budget")->check(CLI::Range(1, 15));
+  c->add_option("--bound", opt->bounds,
+                "traffic patterns (uniform, bit-complement, bit-reversal, bit-rotation, shuffle, transpose; comma-"
+                "separated): the % of injection bandwidth the tables' busiest channel and any minimal routing allow")
+      ->delimiter(',');
   c->add_option("--sls", opt->sls,
                 "voqsw: SLs for VOQ (above 16: only the plan is printed); vn: virtual networks (= VLs); "
                 "other algorithms: the SL budget, as --max-sls")

@@ -249,3 +249,48 @@ BOOST_AUTO_TEST_CASE(adaptive_updown_checked_by_duato) {
   BOOST_TEST(nlohmann::json::parse(out)["deadlock_rule"] == "duato-escape");
   BOOST_TEST(run({"--topology", "ring:8", "--routing", "minhop", "--check"}, out) == 2);
 }
+
+// --bound on a ring of 8 switches, one host each. Uniform: the 8 x 7 flows cross 8 x 16 / 7
+// channel-hops (distances 1, 1, 2, 2, 3, 3, 4 from each host) over 16 channels, 8/7 host rates
+// each on average; no minimal routing has a busiest channel below that, and e-cube's is at it:
+// 7/8 of injection bandwidth. Bit-complement (host i -> 7 - i): the cable between switches 0
+// and 7 carries 0 -> 7 and 1 -> 6 (1, 0, 7, 6 is the only minimal path) in one direction, so
+// every minimal routing, e-cube included, is held to half.
+BOOST_AUTO_TEST_CASE(bound_gives_the_channel_load_bounds_of_a_ring) {
+  std::string out;
+  BOOST_TEST(run({"--topology", "torus:8:hosts=1", "--routing", "ecube", "--bound", "uniform,bit-complement", "--json"},
+                 out) == 0);
+  const auto b = nlohmann::json::parse(out)["bounds"];
+  BOOST_REQUIRE(b.size() == 2u);
+  BOOST_TEST(b[0]["pattern"] == "uniform");
+  BOOST_TEST(b[0]["routed_percent"].get<double>() == 87.5, boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(b[0]["busiest_share"].get<double>() == 8.0 / 7, boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(b[0]["paths"] == 56);
+  BOOST_TEST(b[0]["non_minimal_paths"] == 0);
+  BOOST_TEST(b[0]["primary_ports_only"] == false);
+  BOOST_TEST(b[1]["routed_percent"].get<double>() == 50.0, boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(b[1]["minimal_percent"].get<double>() == 50.0, boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(b[1]["paths"] == 8);
+  BOOST_TEST(run({"--topology", "torus:8:hosts=1", "--routing", "ecube", "--bound", "bit-complement"}, out) == 0);
+  BOOST_TEST(out.find("bound ecube bit-complement: 50.0 % of injection bandwidth, routed") != std::string::npos);
+  BOOST_TEST(out.find("bound ecube bit-complement: 50.0 % for any minimal routing") != std::string::npos);
+}
+
+// Adaptive tables are walked along their primary ports only, and the output says so.
+BOOST_AUTO_TEST_CASE(bound_says_when_the_tables_are_adaptive) {
+  std::string out;
+  BOOST_TEST(
+      run({"--topology", "flatfly:4x4:hosts=2", "--routing", "distance", "--bound", "transpose", "--json"}, out) == 0);
+  BOOST_TEST(nlohmann::json::parse(out)["bounds"][0]["primary_ports_only"] == true);
+}
+
+// Patterns without a fixed traffic matrix, or unknown, are refused by name.
+BOOST_AUTO_TEST_CASE(bound_refuses_patterns_it_cannot_compute) {
+  std::string out;
+  BOOST_TEST(run({"--topology", "torus:4x4", "--routing", "ecube", "--bound", "nonsense"}, out) != 0);
+  BOOST_TEST(out.find("--bound: 'nonsense' is not one of") != std::string::npos);
+  BOOST_TEST(run({"--topology", "torus:4x4", "--routing", "ecube", "--bound", "neighbour"}, out) != 0);
+  BOOST_TEST(out.find("--bound neighbour: ") != std::string::npos);
+  BOOST_TEST(run({"--topology", "torus:4x4", "--routing", "ecube", "--bound", "hotspot"}, out) != 0);
+  BOOST_TEST(out.find("--bound hotspot: needs settings a scenario gives") != std::string::npos);
+}
