@@ -29,6 +29,25 @@ bool has_alternatives(const routing::TableSet& tables) {
   return false;
 }
 
+// Uniform traffic for minimal_unavoidable_bound, which sums demand per switch pair: one entry
+// per pair (a host of each, the pair's whole rate), not one per host pair (16,384 hosts: 268 M
+// entries, 4 GB).
+std::vector<Demand> uniform_switch_demand(const routing::Topology& topo) {
+  const int n = topo.num_hosts;
+  std::vector<int> first(topo.num_switches, -1), count(topo.num_switches, 0);
+  for (int h = 0; h < n; ++h) {
+    const int sw = topo.host_switch(h);
+    if (first[sw] < 0) first[sw] = h;
+    ++count[sw];
+  }
+  std::vector<Demand> d;
+  if (n < 2) return d;
+  for (int a = 0; a < topo.num_switches; ++a)
+    for (int b = 0; b < topo.num_switches; ++b)
+      if (a != b && count[a] && count[b]) d.push_back({first[a], first[b], double(count[a]) * count[b] / (n - 1)});
+  return d;
+}
+
 }  // namespace
 
 std::vector<RouteBound> route_bounds(const routing::Topology& topo, const routing::TableSet& tables,
@@ -46,15 +65,17 @@ std::vector<RouteBound> route_bounds(const routing::Topology& topo, const routin
         cfg.pattern == TrafficPattern::Hotspot)
       throw std::invalid_argument("--bound " + name +
                                   ": needs settings a scenario gives (traffic.*); use uniform or a bit pattern");
-    std::vector<Demand> demand;
+    ChannelLoadBound b;
+    MinimalBound m;
     try {
-      demand = traffic_matrix(cfg, topo);
+      // Link rate 1 byte/ns: the bound's fraction of injection bandwidth does not depend on it.
+      // Uniform traffic is walked without a hosts x hosts demand list (channel_load.h).
+      b = channel_load_bound(topo, tables, cfg, 1.0);
+      const bool uniform = cfg.pattern == TrafficPattern::Uniform;
+      m = minimal_unavoidable_bound(topo, uniform ? uniform_switch_demand(topo) : traffic_matrix(cfg, topo));
     } catch (const std::exception& e) {
       throw std::invalid_argument("--bound " + name + ": " + e.what());
     }
-    // Link rate 1 byte/ns: the bound's fraction of injection bandwidth does not depend on it.
-    const ChannelLoadBound b = channel_load_bound(topo, tables, demand, 1.0);
-    const MinimalBound m = minimal_unavoidable_bound(topo, demand);
     RouteBound r;
     r.pattern = name;
     r.routed = 100 * bound_fraction(b);
