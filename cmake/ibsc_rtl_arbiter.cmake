@@ -104,6 +104,9 @@ const ibsc::ArbiterRegistrar registrar(\"${name}\", [](int ports, int vls) {
   target_compile_definitions(${target} PRIVATE VL_TIME_CONTEXT)
   # Verilator's output is not ours to fix (rtl/CMakeLists.txt does the same for IBSC's RTL).
   set(opts -Wno-unused-parameter)
+  if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    list(APPEND opts -Wno-bitwise-instead-of-logical)  # Verilator's `a & b` on bools
+  endif()
   if(CMAKE_CXX_FLAGS MATCHES "-fsanitize")
     list(APPEND opts -fno-sanitize=all -g0 -O0)
   endif()

@@ -20,7 +20,7 @@ using models::Picos;
 
 Fabric::Fabric(const routing::Topology& topo, const routing::TableSet& tables, const FabricParams& params,
                models::HcaTraffic& traffic, const ArbiterFactory& arbiters)
-    : topo_(topo), tables_(tables), p_(params) {
+    : topo_(topo), p_(params) {
   p_.sw.validate();
   p_.sw = p_.sw.for_vls_used(tables.vls_used);
   p_.link.validate();

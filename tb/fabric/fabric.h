@@ -93,7 +93,6 @@ class Fabric {
 
  private:
   const routing::Topology& topo_;
-  const routing::TableSet& tables_;
   FabricParams p_;
   models::FabricMonitor mon_;
   std::unique_ptr<models::Scheduler> sched_;
