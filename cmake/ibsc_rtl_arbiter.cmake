@@ -19,6 +19,20 @@
 # finds Verilator itself (find_package(verilator), which defines verilate()) before the call.
 # VERILATOR_ARGS go to Verilator after IBSC's own (e.g. -G overrides of the module's other
 # parameters).
+# Compile options for Verilator's generated files (and its runtime): its warnings are not ours to
+# fix, and in a sanitizer build (CI's second tree) they are compiled without sanitizers, debug
+# info or optimisation (instrumented, each takes minutes; its checks would be about Verilator).
+function(ibsc_verilator_output_options out)
+  set(opts -Wno-unused-parameter)
+  if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    list(APPEND opts -Wno-bitwise-instead-of-logical)  # Verilator's `a & b` on bools
+  endif()
+  if(CMAKE_CXX_FLAGS MATCHES "-fsanitize")
+    list(APPEND opts -fno-sanitize=all -g0 -O0)
+  endif()
+  set(${out} ${opts} PARENT_SCOPE)
+endfunction()
+
 function(ibsc_add_rtl_arbiter target name sv)
   cmake_parse_arguments(A "" "TOP_MODULE" "PORT_COUNTS;VERILATOR_ARGS" ${ARGN})
   if(NOT COMMAND verilate)
@@ -103,13 +117,7 @@ const ibsc::ArbiterRegistrar registrar(\"${name}\", [](int ports, int vls) {
   endif()
   target_compile_definitions(${target} PRIVATE VL_TIME_CONTEXT)
   # Verilator's output is not ours to fix (rtl/CMakeLists.txt does the same for IBSC's RTL).
-  set(opts -Wno-unused-parameter)
-  if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
-    list(APPEND opts -Wno-bitwise-instead-of-logical)  # Verilator's `a & b` on bools
-  endif()
-  if(CMAKE_CXX_FLAGS MATCHES "-fsanitize")
-    list(APPEND opts -fno-sanitize=all -g0 -O0)
-  endif()
+  ibsc_verilator_output_options(opts)
   get_target_property(srcs ${target} SOURCES)
   foreach(s ${srcs})
     if(s MATCHES "/Vuser_${id}_" OR s MATCHES "/include/verilated")
