@@ -6,7 +6,6 @@
 // must be as they were. Runs are kept short by the command line (one short load point, tables
 // above 0.05 GB refused), so a legitimate input cannot look like a hang.
 // Environment: IBSC_FUZZ_SECONDS (time box per case, default 4), IBSC_FUZZ_SEED.
-#define BOOST_TEST_MODULE fuzz_cli
 #include <boost/test/unit_test.hpp>
 
 #include <fcntl.h>

@@ -14,7 +14,6 @@
 // Environment: IBSC_FUZZ_EXECS (executions per case, default below; a quarter under ASan),
 // IBSC_FUZZ_SECONDS (time box per case for the mutants, the seeds always run; 0: none),
 // IBSC_FUZZ_SEED.
-#define BOOST_TEST_MODULE fuzz_parsers
 #include <boost/test/unit_test.hpp>
 
 #include <signal.h>

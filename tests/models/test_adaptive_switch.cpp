@@ -15,7 +15,6 @@
 //     queues work with a crossbar input per VL and with output buffers (seeds/003's switch: 8 KB
 //     at crossbar input and output, escape queues in both).
 // Each fabric is elaborated in its own forked process.
-#define BOOST_TEST_MODULE adaptive_switch
 #include <boost/test/unit_test.hpp>
 
 #include <map>

@@ -1,6 +1,5 @@
 // Congestion control (IBA A10, models/congestion_control.h): the marker and the source alone
 // against hand counts, then in a fabric (one switch, hand-derived timings).
-#define BOOST_TEST_MODULE congestion_control
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>

@@ -1,6 +1,5 @@
 // The crossbar alone: when the head leaves, when the output is free and when each block leaves
 // the input buffer, for equal rates, a faster output and a speed-up, derived by hand.
-#define BOOST_TEST_MODULE crossbar
 #include <boost/test/unit_test.hpp>
 
 #include "models/crossbar.h"

@@ -1,6 +1,5 @@
 // Latency of single packets equals the analytic value exactly:
 //   fly (HCA->switch) + per switch (routing delay + fly) + serialisation (length x byte time).
-#define BOOST_TEST_MODULE fabric_timing
 #include <boost/test/unit_test.hpp>
 
 #include "tb/fabric/arbiter_factory.h"

@@ -1,7 +1,6 @@
 // Credit-based flow control, virtual cut-through and VL arbitration, against exact timings
 // derived by hand from the link and switch parameters (1X SDR: 4 ns per byte, 100 ns fly,
 // 100 ns routing, 4 ns core clock).
-#define BOOST_TEST_MODULE flow_control
 #include <boost/test/unit_test.hpp>
 
 #include <array>

@@ -1,7 +1,6 @@
 // The HCA's per-flow sequence numbers (models/flow_sequence.h): the sparse table gives exactly
 // the numbers a dense per-destination array would, through its growth and its switch to the
 // dense array, and stays small while few flows have sent.
-#define BOOST_TEST_MODULE models_flow_sequence
 #include <boost/test/unit_test.hpp>
 
 #include "tests/support/sc_test_main.h"  // links libsystemc (through ibsc_models): it needs sc_main

@@ -1,7 +1,6 @@
 // The run-time guards fire: a fault injected into a running fabric (credits nobody took, more
 // data than a VL buffer holds, a packet lost from the books) stops the run with a message that
 // names the channel, instead of passing unnoticed.
-#define BOOST_TEST_MODULE guards
 #include <boost/test/unit_test.hpp>
 
 #include "models/credit_counter.h"

@@ -8,7 +8,6 @@
 //      2188, queued behind A on input port 3, VL 0, bound for output 6, which is free.
 // So from 2188 to 2248 B is blocked by the head of another flow: hol_blocked(3, 0) = 1; before
 // B arrives it is 0 (A alone), and after A's grant B is the head: 0 again.
-#define BOOST_TEST_MODULE hol_blocking
 #include <boost/test/unit_test.hpp>
 
 #include "tb/fabric/arbiter_factory.h"

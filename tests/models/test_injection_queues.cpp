@@ -11,7 +11,6 @@
 // free output 6, head at host 3 at 2388, tail (delivery) at 2388 + 2048 = 4436 ns, before B.
 // Single FIFO: B is the head and C waits behind it; C leaves host 0 only after B's 2048 ns on the
 // link, so it is delivered after B, at least 2048 ns after its per-VL time.
-#define BOOST_TEST_MODULE injection_queues
 #include <boost/test/unit_test.hpp>
 
 #include "tb/fabric/arbiter_factory.h"

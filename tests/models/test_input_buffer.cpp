@@ -1,6 +1,5 @@
 // The input buffer alone: FIFO order per VL, the per-port head mask and counters, the overflow
 // check with a packet still draining, and occupancy, against hand-computed block counts.
-#define BOOST_TEST_MODULE input_buffer
 #include <boost/test/unit_test.hpp>
 
 #include "models/input_buffer.h"

@@ -12,7 +12,6 @@
 //   Bad keys: file, line (or --set) and key for each.
 //   Below the first four: faults.routable draws, a drop entering ADAP-LI, and vn's per-packet
 //   record draw under a fault (each with its own comment).
-#define BOOST_TEST_MODULE link_faults
 #include <boost/test/unit_test.hpp>
 
 #include <cstdio>

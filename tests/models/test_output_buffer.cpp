@@ -1,7 +1,6 @@
 // The output buffers alone (link side): when a head may start on the link (cut-through bounds,
 // link busy, link credits), one packet per send, round-robin over VLs, the blocks a send frees,
 // the count of packets held. 1X SDR link: 4 ns a byte; a 512-byte packet takes 2048 ns.
-#define BOOST_TEST_MODULE output_buffer
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>

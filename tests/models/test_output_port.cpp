@@ -1,7 +1,6 @@
 // The output ports alone: credit counters start full and refuse to go negative, returned credit
 // trains count per block, VL requests go through the VL arbiter, which start() charges, and
 // the port's link sends to a stub endpoint.
-#define BOOST_TEST_MODULE output_port
 #include <boost/test/unit_test.hpp>
 
 #include <vector>

@@ -18,7 +18,6 @@
 //         (done 4396); Y when the output is free again, at 4296 (done 6444). The default
 //         arbiter does the same.
 //   fifo_head: Y blocks Z: Y granted at 2448 (done 4596), Z at 2448 + 2048 = 4496 (done 6644).
-#define BOOST_TEST_MODULE output_request_queue
 #include <boost/test/unit_test.hpp>
 
 #include <map>

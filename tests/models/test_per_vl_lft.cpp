@@ -5,7 +5,6 @@
 // with a single LFT (p1 only) both take p1, as every switch without per-VL copies does. The
 // per-VL copies stored compact (one shared pool) route as the plain copies.
 // Each fabric is elaborated in its own forked process.
-#define BOOST_TEST_MODULE per_vl_lft
 #include <boost/test/unit_test.hpp>
 
 #include <string>

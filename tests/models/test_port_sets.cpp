@@ -2,7 +2,6 @@
 // over both (the first cable at priority 0, the second at 1). The arbiter must take the second
 // cable when the first is busy, conserve every packet, and the Verilated RTL arbiter must give
 // exactly the model's results. Every fabric is elaborated in its own forked process.
-#define BOOST_TEST_MODULE port_sets
 #include <boost/test/unit_test.hpp>
 
 #include <map>

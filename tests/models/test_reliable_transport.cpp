@@ -10,7 +10,6 @@
 //   check throws otherwise), and nothing stays behind. With updown-bfs (one path per pair, no
 //   overtaking) nothing is rejected and each packet gets its own ACK: waste is exactly the ACK
 //   bytes, 32 / (256 + 32) = 1/9, and no re-send.
-#define BOOST_TEST_MODULE reliable_transport
 #include <algorithm>
 #include <boost/test/unit_test.hpp>
 

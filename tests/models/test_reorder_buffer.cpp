@@ -1,7 +1,6 @@
 // The reliable transport's parts alone (seeds/003 section 3), against hand-made arrival orders:
 // the rearrange buffer (what it delivers, ACKs, stores and NACKs), its static and dynamic
 // memory, the injection control's UI/LI transitions, and the delivery checker.
-#define BOOST_TEST_MODULE reorder_buffer
 #include <boost/test/unit_test.hpp>
 
 #include <deque>

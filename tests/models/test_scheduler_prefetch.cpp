@@ -1,7 +1,6 @@
 // When the scheduler prefetches: from Scheduler::kPrefetchOwners (2,000) switches and HCAs by
 // default, and as the environment's IBSC_PREFETCH says otherwise (on: from the first, off: never,
 // auto: the default; anything else refused). Each case in its own process: one Scheduler each.
-#define BOOST_TEST_MODULE scheduler_prefetch
 #include <boost/test/unit_test.hpp>
 
 #include <cstdlib>

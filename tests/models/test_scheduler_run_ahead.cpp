@@ -2,7 +2,6 @@
 // (now_ps()) without a return to SystemC's kernel in between, but never past another process's
 // next activity nor past the caller's end, so nothing outside the scheduler can tell. Each case
 // in its own process: one Scheduler each.
-#define BOOST_TEST_MODULE scheduler_run_ahead
 #include <boost/test/unit_test.hpp>
 
 #include <cstdlib>

@@ -1,6 +1,5 @@
 // The SL2VL look-up alone: values and key as the table says, equal tables sharing one copy,
 // and the registry forgetting tables no look-up uses.
-#define BOOST_TEST_MODULE sl2vl_lookup
 #include <boost/test/unit_test.hpp>
 
 #include "models/sl2vl_lookup.h"

@@ -28,7 +28,6 @@
 //      than the link needs it, so it starts at 3172: done 3172 + 2148 = 5320.
 //      Without output buffers A holds the link (and input 3) from its grant at 2248 until it has
 //      drained at max(2188, 2248 + 1024) = 3272: B done at 3272 + 2148 = 5420.
-#define BOOST_TEST_MODULE switch_options
 #include <boost/test/unit_test.hpp>
 
 #include <map>

@@ -11,7 +11,6 @@
 //   End to end: each packet arrives on the VL of its SL, and every link carries on VL v exactly
 //   the bytes of the SL-v packets that crossed it: summed over all links, count_v x 32 bytes x
 //   (switch hops + 1 host link in).
-#define BOOST_TEST_MODULE vn_path_choice
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>

@@ -1,7 +1,6 @@
 // The scheduler's timing wheel against the order it must reproduce: by time, and entries due at
 // the same time in push order, as a (time, sequence) ordered map gives them. Pushes are never
 // earlier than the time last taken, as in the simulator.
-#define BOOST_TEST_MODULE wake_queue
 #include <boost/test/unit_test.hpp>
 
 #include <map>

@@ -1,4 +1,3 @@
-#define BOOST_TEST_MODULE routing_adaptive_updown
 // adaptive-updown (routing/adaptive_updown.cpp) and the Duato check of escape tables
 // (routing/duato_check.h): the candidates are exactly the minimal ports plus one up*/down*
 // escape, the escape walks obey the up*/down* rule from every switch, the check accepts them,

@@ -5,7 +5,6 @@
 // switch again), both give the same report: counts, VLs, longest walk, the dependency graph's
 // size, the same cycle and the same problems. The groups are what the premise says: a host
 // whose entry differs at another switch walks alone.
-#define BOOST_TEST_MODULE routing_check_by_switch
 #include <boost/test/unit_test.hpp>
 
 #include <string>

@@ -3,7 +3,6 @@
 // on random dependencies of a flattened butterfly and a torus, with and without cycles, the
 // same node and edge counts, verdict and cycle (the cycle search sees the same graph in the
 // same order, so it finds the same cycle).
-#define BOOST_TEST_MODULE routing_dependency_graph
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>

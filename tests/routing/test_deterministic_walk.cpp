@@ -7,7 +7,6 @@
 // still be taken, with that host walked alone; on broken tables (a missing entry, a loop, a
 // wrong host, an uncabled port, a record for another host) it must give up, and the report,
 // problems and their order included, is the pair walk's.
-#define BOOST_TEST_MODULE routing_deterministic_walk
 #include <boost/test/unit_test.hpp>
 
 #include <string>

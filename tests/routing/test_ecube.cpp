@@ -1,4 +1,3 @@
-#define BOOST_TEST_MODULE routing_ecube
 #include <boost/test/unit_test.hpp>
 #include <cmath>
 #include <set>

@@ -1,7 +1,6 @@
 // Fat-tree generators (fattree:k=,n=, xgft:m=,w=): the switch, host and cable counts of their
 // definitions, the wiring rule and port layout generators.h documents, the routings that must
 // route them, and bad specs named by their key.
-#define BOOST_TEST_MODULE routing_fat_tree_generators
 #include <boost/test/data/test_case.hpp>
 #include <boost/test/unit_test.hpp>
 #include <map>

@@ -2,7 +2,6 @@
 // no channel twice on k-ary n-trees; route counts per port on a 2-level tree by hand; LMC's LIDs
 // of one destination on different up-ports; fattree-ar's candidates are exactly the minimal
 // ports with the static entry first; the dependency check on every tree; refusals.
-#define BOOST_TEST_MODULE routing_fattree
 #include <boost/test/unit_test.hpp>
 #include <filesystem>
 #include <fstream>

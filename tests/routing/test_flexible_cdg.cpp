@@ -1,4 +1,3 @@
-#define BOOST_TEST_MODULE routing_flexible_cdg
 #include <algorithm>
 #include <boost/test/unit_test.hpp>
 

@@ -1,4 +1,3 @@
-#define BOOST_TEST_MODULE routing_generic
 #include <algorithm>
 #include <boost/test/unit_test.hpp>
 #include <cmath>

@@ -1,5 +1,4 @@
 // routing/input_file.h (issue 37): what is refused before reading, and how, by hand.
-#define BOOST_TEST_MODULE routing_input_file
 #include <boost/test/unit_test.hpp>
 
 #include <sys/stat.h>

@@ -1,5 +1,4 @@
 // The table memory estimate, by hand on a 4x4 torus, and its refusal in compute_routing.
-#define BOOST_TEST_MODULE routing_memory_estimate
 #include <boost/test/unit_test.hpp>
 
 #include <sys/resource.h>

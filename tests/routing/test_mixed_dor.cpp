@@ -1,6 +1,5 @@
 // seeds/001's DOR and Mixed DOR on flattened butterflies and hypercubes (routing/mixed_dor.cpp),
 // and e-cube (DOR with dateline VLs) on its tori with link widths, scaled down.
-#define BOOST_TEST_MODULE routing_mixed_dor
 #include <boost/test/unit_test.hpp>
 
 #include <map>

@@ -1,7 +1,6 @@
 // OpenSM's native dumps, as the real OpenSM 3.3.23 wrote them on ibsim-simulated fabrics
 // (tests/routing/data/opensm/README.md): the topology from opensm-subnet.lst, ibnetdiscover and
 // ibnetdiscover --ports; the LFTs from opensm-lfts.dump and opensm.fdbs; LMC 1; two-port HCAs.
-#define BOOST_TEST_MODULE routing_opensm_dumps
 #include <boost/test/unit_test.hpp>
 
 #include <filesystem>

@@ -2,7 +2,6 @@
 // checks on fat trees, a fallback, a missing program, a time-out and an SL engine are clean
 // errors, and two runs at once do not share ibsim's socket. The cases that run OpenSM are
 // skipped, with the reason, where the Debian packages opensm and ibsim-utils are absent.
-#define BOOST_TEST_MODULE routing_opensm_engine
 #include <boost/test/unit_test.hpp>
 
 #include <unistd.h>

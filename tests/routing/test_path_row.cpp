@@ -1,7 +1,6 @@
 // Flat tables (issue 16): path record rows shared by the hosts of a switch with copy on write,
 // and LFTs of 4 bytes per DLID with adaptive candidates besides. The sharing is what makes the
 // records grow with hosts x switches; these tests pin that it never changes what a host reads.
-#define BOOST_TEST_MODULE routing_path_row
 #include <boost/test/unit_test.hpp>
 
 #include <set>

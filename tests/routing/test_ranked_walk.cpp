@@ -4,7 +4,6 @@
 // (counts, SLs, VLs, longest walk, the dependency graph's size), on one thread or two; on
 // tables where a hop keeps the VL or an entry is missing it must give up, and the report is
 // then the walk's, with its cycle and its problem texts.
-#define BOOST_TEST_MODULE routing_ranked_walk
 #include <boost/test/unit_test.hpp>
 
 #include <string>

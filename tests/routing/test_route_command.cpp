@@ -1,4 +1,3 @@
-#define BOOST_TEST_MODULE routing_route_command
 #include <boost/test/unit_test.hpp>
 #include <filesystem>
 #include <fstream>

@@ -2,7 +2,6 @@
 // dragonfly_routing.cpp): hand-checked candidates and VLs for one destination, every pair
 // routed and deadlock-free by the channel dependency graph check, wrong variants refused, and
 // the VL budget (the talk's 8).
-#define BOOST_TEST_MODULE routing_seeds001_routings
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>

@@ -1,7 +1,6 @@
 // seeds/001's configuration tables: every row's switch and host counts, ports used, diameter
 // and relative bisection, measured on the generated network; and the bisection estimator on
 // networks whose minimum bisection is known.
-#define BOOST_TEST_MODULE routing_seeds001_topologies
 #include <boost/test/data/test_case.hpp>
 #include <boost/test/unit_test.hpp>
 #include <numeric>

@@ -1,7 +1,6 @@
 // SL2VL tables shared among switches (routing/tables.h): compute_routing leaves equal tables on
 // one store, readers see the same entries as before, and a write to a shared table (copy on
 // write) changes that switch alone. Counts against a brute-force comparison of every pair.
-#define BOOST_TEST_MODULE routing_sl2vl_share
 #include <boost/test/unit_test.hpp>
 
 #include <vector>

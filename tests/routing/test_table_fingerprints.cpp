@@ -5,7 +5,6 @@
 // fabric, entry for entry, path record for path record. And the fingerprint sees a change of
 // one LFT candidate, one VL2VL entry or one path record's SL. Distance+k and Deflection+k were
 // retaken when the source's switch began to keep the VL (k extra hops, routing/distance.cpp).
-#define BOOST_TEST_MODULE routing_table_fingerprints
 #include <boost/test/unit_test.hpp>
 
 #include <cstdint>

@@ -1,5 +1,4 @@
 // Reading tables back: our own export, a dump with a real fabric's GUIDs and LIDs, errors.
-#define BOOST_TEST_MODULE routing_table_io
 #include <boost/test/unit_test.hpp>
 
 #include <cinttypes>

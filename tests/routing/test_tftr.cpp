@@ -1,6 +1,5 @@
 // TFTR (seeds/002): disjoint paths, VLs raised at forbidden transitions, deadlock freedom of
 // every path set, SL counts of our Table 1, and the fault analysis.
-#define BOOST_TEST_MODULE routing_tftr
 #include <boost/test/unit_test.hpp>
 
 #include "routing/checks.h"

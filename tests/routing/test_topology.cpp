@@ -1,4 +1,3 @@
-#define BOOST_TEST_MODULE routing_topology
 #include <boost/test/unit_test.hpp>
 #include <cstdio>
 #include <fstream>

@@ -3,7 +3,6 @@
 // column at every other switch and have their own at theirs; the columns repeat from switch
 // to switch on a flattened butterfly, so the pool is far smaller than a column per
 // (switch, destination switch).
-#define BOOST_TEST_MODULE routing_vl_lft
 #include <boost/test/unit_test.hpp>
 
 #include <string>

@@ -1,4 +1,3 @@
-#define BOOST_TEST_MODULE routing_voqsw
 #include <boost/test/unit_test.hpp>
 #include <map>
 #include <nlohmann/json.hpp>

@@ -3,7 +3,6 @@
 // straddle a 32-bit word, the tie-off of unused ports, the priority clamp and duplicate rule,
 // and the unpacking of grants. The positions below are computed by hand for 16 ports, 16 VLs,
 // CREDIT_W 16, PRIO_W 3 (PORT_W = VL_W = 4).
-#define BOOST_TEST_MODULE arbiter_pins
 #include <boost/test/unit_test.hpp>
 #include <vector>
 

@@ -1,7 +1,6 @@
 // Lockstep co-verification of the Verilated switch arbiter against its C++ model: directed
 // corner cases plus constrained random must agree on every grant with full functional
 // coverage, and the deliberately broken RTL (no credit check) must be caught.
-#define BOOST_TEST_MODULE rtl_cosim
 #include <boost/test/unit_test.hpp>
 #include <iterator>
 #include <memory>

@@ -1,7 +1,6 @@
 // Directed unit tests of the switch-arbiter policy on the C++ reference model (AdaptiveArbiter):
 // virtual cut-through credit check, busy outputs, priority levels, most credits, the exact
 // round-robin rules and their fairness.
-#define BOOST_TEST_MODULE rtl_model
 #include <boost/test/unit_test.hpp>
 #include <map>
 #include <stdexcept>

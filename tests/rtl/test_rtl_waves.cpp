@@ -1,7 +1,6 @@
 // Waves of the Verilated switch arbiter: the VCD it writes is read back with tb/cosim's own
 // reader, and grants must appear in it on the cycles the C++ model says. Also the trace
 // window, the GTKWave save file's signal list, and SystemC time stamps.
-#define BOOST_TEST_MODULE rtl_waves
 #include <boost/test/unit_test.hpp>
 #include <fstream>
 #include <iterator>

@@ -2,7 +2,6 @@
 // as `fixed-priority-rtl` by ibsc_add_rtl_arbiter() (tests/rtl/CMakeLists.txt), co-verified
 // cycle by cycle against its own C++ reference (registered here as `fixed-priority`) and
 // against IBSC's model, which it must fail; and run in a fabric by name.
-#define BOOST_TEST_MODULE user_rtl_arbiter
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>

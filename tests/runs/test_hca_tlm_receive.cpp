@@ -2,7 +2,6 @@
 // is written into the platform's memory at the address the sender named, at its delivery
 // cycle, in the loosely-timed (b_transport), approximately-timed (nb_transport) and DMI
 // styles; a write the memory refuses is reported, never lost. One elaboration per case.
-#define BOOST_TEST_MODULE hca_tlm_receive
 #include <boost/test/unit_test.hpp>
 
 #include <tlm_utils/simple_target_socket.h>

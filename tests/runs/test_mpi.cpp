@@ -5,7 +5,6 @@
 // on 16 hosts ending with the right sums everywhere, under deterministic routing, and under
 // adaptive routing with the reliable transport reordering (and, with a tiny rearrange buffer,
 // re-sending) its packets. One elaboration per case, or per forked child.
-#define BOOST_TEST_MODULE hca_tlm
 #include <boost/test/unit_test.hpp>
 
 #include <array>

@@ -1,7 +1,6 @@
 // The progress record of a run spread over MPI ranks (tb/run/mpi_progress.h): what it writes as
 // items are handed out and come back, what a rerun of the same command keeps (whole lines only),
 // that another command starts afresh, and that the writes a stop cut short are cleared.
-#define BOOST_TEST_MODULE mpi_progress
 #include <boost/test/unit_test.hpp>
 
 #include <unistd.h>

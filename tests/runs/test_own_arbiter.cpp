@@ -1,7 +1,6 @@
 // A user's own switch arbiter, registered by name from outside IBSC (this file), as a user's
 // program would (ibsc/arbiter_registry.h): the scenario reader accepts its name and refuses an
 // unknown one with the registered names listed, and the fabric runs it in every switch.
-#define BOOST_TEST_MODULE own_arbiter
 #include <boost/test/unit_test.hpp>
 
 #include <fstream>

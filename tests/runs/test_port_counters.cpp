@@ -1,7 +1,6 @@
 // The switches' named counters per port and VL (models/port_counters.h, run.port_counters)
 // against a case worked by hand: one switch, hosts 0 and 1 both send to host 2 back to back.
 // Each run in a child process (SystemC elaborates once per process).
-#define BOOST_TEST_MODULE port_counters
 #include <boost/test/unit_test.hpp>
 
 #include <nlohmann/json.hpp>

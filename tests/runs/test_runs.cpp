@@ -1,7 +1,6 @@
 // Whole-fabric runs: conservation at and beyond saturation, the deadlock watchdog (fires for
 // dimension-order routing on one VL, silent for e-cube on two), determinism, and the
 // channel-load bound on accepted traffic. Each case is its own process (one elaboration).
-#define BOOST_TEST_MODULE fabric_runs
 #include <boost/test/unit_test.hpp>
 
 #include <filesystem>

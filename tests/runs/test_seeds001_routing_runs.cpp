@@ -3,7 +3,6 @@
 // (20 packets per host at half load), prepared and checked as `ibsc run` does (CDG check
 // included), deliver every packet: generated = injected = delivered = hosts x 20, none left in
 // the fabric. Each case is its own process (one elaboration).
-#define BOOST_TEST_MODULE seeds001_routing_runs
 #include <boost/test/unit_test.hpp>
 
 #include "routing/routing.h"

@@ -2,7 +2,6 @@
 // narrow (run.measure: ci) stops, and its interval covers the long-run mean; the saturation
 // decision finds a ring permutation's analytic capacity. Points run in forked workers (one
 // elaboration per process), as a sweep runs them.
-#define BOOST_TEST_MODULE statistics
 #include <boost/test/unit_test.hpp>
 
 #include <cmath>

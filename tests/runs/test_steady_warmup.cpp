@@ -7,7 +7,6 @@
 // for the fill and the same load is carried (the complement's bound with detours is 50%,
 // reports/large-direct/warmup-sensitivity.md). An overloaded point still reads saturated.
 // Points run in forked workers (one elaboration per process).
-#define BOOST_TEST_MODULE steady_warmup
 #include <boost/test/unit_test.hpp>
 
 #include <cmath>

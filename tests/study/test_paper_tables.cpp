@@ -4,7 +4,6 @@
 // the paper, that the band holds. A change that moves a reproduced number fails here, not in a
 // reader's second look. Rows too slow for the suite (seeds/002's 9x9 and 10x10: 3-6 s each) are
 // skipped; the study's full run writes them.
-#define BOOST_TEST_MODULE paper_tables
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>

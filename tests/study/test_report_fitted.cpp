@@ -4,7 +4,6 @@
 // measured rows (factors computed from the run, at the reading each side names) go through the
 // one writer, studies/study_fitted.h. A study file whose `fitted` list changes needs its report's
 // section changed with it; this case prints both.
-#define BOOST_TEST_MODULE report_fitted
 #include <boost/test/unit_test.hpp>
 
 #include <fstream>

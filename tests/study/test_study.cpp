@@ -1,5 +1,4 @@
 // Studies: the study file, its experiments and checks, scenario round trips, report pieces.
-#define BOOST_TEST_MODULE study
 #include <boost/test/unit_test.hpp>
 
 #include <cstdio>

@@ -1,6 +1,5 @@
 // Studies: channel-load bounds, hand-computed for tori and hypercubes; fair shares; the bound
 // minimal routing cannot avoid.
-#define BOOST_TEST_MODULE study_bounds
 #include <boost/test/unit_test.hpp>
 
 #include <cstdio>

@@ -1,5 +1,4 @@
 // The tb_core test executable: destination patterns, injection processes, the latency
 // histogram, results files and scenario reading. Plain C++, no SystemC, so one process runs
 // every suite; ctest still lists each suite on its own.
-#define BOOST_TEST_MODULE tb_core
 #include <boost/test/unit_test.hpp>

@@ -1,6 +1,5 @@
 // PhaseProgress (tb/cli/phase_progress.h, issue 37): a long phase prints its elapsed time on
 // stderr and a done line; a quick one prints nothing, so quick commands' output is unchanged.
-#define BOOST_TEST_MODULE phase_progress
 #include <boost/test/unit_test.hpp>
 
 #include <unistd.h>

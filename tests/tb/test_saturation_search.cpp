@@ -2,7 +2,6 @@
 // threshold: every step above T saturates, T and below are carried. Whatever the mode (plain
 // bisection, top-first under a bound, a guess near or far), the search must return T; a guess on
 // T settles in two probes (T carried, T + 1 saturated), and no probe is run twice.
-#define BOOST_TEST_MODULE saturation_search
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>

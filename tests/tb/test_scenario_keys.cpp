@@ -1,7 +1,6 @@
 // The scenario key declarations (tb/scenario/scenario_keys.cpp): each is complete and consistent (help,
 // a default of its own type within its range or among its choices), and load_scenario reads
 // every declared key, each through its declaration (a read of the wrong type would throw).
-#define BOOST_TEST_MODULE scenario_keys
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>

@@ -13,7 +13,6 @@
 //          756, 1012, ..., 2548 -> counter 25, 26, ..., 32
 //   switch 0 input 3 drains from 200: block k freed at 200 + 256 (k+1), credit at HCA 0
 //   one fly later: 556, ..., 2348.
-#define BOOST_TEST_MODULE fabric_waves
 #include <boost/test/unit_test.hpp>
 
 #include <cmath>
