@@ -1,5 +1,6 @@
 #include "studies/study_report.h"
 
+#include "studies/report_text.h"
 #include "studies/study_conclusions.h"
 #include "studies/study_fitted.h"
 #include "studies/study_report_cc.h"
@@ -65,7 +66,7 @@ std::string explanation_for(const Study& s, const std::string& cell) {
   return "";
 }
 
-std::string num(double v, int decimals) { return std::isnan(v) ? "n/a" : fmt::format("{:.{}f}", v, decimals); }
+using report::num;
 
 // How the runs of this mode measure, from the mode's overrides ("run.window_ns=500000").
 std::string measurement_note_text(const Study& s, bool quick) {

@@ -15,7 +15,7 @@ std::string f3(double v) {
   return b;
 }
 
-std::string pct(double v) {
+std::string signed_pct_of(double v) {
   char b[32];
   std::snprintf(b, sizeof b, "%+.1f%%", 100 * v);
   return b;
@@ -40,7 +40,7 @@ const nlohmann::ordered_json* cc_of(const ExperimentResult* r) {
   return &r->points.front().congestion_control;
 }
 
-double num(const nlohmann::ordered_json& j, const char* k) { return j.contains(k) ? j[k].get<double>() : 0.0; }
+double json_number(const nlohmann::ordered_json& j, const char* k) { return j.contains(k) ? j[k].get<double>() : 0.0; }
 
 // The hot senders' throughput (host_sent), slowest / fastest: the parking-lot unfairness among
 // the contributors. The senders are those of the base scenario's traffic.hotspot_senders, named
@@ -64,7 +64,7 @@ void tree_tables(std::ostream& md, const StudyRun& run, const Roles& ro, const s
                  std::vector<std::string>& failures) {
   const Study& s = *run.study;
   const auto* base = cc_of(find_experiment(run, net, ro.off, ro.base, len));
-  const double victims0 = base ? num(*base, "victim_throughput_per_source") : 0;
+  const double victims0 = base ? json_number(*base, "victim_throughput_per_source") : 0;
   md << "## " << net << ": tree saturation\n\n";
   if (base) md << "Victims with no hot spot (hot senders silent, CC off): **" << f3(victims0) << "** of link rate.\n\n";
   md << "| CC setting | hot link (per hot host) | victims (per source) | victims / no hot spot | slowest victim source "
@@ -79,15 +79,16 @@ void tree_tables(std::ostream& md, const StudyRun& run, const Roles& ro, const s
       md << "| " << rt.name << " | failed: " << r->error << " | | | | | | |\n";
       continue;
     }
-    const double hot = num(*cc, "hot_throughput"), vic = num(*cc, "victim_throughput_per_source");
+    const double hot = json_number(*cc, "hot_throughput"), vic = json_number(*cc, "victim_throughput_per_source");
     const double ratio = victims0 > 0 ? vic / victims0 : 0;
     md << "| " << rt.name << " | " << f3(hot) << " | " << f3(vic) << " | " << (victims0 > 0 ? f3(ratio) : "-") << " | "
-       << f3(num(*cc, "slowest_victim_source")) << " | " << senders_spread(*cc, s) << " | "
+       << f3(json_number(*cc, "slowest_victim_source")) << " | " << senders_spread(*cc, s) << " | "
        << (*cc)["fecn_marked"].dump() << " | " << (*cc)["becn_received"].dump() << " |\n";
     if (rt.name == ro.off) {
       off_ratio = ratio;
-      if (num(*cc, "fecn_marked") > 0) failures.push_back(r->exp.name + ": FECN marks with congestion control off");
-    } else if (num(*cc, "fecn_marked") == 0) {
+      if (json_number(*cc, "fecn_marked") > 0)
+        failures.push_back(r->exp.name + ": FECN marks with congestion control off");
+    } else if (json_number(*cc, "fecn_marked") == 0) {
       failures.push_back(r->exp.name + ": no FECN mark under the hot spot with congestion control on");
     }
     if (rt.name == ro.on) {
@@ -119,12 +120,12 @@ void uniform_table(std::ostream& md, const StudyRun& run, const Roles& ro, const
     const ExperimentResult* r = find_experiment(run, net, rt.name, ro.uni, len);
     if (!r || r->points.empty()) continue;
     const double t = saturation_throughput(r->points);
-    md << "| " << rt.name << " | " << f3(t) << " | " << (rt.name == ro.off ? "" : pct(t / t0 - 1)) << " | "
+    md << "| " << rt.name << " | " << f3(t) << " | " << (rt.name == ro.off ? "" : signed_pct_of(t / t0 - 1)) << " | "
        << f3(r->points.front().avg_latency_ns) << " |\n";
     if (rt.name == ro.on) worst = t / t0 - 1;
   }
   md << "\nAcceptance: uniform traffic loses less than 5% saturation throughput with CC on (" << ro.on
-     << "): " << pct(worst) << " -> " << (worst > -0.05 ? "met" : "NOT met") << "\n\n";
+     << "): " << signed_pct_of(worst) << " -> " << (worst > -0.05 ? "met" : "NOT met") << "\n\n";
 }
 
 void write_series(const std::string& dir, const StudyRun& run, const Roles& ro) {

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include "studies/report_text.h"
 
 #include <fmt/format.h>
 
@@ -13,15 +14,11 @@ namespace {
 
 bool ran(const ExperimentResult* r) { return r && r->error.empty() && !r->points.empty(); }
 
-std::string pct(double fraction) { return std::isnan(fraction) ? "-" : fmt::format("{:.1f}", 100 * fraction); }
+std::string pct_of(double fraction) { return std::isnan(fraction) ? "-" : fmt::format("{:.1f}", 100 * fraction); }
 
 std::string signed_pct(double ratio) { return std::isnan(ratio) ? "-" : fmt::format("{:+.0f}%", 100 * (ratio - 1)); }
 
-const LoadPointResult* at_load(const ExperimentResult& r, double load) {
-  for (const auto& p : r.points)
-    if (std::abs(p.offered_load - load) < 1e-9) return &p;
-  return nullptr;
-}
+using report::at_load;
 
 // The offered load the counters of one network, pattern and length are read at (see the header):
 // report_options counters_at, or the lowest load at which the baseline is saturated that every
@@ -68,7 +65,7 @@ std::string file_part(const Study& s, const std::string& net, const std::string&
   return f;
 }
 
-struct Cell {
+struct VariantCell {
   const ExperimentResult* r = nullptr;
   double saturation = NAN;  // fraction of link capacity per host
   const LoadPointResult* at = nullptr;
@@ -76,7 +73,7 @@ struct Cell {
 };
 
 // The switches' counters of every variant at `load` (the header says which load).
-void write_counter_table(std::ostream& md, const Study& s, const std::vector<Cell>& cells, double load) {
+void write_counter_table(std::ostream& md, const Study& s, const std::vector<VariantCell>& cells, double load) {
   md << fmt::format(
       "\nWhere the heads waited at offered load {:.1f}% ({}; a variant whose sweep stopped below it, having "
       "saturated earlier, at its highest load): means per switch over the window; a stall column is the mean number "
@@ -90,27 +87,27 @@ void write_counter_table(std::ostream& md, const Study& s, const std::vector<Cel
   md << "| variant | load | accepted | saturated | latency (ns) | credit | output busy | HOL | head wait "
         "| buffered (B) |\n|---|---|---|---|---|---|---|---|---|---|\n";
   for (size_t i = 0; i < cells.size(); ++i) {
-    const Cell& c = cells[i];
+    const VariantCell& c = cells[i];
     if (!c.at) continue;
     if (!c.c.present) {
       md << "| " << s.routings[i].name << " | no counters (run.port_counters off) | | | | | | | | |\n";
       continue;
     }
     md << fmt::format("| {} | {}% | {}% | {} | {:.0f} | {:.3f} | {:.3f} | {:.3f} | {:.3f} | {:.0f} |\n",
-                      s.routings[i].name, pct(c.at->offered_load), pct(c.at->accepted_fraction),
+                      s.routings[i].name, pct_of(c.at->offered_load), pct_of(c.at->accepted_fraction),
                       c.at->saturated ? "yes" : "no", c.at->avg_latency_ns, c.c.credit_stall, c.c.output_busy_stall,
                       c.c.hol_blocked, c.c.head_wait, c.c.occupancy_bytes);
   }
 }
 
 // One line per variant: the stall it removed or added most against the baseline at the same load.
-void write_against_baseline(std::ostream& md, const Study& s, const std::vector<Cell>& cells) {
-  const Cell& b = cells.front();
+void write_against_baseline(std::ostream& md, const Study& s, const std::vector<VariantCell>& cells) {
+  const VariantCell& b = cells.front();
   if (!ran(b.r)) return;
   const double base_sat = b.saturation;
   md << "\nAgainst " << s.routings.front().name << " at the same offered load:\n\n";
   for (size_t i = 1; i < cells.size(); ++i) {
-    const Cell& c = cells[i];
+    const VariantCell& c = cells[i];
     const LoadPointResult* bp = c.at ? at_load(*b.r, c.at->offered_load) : nullptr;
     if (!c.at || !c.c.present || !bp || !counter_means(*bp).present) continue;
     const CounterMeans bc = counter_means(*bp);
@@ -124,7 +121,8 @@ void write_against_baseline(std::ostream& md, const Study& s, const std::vector<
       return better ? x.second < y.second : x.second > y.second;
     });
     md << fmt::format("- {}: saturation {} ({}% against {}%); at {:.1f}% load, ", s.routings[i].name,
-                      signed_pct(c.saturation / base_sat), pct(c.saturation), pct(base_sat), 100 * c.at->offered_load);
+                      signed_pct(c.saturation / base_sat), pct_of(c.saturation), pct_of(base_sat),
+                      100 * c.at->offered_load);
     const std::string all = fmt::format(
         "(credit {:.3f}, output busy {:.3f}, HOL {:.3f}; baseline {:.3f}, {:.3f}, {:.3f})", c.c.credit_stall,
         c.c.output_busy_stall, c.c.hol_blocked, bc.credit_stall, bc.output_busy_stall, bc.hol_blocked);
@@ -142,10 +140,10 @@ void write_section(std::ostream& md, std::ostream& sat_csv, const std::string& d
   const Study& s = *run.study;
   const std::string sub = figure_subtitle(s, net, {pattern}, len);
   const double load = counter_load(run, net, pattern, len);
-  std::vector<Cell> cells;
+  std::vector<VariantCell> cells;
   std::vector<std::pair<std::string, std::vector<LoadPointResult>>> series;
   for (const auto& v : s.routings) {
-    Cell c;
+    VariantCell c;
     c.r = find_experiment(run, net, v.name, pattern, len);
     if (ran(c.r)) {
       c.saturation = saturation_point(c.r->points).accepted_fraction;
@@ -170,7 +168,7 @@ void write_section(std::ostream& md, std::ostream& sat_csv, const std::string& d
      << "|---|---|---|---|---|---|\n";
   const double base_sat = cells.front().saturation;
   for (size_t i = 0; i < cells.size(); ++i) {
-    const Cell& c = cells[i];
+    const VariantCell& c = cells[i];
     const std::string& name = s.routings[i].name;
     if (!c.r) continue;
     if (!ran(c.r)) {
@@ -178,8 +176,8 @@ void write_section(std::ostream& md, std::ostream& sat_csv, const std::string& d
       continue;
     }
     const double bound = bound_fraction(c.r->bound);
-    md << fmt::format("| {} | **{}** | {}% | {} | {} | {:.0f} |\n", name, pct(c.saturation), pct(c.saturation / bound),
-                      i == 0 ? "-" : signed_pct(c.saturation / base_sat), pct(bound),
+    md << fmt::format("| {} | **{}** | {}% | {} | {} | {:.0f} |\n", name, pct_of(c.saturation),
+                      pct_of(c.saturation / bound), i == 0 ? "-" : signed_pct(c.saturation / base_sat), pct_of(bound),
                       c.r->points.front().avg_latency_ns);
     sat_csv << net << "," << pattern << "," << len << "," << name << "," << fmt::format("{:.6f}", c.saturation) << ","
             << fmt::format("{:.6f}", bound) << ","

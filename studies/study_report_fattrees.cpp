@@ -9,19 +9,20 @@
 
 #include <fmt/format.h>
 
+#include "studies/report_text.h"
 #include "tb/run/saturation_search.h"
 
 namespace ibsc::tb {
 namespace {
 
-constexpr double kBoundTolerance = 0.05;  // as the other reports (bytes in buffers at the window's edges)
+constexpr double kFatTreeBoundTolerance = 0.05;  // as the other reports (bytes in buffers at the window's edges)
 
 int grid_of(const Study& s) {
   auto g = s.report_options.find("grid");
   return g != s.report_options.end() && !g->second.empty() ? std::stoi(g->second.front()) : 128;
 }
 
-bool random_uniform(const Study& s, const std::string& pattern) {
+bool uniform_or_all_to_all(const Study& s, const std::string& pattern) {
   const auto& set = s.axis(s.patterns, pattern).set;
   // all-to-all: its bound is the uniform matrix's (tb/cli/cmd_reproduce.cpp), reported, not held to
   return std::find(set.begin(), set.end(), "traffic.pattern=uniform") != set.end() ||
@@ -34,7 +35,7 @@ std::string field(std::string v) {
   return v;
 }
 
-std::string pct(double v) { return std::isnan(v) ? "-" : fmt::format("{:.1f}", v); }
+using report::pct;
 
 // Out-of-order arrivals at the destination NICs over the probes, and packets delivered.
 std::string reorder_text(const ExperimentResult& r) {
@@ -75,7 +76,7 @@ std::vector<std::string> write_fat_trees_report(const std::string& dir, const St
   for (size_t k = 0; k < mode.size(); ++k) md << (k ? ", `" : "- Settings of this mode: `") << mode[k] << "`";
   md << "\n";
 
-  std::vector<std::string> failures = study_failures(run, kBoundTolerance);
+  std::vector<std::string> failures = study_failures(run, kFatTreeBoundTolerance);
   std::ofstream csv(dir + "/fat-trees.csv");
   csv << "table,row,network,routing,route_seconds,busiest_uniform,busiest_shift,pattern,saturation,bound,status,"
          "grid\n";
@@ -118,7 +119,7 @@ std::vector<std::string> write_fat_trees_report(const std::string& dir, const St
           const int bound_step = step_above_bound(bound_fraction(r->bound), g) - 1;
           // One step of the report's grid, also where the search ran on a finer one.
           const int slack = std::max(1, g / grid);
-          if (!random_uniform(s, p.name) && !r->below_first_step && r->saturation_step < bound_step - slack)
+          if (!uniform_or_all_to_all(s, p.name) && !r->below_first_step && r->saturation_step < bound_step - slack)
             failures.push_back(
                 fmt::format("{} {} {}: saturation {:.1f}% is more than one 1/{} step under the bound "
                             "{:.1f}%",

@@ -13,12 +13,6 @@
 
 namespace ibsc::tb::inorder {
 
-std::string num(double v, int decimals) { return std::isnan(v) ? "n/a" : fmt::format("{:.{}f}", v, decimals); }
-
-std::vector<std::string> option(const Study& s, const std::string& key) {
-  auto it = s.report_options.find(key);
-  return it == s.report_options.end() ? std::vector<std::string>{} : it->second;
-}
 std::string first(const Study& s, const std::string& key) {
   auto v = option(s, key);
   return v.empty() ? "" : v[0];

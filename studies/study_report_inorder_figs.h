@@ -26,12 +26,13 @@
 #include <string>
 #include <vector>
 
+#include "studies/report_text.h"
 #include "studies/study_report.h"
 
 namespace ibsc::tb::inorder {
 
-std::string num(double v, int decimals);
-std::vector<std::string> option(const Study& s, const std::string& key);
+using report::num;
+using report::option;
 std::string first(const Study& s, const std::string& key);
 double paper_value(const std::string& text);  // NAN for "~" or empty
 

@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "studies/report_text.h"
 #include "studies/study_fitted.h"
 #include "tb/run/saturation_search.h"
 #include "tb/scenario/scenario.h"
@@ -19,11 +20,11 @@
 namespace ibsc::tb {
 namespace {
 
-constexpr int kGrid = 128;                // the talk's step: 1/128 of injection bandwidth
-constexpr double kBoundTolerance = 0.05;  // as the torus-routing report (bytes in buffers at the window's edges)
+constexpr int kGrid = 128;                     // the talk's step: 1/128 of injection bandwidth
+constexpr double kLargeBoundTolerance = 0.05;  // as the torus-routing report (bytes in buffers at the window's edges)
 
 // One cell: the talk's value, ours and the bound, all in % of injection bandwidth.
-struct Cell {
+struct RowCell {
   const ExperimentResult* r = nullptr;
   double talk = NAN;
   double ours = NAN;     // step / grid
@@ -49,15 +50,15 @@ std::string slack_text(const StudyRun& run) {
   return n == 1 ? fmt::format("one 1/{} step", kGrid) : fmt::format("{} 1/{} steps", n, kGrid);
 }
 
-bool random_uniform(const Study& s, const std::string& pattern) {
+bool uniform_pattern(const Study& s, const std::string& pattern) {
   const auto& set = s.axis(s.patterns, pattern).set;
   return std::find(set.begin(), set.end(), "traffic.pattern=uniform") != set.end();
 }
 
-std::string pct(double v) { return std::isnan(v) ? "-" : fmt::format("{:.1f}", v); }
+using report::pct;
 
-Cell cell_of(const StudyRun& run, const SaturationRow& row, const std::string& pattern) {
-  Cell c;
+RowCell cell_of(const StudyRun& run, const SaturationRow& row, const std::string& pattern) {
+  RowCell c;
   auto t = row.talk.find(pattern);
   if (t != row.talk.end()) c.talk = t->second;
   const std::string& net = row.network_for(run.quick, run.talk_scale);
@@ -67,14 +68,14 @@ Cell cell_of(const StudyRun& run, const SaturationRow& row, const std::string& p
   if (row.deterministic) {
     c.bound = 100.0 * bound_fraction(c.r->bound);
     c.bound_step = step_above_bound(bound_fraction(c.r->bound), kGrid) - 1;
-    c.checked = !random_uniform(*run.study, pattern);
+    c.checked = !uniform_pattern(*run.study, pattern);
     c.within =
         !c.checked || (c.r->saturation_step >= c.bound_step - slack_steps(run) && c.r->saturation_step <= c.bound_step);
   }
   return c;
 }
 
-std::string cell_text(const Cell& c, bool deterministic) {
+std::string cell_text(const RowCell& c, bool deterministic) {
   if (!c.r) return pct(c.talk) + " / -";
   if (c.r->not_built) return pct(c.talk) + " / not built";
   if (!c.r->error.empty()) return pct(c.talk) + " / failed";
@@ -94,9 +95,9 @@ void write_rankings(std::ostream& md, const StudyRun& run) {
     size_t end = first;
     while (end < s.rows.size() && s.rows[end].table == s.rows[first].table) ++end;
     for (const auto& p : s.patterns) {
-      std::vector<std::pair<const SaturationRow*, Cell>> cells;
+      std::vector<std::pair<const SaturationRow*, RowCell>> cells;
       for (size_t k = first; k < end; ++k) {
-        const Cell c = cell_of(run, s.rows[k], p.name);
+        const RowCell c = cell_of(run, s.rows[k], p.name);
         if (!std::isnan(c.ours) && !std::isnan(c.talk)) cells.emplace_back(&s.rows[k], c);
       }
       if (cells.size() < 2) continue;
@@ -159,10 +160,10 @@ void write_minimal_bounds(std::ostream& md, const StudyRun& run) {
         "its network's bound, which only a saturation test that misses a few held-back flows allows (it judges "
         "all hosts' traffic together).\n\n| row | network / talk's |";
   for (const auto& p : s.patterns)
-    if (!random_uniform(s, p.name)) md << " " << p.name << " |";
+    if (!uniform_pattern(s, p.name)) md << " " << p.name << " |";
   md << "\n|---|---|";
   for (const auto& p : s.patterns)
-    if (!random_uniform(s, p.name)) md << "---|";
+    if (!uniform_pattern(s, p.name)) md << "---|";
   md << "\n";
   for (const std::string& item : it->second) {
     const std::string table = item.substr(0, item.find(" / ")), label = item.substr(item.find(" / ") + 3);
@@ -173,8 +174,8 @@ void write_minimal_bounds(std::ostream& md, const StudyRun& run) {
       throw std::runtime_error("report_options.minimal_rows: '" + item + "' names no row with a talk_network");
     md << "| " << item << " | " << row->network << " / " << row->talk_network << " |";
     for (const auto& p : s.patterns) {
-      if (random_uniform(s, p.name)) continue;
-      const Cell c = cell_of(run, *row, p.name);
+      if (uniform_pattern(s, p.name)) continue;
+      const RowCell c = cell_of(run, *row, p.name);
       std::string cell = pct(c.talk) + " / **" + pct(c.ours) + "**";
       for (const std::string& net : {row->network, row->talk_network}) {
         const MinimalBound b = minimal_bound_on(s, *row, p.name, net);
@@ -191,9 +192,9 @@ void write_minimal_bounds(std::ostream& md, const StudyRun& run) {
 
 // Where a headline on a minimal row (report_options minimal_rows) is not met: the bound minimal
 // paths allow on our network and on the talk's, measured.
-std::string headline_cause(const Study& s, const SaturationRow& row, const std::string& pattern, const Cell& c) {
+std::string headline_cause(const Study& s, const SaturationRow& row, const std::string& pattern, const RowCell& c) {
   auto it = s.report_options.find("minimal_rows");
-  if (it == s.report_options.end() || row.talk_network.empty() || random_uniform(s, pattern) ||
+  if (it == s.report_options.end() || row.talk_network.empty() || uniform_pattern(s, pattern) ||
       std::find(it->second.begin(), it->second.end(), row.table + " / " + row.label) == it->second.end())
     return "";
   const MinimalBound ours = minimal_bound_on(s, row, pattern, row.network);
@@ -240,7 +241,7 @@ void write_headlines(std::ostream& md, const StudyRun& run) {
       throw std::runtime_error(
           "report_options.headlines: '" + h +
           "' is not 'TABLE / ROW / PATTERN >= VALUE', '... <= VALUE' or '... ~ VALUE' naming a row");
-    const Cell c = cell_of(run, *row, pattern);
+    const RowCell c = cell_of(run, *row, pattern);
     const bool met = op == ">="   ? c.ours >= value
                      : op == "<=" ? c.ours <= value
                                   : std::abs(c.ours - value) <= s.explain_above * value;
@@ -295,7 +296,7 @@ std::vector<std::string> write_large_direct_report(const std::string& dir, const
         "(u) a uniform (random) cell, reported against its bound but not held to it (random arrivals queue at "
         "the busiest channels and back-pressure the fabric before those are full). The network column names the "
         "network run (the study's `networks`).\n";
-  std::vector<std::string> failures = study_failures(run, kBoundTolerance);
+  std::vector<std::string> failures = study_failures(run, kLargeBoundTolerance);
   std::vector<ReportOutlier> outliers;
   std::ofstream csv(dir + "/saturation.csv");
   csv << "table,row,network,routing,pattern,talk,ours,bound,bound_step,ours_step,probes,wall_seconds,status,"
@@ -311,7 +312,7 @@ std::vector<std::string> write_large_direct_report(const std::string& dir, const
     }
     md << "| " << row.label << (row.deterministic ? "" : " (adaptive)") << " | " << net << " |";
     for (const auto& p : s.patterns) {
-      const Cell c = cell_of(run, row, p.name);
+      const RowCell c = cell_of(run, row, p.name);
       md << " " << cell_text(c, row.deterministic) << " |";
       const std::string status = !c.r                  ? "not run"
                                  : c.r->not_built      ? "not built"
@@ -336,7 +337,7 @@ std::vector<std::string> write_large_direct_report(const std::string& dir, const
   std::string ratios;
   for (const SaturationRow& row : s.rows)
     for (const auto& p : s.patterns) {
-      const Cell c = cell_of(run, row, p.name);
+      const RowCell c = cell_of(run, row, p.name);
       if (row.deterministic && !c.checked && !std::isnan(c.ours) && c.bound > 0)
         ratios +=
             fmt::format("{}{} {}: {:.0f}%", ratios.empty() ? "" : "; ", row.table, row.label, 100 * c.ours / c.bound);
@@ -355,7 +356,7 @@ std::vector<std::string> write_large_direct_report(const std::string& dir, const
       if (!row.deterministic || row.talk_network.empty()) continue;
       md << "| " << row.table << " " << row.label << " | " << row.talk_network << " |";
       for (const auto& p : s.patterns) {
-        const Cell c = cell_of(run, row, p.name);
+        const RowCell c = cell_of(run, row, p.name);
         const double b = c.r && c.r->talk_bound >= 0 ? 100 * c.r->talk_bound : NAN;
         md << " " << pct(c.talk) << " / " << (c.r && c.r->not_built ? "not built" : pct(b)) << " |";
         if (!std::isnan(b) && !std::isnan(c.talk) && std::abs(b - c.talk) > s.explain_above * c.talk)

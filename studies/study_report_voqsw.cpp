@@ -9,22 +9,20 @@
 
 #include <fmt/format.h>
 
+#include "studies/report_text.h"
 #include "studies/study_fitted.h"
 
 namespace ibsc::tb {
 namespace {
 
-std::string num(double v, int decimals) { return std::isnan(v) ? "n/a" : fmt::format("{:.{}f}", v, decimals); }
+using report::at_load;
+using report::num;
+using report::option;
 
-double throughput(const StudyRun& run, const std::string& net, const std::string& routing, const std::string& pattern,
-                  const std::string& length) {
+double sweep_throughput(const StudyRun& run, const std::string& net, const std::string& routing,
+                        const std::string& pattern, const std::string& length) {
   const ExperimentResult* r = find_experiment(run, net, routing, pattern, length);
   return r && r->error.empty() && !r->points.empty() ? r->throughput : NAN;
-}
-
-std::vector<std::string> option(const Study& s, const std::string& key) {
-  auto it = s.report_options.find(key);
-  return it == s.report_options.end() ? std::vector<std::string>{} : it->second;
 }
 
 // The load point of `r` at the highest offered load `other` also ran unsaturated (sweeps share
@@ -37,11 +35,6 @@ const LoadPointResult* common_point(const ExperimentResult& r, const ExperimentR
           (!best || p.offered_load > best->offered_load))
         best = &p;
   return best;
-}
-const LoadPointResult* at_load(const ExperimentResult& r, double load) {
-  for (const auto& p : r.points)
-    if (std::abs(p.offered_load - load) < 1e-9) return &p;
-  return nullptr;
 }
 
 // Uniform traffic, both readings of throughput (tb/stats/results.h, the same for every routing):
@@ -248,8 +241,8 @@ std::vector<std::string> write_voqsw_report(const std::string& dir, const StudyR
         std::ostringstream row;
         row << "| " << net.name << " | " << rt << " |";
         for (const auto& p : s.patterns) {
-          const double b = throughput(run, net.name, base, p.name, table.length);
-          const double t = throughput(run, net.name, rt, p.name, table.length);
+          const double b = sweep_throughput(run, net.name, base, p.name, table.length);
+          const double t = sweep_throughput(run, net.name, rt, p.name, table.length);
           const double ours = t / b;
           auto pt = table.paper.find(net.name);
           const bool has_paper = pt != table.paper.end() && pt->second.count(p.name + "/" + rt);
@@ -287,7 +280,8 @@ std::vector<std::string> write_voqsw_report(const std::string& dir, const StudyR
     std::string ours;
     bool holds = true, any = false;
     for (const auto& net : s.tori) {
-      double f = throughput(run, net.name, voq, uniform, length) / throughput(run, net.name, base, uniform, length);
+      double f = sweep_throughput(run, net.name, voq, uniform, length) /
+                 sweep_throughput(run, net.name, base, uniform, length);
       if (std::isnan(f)) continue;
       any = true;
       ours += (ours.empty() ? "" : ", ") + net.name + " " + num(f, 2);
@@ -296,7 +290,8 @@ std::vector<std::string> write_voqsw_report(const std::string& dir, const StudyR
     acceptance.push_back({voq + " over " + base + ", " + uniform + ": factor >= 1.4 at every size",
                           any ? ours : "not run", any && holds});
     const std::string& largest = s.tori.back().name;
-    double f = throughput(run, largest, voq, uniform, length) / throughput(run, largest, base, uniform, length);
+    double f =
+        sweep_throughput(run, largest, voq, uniform, length) / sweep_throughput(run, largest, base, uniform, length);
     acceptance.push_back({"factor >= 2.5 on " + largest + " (paper 3.29)", num(f, 2), !std::isnan(f) && f >= 2.5});
   }
   const std::vector<std::string> series = option(s, "hotspot_series");
@@ -304,7 +299,7 @@ std::vector<std::string> write_voqsw_report(const std::string& dir, const StudyR
     std::vector<double> f;
     f.reserve(series.size());
     for (const auto& p : series)
-      f.push_back(throughput(run, net.name, voq, p, length) / throughput(run, net.name, base, p, length));
+      f.push_back(sweep_throughput(run, net.name, voq, p, length) / sweep_throughput(run, net.name, base, p, length));
     if (series.empty() || std::any_of(f.begin(), f.end(), [](double v) { return std::isnan(v); })) continue;
     std::string ours;
     bool grows = true;
@@ -388,7 +383,7 @@ std::vector<std::string> write_voqsw_report(const std::string& dir, const StudyR
   for (const auto& p : option(s, "hotspot"))
     for (const auto& net : s.tori) {
       const ExperimentResult* br = find_experiment(run, net.name, base, p, length);
-      double b = throughput(run, net.name, base, p, length), v = throughput(run, net.name, voq, p, length);
+      double b = sweep_throughput(run, net.name, base, p, length), v = sweep_throughput(run, net.name, voq, p, length);
       if (std::isnan(b) || std::isnan(v) || br->points.size() < 2) continue;
       double step = 1;
       for (size_t i = 1; i < br->points.size(); ++i)

@@ -13,6 +13,7 @@
 #include "routing/routing.h"
 #include "routing/tftr.h"
 #include "routing/topo_spec.h"
+#include "studies/report_text.h"
 #include "studies/study_report_tftr.h"
 
 namespace ibsc::tb {
@@ -20,10 +21,7 @@ namespace {
 
 constexpr double kPoints = 5.0;  // up*/down* and Table 2's n=4 column: within this many points
 
-std::vector<std::string> option(const Study& s, const std::string& key) {
-  auto it = s.report_options.find(key);
-  return it == s.report_options.end() ? std::vector<std::string>{} : it->second;
-}
+using report::option;
 // The quick list when in quick mode and the study gives one.
 std::vector<std::string> mode_option(const Study& s, const std::string& key, bool quick) {
   auto q = option(s, key + "_quick");
