@@ -1,9 +1,10 @@
-# One precompiled header for every target that uses SystemC: <systemc> and nlohmann/json take
-# seconds to parse and most of our files include them, so each file would parse them anew (in
-# both of CI's trees). Targets adopt it with ibsc_use_pch(); routing/ never does (no SystemC
-# there). Boost.Test stays out: its header defines main() in the file that sets the module.
-# Tests built with flags of their own (IBSC_TEST_FLAGS: IBSC_TESTS_O0, IBSC_TESTS_UBSAN) get
-# their own copy, since GCC refuses a header precompiled at another optimisation level.
+# One precompiled header for every library and command that uses SystemC: <systemc> and
+# nlohmann/json take seconds to parse and most of our files include them, so each file would
+# parse them anew (in both of CI's trees). Targets adopt it with ibsc_use_pch(); routing/ never
+# does (no SystemC there). The test programs have their own, with Boost.Test in them
+# (tests/CMakeLists.txt). Targets built with the test programs' flags (IBSC_TEST_FLAGS:
+# IBSC_TESTS_O0, IBSC_TESTS_UBSAN: the command line and ibsc_study) get their own copy, since
+# GCC refuses a header precompiled at another optimisation level.
 set(_ibsc_pch_headers <systemc> <tlm> <nlohmann/json.hpp>
     <algorithm> <functional> <map> <memory> <string> <vector>)
 set(_ibsc_pch_hosts ibsc_pch)
@@ -19,7 +20,7 @@ if(IBSC_TEST_FLAGS)
   target_compile_options(ibsc_test_pch PRIVATE ${IBSC_TEST_FLAGS})
 endif()
 
-# ibsc_use_pch(target [TEST]): TEST for test executables.
+# ibsc_use_pch(target [TEST]): TEST for targets built with IBSC_TEST_FLAGS.
 function(ibsc_use_pch target)
   if(NOT IBSC_PCH)
     return()

@@ -31,7 +31,7 @@ struct RowCell {
   double bound = NAN;    // deterministic rows: the routed channel-load bound
   int bound_step = -1;   // the bound rounded down to the grid
   bool within = true;    // deterministic: ours at most slack_steps below the rounded bound
-  bool checked = false;  // held to the bound (permutations; see random_uniform)
+  bool checked = false;  // held to the bound (permutations; see uniform_pattern)
 };
 
 // Random (uniform) traffic is reported against its bound, not held to it: random arrivals at

@@ -58,7 +58,7 @@ int fault_count(const std::string& pattern) {
   }
 }
 
-std::string signed_pct(double v) { return std::isnan(v) ? "-" : fmt::format("{:+.1f}%", v); }
+std::string signed_percent(double v) { return std::isnan(v) ? "-" : fmt::format("{:+.1f}%", v); }
 
 // Throughput against faults, a line per network and fault model with the draws' spread, and the
 // paper's changes as points scaled to our fault-free throughput.
@@ -205,16 +205,16 @@ std::vector<std::string> write_tftr_report(const std::string& dir, const StudyRu
       std::string steady = "-";
       if (!l.steady.empty()) {
         const double m = Level::mean_of(l.steady);
-        steady = fmt::format("{:.3f} ({}; {} draws{})", m, f ? signed_pct(100 * (m / base_steady - 1)) : "-",
+        steady = fmt::format("{:.3f} ({}; {} draws{})", m, f ? signed_percent(100 * (m / base_steady - 1)) : "-",
                              l.steady.size(), l.unsettled ? fmt::format(" [{} not settled]", l.unsettled) : "");
       }
       md << fmt::format(
           "| {} | {} | {} | {} | {:.3f} ({:.3f}-{:.3f}) | {} | {} | {:.3f} ({}) | {} | {:.3f} | {} | {:.1f} | {:.3f} "
           "|\n",
           net, model, f, l.throughput.size(), l.mean(), *std::min_element(l.throughput.begin(), l.throughput.end()),
-          *std::max_element(l.throughput.begin(), l.throughput.end()), f ? signed_pct(change) : "-",
-          std::isnan(paper) || f == 0 ? "-" : signed_pct(paper), peak, f ? signed_pct(pchange) : "-", steady,
-          l.bound_mean(), f ? signed_pct(bchange) : "-", Level::mean_of(l.unreachable),
+          *std::max_element(l.throughput.begin(), l.throughput.end()), f ? signed_percent(change) : "-",
+          std::isnan(paper) || f == 0 ? "-" : signed_percent(paper), peak, f ? signed_percent(pchange) : "-", steady,
+          l.bound_mean(), f ? signed_percent(bchange) : "-", Level::mean_of(l.unreachable),
           l.mean() / (Level::mean_of(l.reachable) / all_pairs));
       csv << fmt::format("{},{},{},{},{:.4f},{:.4f},{:.4f},{:.4f},{:.2f},{},{:.4f},{:.4f},{:.2f},{:.2f},{},{},{}\n",
                          net, model, f, l.throughput.size(), l.mean(),

@@ -68,7 +68,7 @@ std::vector<double> percent(const routing::PathCensus& c, size_t max) {
   return v;
 }
 
-std::string cell(double paper, double ours) { return fmt::format("{:.2f} / {:.2f}", paper, ours); }
+std::string paper_vs_ours(double paper, double ours) { return fmt::format("{:.2f} / {:.2f}", paper, ours); }
 
 // A cell over the study's threshold (relative to the paper's value; a paper 0 against ours of a
 // point or more counts too).
@@ -193,7 +193,8 @@ void write_tftr_tables(std::ostream& md, const std::string& dir, const Study& s,
     md << "| " << torus << " | " << (paper.empty() ? "-" : fmt::format("{:.0f}", paper[0])) << " | "
        << r.tables.sls_used << " |";
     for (size_t n = 0; n < 4; ++n)
-      md << " " << (paper.size() > n + 1 ? cell(paper[n + 1], ours[n]) : fmt::format("{:.2f}", ours[n])) << " |";
+      md << " " << (paper.size() > n + 1 ? paper_vs_ours(paper[n + 1], ours[n]) : fmt::format("{:.2f}", ours[n]))
+         << " |";
     md << " " << (r.check.ok() ? "deadlock-free" : "**" + r.check.text() + "**") << " |\n";
     row("table1", torus, "tftr", 16, r, ours, paper);
     if (!r.check.ok()) failures.push_back("Table 1 " + torus + " TFTR: " + r.check.text());
@@ -218,7 +219,7 @@ void write_tftr_tables(std::ostream& md, const std::string& dir, const Study& s,
     const std::vector<double> ours = percent(r.census, 4);
     md << "| " << torus << " |";
     for (size_t n = 0; n < 4; ++n) {
-      md << " " << cell(paper[n], ours[n]) << " |";
+      md << " " << paper_vs_ours(paper[n], ours[n]) << " |";
       note(s, outliers, fmt::format("Table 1 up*/down* {} n={}", torus, n + 1), paper[n], ours[n]);
       worst_ud = std::max(worst_ud, std::abs(ours[n] - paper[n]));
       if (std::abs(ours[n] - paper[n]) > kPoints + 0.005)  // the paper prints 2 decimals
@@ -242,7 +243,7 @@ void write_tftr_tables(std::ostream& md, const std::string& dir, const Study& s,
     const std::vector<double> ours = percent(r.census, 4);
     md << "| " << torus << " | " << bound << " |";
     for (size_t n = 0; n < 4; ++n) {
-      md << " " << (n < paper.size() ? cell(paper[n], ours[n]) : fmt::format("{:.2f}", ours[n])) << " |";
+      md << " " << (n < paper.size() ? paper_vs_ours(paper[n], ours[n]) : fmt::format("{:.2f}", ours[n])) << " |";
       if (n < paper.size()) note(s, outliers, fmt::format("Table 2 {} n={}", item, n + 1), paper[n], ours[n]);
     }
     md << "\n";
