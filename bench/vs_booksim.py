@@ -108,9 +108,12 @@ def booksim_run(binary, torus, rate, sample_period):
         os.unlink(cfg)
     if "unstable" in text or "Total run time" not in text:
         sys.exit("vs_booksim: BookSim2 found %s unstable at %g packets/cycle/node" % (torus, rate))
-    cycles = float(re.findall(r"Time taken is (\d+) cycles", text)[-1])
-    accepted = float(re.findall(r"Accepted packet rate average = (\S+)", text)[-1])
-    hops = float(re.findall(r"Hops average = (\S+)", text)[-1])
+    figures = [re.findall(pattern, text) for pattern in
+               (r"Time taken is (\d+) cycles", r"Accepted packet rate average = (\S+)", r"Hops average = (\S+)")]
+    if not all(figures):
+        sys.exit("vs_booksim: BookSim2's output on %s lacks its cycle count, accepted rate or hop average "
+                 "(another BookSim2 version?); its last lines:\n%s" % (torus, "\n".join(text.splitlines()[-8:])))
+    cycles, accepted, hops = (float(f[-1]) for f in figures)
     return accepted * nodes * cycles * hops, cpu
 
 
@@ -129,6 +132,11 @@ def booksim_saturation(binary, torus, sample_period=1000, steps=7):
             p = subprocess.run([binary, cfg], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         finally:
             os.unlink(cfg)
+        # Its main returns -1 (255) after a run, 0 when the run did not end (unstable, judged
+        # below); anything else is a crash or a bad configuration, not a saturated network.
+        if p.returncode not in (0, 255):
+            sys.exit("vs_booksim: BookSim2 exited with %d on %s at %g packets/cycle/node:\n%s"
+                     % (p.returncode, torus, mid, "\n".join(p.stdout.splitlines()[-8:])))
         acc = re.findall(r"Accepted packet rate average = (\S+)", p.stdout)
         stable = "unstable" not in p.stdout and acc and float(acc[-1]) >= 0.95 * mid
         lo, hi = (mid, hi) if stable else (lo, mid)
@@ -161,6 +169,8 @@ def main():
             print("vs_booksim: no BookSim2 binary at %s; IBSC alone, beside the last BookSim2 figures" % a.booksim)
     else:
         print("vs_booksim: no --booksim PATH given; IBSC alone, beside the last BookSim2 figures")
+    if a.record and not binary:
+        sys.exit("vs_booksim: --record keeps BookSim2's figures of this run, and there are none without --booksim")
     if a.find_saturation:
         if not binary:
             sys.exit("vs_booksim: --find-saturation needs --booksim")
@@ -192,11 +202,13 @@ def main():
             if a.record:
                 t["booksim_ns_per_hop"] = round(b, 1)
                 t["booksim_runs"] = sorted(round(x, 1) for x in bs)
-                data["measured"] = datetime.date.today().isoformat()
+                t["measured"] = datetime.date.today().isoformat()  # per torus: --tori may name a few
+                data["measured"] = t["measured"]
                 data["machine"] = "%s, %d cores (%s)" % (platform.processor() or platform.machine(), os.cpu_count(),
                                                          platform.node())
         else:
-            b, source = t["booksim_ns_per_hop"], "measured " + data["measured"]
+            b, source = t["booksim_ns_per_hop"], "measured %s on %s" % (t.get("measured", data["measured"]),
+                                                                          data.get("machine", "?"))
         if not b:
             print("%-7s %12.1f %12s %9s   none measured yet" % (torus, i, "-", "-"))
             continue

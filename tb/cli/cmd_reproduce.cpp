@@ -11,6 +11,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -106,21 +107,53 @@ struct StandIn {
   double share_of_bound = -1;  // ours / bound (deterministic rows), -1: none
 };
 
-std::map<std::string, StandIn> read_stand_ins(const std::string& csv_path) {
+// Where the full run's results are: reports/<study>/saturation.csv under the working folder,
+// else beside the study's own tree (<study folder>/../../reports/<study>/saturation.csv, as in
+// this repository); empty when neither is there.
+std::string stand_in_path(const std::string& study_file, const std::string& name) {
+  const std::string rel = "reports/" + name + "/saturation.csv";
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(rel, ec)) return rel;
+  const auto beside = std::filesystem::path(study_file).parent_path() / ".." / ".." / rel;
+  if (std::filesystem::is_regular_file(beside, ec)) return beside.lexically_normal().string();
+  return "";
+}
+
+// TEXT: the CSV at PATH (for the messages). A row it cannot read is an error, not a row
+// skipped: a search that silently starts elsewhere gives other probes than the report's.
+std::map<std::string, StandIn> parse_stand_ins(const std::string& text, const std::string& path) {
   std::map<std::string, StandIn> out;
-  std::ifstream in(csv_path);
+  std::istringstream in(text);
   std::string line;
   std::getline(in, line);  // header: table,row,network,routing,pattern,talk,ours,bound,bound_step,ours_step,...
-  while (std::getline(in, line)) {
+  if (line.rfind("table,row,network,routing,pattern,talk,ours,bound,bound_step,ours_step,", 0) != 0)
+    throw std::runtime_error(path + ":1: not a saturation.csv of ibsc reproduce (header '" + line.substr(0, 80) + "')");
+  for (int n = 2; std::getline(in, line); ++n) {
     std::vector<std::string> f;
     for (size_t a = 0, b; a <= line.size(); a = b + 1) {
       b = std::min(line.find(',', a), line.size());
       f.push_back(line.substr(a, b - a));
     }
-    if (f.size() < 13 || f[12] != "ok") continue;
+    if (f.size() < 13)
+      throw std::runtime_error(path + ":" + std::to_string(n) + ": " + std::to_string(f.size()) +
+                               " fields, expected 13 or more (table,row,...,status)");
+    if (f[12] != "ok") continue;  // failed or not built in the full run: no result to start from
+    auto number = [&](int col, const char* key) {
+      size_t used = 0;
+      double v = 0;
+      try {
+        v = std::stod(f[col], &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used == 0 || used != f[col].size())
+        throw std::runtime_error(path + ":" + std::to_string(n) + ": key '" + key + "': '" + f[col] +
+                                 "' is not a number");
+      return v;
+    };
     StandIn si;
-    si.step = std::atoi(f[9].c_str());
-    const double ours = std::atof(f[6].c_str()), bound = std::atof(f[7].c_str());
+    si.step = static_cast<int>(number(9, "ours_step"));
+    const double ours = number(6, "ours"), bound = number(7, "bound");
     if (bound > 0) si.share_of_bound = ours / bound;
     out[f[0] + "/" + f[1] + "/" + f[4]] = si;
   }
@@ -239,6 +272,30 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
   // its share, and the others stop once all are back.
   const bool writer = writes_outputs();
   const bool spread = active_spreader() != nullptr;
+  std::map<std::string, StandIn> stand_ins;
+  if (o.talk_scale) {  // before anything is routed or written: a bad file fails at once
+    // Rank 0's file on every rank: a node of a cluster without it (or with another copy) would
+    // start its searches elsewhere, and its results differ from a single run's.
+    std::string path = stand_in_path(o.study, study.name), text;
+    if (!path.empty()) {
+      std::ifstream in(path);
+      if (!in) throw std::runtime_error(path + ": cannot read it");
+      std::stringstream t;
+      t << in.rdbuf();
+      text = t.str();
+    }
+    if (spread) {
+      path = active_spreader()->from_rank0(path);
+      text = active_spreader()->from_rank0(text);
+    }
+    if (!path.empty()) stand_ins = parse_stand_ins(text, path);
+    if (writer)
+      std::fprintf(stderr, "ibsc: --talk-scale: %s\n",
+                   path.empty() ? ("no reports/" + study.name +
+                                   "/saturation.csv (a full run's results): each search starts from its bound")
+                                      .c_str()
+                                : ("each search starts from its stand-in's result in " + path).c_str());
+  }
   std::optional<OutputFolderLock> held;  // a second run into the folder is refused
   if (writer) held.emplace(out, "--out");
   if (writer) check_output_folder(out + "/scenarios", "--out");  // before any experiment runs
@@ -337,8 +394,6 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
   }
 
   if (large && writer && !o.talk_scale) talk_network_bounds(study, run);  // for the report only
-  const std::map<std::string, StandIn> stand_ins =
-      o.talk_scale ? read_stand_ins("reports/" + study.name + "/saturation.csv") : std::map<std::string, StandIn>{};
 
   // Costliest first, so the last experiments to finish are short ones; rows not built not at all.
   std::vector<int> order;
@@ -390,14 +445,26 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
         j["cpu_seconds"] = process_cpu_seconds() - cpu0;
         return j.dump();
       },
-      [&](int k, const std::string& text) {
+      [&](int k, std::string& text) {
         const int i = order[k];
         auto j = nlohmann::json::parse(text);
         if (spread && !j.contains("error")) {
-          std::vector<LoadPointResult> pts;
-          for (const auto& pj : j["points"]) pts.push_back(point_from_json(pj));
-          write_results(out + "/runs/" + exps[i].name, scenarios[i].resolved, scenarios[i].point.seed, pts, nullptr,
-                        run.quick);
+          const std::string runs = out + "/runs/" + exps[i].name;
+          if (j.value("runs_written", false)) {
+            // Kept from a run that stopped: its files were written before its record was.
+            if (!std::filesystem::is_regular_file(runs + "/results.json"))
+              throw std::runtime_error(runs + "/results.json: missing, but the MPI progress record (" + out +
+                                       "/mpi-progress) says it was written; remove that folder to run afresh");
+          } else {
+            std::vector<LoadPointResult> pts;
+            for (const auto& pj : j["points"]) pts.push_back(point_from_json(pj));
+            write_results(runs, scenarios[i].resolved, scenarios[i].point.seed, pts, nullptr, run.quick);
+            // What runs/NAME holds is not kept twice: the per-link figures (tens of MB an
+            // experiment at 16,384 hosts) leave the record and the texts sent to every rank.
+            for (auto& pj : j["points"]) pj["links"] = nlohmann::json::array();
+            j["runs_written"] = true;
+            text = j.dump();
+          }
         }
         done_cost += cost[i];
         ++finished;
@@ -430,7 +497,7 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
       continue;
     }
     for (auto& pj : j["points"]) {
-      pj["links"] = nlohmann::json::array();  // as a single process keeps them (the texts of MPI ranks have them)
+      pj["links"] = nlohmann::json::array();  // as a single process keeps them
       res.points.push_back(point_from_json(pj));
     }
     for (const auto& p : res.points) res.throughput = std::max(res.throughput, p.accepted_bytes_per_ns_per_switch);

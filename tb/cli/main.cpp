@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <string>
 
 #include <CLI/CLI.hpp>
 
@@ -60,18 +61,24 @@ int main(int argc, char** argv) {
   const int ranks = ibsc::tb::launcher_rank_count();
   if (ranks > 1) {
     // Only run and reproduce have work to spread; N copies of another command would each write
-    // the same files.
+    // the same files. A run with --waves is one load point in one process. Refused here, before
+    // MPI starts, and said once (by rank 0): every rank would find the same.
     const char* command = "";
-    for (int i = 1; i < argc && !*command; ++i)
-      if (argv[i][0] != '-') command = argv[i];
-    if (*command && std::strcmp(command, "run") != 0 && std::strcmp(command, "reproduce") != 0) {
-      const char* rank = std::getenv("OMPI_COMM_WORLD_RANK");
+    bool waves = false;
+    for (int i = 1; i < argc; ++i) {
+      if (!*command && argv[i][0] != '-') command = argv[i];
+      if (std::strcmp(argv[i], "--waves") == 0 || std::strncmp(argv[i], "--waves=", 8) == 0) waves = true;
+    }
+    std::string refusal;
+    if (*command && std::strcmp(command, "run") != 0 && std::strcmp(command, "reproduce") != 0)
+      refusal = "only `ibsc run` and `ibsc reproduce` spread their work; start `ibsc " + std::string(command) +
+                "` without mpirun, or with -n 1";
+    else if (waves && std::strcmp(command, "run") == 0)
+      refusal = "--waves runs one load point in one process; start `ibsc run --waves` without mpirun, or with -n 1";
+    if (!refusal.empty()) {
       // One write: mpirun may stop forwarding output once a rank has failed.
-      if (!rank || std::strcmp(rank, "0") == 0)
-        std::fputs(("ibsc: error: under mpirun (" + std::to_string(ranks) +
-                    " ranks) only `ibsc run` and `ibsc reproduce` spread their work; start `ibsc " + command +
-                    "` without mpirun, or with -n 1\n")
-                       .c_str(),
+      if (ibsc::tb::launcher_rank() == 0)
+        std::fputs(("ibsc: error: under mpirun (" + std::to_string(ranks) + " ranks) " + refusal + "\n").c_str(),
                    stderr);
       return 2;
     }

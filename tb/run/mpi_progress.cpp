@@ -3,13 +3,16 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -72,50 +75,136 @@ void set_stop_text(const std::string& text) {
 }
 
 // The temporary files of writes a stop cut short (write_file_atomically's ".NAME.XXXXXX"; mpirun
-// follows its SIGTERM with SIGKILL a second later, which may land in an fsync) under the output
-// folder that holds FOLDER.
+// follows its SIGTERM with SIGKILL a second later, which may land in an fsync), in the folders
+// the command writes: OUT (the folder that holds FOLDER), FOLDER, OUT/scenarios and each
+// OUT/runs/NAME. Only names of the kinds ibsc writes: OUT may be a folder with the user's files.
+bool cut_write_name(const std::string& n) {
+  if (n.size() < 9 || n[0] != '.' || n[n.size() - 7] != '.') return false;
+  for (size_t i = n.size() - 6; i < n.size(); ++i)
+    if (!std::isalnum(static_cast<unsigned char>(n[i]))) return false;
+  const std::string target = n.substr(1, n.size() - 8);
+  if (target == "ibsc-write-test") return true;
+  const size_t dot = target.rfind('.');
+  if (dot == std::string::npos || dot == 0) return false;
+  static const std::set<std::string> kinds = {"json", "jsonl", "csv", "md", "yaml", "txt", "dat", "gp", "svg", "log"};
+  return kinds.count(target.substr(dot + 1)) > 0;
+}
+
 void remove_cut_writes(const fs::path& folder) {
+  const fs::path out = folder.parent_path();
+  std::vector<fs::path> places = {out, folder, out / "scenarios"};
   std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(folder.parent_path(), ec); !ec && it != fs::end(it);
-       it.increment(ec)) {
-    const std::string n = it->path().filename().string();
-    const size_t dot = n.rfind('.');
-    if (n.size() > 8 && n[0] == '.' && dot != 0 && dot == n.size() - 7 && it->is_regular_file(ec)) {
+  for (auto it = fs::directory_iterator(out / "runs", ec); !ec && it != fs::end(it); it.increment(ec))
+    if (it->is_directory(ec)) places.push_back(it->path());
+  for (const fs::path& place : places)
+    for (auto it = fs::directory_iterator(place, ec); !ec && it != fs::end(it); it.increment(ec)) {
+      if (!cut_write_name(it->path().filename().string()) || !it->is_regular_file(ec)) continue;
       std::fprintf(stderr, "ibsc: removing %s, a write the stop cut short\n", it->path().c_str());
-      fs::remove(it->path(), ec);
+      std::error_code gone;
+      fs::remove(it->path(), gone);
     }
+}
+
+// FNV-1a over a file's bytes, as 16 hex digits; "unreadable" when it cannot be read.
+std::string digest_of(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return "unreadable";
+  uint64_t h = 0xcbf29ce484222325ull;
+  std::vector<char> buf(1 << 16);
+  while (in.read(buf.data(), static_cast<std::streamsize>(buf.size())) || in.gcount() > 0) {
+    const auto n = static_cast<size_t>(in.gcount());
+    for (size_t i = 0; i < n; ++i) h = (h ^ static_cast<unsigned char>(buf[i])) * 0x100000001b3ull;
   }
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+  return hex;
+}
+
+// What changed from record A to record B: the first line that differs, both ways.
+std::string first_difference(const std::string& a, const std::string& b) {
+  auto lines = [](const std::string& t) {
+    std::vector<std::string> v;
+    std::istringstream in(t);
+    for (std::string l; std::getline(in, l);) v.push_back(l);
+    return v;
+  };
+  const auto la = lines(a), lb = lines(b);
+  for (size_t i = 0; i < std::max(la.size(), lb.size()); ++i) {
+    const std::string x = i < la.size() ? la[i] : "", y = i < lb.size() ? lb[i] : "";
+    if (x != y) return "was '" + x + "', now '" + y + "'";
+  }
+  return "its record's format";
+}
+
+// FOLDER.replaced, or FOLDER.replaced-N for the first N not taken.
+fs::path aside_name(const fs::path& folder) {
+  fs::path p = folder.string() + ".replaced";
+  for (int n = 2; fs::exists(p); ++n) p = folder.string() + ".replaced-" + std::to_string(n);
+  return p;
 }
 
 }  // namespace
 
-void MpiProgress::open(const std::string& folder, const std::string& command, const std::vector<std::string>& places) {
+std::string progress_key(const std::vector<std::string>& args, const std::string& exe) {
+  std::string command = "ibsc", files;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--quiet") continue;
+    if (a == "--jobs") {
+      ++i;  // and its value
+      continue;
+    }
+    if (a.rfind("--jobs=", 0) == 0) continue;
+    command += " " + a;
+    std::error_code ec;
+    if (a[0] != '-' && fs::is_regular_file(a, ec)) files += "file " + a + ": " + digest_of(a) + "\n";
+  }
+  return "command: " + command + "\n" + files + "build: " + digest_of(exe) + "\n";
+}
+
+void MpiProgress::open(const std::string& folder, const std::string& key, const std::vector<std::string>& places) {
   folder_ = folder;
   places_ = places;
   const fs::path dir(folder);
   if (fs::exists(dir / "command.txt")) {
-    if (read_text(dir / "command.txt") == command) {
+    const std::string was = read_text(dir / "command.txt");
+    if (was == key) {
       // Lines are whole JSON objects; a line cut short by a kill is skipped (its item runs again).
       std::ifstream in(dir / "finished.jsonl");
+      int unreadable = 0;
       for (std::string line; std::getline(in, line);) try {
           const auto j = nlohmann::json::parse(line);
           done_[j.at("key").get<std::string>()] = j.at("text").get<std::string>();
         } catch (const std::exception&) {
+          ++unreadable;
         }
       remove_cut_writes(dir);
       const std::string held = held_text(dir / "held.json");
+      const std::string cut = unreadable == 0 ? ""
+                                              : " " + std::to_string(unreadable) +
+                                                    " line(s) of finished.jsonl were cut short: their items run again.";
       std::fprintf(stderr,
                    "ibsc: %s: an earlier run of this command did not finish; %zu finished item(s) are kept, the rest "
-                   "run now.%s%s\n",
-                   folder.c_str(), done_.size(), held.empty() ? "" : " It stopped while ranks held: ", held.c_str());
+                   "run now.%s%s%s\n",
+                   folder.c_str(), done_.size(), cut.c_str(),
+                   held.empty() ? "" : " It stopped while ranks held: ", held.c_str());
     } else {
-      std::fprintf(stderr, "ibsc: %s: the unfinished record of another command is replaced\n", folder.c_str());
-      fs::remove_all(dir);
+      const fs::path aside = aside_name(dir);
+      std::error_code ec;
+      fs::rename(dir, aside, ec);
+      if (ec)
+        throw std::runtime_error(folder +
+                                 ": holds the unfinished record of another command, and it cannot be moved to " +
+                                 aside.string() + " (" + ec.message() + "); move or remove it");
+      std::fprintf(stderr,
+                   "ibsc: %s: the unfinished record of another command, build or input (%s) is kept as %s; this run "
+                   "starts afresh\n",
+                   folder.c_str(), first_difference(was, key).c_str(), aside.c_str());
     }
   }
   check_output_folder(folder, "MPI progress folder");
   std::signal(SIGTERM, say_held_and_stop);
-  write_file_atomically((dir / "command.txt").string(), command);
+  write_file_atomically((dir / "command.txt").string(), key);
   if (done_.empty()) write_file_atomically((dir / "finished.jsonl").string(), "");
   write_held();
 }

@@ -1,9 +1,10 @@
-// Rank 0's record of a run spread over MPI ranks, in OUT/mpi-progress/: the command line
-// (command.txt), which rank holds which item (held.json, rewritten as items are handed out and
+// Rank 0's record of a run spread over MPI ranks, in OUT/mpi-progress/: the command's key
+// (command.txt, progress_key below), which rank holds which item (held.json, rewritten as items are handed out and
 // come back) and the text of every finished item (finished.jsonl, one line each, appended as
 // it comes back). A rank that dies takes the job down with it (mpirun stops the others), and
 // the record stays: a rerun of the same command reports the items the ranks held and runs only
-// what had not finished. The record goes once the command's outputs are written.
+// what had not finished. A record of another key is moved aside, never deleted: it may hold
+// hours of finished work. The record goes once the command's outputs are written.
 #pragma once
 #include <map>
 #include <set>
@@ -12,11 +13,20 @@
 
 namespace ibsc::tb {
 
+// The record's key: what a rerun must share with the run that stopped for its finished items
+// to stand. ARGS (argv[1..]) without --jobs and --quiet, which change how the work runs, not
+// what it computes; a digest of the content of each argument that names a file (the scenario
+// or study; the files those name in turn are not followed); and a digest of EXE, the ibsc
+// binary, since another build may compute otherwise. argv[0] is left out: the same binary
+// started by another path is the same build.
+std::string progress_key(const std::vector<std::string>& args, const std::string& exe);
+
 class MpiProgress {
  public:
-  // Opens FOLDER for COMMAND on ranks at PLACES ("HOST pid PID" each); an earlier unfinished record of the same command
-  // is resumed (and reported on stderr), another command's is replaced.
-  void open(const std::string& folder, const std::string& command, const std::vector<std::string>& places);
+  // Opens FOLDER for the command of key KEY on ranks at PLACES ("HOST pid PID" each); an
+  // earlier unfinished record of the same key is resumed (and reported on stderr), another
+  // key's is moved aside to FOLDER.replaced[-N] (and that reported, with what differs).
+  void open(const std::string& folder, const std::string& key, const std::vector<std::string>& places);
   bool is_open() const { return !folder_.empty(); }
   // The text of an item finished by an earlier run; null when there is none.
   const std::string* finished(const std::string& key) const;

@@ -26,7 +26,7 @@ enum Tag : int { kAsk = 1, kItem = 2, kResult = 3 };
 
 struct RankState {
   int rank = 0, size = 1;
-  std::string command;
+  std::string key;                  // rank 0: the progress record's (progress_key)
   std::vector<std::string> places;  // rank 0: each rank's "HOST pid PID"
   long batch = 0;                   // batches so far: the same count on every rank
   MpiProgress progress;
@@ -56,6 +56,16 @@ FinishedItem receive_result(int source) {
   return {head[0], head[1] != 0, std::string(buf.begin() + 8, buf.end())};
 }
 
+// Rank 0's N bytes of S to every rank's S.
+void broadcast_bytes(std::string& s, uint64_t n) {
+  s.resize(n);
+  for (uint64_t at = 0; at < n;) {  // in pieces an int counts
+    const int piece = static_cast<int>(std::min<uint64_t>(n - at, 1u << 30));
+    MPI_Bcast(s.data() + at, piece, MPI_CHAR, 0, MPI_COMM_WORLD);
+    at += static_cast<uint64_t>(piece);
+  }
+}
+
 // Rank 0 to all: the failure message (ok = false) or every item's text.
 void broadcast(bool& ok, std::string& failure, std::vector<std::string>& out) {
   int flag = ok ? 1 : 0;
@@ -65,16 +75,8 @@ void broadcast(bool& ok, std::string& failure, std::vector<std::string>& out) {
   if (!ok) sizes[0] = failure.size();
   for (size_t i = 0; ok && i < out.size(); ++i) sizes[i + 1] = out[i].size();
   MPI_Bcast(sizes.data(), static_cast<int>(sizes.size()), MPI_UINT64_T, 0, MPI_COMM_WORLD);
-  auto bytes = [](std::string& s, uint64_t n) {
-    s.resize(n);
-    for (uint64_t at = 0; at < n;) {  // in pieces an int counts
-      const int piece = static_cast<int>(std::min<uint64_t>(n - at, 1u << 30));
-      MPI_Bcast(s.data() + at, piece, MPI_CHAR, 0, MPI_COMM_WORLD);
-      at += static_cast<uint64_t>(piece);
-    }
-  };
-  if (!ok) return bytes(failure, sizes[0]);
-  for (size_t i = 0; i < out.size(); ++i) bytes(out[i], sizes[i + 1]);
+  if (!ok) return broadcast_bytes(failure, sizes[0]);
+  for (size_t i = 0; i < out.size(); ++i) broadcast_bytes(out[i], sizes[i + 1]);
 }
 
 // A rank other than 0: ask for items while a slot is free, run them, send each back.
@@ -110,18 +112,28 @@ std::vector<std::string> lead(int n, int jobs, const WorkItem& fn, const WorkDon
   std::set<int> told;   // ranks told "no more"
   int outstanding = 0;  // items out on other ranks
   int idle_us = 1000;
-  auto come_back = [&](int rank, const FinishedItem& f) {
+  auto come_back = [&](int rank, FinishedItem f) {
     // mpirun stops rank 0 with SIGTERM when another rank dies: not halfway through writing an
     // item's files (on_done writes runs/NAME) or its record.
     sigset_t term, old;
     sigemptyset(&term);
     sigaddset(&term, SIGTERM);
     sigprocmask(SIG_BLOCK, &term, &old);
-    st.progress.give_back(rank, key(f.index), f.ok, f.text);
     if (f.ok) {
-      out[f.index] = f.text;
+      // Its files first, then its record: a record on file means its files are whole. on_done
+      // may leave a shorter text (what the files hold need not be kept twice, nor sent round).
+      out[f.index] = std::move(f.text);
       if (on_done) on_done(f.index, out[f.index]);
-    } else if (failure.empty()) failure = f.text;
+      st.progress.give_back(rank, key(f.index), true, out[f.index]);
+    } else {
+      const std::string where =
+          rank == 0 ? ""
+                    : "rank " + std::to_string(rank) +
+                          (rank < static_cast<int>(st.places.size()) ? " (" + st.places[rank] + ")" : "") + ", " +
+                          key(f.index) + ": ";
+      st.progress.give_back(rank, key(f.index), false, f.text);
+      if (failure.empty()) failure = where + f.text;
+    }
     sigprocmask(SIG_SETMASK, &old, nullptr);
   };
   auto take = [&](int rank) {  // the next item to run; items an earlier run finished come back at once
@@ -183,8 +195,7 @@ std::vector<std::string> spread(int n, int jobs, const WorkItem& fn, const WorkD
   std::vector<std::string> out(n);
   std::string failure;
   if (st.rank == 0) {
-    if (!st.progress.is_open() && !progress_folder().empty())
-      st.progress.open(progress_folder(), st.command, st.places);
+    if (!st.progress.is_open() && !progress_folder().empty()) st.progress.open(progress_folder(), st.key, st.places);
     out = lead(n, jobs, fn, on_done, name, failure);
   } else {
     work(jobs, fn);
@@ -193,6 +204,14 @@ std::vector<std::string> spread(int n, int jobs, const WorkItem& fn, const WorkD
   broadcast(ok, failure, out);
   if (!ok) throw SpreadFailure(failure);
   return out;
+}
+
+std::string from_rank0(const std::string& text) {
+  std::string t = text;
+  uint64_t n = t.size();
+  MPI_Bcast(&n, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+  broadcast_bytes(t, n);
+  return t;
 }
 
 int width(int jobs) {
@@ -208,7 +227,7 @@ void start_mpi_ranks(int& argc, char**& argv) {
   RankState& st = state();
   MPI_Comm_rank(MPI_COMM_WORLD, &st.rank);
   MPI_Comm_size(MPI_COMM_WORLD, &st.size);
-  for (int i = 0; i < argc; ++i) st.command += (i ? " " : "") + std::string(argv[i]);
+  if (st.rank == 0) st.key = progress_key(std::vector<std::string>(argv + 1, argv + argc), "/proc/self/exe");
   // Each rank's host and process id, for the record of who held what (and whom to look for).
   char mine[96] = {};
   char host[64] = {};
@@ -220,6 +239,7 @@ void start_mpi_ranks(int& argc, char**& argv) {
   WorkSpreader s;
   s.run = spread;
   s.width = width;
+  s.from_rank0 = from_rank0;
   s.finished = [] { state().progress.remove(); };
   s.rank = st.rank;
   s.size = st.size;

@@ -43,7 +43,8 @@ std::vector<LoadPointResult> run_sweep(const PointSetup& setup, const SweepConfi
 
 // Runs fn(i) for i in [0, n) in child processes, at most `jobs` at once; each child returns a
 // JSON text. Used by the sweep and by studies; on_done(i, text), if given, runs in the parent
-// as each child finishes successfully (progress display). Children die with the parent
+// as each child finishes successfully (progress display, files written as results come in),
+// and may shorten the text it is given, which is then the one returned. Children die with the parent
 // (PR_SET_PDEATHSIG on Linux, a parent-id check elsewhere) and pass their text through an
 // unlinked temporary file, so a killed parent leaves neither processes nor files behind.
 // Under mpirun (tb/run/work_spread.h) the items go to every rank, each running `jobs` at once;

@@ -2,8 +2,12 @@
 
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
+#include <string>
+#include <system_error>
 
 namespace ibsc::tb {
 namespace {
@@ -36,7 +40,15 @@ const WorkSpreader* active_spreader() {
 
 bool writes_outputs() { return !spreader() || spreader()->rank == 0; }
 
-void set_progress_folder(const std::string& f) { folder() = f; }
+void set_progress_folder(const std::string& f) {
+  folder() = f;
+  std::error_code ec;
+  if (!spreader() && std::filesystem::exists(f + "/command.txt", ec))
+    std::fprintf(stderr,
+                 "ibsc: note: %s is the record of an unfinished run under mpirun; this run, in one process, neither "
+                 "resumes nor removes it (rerun that command under mpirun to resume it, or remove the folder)\n",
+                 f.c_str());
+}
 const std::string& progress_folder() { return folder(); }
 
 int launcher_rank_count() {
@@ -44,6 +56,12 @@ int launcher_rank_count() {
   if (std::getenv("PMIX_RANK"))
     if (int n = env_int("SLURM_STEP_NUM_TASKS")) return n;
   return 1;
+}
+
+int launcher_rank() {
+  if (std::getenv("OMPI_COMM_WORLD_RANK")) return env_int("OMPI_COMM_WORLD_RANK");
+  if (std::getenv("PMIX_RANK")) return env_int("PMIX_RANK");
+  return 0;
 }
 
 }  // namespace ibsc::tb

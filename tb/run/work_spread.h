@@ -15,16 +15,19 @@
 namespace ibsc::tb {
 
 using WorkItem = std::function<std::string(int)>;
-using WorkDone = std::function<void(int, const std::string&)>;
+using WorkDone = std::function<void(int, std::string&)>;  // may shorten the text it is given
 using WorkName = std::function<std::string(int)>;
 
 struct WorkSpreader {
   // Runs items [0, n), each rank `jobs` at a time in its own forked children; every rank
-  // returns every text; on_done runs on rank 0 as each item finishes. Throws SpreadFailure on
-  // every rank when an item failed.
+  // returns every text (as on_done left it); on_done runs on rank 0 as each item finishes.
+  // Throws SpreadFailure on every rank when an item failed.
   std::function<std::vector<std::string>(int n, int jobs, const WorkItem&, const WorkDone&, const WorkName&)> run;
   std::function<int(int jobs)> width;  // items running at once over all ranks, each rank with `jobs`
-  std::function<void()> finished;      // the command's outputs are written: progress records go
+  // Rank 0's TEXT on every rank: an input every rank must read alike (all ranks call it at the
+  // same point, as they run the same command).
+  std::function<std::string(const std::string& text)> from_rank0;
+  std::function<void()> finished;  // the command's outputs are written: progress records go
   int rank = 0;
   int size = 1;
   pid_t owner = 0;  // the process that installed it; its forked children run their batches locally
@@ -50,5 +53,8 @@ const std::string& progress_folder();
 // Ranks the launcher started this process among: OMPI_COMM_WORLD_SIZE (mpirun), or under
 // Slurm's srun with PMIx SLURM_STEP_NUM_TASKS; 1 when started alone.
 int launcher_rank_count();
+// This process's rank among them, from the same variables (OMPI_COMM_WORLD_RANK, PMIX_RANK),
+// before MPI is started: 0 when started alone.
+int launcher_rank();
 
 }  // namespace ibsc::tb

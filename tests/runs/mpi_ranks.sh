@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # ctest helper (label mpi): `mpirun -n 2` against one process.
-#  1. `ibsc run` (a sweep to saturation with bisection) on 2 ranks: results.json, results.csv,
-#     latency.dat, .gp and .svg byte for byte those of one process; `ibsc route` refuses.
+#  1. `ibsc run` (a sweep to saturation with bisection) on 2 ranks, 1 and 2 processes each (as
+#     wide as the one process, and twice as wide): results.json, results.csv, latency.dat, .gp
+#     and .svg byte for byte those of one process; `ibsc route` and `ibsc run --waves` refuse.
 #  2. `ibsc reproduce --quick` (seeds/001, 12 of its 20 experiments) on 2 ranks: every file byte for byte
 #     that of one process, but for the wall-clock figures (README.md's "in N s" and seconds per
 #     experiment, saturation.csv's wall_seconds), which differ between any two runs.
 #  3. The same with rank 1 killed (SIGKILL) once 4 experiments are finished, while it holds one: mpirun fails, rank 0
-#     names rank 1 and the experiment it held; the rerun keeps the finished experiments (says
-#     how many), runs the rest and writes the same report; OUT/mpi-progress goes at the end.
+#     names rank 1 and the experiment it held; the rerun, with another --jobs (which the record's
+#     key leaves out), keeps the finished experiments (says how many), runs the rest and writes
+#     the same report; OUT/mpi-progress goes at the end.
 # Each run writes to the same folder and is moved aside, so that the paths inside the gnuplot
 # files match. Usage: mpi_ranks.sh IBSC MPIRUN SOURCE_DIR WORKDIR
 set -u
@@ -27,17 +29,26 @@ mv "$out" "$work/sweep1"
 "${mpi[@]}" "$ibsc" "${sweep[@]}" --jobs 1 >"$work/sweep2.log" 2>&1 || fail "2-rank sweep: $(tail -5 "$work/sweep2.log")"
 mv "$out" "$work/sweep2"
 diff -r "$work/sweep1" "$work/sweep2" || fail "the 2-rank sweep differs from one process"
+"${mpi[@]}" "$ibsc" "${sweep[@]}" --jobs 2 >"$work/sweep3.log" 2>&1 || fail "2-rank sweep, 4 wide: $(tail -5 "$work/sweep3.log")"
+mv "$out" "$work/sweep3"
+diff -r "$work/sweep1" "$work/sweep3" || fail "the 2-rank sweep 4 points wide differs from one process 2 wide"
 n=$(grep -c '"offered_load"' "$work/sweep1/results.json")
-echo "sweep: $n load points, identical on 2 ranks"
+echo "sweep: $n load points, identical on 2 ranks, 2 and 4 points at once"
 
 # Commands with nothing to spread refuse rather than run twice over the same files.
 "${mpi[@]}" "$ibsc" route "$src/scenarios/quickstart.yaml" >"$work/route.log" 2>&1 && fail "2-rank ibsc route ran"
 grep -q "only \`ibsc run\` and \`ibsc reproduce\` spread their work; start \`ibsc route\` without mpirun" "$work/route.log" ||
   fail "2-rank ibsc route: $(cat "$work/route.log")"
+"${mpi[@]}" "$ibsc" run "$src/scenarios/quickstart.yaml" --waves w.vcd --out "$work/waves" >"$work/waves.log" 2>&1 &&
+  fail "2-rank ibsc run --waves ran"
+[ "$(grep -c -- "--waves runs one load point in one process; start \`ibsc run --waves\` without mpirun" "$work/waves.log")" = 1 ] ||
+  fail "2-rank ibsc run --waves, not refused once: $(cat "$work/waves.log")"
+[ -e "$work/waves" ] && fail "2-rank ibsc run --waves wrote $work/waves"
 
-# The wall-clock figures out, every other byte kept.
+# The wall-clock figures and the count of processes out (the rerun below has another --jobs),
+# every other byte kept.
 normalise() {
-  sed -E -i 's/ in [0-9]+ s \([0-9.]+ min\)/ in T s (T min)/; s/^(\| [^|]+ \| [0-9]+ \| )[0-9.]+ \|$/\1T |/' "$1/README.md"
+  sed -E -i 's/ in [0-9]+ s \([0-9.]+ min\) on [0-9]+ processes;/ in T s (T min) on P processes;/; s/^(\| [^|]+ \| [0-9]+ \| )[0-9.]+ \|$/\1T |/' "$1/README.md"
   awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "wall_seconds") c = i } NR > 1 && c { $c = "T" } 1' \
     "$1/saturation.csv" >"$1/saturation.tmp" && mv "$1/saturation.tmp" "$1/saturation.csv"
 }
@@ -63,7 +74,14 @@ kill -KILL "$rank1"
 wait "$job" && fail "mpirun succeeded with rank 1 killed (did the run end before the kill?)"
 grep -E "^ibsc: rank 1 \([^)]*pid $rank1\) held: q-" "$work/study3.log" ||
   fail "rank 0 did not name rank 1 and what it held: $(cat "$work/study3.log")"
-"${mpi[@]}" "$ibsc" "${study[@]}" --jobs 1 >"$work/study4.log" 2>&1 || fail "the rerun: $(tail -5 "$work/study4.log")"
+# Each record line is written after its runs/NAME and without the per-link figures runs/NAME holds.
+rec="$out/mpi-progress/finished.jsonl"
+[ "$(grep -c 'runs_written' "$rec")" -ge 4 ] || fail "records without runs_written: $(head -c 300 "$rec")"
+grep -q 'links\\":\[{' "$rec" && fail "a record keeps per-link figures"
+for name in $(grep -o '"key":"q-[^"]*"' "$rec" | cut -d'"' -f4); do
+  [ -f "$out/runs/$name/results.json" ] || fail "$name recorded as finished without runs/$name/results.json"
+done
+"${mpi[@]}" "$ibsc" "${study[@]}" --jobs 2 >"$work/study4.log" 2>&1 || fail "the rerun: $(tail -5 "$work/study4.log")"
 kept=$(sed -n 's/.*did not finish; \([0-9]*\) finished item(s) are kept.*/\1/p' "$work/study4.log")
 [ -n "$kept" ] && [ "$kept" -ge 4 ] || fail "the rerun did not resume: $(cat "$work/study4.log")"
 ran=$(grep -c '^\[' "$work/study4.log")

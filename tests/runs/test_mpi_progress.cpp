@@ -1,6 +1,7 @@
 // The progress record of a run spread over MPI ranks (tb/run/mpi_progress.h): what it writes as
 // items are handed out and come back, what a rerun of the same command keeps (whole lines only),
-// that another command starts afresh, and that the writes a stop cut short are cleared.
+// that another command starts afresh with the old record moved aside, what the key holds, and
+// that the writes a stop cut short are cleared, and nothing else.
 #include <boost/test/unit_test.hpp>
 
 #include <unistd.h>
@@ -72,6 +73,10 @@ BOOST_AUTO_TEST_CASE(rerun_keeps_whole_lines_and_clears_cut_writes) {
   fs::create_directories(out / "runs/b");
   std::ofstream(out / "runs/b/.results.json.AB12cd") << "half";
   std::ofstream(out / "runs/b/results.json") << "whole";
+  // Not ibsc's: a user's backup file in OUT, and a cut-looking write in a folder ibsc does not write.
+  std::ofstream(out / ".bashrc.backup") << "user";
+  fs::create_directories(out / "notes");
+  std::ofstream(out / "notes/.plan.txt.AB12cd") << "user";
   MpiProgress again;
   again.open(rec.string(), "ibsc reproduce s.yaml", kPlaces);
   BOOST_REQUIRE(again.finished("a"));
@@ -81,6 +86,8 @@ BOOST_AUTO_TEST_CASE(rerun_keeps_whole_lines_and_clears_cut_writes) {
   BOOST_TEST(!again.finished("c"));  // its line was cut: it runs again
   BOOST_TEST(!fs::exists(out / "runs/b/.results.json.AB12cd"));
   BOOST_TEST(text_of(out / "runs/b/results.json") == "whole");
+  BOOST_TEST(fs::exists(out / ".bashrc.backup"));
+  BOOST_TEST(fs::exists(out / "notes/.plan.txt.AB12cd"));
   // An item kept from the earlier run comes back without a second line on file.
   again.give_back(0, "a", true, "A");
   const std::string lines = text_of(rec / "finished.jsonl");
@@ -96,10 +103,35 @@ BOOST_AUTO_TEST_CASE(another_command_starts_afresh) {
     p.open(rec.string(), "ibsc run a.yaml", kPlaces);
     p.give_back(0, "load point 1/1 (load 0.100)", true, "T");
   }
-  MpiProgress q;
-  q.open(rec.string(), "ibsc run a.yaml --seed 2", kPlaces);
-  BOOST_TEST(!q.finished("load point 1/1 (load 0.100)"));
-  BOOST_TEST(text_of(rec / "command.txt") == "ibsc run a.yaml --seed 2");
-  BOOST_TEST(text_of(rec / "finished.jsonl").empty());
+  for (const char* key : {"ibsc run a.yaml --seed 2", "ibsc run a.yaml --seed 3"}) {
+    MpiProgress q;
+    q.open(rec.string(), key, kPlaces);
+    BOOST_TEST(!q.finished("load point 1/1 (load 0.100)"));
+    BOOST_TEST(text_of(rec / "command.txt") == key);
+    BOOST_TEST(text_of(rec / "finished.jsonl").empty());
+  }
+  // Hours of finished work are moved aside, not deleted: the first record, then the second.
+  BOOST_TEST(text_of(out / "mpi-progress.replaced/command.txt") == "ibsc run a.yaml");
+  BOOST_TEST(text_of(out / "mpi-progress.replaced/finished.jsonl").find("\"text\":\"T\"") != std::string::npos);
+  BOOST_TEST(text_of(out / "mpi-progress.replaced-2/command.txt") == "ibsc run a.yaml --seed 2");
   fs::remove_all(out);
+}
+
+// The key: the arguments without argv[0], --jobs and --quiet; each named file's content; the build.
+BOOST_AUTO_TEST_CASE(key_is_the_arguments_the_inputs_and_the_build) {
+  const fs::path dir = fresh_dir("key");
+  const std::string scenario = (dir / "a.yaml").string(), exe = (dir / "ibsc").string();
+  std::ofstream(scenario) << "name: a\n";
+  std::ofstream(exe) << "build 1";
+  using ibsc::tb::progress_key;
+  const std::string key = progress_key({"run", scenario, "--jobs", "2", "--out", "o"}, exe);
+  BOOST_TEST(key.rfind("command: ibsc run " + scenario + " --out o\nfile " + scenario + ": ", 0) == 0);
+  BOOST_TEST(key == progress_key({"run", scenario, "--quiet", "--jobs=1", "--out", "o"}, exe));
+  BOOST_TEST(key != progress_key({"run", scenario, "--out", "o2"}, exe));
+  std::ofstream(exe) << "build 2";
+  BOOST_TEST(key != progress_key({"run", scenario, "--out", "o"}, exe));
+  const std::string rebuilt = progress_key({"run", scenario, "--out", "o"}, exe);
+  std::ofstream(scenario) << "name: b\n";
+  BOOST_TEST(rebuilt != progress_key({"run", scenario, "--out", "o"}, exe));
+  fs::remove_all(dir);
 }
