@@ -112,8 +112,14 @@ FinishedItem ForkedWorkers::wait(bool block) {
     f.text = read_all(fd);
     close(fd);
     f.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-    if (!f.ok && f.text.empty())
-      f.text = "worker process for point " + std::to_string(idx) + " died (status " + std::to_string(status) + ")";
+    if (!f.ok && f.text.empty()) {
+      // Item idx is a load point of a sweep or an experiment of a study (counted from 0).
+      const std::string how = WIFSIGNALED(status)
+                                  ? "killed by signal " + std::to_string(WTERMSIG(status)) +
+                                        (WTERMSIG(status) == SIGKILL ? " (SIGKILL: out of memory?)" : "")
+                                  : "exit code " + std::to_string(WEXITSTATUS(status));
+      f.text = "the forked process running item " + std::to_string(idx) + " died without a result (" + how + ")";
+    }
     return f;
   }
 }
