@@ -4,12 +4,12 @@
 // (a study's, once runs/NAME holds the per-link figures), which is then the one returned.
 #include <boost/test/unit_test.hpp>
 
+#include <unistd.h>
+
 #include <csignal>
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-#include <unistd.h>
 
 #include "tb/run/sweep.h"
 #include "tests/support/sc_test_main.h"
