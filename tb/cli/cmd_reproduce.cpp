@@ -19,6 +19,7 @@
 #include "routing/metrics.h"
 #include "routing/pair_loads.h"
 #include "routing/routing.h"
+#include "studies/stand_ins.h"
 #include "studies/study.h"
 #include "studies/study_report.h"
 #include "tb/cli/cli_numbers.h"
@@ -97,67 +98,6 @@ std::string unbuilt_algorithm(const StudyAxisValue& routing) {
       return parse_enum<routing::Algorithm>(name) ? "" : name;
     }
   return "";
-}
-
-// --talk-scale: the stand-ins' results of the full run (reports/<study>/saturation.csv, when
-// there), by "table/row/pattern": each talk-scale search starts from its stand-in's (a search
-// there costs hours; a guess within a step settles in two probes).
-struct StandIn {
-  int step = -1;               // ours_step
-  double share_of_bound = -1;  // ours / bound (deterministic rows), -1: none
-};
-
-// Where the full run's results are: reports/<study>/saturation.csv under the working folder,
-// else beside the study's own tree (<study folder>/../../reports/<study>/saturation.csv, as in
-// this repository); empty when neither is there.
-std::string stand_in_path(const std::string& study_file, const std::string& name) {
-  const std::string rel = "reports/" + name + "/saturation.csv";
-  std::error_code ec;
-  if (std::filesystem::is_regular_file(rel, ec)) return rel;
-  const auto beside = std::filesystem::path(study_file).parent_path() / ".." / ".." / rel;
-  if (std::filesystem::is_regular_file(beside, ec)) return beside.lexically_normal().string();
-  return "";
-}
-
-// TEXT: the CSV at PATH (for the messages). A row it cannot read is an error, not a row
-// skipped: a search that silently starts elsewhere gives other probes than the report's.
-std::map<std::string, StandIn> parse_stand_ins(const std::string& text, const std::string& path) {
-  std::map<std::string, StandIn> out;
-  std::istringstream in(text);
-  std::string line;
-  std::getline(in, line);  // header: table,row,network,routing,pattern,talk,ours,bound,bound_step,ours_step,...
-  if (line.rfind("table,row,network,routing,pattern,talk,ours,bound,bound_step,ours_step,", 0) != 0)
-    throw std::runtime_error(path + ":1: not a saturation.csv of ibsc reproduce (header '" + line.substr(0, 80) + "')");
-  for (int n = 2; std::getline(in, line); ++n) {
-    std::vector<std::string> f;
-    for (size_t a = 0, b; a <= line.size(); a = b + 1) {
-      b = std::min(line.find(',', a), line.size());
-      f.push_back(line.substr(a, b - a));
-    }
-    if (f.size() < 13)
-      throw std::runtime_error(path + ":" + std::to_string(n) + ": " + std::to_string(f.size()) +
-                               " fields, expected 13 or more (table,row,...,status)");
-    if (f[12] != "ok") continue;  // failed or not built in the full run: no result to start from
-    auto number = [&](int col, const char* key) {
-      size_t used = 0;
-      double v = 0;
-      try {
-        v = std::stod(f[col], &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (used == 0 || used != f[col].size())
-        throw std::runtime_error(path + ":" + std::to_string(n) + ": key '" + key + "': '" + f[col] +
-                                 "' is not a number");
-      return v;
-    };
-    StandIn si;
-    si.step = static_cast<int>(number(9, "ours_step"));
-    const double ours = number(6, "ours"), bound = number(7, "bound");
-    if (bound > 0) si.share_of_bound = ours / bound;
-    out[f[0] + "/" + f[1] + "/" + f[4]] = si;
-  }
-  return out;
 }
 
 bool uniform_pattern(const Study& study, const std::string& pattern) {
@@ -276,19 +216,28 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
   if (o.talk_scale) {  // before anything is routed or written: a bad file fails at once
     // Rank 0's file on every rank: a node of a cluster without it (or with another copy) would
     // start its searches elsewhere, and its results differ from a single run's.
-    std::string path = stand_in_path(o.study, study.name), text;
-    if (!path.empty()) {
-      std::ifstream in(path);
-      if (!in) throw std::runtime_error(path + ": cannot read it");
-      std::stringstream t;
-      t << in.rdbuf();
-      text = t.str();
+    std::string path, text;
+    if (writer) {
+      path = stand_in_path(o.study, study.name);
+      if (!path.empty()) {
+        std::ifstream in(path);
+        if (!in) throw std::runtime_error(path + ": cannot read it");
+        std::stringstream t;
+        t << in.rdbuf();
+        text = t.str();
+      }
     }
     if (spread) {
       path = active_spreader()->from_rank0(path);
       text = active_spreader()->from_rank0(text);
+      add_progress_input(path.empty() ? "stand-ins: none" : "stand-ins " + path, text);  // a resume needs the same
     }
-    if (!path.empty()) stand_ins = parse_stand_ins(text, path);
+    try {
+      if (!path.empty()) stand_ins = parse_stand_ins(text, path);
+    } catch (const std::runtime_error& e) {
+      if (spread) throw SpreadFailure(e.what());  // every rank has it: said once
+      throw;
+    }
     if (writer)
       std::fprintf(stderr, "ibsc: --talk-scale: %s\n",
                    path.empty() ? ("no reports/" + study.name +
@@ -451,10 +400,10 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
         if (spread && !j.contains("error")) {
           const std::string runs = out + "/runs/" + exps[i].name;
           if (j.value("runs_written", false)) {
-            // Kept from a run that stopped: its files were written before its record was.
+            // Kept from a run that stopped: its files were written before its record was, and
+            // if they have gone since, the experiment runs again.
             if (!std::filesystem::is_regular_file(runs + "/results.json"))
-              throw std::runtime_error(runs + "/results.json: missing, but the MPI progress record (" + out +
-                                       "/mpi-progress) says it was written; remove that folder to run afresh");
+              throw StaleItem(runs + "/results.json is missing");
           } else {
             std::vector<LoadPointResult> pts;
             for (const auto& pj : j["points"]) pts.push_back(point_from_json(pj));

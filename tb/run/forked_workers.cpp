@@ -113,12 +113,12 @@ FinishedItem ForkedWorkers::wait(bool block) {
     close(fd);
     f.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
     if (!f.ok && f.text.empty()) {
-      // Item idx is a load point of a sweep or an experiment of a study (counted from 0).
+      f.died = true;
       const std::string how = WIFSIGNALED(status)
                                   ? "killed by signal " + std::to_string(WTERMSIG(status)) +
                                         (WTERMSIG(status) == SIGKILL ? " (SIGKILL: out of memory?)" : "")
                                   : "exit code " + std::to_string(WEXITSTATUS(status));
-      f.text = "the forked process running item " + std::to_string(idx) + " died without a result (" + how + ")";
+      f.text = "its forked process died without a result (" + how + ")";
     }
     return f;
   }

@@ -15,7 +15,8 @@ namespace ibsc::tb {
 struct FinishedItem {
   int index = -1;  // -1: nothing finished (a non-blocking poll)
   bool ok = false;
-  std::string text;  // the item's text, or its error message
+  std::string text;   // the item's text, or its error message
+  bool died = false;  // failed without a message of its own: text says how the process ended
 };
 
 class ForkedWorkers {

@@ -86,7 +86,8 @@ bool cut_write_name(const std::string& n) {
   if (target == "ibsc-write-test") return true;
   const size_t dot = target.rfind('.');
   if (dot == std::string::npos || dot == 0) return false;
-  static const std::set<std::string> kinds = {"json", "jsonl", "csv", "md", "yaml", "txt", "dat", "gp", "svg", "log"};
+  static const std::set<std::string> kinds = {"json", "jsonl", "csv", "md",  "yaml",   "txt",
+                                              "dat",  "gp",    "svg", "log", "partial"};
   return kinds.count(target.substr(dot + 1)) > 0;
 }
 
@@ -105,19 +106,13 @@ void remove_cut_writes(const fs::path& folder) {
     }
 }
 
-// FNV-1a over a file's bytes, as 16 hex digits; "unreadable" when it cannot be read.
+// A file's digest; "unreadable" when it cannot be read.
 std::string digest_of(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return "unreadable";
-  uint64_t h = 0xcbf29ce484222325ull;
-  std::vector<char> buf(1 << 16);
-  while (in.read(buf.data(), static_cast<std::streamsize>(buf.size())) || in.gcount() > 0) {
-    const auto n = static_cast<size_t>(in.gcount());
-    for (size_t i = 0; i < n; ++i) h = (h ^ static_cast<unsigned char>(buf[i])) * 0x100000001b3ull;
-  }
-  char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
-  return hex;
+  std::stringstream t;
+  t << in.rdbuf();
+  return digest_of_text(t.str());
 }
 
 // What changed from record A to record B: the first line that differs, both ways.
@@ -145,6 +140,14 @@ fs::path aside_name(const fs::path& folder) {
 
 }  // namespace
 
+std::string digest_of_text(const std::string& bytes) {
+  uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a 64: a change detector, not a defence against forgery
+  for (unsigned char c : bytes) h = (h ^ c) * 0x100000001b3ull;
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+  return hex;
+}
+
 std::string progress_key(const std::vector<std::string>& args, const std::string& exe) {
   std::string command = "ibsc", files;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -169,15 +172,20 @@ void MpiProgress::open(const std::string& folder, const std::string& key, const 
   if (fs::exists(dir / "command.txt")) {
     const std::string was = read_text(dir / "command.txt");
     if (was == key) {
-      // Lines are whole JSON objects; a line cut short by a kill is skipped (its item runs again).
-      std::ifstream in(dir / "finished.jsonl");
+      // Lines are whole JSON objects; a line cut short by a kill is skipped (its item runs again)
+      // and left out of the file, which new lines are appended to.
+      const std::string lines = read_text(dir / "finished.jsonl");
+      std::istringstream in(lines);
+      std::string whole;
       int unreadable = 0;
       for (std::string line; std::getline(in, line);) try {
           const auto j = nlohmann::json::parse(line);
           done_[j.at("key").get<std::string>()] = j.at("text").get<std::string>();
+          whole += line + "\n";
         } catch (const std::exception&) {
           ++unreadable;
         }
+      if (whole != lines) write_file_atomically((dir / "finished.jsonl").string(), whole);
       remove_cut_writes(dir);
       const std::string held = held_text(dir / "held.json");
       const std::string cut = unreadable == 0 ? ""

@@ -20,6 +20,7 @@ namespace ibsc::tb {
 // binary, since another build may compute otherwise. argv[0] is left out: the same binary
 // started by another path is the same build.
 std::string progress_key(const std::vector<std::string>& args, const std::string& exe);
+std::string digest_of_text(const std::string& bytes);  // 16 hex digits
 
 class MpiProgress {
  public:
@@ -33,6 +34,8 @@ class MpiProgress {
   void hand_out(int rank, const std::string& key);
   // The item came back from `rank`: with its text when it succeeded (empty ok = false: failed).
   void give_back(int rank, const std::string& key, bool ok, const std::string& text);
+  // An item the earlier run finished that no longer stands (its files are gone): it runs again.
+  void forget(const std::string& key) { done_.erase(key); }
   void remove();  // the outputs are written: nothing left to resume
 
  private:

@@ -16,6 +16,7 @@
 #include "tb/run/forked_workers.h"
 #include "tb/run/mpi_progress.h"
 #include "tb/run/work_spread.h"
+#include "tb/stats/output_files.h"
 
 namespace ibsc::tb {
 namespace {
@@ -115,10 +116,7 @@ std::vector<std::string> lead(int n, int jobs, const WorkItem& fn, const WorkDon
   auto come_back = [&](int rank, FinishedItem f) {
     // mpirun stops rank 0 with SIGTERM when another rank dies: not halfway through writing an
     // item's files (on_done writes runs/NAME) or its record.
-    sigset_t term, old;
-    sigemptyset(&term);
-    sigaddset(&term, SIGTERM);
-    sigprocmask(SIG_BLOCK, &term, &old);
+    const InterruptsHeld held;
     if (f.ok) {
       // Its files first, then its record: a record on file means its files are whole. on_done
       // may leave a shorter text (what the files hold need not be kept twice, nor sent round).
@@ -126,23 +124,30 @@ std::vector<std::string> lead(int n, int jobs, const WorkItem& fn, const WorkDon
       if (on_done) on_done(f.index, out[f.index]);
       st.progress.give_back(rank, key(f.index), true, out[f.index]);
     } else {
-      const std::string where =
-          rank == 0 ? ""
-                    : "rank " + std::to_string(rank) +
-                          (rank < static_cast<int>(st.places.size()) ? " (" + st.places[rank] + ")" : "") + ", " +
-                          key(f.index) + ": ";
+      std::string where;
+      if (rank != 0)
+        where = "rank " + std::to_string(rank) +
+                (rank < static_cast<int>(st.places.size()) ? " (" + st.places[rank] + ")" : "") + ", ";
+      if (f.died || rank != 0) where += key(f.index) + ": ";
       st.progress.give_back(rank, key(f.index), false, f.text);
       if (failure.empty()) failure = where + f.text;
     }
-    sigprocmask(SIG_SETMASK, &old, nullptr);
   };
-  auto take = [&](int rank) {  // the next item to run; items an earlier run finished come back at once
+  // An item an earlier run finished comes back at once, unless on_done finds it stale.
+  auto kept = [&](int i, const std::string& text) {
+    try {
+      come_back(0, {i, true, text});
+      return true;
+    } catch (const StaleItem& e) {
+      std::fprintf(stderr, "ibsc: %s: finished by the earlier run, but %s: it runs again\n", key(i).c_str(), e.what());
+      st.progress.forget(key(i));
+      return false;
+    }
+  };
+  auto take = [&](int rank) {  // the next item to run
     while (next < n && failure.empty()) {
       const int i = next++;
-      if (const std::string* text = st.progress.finished(key(i))) {
-        come_back(0, {i, true, *text});
-        continue;
-      }
+      if (const std::string* text = st.progress.finished(key(i)); text && kept(i, *text)) continue;
       st.progress.hand_out(rank, key(i));
       return i;
     }
@@ -166,15 +171,15 @@ std::vector<std::string> lead(int n, int jobs, const WorkItem& fn, const WorkDon
       else ++outstanding;
       busy = true;
     } else if (flag && ms.MPI_TAG == kResult) {
-      const FinishedItem f = receive_result(ms.MPI_SOURCE);
+      FinishedItem f = receive_result(ms.MPI_SOURCE);
       --outstanding;
-      come_back(ms.MPI_SOURCE, f);
+      come_back(ms.MPI_SOURCE, std::move(f));
       busy = true;
     }
     if (local.running() > 0) {
-      const FinishedItem f = local.wait(false);
+      FinishedItem f = local.wait(false);
       if (f.index >= 0) {
-        come_back(0, f);
+        come_back(0, std::move(f));
         busy = true;
       }
     }
@@ -195,7 +200,8 @@ std::vector<std::string> spread(int n, int jobs, const WorkItem& fn, const WorkD
   std::vector<std::string> out(n);
   std::string failure;
   if (st.rank == 0) {
-    if (!st.progress.is_open() && !progress_folder().empty()) st.progress.open(progress_folder(), st.key, st.places);
+    if (!st.progress.is_open() && !progress_folder().empty())
+      st.progress.open(progress_folder(), st.key + progress_inputs(), st.places);
     out = lead(n, jobs, fn, on_done, name, failure);
   } else {
     work(jobs, fn);

@@ -57,7 +57,10 @@ std::vector<std::string> run_forked(int n, int jobs, const WorkItem& fn, const W
       if (f.ok) {
         out[f.index] = std::move(f.text);
         if (on_done) on_done(f.index, out[f.index]);
-      } else if (failure.empty()) failure = std::move(f.text);
+      } else if (failure.empty()) {
+        failure =
+            f.died ? (name ? name(f.index) : "item " + std::to_string(f.index)) + ": " + f.text : std::move(f.text);
+      }
     }
     if (!failure.empty() && workers.running() == 0) throw std::runtime_error(failure);
   }
@@ -116,7 +119,8 @@ std::vector<LoadPointResult> run_sweep(const PointSetup& s, const SweepConfig& c
     }
     pts = run_points(s, loads, cfg.jobs, 0, static_cast<int>(loads.size()));
   } else {
-    // Rising loads in batches of `jobs`, until two saturated points are seen.
+    // Rising loads in batches as wide as all processes (of every rank), until two saturated
+    // points are seen.
     std::vector<double> all;
     for (int k = 0;; ++k) {
       double l = std::round((cfg.start + k * cfg.step) * 1e6) / 1e6;
@@ -124,15 +128,16 @@ std::vector<LoadPointResult> run_sweep(const PointSetup& s, const SweepConfig& c
       all.push_back(l);
     }
     // Under mpirun a batch fills every rank's processes (the same width on every rank).
-    const int jobs = active_spreader() ? active_spreader()->width(cfg.jobs) : local_jobs(cfg.jobs);
+    const int width = active_spreader() ? active_spreader()->width(cfg.jobs) : local_jobs(cfg.jobs);
     // The points kept end at the second saturated load in load order, whatever the batch size,
     // so the results do not depend on --jobs (extra points of the last batch are dropped).
     size_t done = 0;
     bool stop = false;
     while (done < all.size() && !stop) {
-      std::vector<double> batch(all.begin() + done, all.begin() + std::min(all.size(), done + jobs));
-      auto r =
-          run_points(s, batch, jobs, static_cast<int>(done), static_cast<int>(all.size()), "load point %d of up to %d");
+      std::vector<double> batch(all.begin() + done, all.begin() + std::min(all.size(), done + width));
+      // Each rank `cfg.jobs` at a time: the width is all ranks' (rank 0 alone would run it all).
+      auto r = run_points(s, batch, cfg.jobs, static_cast<int>(done), static_cast<int>(all.size()),
+                          "load point %d of up to %d");
       for (auto& p : r) {
         if (stop) break;
         pts.push_back(std::move(p));

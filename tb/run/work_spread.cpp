@@ -9,6 +9,8 @@
 #include <string>
 #include <system_error>
 
+#include "tb/run/mpi_progress.h"
+
 namespace ibsc::tb {
 namespace {
 std::unique_ptr<WorkSpreader>& spreader() {
@@ -18,6 +20,10 @@ std::unique_ptr<WorkSpreader>& spreader() {
 std::string& folder() {
   static std::string f;
   return f;
+}
+std::string& inputs() {
+  static std::string s;
+  return s;
 }
 int env_int(const char* name) {
   const char* v = std::getenv(name);
@@ -50,6 +56,12 @@ void set_progress_folder(const std::string& f) {
                  f.c_str());
 }
 const std::string& progress_folder() { return folder(); }
+
+void add_progress_input(const std::string& what, const std::string& text) {
+  inputs() += "input " + what + ": " + digest_of_text(text) + "\n";
+}
+
+const std::string& progress_inputs() { return inputs(); }
 
 int launcher_rank_count() {
   if (int n = env_int("OMPI_COMM_WORLD_SIZE")) return n;

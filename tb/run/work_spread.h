@@ -40,6 +40,13 @@ class SpreadFailure : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// on_done's verdict on a text kept from a run that stopped (tb/run/mpi_progress.h): it no
+// longer stands (say, the files it was written to are gone), so the item runs again.
+class StaleItem : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 void install_spreader(WorkSpreader s);
 // The spreader when one is installed and this is the process that installed it; else null.
 const WorkSpreader* active_spreader();
@@ -50,6 +57,10 @@ bool writes_outputs();
 // rerun after a rank died resumes: PROGRESS_FOLDER, set by the command before its batches.
 void set_progress_folder(const std::string& folder);
 const std::string& progress_folder();
+// An input the command read besides the files on its command line (WHAT names it), which a
+// rerun must share for the record to be resumed: its digest joins the record's key.
+void add_progress_input(const std::string& what, const std::string& text);
+const std::string& progress_inputs();  // "input WHAT: DIGEST" lines
 // Ranks the launcher started this process among: OMPI_COMM_WORLD_SIZE (mpirun), or under
 // Slurm's srun with PMIx SLURM_STEP_NUM_TASKS; 1 when started alone.
 int launcher_rank_count();

@@ -15,29 +15,20 @@
 namespace ibsc::tb {
 namespace {
 
-// Blocks SIGINT and SIGTERM for its lifetime; one that arrives meanwhile is delivered on exit.
-class InterruptsHeld {
- public:
-  InterruptsHeld() {
-    sigset_t s;
-    sigemptyset(&s);
-    sigaddset(&s, SIGINT);
-    sigaddset(&s, SIGTERM);
-    sigprocmask(SIG_BLOCK, &s, &old_);
-  }
-  ~InterruptsHeld() { sigprocmask(SIG_SETMASK, &old_, nullptr); }
-  InterruptsHeld(const InterruptsHeld&) = delete;
-  InterruptsHeld& operator=(const InterruptsHeld&) = delete;
-
- private:
-  sigset_t old_;
-};
-
 std::runtime_error failure(const std::string& path, const std::string& doing, int err) {
   return std::runtime_error(path + ": cannot " + doing + " (" + std::strerror(err) + ")");
 }
 
 }  // namespace
+
+InterruptsHeld::InterruptsHeld() {
+  sigset_t s;
+  sigemptyset(&s);
+  sigaddset(&s, SIGINT);
+  sigaddset(&s, SIGTERM);
+  sigprocmask(SIG_BLOCK, &s, &old_);
+}
+InterruptsHeld::~InterruptsHeld() { sigprocmask(SIG_SETMASK, &old_, nullptr); }
 
 void write_file_atomically(const std::string& path, const std::string& text) {
   const std::filesystem::path target(path);

@@ -4,9 +4,24 @@
 // SIGINT and SIGTERM wait while a file is written and renamed (a few milliseconds), so an
 // interrupt leaves no temporary file behind either.
 #pragma once
+#include <csignal>
 #include <string>
 
 namespace ibsc::tb {
+
+// Blocks SIGINT and SIGTERM for its lifetime; one that arrives meanwhile is delivered on exit.
+// Around every write here, and around whatever must not be cut in the middle (an item's files
+// and its progress record under mpirun).
+class InterruptsHeld {
+ public:
+  InterruptsHeld();
+  ~InterruptsHeld();
+  InterruptsHeld(const InterruptsHeld&) = delete;
+  InterruptsHeld& operator=(const InterruptsHeld&) = delete;
+
+ private:
+  sigset_t old_;
+};
 
 // Throws std::runtime_error naming `path` when the folder is not writable or the disk is full.
 void write_file_atomically(const std::string& path, const std::string& text);

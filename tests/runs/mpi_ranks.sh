@@ -3,6 +3,9 @@
 #  1. `ibsc run` (a sweep to saturation with bisection) on 2 ranks, 1 and 2 processes each (as
 #     wide as the one process, and twice as wide): results.json, results.csv, latency.dat, .gp
 #     and .svg byte for byte those of one process; `ibsc route` and `ibsc run --waves` refuse.
+#  1b. A longer sweep (8x8 torus, 30 ms windows: about a second a point) on 2 ranks with rank 1
+#     killed once a point is back while it holds one; the rerun keeps what had finished and
+#     writes the results of one process.
 #  2. `ibsc reproduce --quick` (seeds/001, 12 of its 20 experiments) on 2 ranks: every file byte for byte
 #     that of one process, but for the wall-clock figures (README.md's "in N s" and seconds per
 #     experiment, saturation.csv's wall_seconds), which differ between any two runs.
@@ -45,6 +48,36 @@ grep -q "only \`ibsc run\` and \`ibsc reproduce\` spread their work; start \`ibs
   fail "2-rank ibsc run --waves, not refused once: $(cat "$work/waves.log")"
 [ -e "$work/waves" ] && fail "2-rank ibsc run --waves wrote $work/waves"
 
+# Rank 1 killed (SIGKILL) once it holds an item, and once N items are back (the record in $out).
+kill_rank1_after() {
+  local n=$1 log=$2 job rank1
+  "${mpi[@]}" "$ibsc" "${@:3}" >"$log" 2>&1 &
+  job=$!
+  for _ in $(seq 1500); do
+    [ "$(cat "$out/mpi-progress/finished.jsonl" 2>/dev/null | wc -l)" -ge "$n" ] &&
+      grep -A1 '"1": \[' "$out/mpi-progress/held.json" 2>/dev/null | grep -q '"[a-z]' && break
+    sleep 0.02
+  done
+  rank1=$(sed -n 's/.*"[^"]* pid \([0-9]*\)".*/\1/p' "$out/mpi-progress/held.json" 2>/dev/null | sed -n 2p)
+  [ -n "$rank1" ] || { kill "$job"; fail "no record of rank 1 in $out/mpi-progress/held.json"; }
+  kill -KILL "$rank1"
+  wait "$job" && fail "mpirun succeeded with rank 1 killed (did the run end before the kill?)"
+  grep -qE "^ibsc: rank 1 \([^)]*pid $rank1\) held: " "$log" || fail "rank 0 did not name rank 1 and what it held: $(cat "$log")"
+}
+
+long=(run "$src/scenarios/quickstart.yaml" --quiet --out "$out" --set run.warmup_ns=10000 --set run.window_ns=30000000
+  --set topology.spec=torus:8x8:hosts=4:ports=8)
+"$ibsc" "${long[@]}" --jobs 2 >"$work/long1.log" 2>&1 || fail "one-process long sweep: $(tail -3 "$work/long1.log")"
+mv "$out" "$work/long1"
+kill_rank1_after 1 "$work/long2.log" "${long[@]}" --jobs 1
+"${mpi[@]}" "$ibsc" "${long[@]}" --jobs 1 >"$work/long3.log" 2>&1 || fail "the sweep's rerun: $(tail -5 "$work/long3.log")"
+kept=$(sed -n 's/.*did not finish; \([0-9]*\) finished item(s) are kept.*/\1/p' "$work/long3.log")
+[ -n "$kept" ] && [ "$kept" -ge 1 ] || fail "the sweep's rerun did not resume: $(cat "$work/long3.log")"
+[ -e "$out/mpi-progress" ] && fail "$out/mpi-progress is left after the sweep's results"
+mv "$out" "$work/long3"
+diff -r "$work/long1" "$work/long3" || fail "the resumed sweep differs from one process"
+echo "sweep rerun: $kept load point(s) kept from the killed run, results those of one process"
+
 # The wall-clock figures and the count of processes out (the rerun below has another --jobs),
 # every other byte kept.
 normalise() {
@@ -61,19 +94,7 @@ diff -r "$work/study1" "$work/study2" || fail "the 2-rank study differs from one
 echo "study: $(ls "$work/study1/runs" | wc -l) experiments, identical on 2 ranks"
 
 # Rank 1 killed once 4 experiments are back.
-"${mpi[@]}" "$ibsc" "${study[@]}" --jobs 1 >"$work/study3.log" 2>&1 &
-job=$!
-holds() { grep -A1 '"1": \[' "$out/mpi-progress/held.json" 2>/dev/null | grep -q '"q-'; }  # rank 1 has an item
-for _ in $(seq 600); do
-  [ "$(cat "$out/mpi-progress/finished.jsonl" 2>/dev/null | wc -l)" -ge 4 ] && holds && break
-  sleep 0.02
-done
-rank1=$(sed -n 's/.*"[^"]* pid \([0-9]*\)".*/\1/p' "$out/mpi-progress/held.json" 2>/dev/null | sed -n 2p)
-[ -n "$rank1" ] || { kill "$job"; fail "no record of rank 1 in $out/mpi-progress/held.json"; }
-kill -KILL "$rank1"
-wait "$job" && fail "mpirun succeeded with rank 1 killed (did the run end before the kill?)"
-grep -E "^ibsc: rank 1 \([^)]*pid $rank1\) held: q-" "$work/study3.log" ||
-  fail "rank 0 did not name rank 1 and what it held: $(cat "$work/study3.log")"
+kill_rank1_after 4 "$work/study3.log" "${study[@]}" --jobs 1
 # Each record line is written after its runs/NAME and without the per-link figures runs/NAME holds.
 rec="$out/mpi-progress/finished.jsonl"
 [ "$(grep -c 'runs_written' "$rec")" -ge 4 ] || fail "records without runs_written: $(head -c 300 "$rec")"
@@ -81,7 +102,12 @@ grep -q 'links\\":\[{' "$rec" && fail "a record keeps per-link figures"
 for name in $(grep -o '"key":"q-[^"]*"' "$rec" | cut -d'"' -f4); do
   [ -f "$out/runs/$name/results.json" ] || fail "$name recorded as finished without runs/$name/results.json"
 done
+# One finished experiment's files lost (say, a `git clean`): the rerun runs it again.
+lost=$(grep -o '"key":"q-[^"]*"' "$rec" | head -1 | cut -d'"' -f4)
+rm -r "$out/runs/$lost"
 "${mpi[@]}" "$ibsc" "${study[@]}" --jobs 2 >"$work/study4.log" 2>&1 || fail "the rerun: $(tail -5 "$work/study4.log")"
+grep -q "^ibsc: $lost: finished by the earlier run, but .*runs/$lost/results.json is missing: it runs again" \
+  "$work/study4.log" || fail "the rerun did not run $lost again: $(cat "$work/study4.log")"
 kept=$(sed -n 's/.*did not finish; \([0-9]*\) finished item(s) are kept.*/\1/p' "$work/study4.log")
 [ -n "$kept" ] && [ "$kept" -ge 4 ] || fail "the rerun did not resume: $(cat "$work/study4.log")"
 ran=$(grep -c '^\[' "$work/study4.log")

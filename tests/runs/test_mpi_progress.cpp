@@ -84,6 +84,9 @@ BOOST_AUTO_TEST_CASE(rerun_keeps_whole_lines_and_clears_cut_writes) {
   BOOST_REQUIRE(again.finished("b"));
   BOOST_TEST(*again.finished("b") == "B");
   BOOST_TEST(!again.finished("c"));  // its line was cut: it runs again
+  // ... and is gone from the file, so that the next line is not appended onto it.
+  BOOST_TEST(text_of(rec / "finished.jsonl").find("cut sh") == std::string::npos);
+  BOOST_TEST(text_of(rec / "finished.jsonl").back() == '\n');
   BOOST_TEST(!fs::exists(out / "runs/b/.results.json.AB12cd"));
   BOOST_TEST(text_of(out / "runs/b/results.json") == "whole");
   BOOST_TEST(fs::exists(out / ".bashrc.backup"));
@@ -92,6 +95,14 @@ BOOST_AUTO_TEST_CASE(rerun_keeps_whole_lines_and_clears_cut_writes) {
   again.give_back(0, "a", true, "A");
   const std::string lines = text_of(rec / "finished.jsonl");
   BOOST_TEST(lines.find("\"key\":\"a\"") == lines.rfind("\"key\":\"a\""));
+  // One that no longer stands is forgotten, runs again and gets a line of its own.
+  again.forget("b");
+  BOOST_TEST(!again.finished("b"));
+  again.give_back(1, "b", true, "B2");
+  MpiProgress third;
+  third.open(rec.string(), "ibsc reproduce s.yaml", kPlaces);
+  BOOST_REQUIRE(third.finished("b"));
+  BOOST_TEST(*third.finished("b") == "B2");  // the later line wins
   fs::remove_all(out);
 }
 

@@ -1,5 +1,5 @@
 // run_forked (tb/run/sweep.h), the forked children every sweep and study runs its items in: a
-// child that dies without a result is reported with the item and how it died (a SIGKILL is
+// child that dies without a result is reported with the item's name and how it died (a SIGKILL is
 // most often the kernel's out-of-memory killer), and on_done may shorten the text it is given
 // (a study's, once runs/NAME holds the per-link figures), which is then the one returned.
 #include <boost/test/unit_test.hpp>
@@ -27,18 +27,19 @@ BOOST_AUTO_TEST_CASE(a_killed_child_is_named_with_its_item_and_signal) {
     message = e.what();
   }
   BOOST_TEST(message ==
-             "the forked process running item 1 died without a result (killed by signal 9 (SIGKILL: out of "
-             "memory?))");
+             "item 1: its forked process died without a result (killed by signal 9 (SIGKILL: out of memory?))");
 }
 
 BOOST_AUTO_TEST_CASE(a_child_that_exits_without_a_result_says_its_exit_code) {
   std::string message;
   try {
-    run_forked(1, 1, [](int) -> std::string { _exit(3); });
+    run_forked(
+        1, 1, [](int) -> std::string { _exit(3); }, {},
+        [](int i) { return "load point " + std::to_string(i + 1) + "/1"; });
   } catch (const std::runtime_error& e) {
     message = e.what();
   }
-  BOOST_TEST(message == "the forked process running item 0 died without a result (exit code 3)");
+  BOOST_TEST(message == "load point 1/1: its forked process died without a result (exit code 3)");
 }
 
 BOOST_AUTO_TEST_CASE(on_done_may_shorten_the_texts_returned) {
