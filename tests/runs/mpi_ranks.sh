@@ -3,7 +3,7 @@
 #  1. `ibsc run` (a sweep to saturation with bisection) on 2 ranks, 1 and 2 processes each (as
 #     wide as the one process, and twice as wide): results.json, results.csv, latency.dat, .gp
 #     and .svg byte for byte those of one process; `ibsc route` and `ibsc run --waves` refuse.
-#  1b. A longer sweep (8x8 torus, 30 ms windows: about a second a point) on 2 ranks with rank 1
+#  1b. A longer sweep (8x8 torus, 15 ms windows: about a second a point) on 2 ranks with rank 1
 #     killed once a point is back while it holds one; the rerun keeps what had finished and
 #     writes the results of one process.
 #  2. `ibsc reproduce --quick` (seeds/001, 12 of its 20 experiments) on 2 ranks: every file byte for byte
@@ -65,7 +65,7 @@ kill_rank1_after() {
   grep -qE "^ibsc: rank 1 \([^)]*pid $rank1\) held: " "$log" || fail "rank 0 did not name rank 1 and what it held: $(cat "$log")"
 }
 
-long=(run "$src/scenarios/quickstart.yaml" --quiet --out "$out" --set run.warmup_ns=10000 --set run.window_ns=30000000
+long=(run "$src/scenarios/quickstart.yaml" --quiet --out "$out" --set run.warmup_ns=10000 --set run.window_ns=15000000
   --set topology.spec=torus:8x8:hosts=4:ports=8)
 "$ibsc" "${long[@]}" --jobs 2 >"$work/long1.log" 2>&1 || fail "one-process long sweep: $(tail -3 "$work/long1.log")"
 mv "$out" "$work/long1"
