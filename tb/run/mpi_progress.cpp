@@ -149,18 +149,32 @@ std::string digest_of_text(const std::string& bytes) {
 }
 
 std::string progress_key(const std::vector<std::string>& args, const std::string& exe) {
+  // One spelling per argument: "--opt=value" as "--opt value", a file by its absolute path.
+  std::vector<std::string> words;
+  for (const std::string& a : args) {
+    const size_t eq = a.find('=');
+    if (a.rfind("--", 0) == 0 && eq != std::string::npos) {
+      words.push_back(a.substr(0, eq));
+      words.push_back(a.substr(eq + 1));
+    } else {
+      words.push_back(a);
+    }
+  }
   std::string command = "ibsc", files;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
+  for (size_t i = 0; i < words.size(); ++i) {
+    std::string a = words[i];
     if (a == "--quiet") continue;
     if (a == "--jobs") {
       ++i;  // and its value
       continue;
     }
-    if (a.rfind("--jobs=", 0) == 0) continue;
-    command += " " + a;
     std::error_code ec;
-    if (a[0] != '-' && fs::is_regular_file(a, ec)) files += "file " + a + ": " + digest_of(a) + "\n";
+    if (!a.empty() && a[0] != '-' && fs::is_regular_file(a, ec)) {
+      const std::string path = fs::weakly_canonical(a, ec).string();
+      if (!ec) a = path;
+      files += "file " + a + ": " + digest_of(a) + "\n";
+    }
+    command += " " + a;
   }
   return "command: " + command + "\n" + files + "build: " + digest_of(exe) + "\n";
 }

@@ -18,7 +18,8 @@ namespace ibsc::tb {
 // what it computes; a digest of the content of each argument that names a file (the scenario
 // or study; the files those name in turn are not followed); and a digest of EXE, the ibsc
 // binary, since another build may compute otherwise. argv[0] is left out: the same binary
-// started by another path is the same build.
+// started by another path is the same build. Files are named by their absolute paths, and
+// "--opt=value" read as "--opt value", so that two spellings of one command are one key.
 std::string progress_key(const std::vector<std::string>& args, const std::string& exe);
 std::string digest_of_text(const std::string& bytes);  // 16 hex digits
 

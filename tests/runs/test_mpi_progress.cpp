@@ -137,7 +137,8 @@ BOOST_AUTO_TEST_CASE(key_is_the_arguments_the_inputs_and_the_build) {
   using ibsc::tb::progress_key;
   const std::string key = progress_key({"run", scenario, "--jobs", "2", "--out", "o"}, exe);
   BOOST_TEST(key.rfind("command: ibsc run " + scenario + " --out o\nfile " + scenario + ": ", 0) == 0);
-  BOOST_TEST(key == progress_key({"run", scenario, "--quiet", "--jobs=1", "--out", "o"}, exe));
+  BOOST_TEST(key == progress_key({"run", scenario, "--quiet", "--jobs=1", "--out=o"}, exe));
+  BOOST_TEST(key == progress_key({"run", (dir / "." / "a.yaml").string(), "--out", "o"}, exe));
   BOOST_TEST(key != progress_key({"run", scenario, "--out", "o2"}, exe));
   std::ofstream(exe) << "build 2";
   BOOST_TEST(key != progress_key({"run", scenario, "--out", "o"}, exe));
