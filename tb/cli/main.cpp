@@ -1,6 +1,8 @@
 // ibsc: the command-line front end. Subcommands: run (simulate a scenario), route (tables,
 // checks, metrics, export), cosim (RTL arbiter against its model), reproduce (a paper's study), mpi (an MPI-like
 // workload through the HCAs' TLM-2.0 sockets), keys (the scenario keys, the README's table).
+#include <unistd.h>
+
 #include <systemc>
 
 #include <cstdio>
@@ -43,6 +45,10 @@ int sc_main(int argc, char** argv) {
     return 1;
   } catch (const std::exception& e) {
     const ibsc::tb::WorkSpreader* spread = ibsc::tb::active_spreader();
+    // Most errors (a bad scenario key, an unwritable folder) every rank meets alike: a rank
+    // above 0 gives rank 0 a second to say it first, and to stop the job, so that it is said
+    // once and without a rank's name; an error of its own only it meets is said a second late.
+    if (spread && spread->rank > 0) sleep(1);
     // One write: under mpirun, output may stop being forwarded once a rank has failed.
     const std::string who = spread && spread->rank > 0 ? "rank " + std::to_string(spread->rank) + ": " : "";
     std::fputs(("ibsc: " + who + "error: " + e.what() + "\n").c_str(), stderr);

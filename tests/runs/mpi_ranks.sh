@@ -2,7 +2,8 @@
 # ctest helper (label mpi): `mpirun -n 2` against one process.
 #  1. `ibsc run` (a sweep to saturation with bisection) on 2 ranks, 1 and 2 processes each (as
 #     wide as the one process, and twice as wide): results.json, results.csv, latency.dat, .gp
-#     and .svg byte for byte those of one process; `ibsc route` and `ibsc run --waves` refuse.
+#     and .svg byte for byte those of one process; `ibsc route` and `ibsc run --waves` refuse; an
+#     unknown key is said once, by rank 0.
 #  1b. A longer sweep (8x8 torus, 15 ms windows: about a second a point) on 2 ranks with rank 1
 #     killed once a point is back while it holds one; the rerun keeps what had finished and
 #     writes the results of one process.
@@ -47,6 +48,11 @@ grep -q "only \`ibsc run\` and \`ibsc reproduce\` spread their work; start \`ibs
 [ "$(grep -c -- "--waves runs one load point in one process; start \`ibsc run --waves\` without mpirun" "$work/waves.log")" = 1 ] ||
   fail "2-rank ibsc run --waves, not refused once: $(cat "$work/waves.log")"
 [ -e "$work/waves" ] && fail "2-rank ibsc run --waves wrote $work/waves"
+# An error every rank meets (a bad key) is said once, by rank 0.
+"${mpi[@]}" "$ibsc" run "$src/scenarios/quickstart.yaml" --set no.such_key=1 --out "$work/badkey" >"$work/badkey.log" 2>&1 &&
+  fail "2-rank ibsc run with an unknown key ran"
+[ "$(grep -c "error: --set no.such_key: key 'no.such_key': unknown key" "$work/badkey.log")" = 1 ] &&
+  grep -q "^ibsc: error: --set no.such_key" "$work/badkey.log" || fail "the unknown key, not said once by rank 0: $(cat "$work/badkey.log")"
 
 # Rank 1 killed (SIGKILL) once it holds an item, and once N items are back (the record in $out).
 kill_rank1_after() {
