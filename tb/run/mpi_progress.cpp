@@ -53,9 +53,10 @@ std::string held_text(const fs::path& p) {
 // job): which ranks held what. Kept ready as text, since a signal handler may only write(2).
 char g_stop_text[8192];
 volatile sig_atomic_t g_stop_len = 0;
+pid_t g_stop_owner = 0;  // rank 0's process: its forked workers inherit the handler and a stale text
 
 extern "C" void say_held_and_stop(int sig) {
-  if (g_stop_len > 0) {
+  if (g_stop_len > 0 && getpid() == g_stop_owner) {
     ssize_t ignored = write(2, g_stop_text, static_cast<size_t>(g_stop_len));
     (void)ignored;
   }
@@ -225,6 +226,7 @@ void MpiProgress::open(const std::string& folder, const std::string& key, const 
     }
   }
   check_output_folder(folder, "MPI progress folder");
+  g_stop_owner = getpid();
   std::signal(SIGTERM, say_held_and_stop);
   write_file_atomically((dir / "command.txt").string(), key);
   if (done_.empty()) write_file_atomically((dir / "finished.jsonl").string(), "");
