@@ -445,10 +445,7 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
       res.error = j["error"];
       continue;
     }
-    for (auto& pj : j["points"]) {
-      pj["links"] = nlohmann::json::array();  // as a single process keeps them
-      res.points.push_back(point_from_json(pj));
-    }
+    for (const auto& pj : j["points"]) res.points.push_back(point_from_json(pj));  // without links: runs/NAME has them
     for (const auto& p : res.points) res.throughput = std::max(res.throughput, p.accepted_bytes_per_ns_per_switch);
     if (!res.points.empty()) res.low_load_latency = res.points.front().avg_latency_ns;
   }

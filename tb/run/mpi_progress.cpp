@@ -109,11 +109,7 @@ void remove_cut_writes(const fs::path& folder) {
 
 // A file's digest; "unreadable" when it cannot be read.
 std::string digest_of(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return "unreadable";
-  std::stringstream t;
-  t << in.rdbuf();
-  return digest_of_text(t.str());
+  return std::ifstream(path) ? digest_of_text(read_text(path)) : "unreadable";
 }
 
 // What changed from record A to record B: the first line that differs, both ways.
