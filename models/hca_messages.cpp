@@ -4,6 +4,7 @@
 #include <string>
 
 #include "models/reliable_transport.h"
+#include "routing/digest.h"
 
 namespace ibsc::models {
 
@@ -34,11 +35,7 @@ void MessageLayer::attach(int host, Hca* hca) {
   if (acks_[host]) rt->on_ack([this, host](int dst, uint64_t through, Picos t) { acked(host, dst, through, t); });
 }
 
-uint64_t MessageLayer::checksum(const uint8_t* data, size_t n) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (size_t i = 0; i < n; ++i) h = (h ^ data[i]) * 0x100000001b3ull;
-  return h;
-}
+uint64_t MessageLayer::checksum(const uint8_t* data, size_t n) { return routing::fnv1a64(data, n); }
 
 const Message& MessageLayer::post(int src, int dst, uint64_t addr, const uint8_t* data, uint32_t bytes,
                                   std::function<void(const Message&)> on_complete) {

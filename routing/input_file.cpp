@@ -7,6 +7,9 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
+#include <mutex>
+#include <set>
 #include <stdexcept>
 
 namespace ibsc::routing {
@@ -35,6 +38,20 @@ std::string size_text(uint64_t bytes) {
   throw std::invalid_argument(printable(path) + ": " + what + " (" + kind.what + ")");
 }
 
+std::mutex g_read_mutex;
+std::set<std::string>& read_paths() {
+  static std::set<std::string> s;
+  return s;
+}
+
+void note_read(const std::string& path) {
+  std::error_code ec;
+  std::string abs = std::filesystem::weakly_canonical(path, ec).string();
+  if (ec) abs = path;
+  const std::lock_guard<std::mutex> lock(g_read_mutex);
+  read_paths().insert(abs);
+}
+
 // The checked file, open for reading. O_NONBLOCK: opening a FIFO for reading would wait for a
 // writer; the type is checked on the open descriptor, so what was checked is what is read.
 int open_checked(const std::string& path, const InputKind& kind) {
@@ -57,6 +74,7 @@ int open_checked(const std::string& path, const InputKind& kind) {
            "is " + size_text(static_cast<uint64_t>(st.st_size)) + ", above the " + size_text(kind.max_bytes) +
                " limit (" + kind.why + "): is it the right file?");
   }
+  note_read(path);
   return fd;
 }
 
@@ -98,6 +116,11 @@ std::string read_input_file(const std::string& path, const InputKind& kind) {
   ::close(fd);
   if (text.compare(0, 3, kBom) == 0) text.erase(0, 3);
   return text;
+}
+
+std::vector<std::string> input_files_read() {
+  const std::lock_guard<std::mutex> lock(g_read_mutex);
+  return {read_paths().begin(), read_paths().end()};
 }
 
 bool has_control_char(std::string_view text) {

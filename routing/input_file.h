@@ -9,6 +9,7 @@
 #include <fstream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ibsc::routing {
 
@@ -48,6 +49,11 @@ std::ifstream open_input_file(const std::string& path, const InputKind& kind);
 // check_input_file, then the whole text without a leading UTF-8 byte-order mark (stops at the
 // limit even if the file grows meanwhile).
 std::string read_input_file(const std::string& path, const InputKind& kind);
+
+// Every input file this process has opened through the functions above, by absolute path,
+// sorted: what its results rest on besides the command line (the resume key of a run spread
+// over MPI ranks follows them: a scenario's base model, a topology or table file).
+std::vector<std::string> input_files_read();
 
 // `text` as it can be printed on one line: a newline, a NUL or another control byte becomes an
 // escape (\n, \0, \x1b); a backslash is doubled. For names and tokens echoed in errors.

@@ -89,7 +89,11 @@ int main(int argc, char** argv) {
       return 2;
     }
 #ifdef IBSC_HAVE_MPI
-    ibsc::tb::start_mpi_ranks(argc, argv);
+    if (const std::string problem = ibsc::tb::start_mpi_ranks(argc, argv); !problem.empty()) {
+      if (ibsc::tb::launcher_rank() == 0) std::fputs(("ibsc: error: " + problem + "\n").c_str(), stderr);
+      ibsc::tb::finish_mpi_ranks();  // every rank found the same: a clean stop, no abort
+      return 2;
+    }
 #else
     std::fputs(("ibsc: error: started by mpirun as one of " + std::to_string(ranks) +
                 " ranks, but this ibsc was built without MPI (install libopenmpi-dev, reconfigure and rebuild); "

@@ -16,6 +16,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "routing/digest.h"
+#include "routing/input_file.h"
 #include "tb/stats/output_files.h"
 
 namespace ibsc::tb {
@@ -107,11 +109,6 @@ void remove_cut_writes(const fs::path& folder) {
     }
 }
 
-// A file's digest; "unreadable" when it cannot be read.
-std::string digest_of(const std::string& path) {
-  return std::ifstream(path) ? digest_of_text(read_text(path)) : "unreadable";
-}
-
 // What changed from record A to record B: the first line that differs, both ways.
 std::string first_difference(const std::string& a, const std::string& b) {
   auto lines = [](const std::string& t) {
@@ -137,12 +134,21 @@ fs::path aside_name(const fs::path& folder) {
 
 }  // namespace
 
-std::string digest_of_text(const std::string& bytes) {
-  uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a 64: a change detector, not a defence against forgery
-  for (unsigned char c : bytes) h = (h ^ c) * 0x100000001b3ull;
-  char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
-  return hex;
+std::string digest_of_text(const std::string& bytes) { return routing::digest_hex(bytes); }
+
+std::string digest_of(const std::string& path) {
+  return std::ifstream(path) ? digest_of_text(read_text(path)) : "unreadable";
+}
+
+std::string inputs_read_key(const std::string& out) {
+  std::error_code ec;
+  std::string under = fs::weakly_canonical(out, ec).string();
+  if (ec || under.empty()) under = out;
+  if (under.back() != '/') under += '/';
+  std::string lines;
+  for (const std::string& path : routing::input_files_read())
+    if (path.rfind(under, 0) != 0) lines += "read " + path + ": " + digest_of(path) + "\n";
+  return lines;
 }
 
 std::string progress_key(const std::vector<std::string>& args, const std::string& exe) {

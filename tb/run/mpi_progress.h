@@ -16,12 +16,17 @@ namespace ibsc::tb {
 // The record's key: what a rerun must share with the run that stopped for its finished items
 // to stand. ARGS (argv[1..]) without --jobs and --quiet, which change how the work runs, not
 // what it computes; a digest of the content of each argument that names a file (the scenario
-// or study; the files those name in turn are not followed); and a digest of EXE, the ibsc
+// or study; the files those name in turn join through inputs_read_key); and a digest of EXE, the ibsc
 // binary, since another build may compute otherwise. argv[0] is left out: the same binary
 // started by another path is the same build. Files are named by their absolute paths, and
 // "--opt=value" read as "--opt value", so that two spellings of one command are one key.
 std::string progress_key(const std::vector<std::string>& args, const std::string& exe);
 std::string digest_of_text(const std::string& bytes);  // 16 hex digits
+std::string digest_of(const std::string& path);        // of the file's bytes; "unreadable" if so
+// The lines the key gains from the input files read so far (routing::input_files_read: a
+// scenario's base model, a topology or table file), "read PATH: DIGEST" each. Files under
+// OUT, the folder the command writes, are its own outputs read back, not inputs.
+std::string inputs_read_key(const std::string& out);
 
 class MpiProgress {
  public:

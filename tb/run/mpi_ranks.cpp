@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <map>
 #include <set>
 #include <string>
@@ -201,7 +202,10 @@ std::vector<std::string> spread(int n, int jobs, const WorkItem& fn, const WorkD
   std::string failure;
   if (st.rank == 0) {
     if (!st.progress.is_open() && !progress_folder().empty())
-      st.progress.open(progress_folder(), st.key + progress_inputs(), st.places);
+      st.progress.open(
+          progress_folder(),
+          st.key + progress_inputs() + inputs_read_key(std::filesystem::path(progress_folder()).parent_path().string()),
+          st.places);
     out = lead(n, jobs, fn, on_done, name, failure);
   } else {
     work(jobs, fn);
@@ -228,7 +232,7 @@ int width(int jobs) {
 
 }  // namespace
 
-void start_mpi_ranks(int& argc, char**& argv) {
+std::string start_mpi_ranks(int& argc, char**& argv) {
   MPI_Init(&argc, &argv);
   RankState& st = state();
   MPI_Comm_rank(MPI_COMM_WORLD, &st.rank);
@@ -242,6 +246,19 @@ void start_mpi_ranks(int& argc, char**& argv) {
   std::vector<char> all(sizeof mine * static_cast<size_t>(st.size));
   MPI_Gather(mine, sizeof mine, MPI_CHAR, all.data(), sizeof mine, MPI_CHAR, 0, MPI_COMM_WORLD);
   for (int r = 0; st.rank == 0 && r < st.size; ++r) st.places.emplace_back(all.data() + r * sizeof mine);
+  // Every rank's build: a node left with an older ibsc would compute other results, unseen.
+  char build[17] = {};
+  const std::string d = digest_of("/proc/self/exe");
+  std::memcpy(build, d.data(), std::min(d.size(), sizeof build - 1));
+  std::vector<char> builds(sizeof build * static_cast<size_t>(st.size));
+  MPI_Allgather(build, sizeof build, MPI_CHAR, builds.data(), sizeof build, MPI_CHAR, MPI_COMM_WORLD);
+  std::vector<char> places(sizeof mine * static_cast<size_t>(st.size));
+  MPI_Allgather(mine, sizeof mine, MPI_CHAR, places.data(), sizeof mine, MPI_CHAR, MPI_COMM_WORLD);
+  std::string differ;
+  for (int r = 1; r < st.size; ++r)
+    if (std::strcmp(builds.data() + r * sizeof build, builds.data()) != 0)
+      differ += (differ.empty() ? "" : ", ") + std::string("rank ") + std::to_string(r) + " (" +
+                (places.data() + r * sizeof mine) + ") " + (builds.data() + r * sizeof build);
   WorkSpreader s;
   s.run = spread;
   s.width = width;
@@ -250,6 +267,11 @@ void start_mpi_ranks(int& argc, char**& argv) {
   s.rank = st.rank;
   s.size = st.size;
   install_spreader(std::move(s));
+  if (differ.empty()) return "";
+  return "the ranks run different ibsc builds (digests of their binaries: rank 0 (" + std::string(places.data()) +
+         ") " + builds.data() + ", " + differ +
+         "): every rank must run the same build for the results to be those of one process; install the same ibsc on "
+         "every node";
 }
 
 void finish_mpi_ranks() { MPI_Finalize(); }

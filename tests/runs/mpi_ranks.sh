@@ -3,7 +3,7 @@
 #  1. `ibsc run` (a sweep to saturation with bisection) on 2 ranks, 1 and 2 processes each (as
 #     wide as the one process, and twice as wide): results.json, results.csv, latency.dat, .gp
 #     and .svg byte for byte those of one process; `ibsc route` and `ibsc run --waves` refuse; an
-#     unknown key is said once, by rank 0.
+#     unknown key is said once, by rank 0; ranks of two different builds are refused, once.
 #  1b. A longer sweep (8x8 torus, 15 ms windows: about a second a point) on 2 ranks with rank 1
 #     killed once a point is back while it holds one; the rerun keeps what had finished and
 #     writes the results of one process.
@@ -53,6 +53,14 @@ grep -q "only \`ibsc run\` and \`ibsc reproduce\` spread their work; start \`ibs
   fail "2-rank ibsc run with an unknown key ran"
 [ "$(grep -c "error: --set no.such_key: key 'no.such_key': unknown key" "$work/badkey.log")" = 1 ] &&
   grep -q "^ibsc: error: --set no.such_key" "$work/badkey.log" || fail "the unknown key, not said once by rank 0: $(cat "$work/badkey.log")"
+# Ranks running different builds (here one byte appended to a copy) are refused, once, before
+# any work: on a cluster a node left with an older ibsc would give other results unseen.
+cp "$ibsc" "$work/ibsc-other" && printf x >>"$work/ibsc-other"
+"$mpirun" --oversubscribe -n 1 "$ibsc" "${sweep[@]:0:2}" --out "$work/builds" : -n 1 "$work/ibsc-other" "${sweep[@]:0:2}" \
+  --out "$work/builds" >"$work/builds.log" 2>&1 && fail "ranks of two builds ran"
+[ "$(grep -c "^ibsc: error: the ranks run different ibsc builds (digests of their binaries: rank 0 .*, rank 1 " \
+  "$work/builds.log")" = 1 ] || fail "two builds, not refused once: $(cat "$work/builds.log")"
+[ -e "$work/builds" ] && fail "ranks of two builds wrote $work/builds"
 
 # Rank 1 killed (SIGKILL) once it holds an item, and once N items are back (the record in $out).
 kill_rank1_after() {

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "routing/input_file.h"
 #include "tb/run/mpi_progress.h"
 
 namespace fs = std::filesystem;
@@ -145,5 +146,25 @@ BOOST_AUTO_TEST_CASE(key_is_the_arguments_the_inputs_and_the_build) {
   const std::string rebuilt = progress_key({"run", scenario, "--out", "o"}, exe);
   std::ofstream(scenario) << "name: b\n";
   BOOST_TEST(rebuilt != progress_key({"run", scenario, "--out", "o"}, exe));
+  fs::remove_all(dir);
+}
+
+// The files a scenario names in turn (a study's base model) join the key once read; files under
+// OUT are the command's own outputs read back, not inputs.
+BOOST_AUTO_TEST_CASE(key_follows_input_files_read_but_not_outputs) {
+  const fs::path dir = fresh_dir("reads");
+  fs::create_directories(dir / "out" / "scenarios");
+  const std::string model = (dir / "model.yaml").string(), written = (dir / "out" / "scenarios" / "x.yaml").string();
+  std::ofstream(model) << "switch: {}\n";
+  std::ofstream(written) << "name: x\n";
+  ibsc::routing::read_input_file((dir / "." / "model.yaml").string(), ibsc::routing::kScenarioFile);
+  ibsc::routing::read_input_file(written, ibsc::routing::kScenarioFile);
+  const std::string out = (dir / "out").string();
+  const std::string lines = ibsc::tb::inputs_read_key(out);
+  BOOST_TEST(lines.find("read " + model + ": " + ibsc::tb::digest_of_text("switch: {}\n") + "\n") != std::string::npos);
+  BOOST_TEST(lines.find("x.yaml") == std::string::npos);
+  BOOST_TEST(lines == ibsc::tb::inputs_read_key(out + "/"));
+  std::ofstream(model) << "switch: {buffer_bytes_per_vl: 8192}\n";  // edited between two runs
+  BOOST_TEST(lines != ibsc::tb::inputs_read_key(out));
   fs::remove_all(dir);
 }
