@@ -57,9 +57,8 @@ ReliableTransport::ReliableTransport(Hca& hca, int host, int hosts, const Transp
                                      FabricMonitor& monitor)
     : hca_(hca),
       mon_(monitor),
-      sources_(hosts),
-      destinations_(hosts),
       p_(params),
+      hosts_(hosts),
       host_(host),
       traffic_(traffic),
       memory_(params.memory, params.connection_bytes, params.pool_bytes) {
@@ -74,16 +73,10 @@ void ReliableTransport::fail(const std::string& what) const {
 }
 
 ReliableTransport::Source& ReliableTransport::source(int dst) {
-  auto& s = sources_[dst];
-  if (!s) s = std::make_unique<Source>(InjectionControl(p_.injection, p_.connection_bytes));
-  return *s;
+  return sources_.get(dst, InjectionControl(p_.injection, p_.connection_bytes));
 }
 
-ReliableTransport::Destination& ReliableTransport::destination(int src) {
-  auto& d = destinations_[src];
-  if (!d) d = std::make_unique<Destination>();
-  return *d;
-}
+ReliableTransport::Destination& ReliableTransport::destination(int src) { return destinations_.get(src); }
 
 void ReliableTransport::send(Packet* p) {
   if (p->kind == PacketKind::Data) ++counters_.data_sent;
@@ -148,7 +141,7 @@ void ReliableTransport::control(PacketKind kind, int to, uint64_t seq) {
   c->id = mon_.generated++;
   c->src_host = static_cast<uint32_t>(host_);
   c->dst_host = static_cast<uint32_t>(to);
-  c->flow = static_cast<uint32_t>(host_ * sources_.size() + to);  // its own flow, the reverse pair
+  c->flow = static_cast<uint32_t>(host_ * hosts_ + to);  // its own flow, the reverse pair
   c->seq = seq;
   c->length = p_.control_bytes;
   c->gen_time = now_ps();
@@ -244,9 +237,9 @@ void ReliableTransport::send_due_acks(Picos t) {
 
 void ReliableTransport::snapshot_peak() {
   peak_ = PeakSnapshot{memory_.used(), 0, 0, 0};
-  for (const auto& d : destinations_) {
-    if (!d || d->buffer.held_bytes() == 0) continue;
-    const uint64_t held = d->buffer.held_bytes();
+  for (const Destination& d : destinations_.records()) {
+    const uint64_t held = d.buffer.held_bytes();
+    if (held == 0) continue;
     ++peak_.holding;
     if (2 * held > p_.connection_bytes) ++peak_.over_half;
     if (held + 64 > p_.connection_bytes) ++peak_.full;
@@ -352,8 +345,9 @@ void ReliableTransport::path_changed(int dst) {
     it = parked_controls_.erase(it);
   }
   for (const LostControl& c : again) control(c.kind, c.to, c.seq);
-  if (!sources_[dst]) return;
-  Source& s = *sources_[dst];
+  Source* found = sources_.find(dst);
+  if (!found) return;
+  Source& s = *found;
   if (dead) {
     // Held packets never go; parked and NACKed ones are given up; in-flight ones end where they end.
     for (uint64_t q : s.parked) abandon(s, q);
@@ -380,8 +374,7 @@ void ReliableTransport::path_changed(int dst) {
 
 std::vector<uint64_t> ReliableTransport::connection_max_bytes() const {
   std::vector<uint64_t> v;
-  for (const auto& d : destinations_)
-    if (d) v.push_back(d->buffer.max_held_bytes());
+  for (const Destination& d : destinations_.records()) v.push_back(d.buffer.max_held_bytes());
   return v;
 }
 

@@ -31,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include "models/connection_table.h"
 #include "models/delivery_checker.h"
 #include "models/fabric_monitor.h"
 #include "models/injection_control.h"
@@ -97,7 +98,10 @@ class alignas(64) ReliableTransport {
     uint32_t holding = 0, over_half = 0, full = 0;
   };
   const PeakSnapshot& peak() const { return peak_; }
-  size_t unacked(int dst) const { return sources_[dst] ? sources_[dst]->window.size() : 0; }
+  size_t unacked(int dst) const {
+    const Source* s = sources_.find(dst);
+    return s ? s->window.size() : 0;
+  }
 
   // ACK coalescing timers (transport.ack_delay_ns): the earliest time a coalesced ACK is due
   // (kNever: none, always so with ack_coalesce 1), and sending those due by `t`. The HCA wakes
@@ -168,9 +172,10 @@ class alignas(64) ReliableTransport {
   // first, in one cache line with the HCA.
   Hca& hca_;
   FabricMonitor& mon_;
-  std::vector<std::unique_ptr<Source>> sources_;            // per destination host, made on first use
-  std::vector<std::unique_ptr<Destination>> destinations_;  // per source host, made on first use
+  ConnectionTable<Source> sources_;            // per destination host, made on first use
+  ConnectionTable<Destination> destinations_;  // per source host, made on first use
   TransportParams p_;
+  int hosts_;
   int host_;
   HcaTraffic& traffic_;
   ReorderMemory memory_;
