@@ -266,6 +266,9 @@ void ReliableTransport::ack_arrives(const Packet& a, Picos t) {
   }
   s.control.acked(a.seq, newly);
   release(s);
+  // All ACKed: under uniform traffic a connection is used again after many microseconds, if
+  // ever, and its window's storage (8 records to start) would stay with each of a host's peers.
+  if (s.window.empty()) s.window.release_storage();
   if (newly > 0 && on_ack_) on_ack_(static_cast<int>(a.src_host), s.base - 1, t);
 }
 

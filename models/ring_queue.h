@@ -58,6 +58,13 @@ class RingQueue {
     const RingQueue* q_;
     size_t i_;
   };
+  // Gives the storage back (only when empty): for queues idle far longer than they are busy.
+  void release_storage() {
+    if (size_ == 0) {
+      buf_.reset();
+      head_ = mask_ = cap_ = 0;
+    }
+  }
   const_iterator begin() const { return {this, 0}; }
   const_iterator end() const { return {this, size_}; }
 
