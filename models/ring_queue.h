@@ -1,6 +1,6 @@
 // FIFO on a growable ring buffer: the queues on the hot path (VL buffers, credit trains)
 // never allocate once warmed up, unlike std::deque, which allocates and frees chunks as it
-// moves.
+// moves; only a queue told to (release_storage) gives its storage back.
 #pragma once
 #include <cstddef>
 #include <cstdint>

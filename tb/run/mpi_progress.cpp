@@ -142,12 +142,16 @@ std::string digest_of(const std::string& path) {
 
 std::string inputs_read_key(const std::string& out) {
   std::error_code ec;
-  std::string under = fs::weakly_canonical(out, ec).string();
-  if (ec || under.empty()) under = out;
-  if (under.back() != '/') under += '/';
+  std::string o = fs::weakly_canonical(out, ec).string();
+  if (ec || o.empty()) o = out;
+  if (o.back() != '/') o += '/';
+  // Only the folders ibsc writes under OUT: OUT itself may hold the user's inputs (--out .).
+  const std::string written[] = {o + "mpi-progress/", o + "scenarios/", o + "runs/"};
   std::string lines;
   for (const std::string& path : routing::input_files_read())
-    if (path.rfind(under, 0) != 0) lines += "read " + path + ": " + digest_of(path) + "\n";
+    if (std::none_of(std::begin(written), std::end(written),
+                     [&](const std::string& w) { return path.rfind(w, 0) == 0; }))
+      lines += "read " + path + ": " + digest_of(path) + "\n";
   return lines;
 }
 

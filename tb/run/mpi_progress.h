@@ -24,8 +24,9 @@ std::string progress_key(const std::vector<std::string>& args, const std::string
 std::string digest_of_text(const std::string& bytes);  // 16 hex digits
 std::string digest_of(const std::string& path);        // of the file's bytes; "unreadable" if so
 // The lines the key gains from the input files read so far (routing::input_files_read: a
-// scenario's base model, a topology or table file), "read PATH: DIGEST" each. Files under
-// OUT, the folder the command writes, are its own outputs read back, not inputs.
+// scenario's base model, a topology, table or permutation file), "read PATH: DIGEST" each.
+// Files in the folders ibsc writes under OUT (mpi-progress, scenarios, runs) are its own
+// outputs read back, not inputs.
 std::string inputs_read_key(const std::string& out);
 
 class MpiProgress {

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <map>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -66,6 +67,52 @@ void broadcast_bytes(std::string& s, uint64_t n) {
     MPI_Bcast(s.data() + at, piece, MPI_CHAR, 0, MPI_COMM_WORLD);
     at += static_cast<uint64_t>(piece);
   }
+}
+
+std::string from_rank0(const std::string& text);
+
+// Every rank's TEXT (up to 4 KB) to every rank, in rank order.
+std::vector<std::string> gather_all(const std::string& text) {
+  constexpr size_t kMax = 4096;
+  char mine[kMax] = {};
+  std::memcpy(mine, text.data(), std::min(text.size(), kMax - 1));
+  std::vector<char> all(kMax * static_cast<size_t>(state().size));
+  MPI_Allgather(mine, kMax, MPI_CHAR, all.data(), kMax, MPI_CHAR, MPI_COMM_WORLD);
+  std::vector<std::string> out;
+  for (int r = 0; r < state().size; ++r) out.emplace_back(all.data() + r * kMax);
+  return out;
+}
+
+// Every rank reads the scenario and the files it names from its own disk: a node with an older
+// copy would run other experiments than rank 0 reports. Compared once, before the first batch
+// (every rank reaches it at the same point): each rank's first line that differs from rank
+// 0's (a file's path and digest), the same text on every rank, or empty.
+std::string inputs_differ() {
+  const std::string mine = inputs_read_key(std::filesystem::path(progress_folder()).parent_path().string());
+  const std::string rank0 = from_rank0(mine);
+  std::string line;
+  if (mine != rank0) {
+    auto split = [](const std::string& t) {
+      std::vector<std::string> v;
+      std::istringstream in(t);
+      for (std::string l; std::getline(in, l);) v.push_back(l);
+      return v;
+    };
+    const auto a = split(rank0), b = split(mine);
+    for (size_t i = 0; line.empty() && i < std::max(a.size(), b.size()); ++i) {
+      const std::string x = i < a.size() ? a[i] : "", y = i < b.size() ? b[i] : "";
+      if (x != y) line = "has '" + y + "' where rank 0 has '" + x + "'";
+    }
+  }
+  std::string problem;
+  const std::vector<std::string> lines = gather_all(line.substr(0, 4000));
+  for (int r = 1; r < state().size; ++r)
+    if (!lines[r].empty())
+      problem += std::string(problem.empty() ? "" : "; ") + "rank " + std::to_string(r) + " (" + state().places[r] +
+                 ") " + lines[r];
+  return problem.empty() ? ""
+                         : "the ranks read different input files: " + problem +
+                               ". Every rank must read the same scenario and files, at the same paths";
 }
 
 // Rank 0 to all: the failure message (ok = false) or every item's text.
@@ -197,6 +244,8 @@ std::vector<std::string> lead(int n, int jobs, const WorkItem& fn, const WorkDon
 std::vector<std::string> spread(int n, int jobs, const WorkItem& fn, const WorkDone& on_done, const WorkName& name) {
   RankState& st = state();
   ++st.batch;
+  if (st.batch == 1 && !progress_folder().empty())
+    if (const std::string problem = inputs_differ(); !problem.empty()) throw SpreadFailure(problem);
   jobs = local_jobs(jobs);
   std::vector<std::string> out(n);
   std::string failure;
@@ -244,21 +293,16 @@ std::string start_mpi_ranks(int& argc, char**& argv) {
   gethostname(host, sizeof host - 1);
   std::snprintf(mine, sizeof mine, "%s pid %ld", host, static_cast<long>(getpid()));
   std::vector<char> all(sizeof mine * static_cast<size_t>(st.size));
-  MPI_Gather(mine, sizeof mine, MPI_CHAR, all.data(), sizeof mine, MPI_CHAR, 0, MPI_COMM_WORLD);
-  for (int r = 0; st.rank == 0 && r < st.size; ++r) st.places.emplace_back(all.data() + r * sizeof mine);
-  // Every rank's build: a node left with an older ibsc would compute other results, unseen.
-  char build[17] = {};
-  const std::string d = digest_of("/proc/self/exe");
-  std::memcpy(build, d.data(), std::min(d.size(), sizeof build - 1));
-  std::vector<char> builds(sizeof build * static_cast<size_t>(st.size));
-  MPI_Allgather(build, sizeof build, MPI_CHAR, builds.data(), sizeof build, MPI_CHAR, MPI_COMM_WORLD);
-  std::vector<char> places(sizeof mine * static_cast<size_t>(st.size));
-  MPI_Allgather(mine, sizeof mine, MPI_CHAR, places.data(), sizeof mine, MPI_CHAR, MPI_COMM_WORLD);
-  std::string differ;
-  for (int r = 1; r < st.size; ++r)
-    if (std::strcmp(builds.data() + r * sizeof build, builds.data()) != 0)
-      differ += (differ.empty() ? "" : ", ") + std::string("rank ") + std::to_string(r) + " (" +
-                (places.data() + r * sizeof mine) + ") " + (builds.data() + r * sizeof build);
+  MPI_Allgather(mine, sizeof mine, MPI_CHAR, all.data(), sizeof mine, MPI_CHAR, MPI_COMM_WORLD);
+  for (int r = 0; r < st.size; ++r) st.places.emplace_back(all.data() + r * sizeof mine);
+  // Every rank's build: a node left with another ibsc would compute other results, unseen.
+  const std::vector<std::string> builds = gather_all(digest_of("/proc/self/exe"));
+  std::string unreadable, differ;
+  for (int r = 0; r < st.size; ++r) {
+    const std::string who = "rank " + std::to_string(r) + " (" + st.places[r] + ")";
+    if (builds[r] == "unreadable") unreadable += (unreadable.empty() ? "" : ", ") + who;
+    else if (builds[r] != builds[0]) differ += (differ.empty() ? "" : ", ") + who + " " + builds[r];
+  }
   WorkSpreader s;
   s.run = spread;
   s.width = width;
@@ -267,9 +311,11 @@ std::string start_mpi_ranks(int& argc, char**& argv) {
   s.rank = st.rank;
   s.size = st.size;
   install_spreader(std::move(s));
+  if (!unreadable.empty())
+    return "cannot compare the ranks' ibsc builds: /proc/self/exe is unreadable on " + unreadable;
   if (differ.empty()) return "";
-  return "the ranks run different ibsc builds (digests of their binaries: rank 0 (" + std::string(places.data()) +
-         ") " + builds.data() + ", " + differ +
+  return "the ranks run different ibsc builds (digests of their binaries: rank 0 (" + st.places[0] + ") " + builds[0] +
+         ", " + differ +
          "): every rank must run the same build for the results to be those of one process; install the same ibsc on "
          "every node";
 }

@@ -9,7 +9,7 @@
 
 using ibsc::models::RingQueue;
 
-// Against std::deque over a pattern that wraps the ring many times and grows it thrice.
+// Against std::deque over a pattern that wraps the ring many times and grows it from 8 to 512.
 BOOST_AUTO_TEST_CASE(fifo_order_through_wrap_and_growth) {
   RingQueue<int> q;
   std::deque<int> ref;

@@ -3,7 +3,8 @@
 #  1. `ibsc run` (a sweep to saturation with bisection) on 2 ranks, 1 and 2 processes each (as
 #     wide as the one process, and twice as wide): results.json, results.csv, latency.dat, .gp
 #     and .svg byte for byte those of one process; `ibsc route` and `ibsc run --waves` refuse; an
-#     unknown key is said once, by rank 0; ranks of two different builds are refused, once.
+#     unknown key is said once, by rank 0; ranks of two different builds, or reading their
+#     scenario from two places, are refused, once.
 #  1b. A longer sweep (8x8 torus, 15 ms windows: about a second a point) on 2 ranks with rank 1
 #     killed once a point is back while it holds one; the rerun keeps what had finished and
 #     writes the results of one process.
@@ -61,6 +62,15 @@ cp "$ibsc" "$work/ibsc-other" && printf x >>"$work/ibsc-other"
 [ "$(grep -c "^ibsc: error: the ranks run different ibsc builds (digests of their binaries: rank 0 .*, rank 1 " \
   "$work/builds.log")" = 1 ] || fail "two builds, not refused once: $(cat "$work/builds.log")"
 [ -e "$work/builds" ] && fail "ranks of two builds wrote $work/builds"
+# Ranks reading their scenario from other places (each its own working folder, as on two nodes
+# whose copies differ) are refused before the first point, naming the file.
+mkdir -p "$work/node0" "$work/node1" && cp "$src/scenarios/quickstart.yaml" "$work/node0/s.yaml" &&
+  cp "$src/scenarios/quickstart.yaml" "$work/node1/s.yaml"
+"$mpirun" --oversubscribe -n 1 --wdir "$work/node0" "$ibsc" run s.yaml --out "$work/inputs" : \
+  -n 1 --wdir "$work/node1" "$ibsc" run s.yaml --out "$work/inputs" >"$work/inputs.log" 2>&1 && fail "ranks of two inputs ran"
+[ "$(grep -c "^ibsc: error: the ranks read different input files: rank 1 (.*) has 'read $work/node1/s.yaml: " \
+  "$work/inputs.log")" = 1 ] || fail "two inputs, not refused once: $(cat "$work/inputs.log")"
+[ -e "$work/inputs/results.json" ] && fail "ranks of two inputs wrote results"
 
 # Rank 1 killed (SIGKILL) once it holds an item, and once N items are back (the record in $out).
 kill_rank1_after() {

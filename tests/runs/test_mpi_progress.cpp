@@ -159,10 +159,15 @@ BOOST_AUTO_TEST_CASE(key_follows_input_files_read_but_not_outputs) {
   std::ofstream(written) << "name: x\n";
   ibsc::routing::read_input_file((dir / "." / "model.yaml").string(), ibsc::routing::kScenarioFile);
   ibsc::routing::read_input_file(written, ibsc::routing::kScenarioFile);
+  const std::string beside = (dir / "out" / "topology.txt").string();  // OUT may hold inputs too (--out .)
+  std::ofstream(beside) << "Switch 36\n";
+  ibsc::routing::read_input_file(beside, ibsc::routing::kTopologyFile);
   const std::string out = (dir / "out").string();
   const std::string lines = ibsc::tb::inputs_read_key(out);
-  BOOST_TEST(lines.find("read " + model + ": " + ibsc::tb::digest_of_text("switch: {}\n") + "\n") != std::string::npos);
+  BOOST_TEST(lines.find("read " + fs::weakly_canonical(model).string() + ": " +
+                        ibsc::tb::digest_of_text("switch: {}\n") + "\n") != std::string::npos);
   BOOST_TEST(lines.find("x.yaml") == std::string::npos);
+  BOOST_TEST(lines.find("read " + fs::weakly_canonical(beside).string() + ": ") != std::string::npos);
   BOOST_TEST(lines == ibsc::tb::inputs_read_key(out + "/"));
   std::ofstream(model) << "switch: {buffer_bytes_per_vl: 8192}\n";  // edited between two runs
   BOOST_TEST(lines != ibsc::tb::inputs_read_key(out));
