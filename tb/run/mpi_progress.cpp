@@ -111,18 +111,8 @@ void remove_cut_writes(const fs::path& folder) {
 
 // What changed from record A to record B: the first line that differs, both ways.
 std::string first_difference(const std::string& a, const std::string& b) {
-  auto lines = [](const std::string& t) {
-    std::vector<std::string> v;
-    std::istringstream in(t);
-    for (std::string l; std::getline(in, l);) v.push_back(l);
-    return v;
-  };
-  const auto la = lines(a), lb = lines(b);
-  for (size_t i = 0; i < std::max(la.size(), lb.size()); ++i) {
-    const std::string x = i < la.size() ? la[i] : "", y = i < lb.size() ? lb[i] : "";
-    if (x != y) return "was '" + x + "', now '" + y + "'";
-  }
-  return "its record's format";
+  const auto [x, y] = first_different_lines(a, b);
+  return x == y ? "its record's format" : "was '" + x + "', now '" + y + "'";
 }
 
 // FOLDER.replaced, or FOLDER.replaced-N for the first N not taken.
@@ -138,6 +128,16 @@ std::string digest_of_text(const std::string& bytes) { return routing::digest_he
 
 std::string digest_of(const std::string& path) {
   return std::ifstream(path) ? digest_of_text(read_text(path)) : "unreadable";
+}
+
+std::pair<std::string, std::string> first_different_lines(const std::string& a, const std::string& b) {
+  std::istringstream ia(a), ib(b);
+  for (;;) {
+    std::string x, y;
+    const bool more_a = static_cast<bool>(std::getline(ia, x)), more_b = static_cast<bool>(std::getline(ib, y));
+    if (!more_a && !more_b) return {};
+    if (x != y) return {x, y};
+  }
 }
 
 std::string inputs_read_key(const std::string& out) {

@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ibsc::tb {
@@ -28,6 +29,8 @@ std::string digest_of(const std::string& path);        // of the file's bytes; "
 // Files in the folders ibsc writes under OUT (mpi-progress, scenarios, runs) are its own
 // outputs read back, not inputs.
 std::string inputs_read_key(const std::string& out);
+// The first line of A and of B that differ ("" past a text's end); both empty if none does.
+std::pair<std::string, std::string> first_different_lines(const std::string& a, const std::string& b);
 
 class MpiProgress {
  public:

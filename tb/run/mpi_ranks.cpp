@@ -92,17 +92,8 @@ std::string inputs_differ() {
   const std::string rank0 = from_rank0(mine);
   std::string line;
   if (mine != rank0) {
-    auto split = [](const std::string& t) {
-      std::vector<std::string> v;
-      std::istringstream in(t);
-      for (std::string l; std::getline(in, l);) v.push_back(l);
-      return v;
-    };
-    const auto a = split(rank0), b = split(mine);
-    for (size_t i = 0; line.empty() && i < std::max(a.size(), b.size()); ++i) {
-      const std::string x = i < a.size() ? a[i] : "", y = i < b.size() ? b[i] : "";
-      if (x != y) line = "has '" + y + "' where rank 0 has '" + x + "'";
-    }
+    const auto [x, y] = first_different_lines(rank0, mine);
+    line = "has '" + y + "' where rank 0 has '" + x + "'";
   }
   std::string problem;
   const std::vector<std::string> lines = gather_all(line.substr(0, 4000));
