@@ -11,7 +11,7 @@ of 4 KB in and out, crossbar at twice link rate, 4X QDR), 5 us warm-up, a 15 us 
 drain. The goals: 16,384 hosts under 1 GB per run; 32,768 hosts within 4 GB and 5 CPU minutes
 for route, check and run together. flatfly-16k-rc runs the 16,384 hosts with the reliable
 transport (transport.mode reorder, seeds/003's rearranging NIC): its memory grows with the
-(source, destination) pairs the traffic has used, about 580 bytes each, so it has no fixed goal
+(source, destination) pairs the traffic has used, about 480 bytes each, so it has no fixed goal
 and is left out unless named with --only.
 
   bench/subnet_scale.py [--ibsc build/tb/ibsc] [--only NAME[,NAME]] [--load 0.5] [--sim-us 20]

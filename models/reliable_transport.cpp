@@ -99,15 +99,15 @@ void ReliableTransport::submit(Packet* p) {
 
 void ReliableTransport::release(Source& s) {
   for (;;) {
-    const bool resend = !s.resend.empty();
+    const bool resend = s.recovery && !s.recovery->resend.empty();
     if (!resend && s.first_held == s.base + s.window.size()) return;
-    const uint64_t seq = resend ? *s.resend.begin() : s.first_held;
+    const uint64_t seq = resend ? *s.recovery->resend.begin() : s.first_held;
     Outgoing& o = s.window[seq - s.base];
     const uint32_t len = o.length;
     if (!s.control.may_send(len, s.in_flight_bytes, seq == s.base)) return;
     Packet* p;
     if (resend) {
-      s.resend.erase(s.resend.begin());
+      s.recovery->resend.erase(s.recovery->resend.begin());
       --counters_.awaiting_resend;
       p = mon_.pool.get();  // the first send's header again (kind Data, no hops yet)
       p->src_host = static_cast<uint32_t>(host_);
@@ -284,7 +284,7 @@ void ReliableTransport::nack_arrives(const Packet& n) {
   Outgoing& o = s.window[n.seq - s.base];
   o.state = Outgoing::State::Nacked;
   s.in_flight_bytes -= o.length;
-  s.resend.insert(n.seq);
+  s.recover().resend.insert(n.seq);
   ++counters_.awaiting_resend;
   limit_injection(s, n.seq);
   release(s);
@@ -310,7 +310,7 @@ void ReliableTransport::lost(Packet* p) {
       // A drop is a rejection the source learns of another way: LI / LW limit injection as
       // for a NACK (a timeout in a real RC connection would too), until it is ACKed.
       limit_injection(s, p->seq);
-      (moved ? s.resend : s.parked).insert(p->seq);
+      (moved ? s.recover().resend : s.recover().parked).insert(p->seq);
       if (moved) release(s);
     }
   } else {
@@ -356,11 +356,13 @@ void ReliableTransport::path_changed(int dst) {
   Source& s = *found;
   if (dead) {
     // Held packets never go; parked and NACKed ones are given up; in-flight ones end where they end.
-    for (uint64_t q : s.parked) abandon(s, q);
-    for (uint64_t q : s.resend) abandon(s, q);
-    counters_.awaiting_resend -= s.parked.size() + s.resend.size();
-    s.parked.clear();
-    s.resend.clear();
+    if (Recovery* r = s.recovery.get()) {
+      for (uint64_t q : r->parked) abandon(s, q);
+      for (uint64_t q : r->resend) abandon(s, q);
+      counters_.awaiting_resend -= r->parked.size() + r->resend.size();
+      r->parked.clear();
+      r->resend.clear();
+    }
     for (uint64_t q = s.first_held; q < s.base + s.window.size(); ++q) {
       Outgoing& o = s.window[q - s.base];
       o.state = Outgoing::State::Nacked;
@@ -373,8 +375,10 @@ void ReliableTransport::path_changed(int dst) {
     s.first_held = s.base + s.window.size();
     return;
   }
-  s.resend.insert(s.parked.begin(), s.parked.end());
-  s.parked.clear();
+  if (Recovery* r = s.recovery.get()) {
+    r->resend.insert(r->parked.begin(), r->parked.end());
+    r->parked.clear();
+  }
   release(s);
 }
 

@@ -130,8 +130,13 @@ class alignas(64) ReliableTransport {
     enum class State : uint8_t { Held, InFlight, Nacked } state = State::Held;
   };
   static_assert(sizeof(Outgoing) == 32, "half a cache line");
-  // What every send and ACK reads comes first (counters, window, injection control); the
-  // sets, empty but after NACKs and link faults, last.
+  // Packets to send again: made at a connection's first NACK or drop, which most never see.
+  struct Recovery {
+    std::set<uint64_t> resend;  // NACKed, waiting
+    std::set<uint64_t> parked;  // dropped by a link fault, waiting for the path to change
+  };
+  // What every send and ACK reads, in two cache lines (a connection per peer used: their size
+  // is the transport's memory at scale).
   struct alignas(64) Source {
     explicit Source(InjectionControl c) : control(c) {}
     uint64_t base = 0;             // sequence number of window.front()
@@ -139,9 +144,13 @@ class alignas(64) ReliableTransport {
     uint64_t in_flight_bytes = 0;  // sent, neither ACKed nor NACKed
     RingQueue<Outgoing> window;    // unACKed, from base
     InjectionControl control;
-    std::set<uint64_t> resend;  // NACKed, waiting
-    std::set<uint64_t> parked;  // dropped by a link fault, waiting for the path to change
+    std::unique_ptr<Recovery> recovery;  // null: nothing to send again
+    Recovery& recover() {
+      if (!recovery) recovery = std::make_unique<Recovery>();
+      return *recovery;
+    }
   };
+  static_assert(sizeof(Source) == 128, "two cache lines");
   struct Destination {
     ReorderBuffer buffer;
     DeliveryChecker checker;
