@@ -11,7 +11,6 @@
 #include <filesystem>
 #include <map>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -30,7 +29,8 @@ enum Tag : int { kAsk = 1, kItem = 2, kResult = 3 };
 struct RankState {
   int rank = 0, size = 1;
   std::string key;                  // rank 0: the progress record's (progress_key)
-  std::vector<std::string> places;  // rank 0: each rank's "HOST pid PID"
+  std::vector<std::string> places;  // each rank's "HOST pid PID"
+  std::string reads;                // this rank's input files read before the first batch (inputs_read_key)
   long batch = 0;                   // batches so far: the same count on every rank
   MpiProgress progress;
 };
@@ -85,10 +85,9 @@ std::vector<std::string> gather_all(const std::string& text) {
 
 // Every rank reads the scenario and the files it names from its own disk: a node with an older
 // copy would run other experiments than rank 0 reports. Compared once, before the first batch
-// (every rank reaches it at the same point): each rank's first line that differs from rank
-// 0's (a file's path and digest), the same text on every rank, or empty.
-std::string inputs_differ() {
-  const std::string mine = inputs_read_key(std::filesystem::path(progress_folder()).parent_path().string());
+// (every rank reaches it at the same point): each rank's first line of MINE (inputs_read_key)
+// that differs from rank 0's (a file's path and digest), the same text on every rank, or empty.
+std::string inputs_differ(const std::string& mine) {
   const std::string rank0 = from_rank0(mine);
   std::string line;
   if (mine != rank0) {
@@ -96,7 +95,7 @@ std::string inputs_differ() {
     line = "has '" + y + "' where rank 0 has '" + x + "'";
   }
   std::string problem;
-  const std::vector<std::string> lines = gather_all(line.substr(0, 4000));
+  const std::vector<std::string> lines = gather_all(line);
   for (int r = 1; r < state().size; ++r)
     if (!lines[r].empty())
       problem += std::string(problem.empty() ? "" : "; ") + "rank " + std::to_string(r) + " (" + state().places[r] +
@@ -235,17 +234,16 @@ std::vector<std::string> lead(int n, int jobs, const WorkItem& fn, const WorkDon
 std::vector<std::string> spread(int n, int jobs, const WorkItem& fn, const WorkDone& on_done, const WorkName& name) {
   RankState& st = state();
   ++st.batch;
-  if (st.batch == 1 && !progress_folder().empty())
-    if (const std::string problem = inputs_differ(); !problem.empty()) throw SpreadFailure(problem);
+  if (st.batch == 1 && !progress_folder().empty()) {
+    st.reads = inputs_read_key(std::filesystem::path(progress_folder()).parent_path().string());
+    if (const std::string problem = inputs_differ(st.reads); !problem.empty()) throw SpreadFailure(problem);
+  }
   jobs = local_jobs(jobs);
   std::vector<std::string> out(n);
   std::string failure;
   if (st.rank == 0) {
     if (!st.progress.is_open() && !progress_folder().empty())
-      st.progress.open(
-          progress_folder(),
-          st.key + progress_inputs() + inputs_read_key(std::filesystem::path(progress_folder()).parent_path().string()),
-          st.places);
+      st.progress.open(progress_folder(), st.key + progress_inputs() + st.reads, st.places);
     out = lead(n, jobs, fn, on_done, name, failure);
   } else {
     work(jobs, fn);
@@ -279,13 +277,9 @@ std::string start_mpi_ranks(int& argc, char**& argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &st.size);
   if (st.rank == 0) st.key = progress_key(std::vector<std::string>(argv + 1, argv + argc), "/proc/self/exe");
   // Each rank's host and process id, for the record of who held what (and whom to look for).
-  char mine[96] = {};
   char host[64] = {};
   gethostname(host, sizeof host - 1);
-  std::snprintf(mine, sizeof mine, "%s pid %ld", host, static_cast<long>(getpid()));
-  std::vector<char> all(sizeof mine * static_cast<size_t>(st.size));
-  MPI_Allgather(mine, sizeof mine, MPI_CHAR, all.data(), sizeof mine, MPI_CHAR, MPI_COMM_WORLD);
-  for (int r = 0; r < st.size; ++r) st.places.emplace_back(all.data() + r * sizeof mine);
+  st.places = gather_all(std::string(host) + " pid " + std::to_string(getpid()));
   // Every rank's build: a node left with another ibsc would compute other results, unseen.
   const std::vector<std::string> builds = gather_all(digest_of("/proc/self/exe"));
   std::string unreadable, differ;
