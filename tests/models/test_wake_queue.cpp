@@ -14,10 +14,10 @@ using ibsc::models::WakeQueue;
 
 namespace {
 
-// Runs `steps` rounds of: push a few entries at now + a delay drawn from `delay`, then take
-// everything due at the next time. Every taken entry must match the reference.
+// Runs `steps` rounds of: push up to `most - 1` entries at now + a delay drawn from `delay`,
+// then take everything due at the next time. Every taken entry must match the reference.
 template <class Delay>
-void check_against_reference(uint64_t seed, int steps, Delay delay) {
+void check_against_reference(uint64_t seed, int steps, Delay delay, int most = 4) {
   WakeQueue<int> q;
   std::map<std::pair<Picos, int>, int> ref;  // (time, push number) -> item
   std::mt19937_64 rng(seed);
@@ -25,7 +25,7 @@ void check_against_reference(uint64_t seed, int steps, Delay delay) {
   int pushed = 0;
   uint64_t taken = 0;
   for (int s = 0; s < steps; ++s) {
-    const int n = static_cast<int>(rng() % 4);
+    const int n = static_cast<int>(rng() % static_cast<uint64_t>(most));
     for (int k = 0; k < n; ++k) {
       const Picos t = now + delay(rng);
       q.push(t, pushed);
@@ -77,4 +77,16 @@ BOOST_AUTO_TEST_CASE(far_and_overflow_times) {
         return static_cast<Picos>(r() % 2'000'000'000);
     }
   });
+}
+
+// Thousands of entries per near slot, pushed in no time order while their far slot lay ahead,
+// many at equal times (clock edges): the sort past its insertion budget must keep push order.
+BOOST_AUTO_TEST_CASE(crowded_slots_in_push_order) {
+  check_against_reference(
+      4, 300,
+      [](std::mt19937_64& r) {
+        const Picos far = 5'000'000 + r() % 20'000;  // beyond the base far slot, in one of the next
+        return r() % 2 ? far - far % 2000 : far;     // half of them on 2 ns edges
+      },
+      6000);
 }
