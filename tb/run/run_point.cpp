@@ -273,9 +273,21 @@ LoadPointResult run_load_point(const PointSetup& s, double load, const std::stri
   nlohmann::ordered_json counters;
   if (s.run.port_counters) counters = collect_port_counters(fabric, (win_end - warm) / 1000.0);
   drain_end = win_end + ps(s.run.drain_ns);
+  // Saturated by the window alone: the generated rate exceeds the accepted traffic by more than
+  // the 95% batch-means half-width of the accepted traffic and by more than 5%. (Generated, not
+  // offered: under permutations the fixed points send nothing.) The batches measure the noise of
+  // delivery directly; an estimate from the packets in flight (Little) counted the growing source
+  // queues of a saturated point as noise and hid saturation on small fabrics (a ring permutation
+  // of capacity 0.5 was flagged only from 0.675 on). The batches are closed: the drain cannot
+  // change this.
+  const ConfidenceInterval acc = batches.delivered_bytes_per_ns(kConfidence);
+  const double gen_rate = batches.generated_bytes_per_ns();
+  const bool window_saturated = gen_rate - acc.mean > acc.half_width && gen_rate - acc.mean > 0.05 * gen_rate;
   // A finite workload (traffic.packets_per_host) runs until its last packet is delivered.
   const bool finite = s.traffic.packets_per_host > 0;
-  while ((driver.measured_outstanding() > 0 || (finite && (!driver.exhausted() || mon.in_flight() > 0))) &&
+  const bool skip_drain = s.run.drain == Drain::Unsaturated && window_saturated && !finite;
+  while (!skip_drain &&
+         (driver.measured_outstanding() > 0 || (finite && (!driver.exhausted() || mon.in_flight() > 0))) &&
          models::now_ps() < drain_end)
     advance_to(std::min(drain_end, models::now_ps() + check));
 
@@ -317,17 +329,10 @@ LoadPointResult run_load_point(const PointSetup& s, double load, const std::stri
     r.links.push_back(std::move(u));
   }
   r.avg_link_utilisation = fabric.links().empty() ? 0 : sum / fabric.links().size();
-  // Saturated: measured packets still out after the drain, or the window delivered clearly less
-  // than it generated: the generated rate exceeds the accepted traffic by more than the 95%
-  // batch-means half-width of the accepted traffic and by more than 5%. (Generated, not offered:
-  // under permutations the fixed points send nothing.) The batches measure the noise of
-  // delivery directly; an estimate from the packets in flight (Little) counted the growing source
-  // queues of a saturated point as noise and hid saturation on small fabrics (a ring permutation
-  // of capacity 0.5 was flagged only from 0.675 on).
-  const ConfidenceInterval acc = batches.delivered_bytes_per_ns(kConfidence);
-  const double gen_rate = batches.generated_bytes_per_ns();
-  r.saturated = driver.measured_outstanding() > 0 ||
-                (gen_rate - acc.mean > acc.half_width && gen_rate - acc.mean > 0.05 * gen_rate);
+  // Saturated: the window delivered clearly less than it generated (above), or measured packets
+  // are still out after the drain.
+  r.saturated = window_saturated || driver.measured_outstanding() > 0;
+  r.drain_skipped = skip_drain;
   if (steady) {
     r.warmup.on = true;
     r.warmup.settled = settled_now;

@@ -37,19 +37,32 @@ inline constexpr EnumName<Warmup> kWarmupNames[] = {
 };
 constexpr const auto& enum_names(Warmup) { return kWarmupNames; }
 
+// Whether a point drains (run.drain): always, or only when its window does not already show it
+// saturated. The verdict is the same either way (a window that delivered clearly less than was
+// generated is saturated whatever the drain finds); a saturated point's packet counts and
+// latency then stop at the window's end, and it costs no drain: past saturation that is up to
+// 40% of a search probe (the talk-scale searches, reports/large-direct/talk-scale.md).
+enum class Drain { Always, Unsaturated };
+inline constexpr EnumName<Drain> kDrainNames[] = {
+    {Drain::Always, "always"},
+    {Drain::Unsaturated, "unsaturated"},
+};
+constexpr const auto& enum_names(Drain) { return kDrainNames; }
+
 struct RunParams {
   double warmup_ns = 20000;  // traffic runs, nothing is measured
   // steady: the warm-up goes on past warmup_ns, in steps of warmup_ns / 2, until the fabric has
   // settled over the last step (tb/stats/steady_warmup.h) or warmup_max_ns has passed. rate:
   // as steady, and also until the accepted traffic no longer changes from step to step.
   Warmup warmup = Warmup::Fixed;
-  double warmup_max_ns = 0;    // steady: longest warm-up; 0: 10 x warmup_ns
-  double window_ns = 100000;   // packets generated here are measured; accepted traffic is taken here
-  double drain_ns = 400000;    // at most this long after the window for measured packets to arrive
-  double watchdog_ns = 50000;  // packets in flight and no grant or delivery this long: deadlock
-  double check_ns = 10000;     // period of the invariant checks and progress reports
-  double hol_sample_ns = 0;    // > 0: sample head-of-line blocking this often in the window
-  bool port_counters = false;  // named counters per switch port and VL over the window
+  double warmup_max_ns = 0;     // steady: longest warm-up; 0: 10 x warmup_ns
+  double window_ns = 100000;    // packets generated here are measured; accepted traffic is taken here
+  double drain_ns = 400000;     // at most this long after the window for measured packets to arrive
+  Drain drain = Drain::Always;  // unsaturated: no drain for a point the window shows saturated
+  double watchdog_ns = 50000;   // packets in flight and no grant or delivery this long: deadlock
+  double check_ns = 10000;      // period of the invariant checks and progress reports
+  double hol_sample_ns = 0;     // > 0: sample head-of-line blocking this often in the window
+  bool port_counters = false;   // named counters per switch port and VL over the window
   // How long to measure. window: window_ns. ci: at least window_ns, then until the 95%
   // batch-means intervals of average latency and accepted traffic both have a half-width within
   // ci_relative_width of their mean, or ci_max_window_ns has passed (then "converged": false).

@@ -287,6 +287,7 @@ Scenario load_scenario(ConfigReader cfg, const std::string& path, const std::vec
   run.hol_sample_ns = r.get<double>("run.hol_sample_ns");
   run.port_counters = r.get<bool>("run.port_counters");
   run.measure = r.get<Measure>("run.measure");
+  run.drain = r.get<Drain>("run.drain");
   run.warmup = r.get<Warmup>("run.warmup");
   // sweep.beyond's points warm up with run.warmup: rate whatever run.warmup says: their longest
   // warm-up may be set with a fixed warm-up elsewhere.

@@ -316,6 +316,12 @@ std::vector<Key> declare() {
           .only_with("`run.warmup: steady` or `rate`, or `sweep.beyond` (its points)"),
       real_key("run.window_ns", run.window_ns, 1, 1e12, ns, "packets generated here are measured"),
       real_key("run.drain_ns", run.drain_ns, 0, 1e12, ns, "at most this long after the window for measured packets"),
+      choice_key("run.drain", run.drain,
+                 "`always`; `unsaturated`: a point whose window already delivered clearly less than it generated "
+                 "(the test that makes it `saturated`) stops at the window's end with the same verdict and writes "
+                 "`\"drain\": \"skipped\"`; its packet counts and latency then cover warm-up and window only. Past "
+                 "saturation the drain is up to 40% of a probe")
+          .when_set(),
       real_key("run.watchdog_ns", run.watchdog_ns, 1, 1e12, ns,
                "deadlock watchdog: packets in flight and no grant or delivery this long"),
       real_key("run.check_ns", run.check_ns, 1, 1e12, ns, "period of the invariant checks and progress reports"),

@@ -66,6 +66,7 @@ nlohmann::ordered_json to_json(const LoadPointResult& r) {
   j["measured_packets"] = r.measured_packets;
   j["packet_hops"] = r.packet_hops;
   j["saturated"] = r.saturated;
+  if (r.drain_skipped) j["drain"] = "skipped";  // run.drain: unsaturated only: other results keep their bytes
   j["max_link_utilisation"] = r6(r.max_link_utilisation);
   j["avg_link_utilisation"] = r6(r.avg_link_utilisation);
   if (r.hol_samples > 0) {  // only when sampled: other results keep their bytes
@@ -148,6 +149,7 @@ LoadPointResult point_from_json(const nlohmann::json& j) {
   r.hol_samples = j.value("hol_samples", uint64_t{0});
   r.hol_blocked_per_switch = j.value("hol_blocked_per_switch", 0.0);
   r.hol_blocked_share = j.value("hol_blocked_share", 0.0);
+  r.drain_skipped = j.contains("drain") && j["drain"] == "skipped";
   if (j.contains("warmup")) {
     r.warmup.on = true;
     r.warmup.ns = j["warmup"].at("ns");

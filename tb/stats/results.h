@@ -38,6 +38,8 @@ struct LoadPointResult {
   double max_link_utilisation = 0, avg_link_utilisation = 0;
   std::vector<LinkUtil> links;
   bool saturated = false;
+  // run.drain: unsaturated, and the window showed the point saturated: no drain ran (then written).
+  bool drain_skipped = false;
   // Head-of-line blocking over the window, sampled every run.hol_sample_ns (only then written):
   // time-averaged per switch, packets in input VL queues behind a routed head that still waits
   // and bound for another output (Switch::hol_blocked), and that count over all packets queued

@@ -88,6 +88,7 @@ BOOST_AUTO_TEST_CASE(every_declared_key_is_read) {
                                           "run.hol_sample_ns=100",
                                           "run.port_counters=true",
                                           "run.measure=ci",
+                                          "run.drain=unsaturated",
                                           "run.warmup=steady",
                                           "sweep.beyond=[1.5]",
                                           "cc.enable=false",
