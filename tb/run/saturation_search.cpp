@@ -15,21 +15,34 @@ int step_above_bound(double bound_fraction, int grid) {
   return std::clamp(at + 1, 1, grid + 1);
 }
 
-int search_saturation_step(const SaturationSearch& search, const std::function<bool(int)>& saturated) {
+int search_saturation_step(const SaturationSearch& search, const std::function<ProbeOutcome(int)>& run_probe) {
   int lo = 0, hi = std::min(search.known_saturated, search.grid + 1);
+  int accepted = -1;  // the last probe's accepted step if it saturated
   auto probe = [&](int step) {
-    const bool sat = saturated(step);
-    (sat ? hi : lo) = step;
-    return sat;
+    const ProbeOutcome o = run_probe(step);
+    (o.saturated ? hi : lo) = step;
+    accepted = o.saturated ? o.accepted_step : -1;
+    return o.saturated;
   };
   if (search.top_first) {
     for (int k = 0; k < 2 && hi - 1 > lo; ++k)
       if (!probe(hi - 1)) break;
-  } else if (search.guess > lo && search.guess < hi) {
-    // Gallop away from the guess until a probe lands on the other side of saturation.
-    const bool up = !probe(search.guess);
-    for (int d = 1; hi - lo > 1; d *= 2)
-      if (probe(up ? std::min(lo + d, hi - 1) : std::max(hi - d, lo + 1)) == up) break;
+  } else {
+    // Gallop away from the guess until a probe lands on the other side of saturation; going
+    // down, start again from a saturated probe's accepted step when that is lower still. Each
+    // start is below the one before, so this ends.
+    for (int start = search.guess; start > lo && start < hi;) {
+      const bool up = !probe(start);
+      start = -1;
+      for (int d = 1; hi - lo > 1; d *= 2) {
+        const int next = up ? std::min(lo + d, hi - 1) : std::max(hi - d, lo + 1);
+        if (!up && accepted > lo && accepted < next) {
+          start = accepted;
+          break;
+        }
+        if (probe(next) == up) break;
+      }
+    }
   }
   while (hi - lo > 1) probe((lo + hi) / 2);
   return lo;
@@ -42,9 +55,12 @@ SaturationFound find_saturation_step(const PointSetup& setup, const SaturationSe
     one.loads = {static_cast<double>(step) / search.grid};
     one.jobs = 1;
     LoadPointResult p = run_sweep(setup, one).front();
-    const bool saturated = p.saturated;
+    ProbeOutcome o;
+    o.saturated = p.saturated;
+    if (p.saturated && std::isfinite(p.accepted_fraction) && p.accepted_fraction >= 0)
+      o.accepted_step = static_cast<int>(std::floor(std::min(p.accepted_fraction, 1.0) * search.grid));
     f.points.push_back(std::move(p));
-    return saturated;
+    return o;
   });
   std::sort(f.points.begin(), f.points.end(), [](auto& a, auto& b) { return a.offered_load < b.offered_load; });
   return f;

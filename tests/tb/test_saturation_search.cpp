@@ -1,7 +1,8 @@
 // The saturation search's stepping (tb/run/saturation_search.h) against a fabric faked by a
 // threshold: every step above T saturates, T and below are carried. Whatever the mode (plain
-// bisection, top-first under a bound, a guess near or far), the search must return T; a guess on
-// T settles in two probes (T carried, T + 1 saturated), and no probe is run twice.
+// bisection, top-first under a bound, a guess near or far) and whatever a saturated probe says it
+// accepted (above T, on it, below it after a collapse, or nothing), the search must return T; a
+// guess on T settles in two probes (T carried, T + 1 saturated), and no probe is run twice.
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
@@ -14,12 +15,32 @@ using namespace ibsc;
 
 namespace {
 
+// How much a saturated probe at `step` says it accepted, on the grid.
+enum class Accepted { Unknown, Above, OnThreshold, Collapsed };
+
 struct Fake {
   int threshold;
   std::multiset<int> probed;
-  bool operator()(int step) {
+  Accepted accepted = Accepted::Unknown;
+  tb::ProbeOutcome operator()(int step) {
     probed.insert(step);
-    return step > threshold;
+    tb::ProbeOutcome o;
+    o.saturated = step > threshold;
+    if (!o.saturated) return o;
+    switch (accepted) {
+      case Accepted::Unknown:
+        break;
+      case Accepted::Above:  // a quarter of the way from T to the probe, as past a knee
+        o.accepted_step = threshold + (step - threshold) / 4;
+        break;
+      case Accepted::OnThreshold:
+        o.accepted_step = threshold;
+        break;
+      case Accepted::Collapsed:  // less than T: throughput falling past saturation
+        o.accepted_step = threshold / 2;
+        break;
+    }
+    return o;
   }
 };
 
@@ -37,14 +58,15 @@ BOOST_AUTO_TEST_SUITE(saturation_search)
 
 BOOST_AUTO_TEST_CASE(every_mode_finds_the_threshold) {
   for (int t : {0, 1, 5, 37, 64, 100, 127, 128}) {
-    for (int guess : {-1, 1, t - 3, t - 1, t, t + 1, t + 3, 64, 128}) {
-      tb::SaturationSearch s;
-      s.guess = guess;
-      Fake f{t, {}};
-      BOOST_TEST(run(s, f) == t, "threshold " << t << ", guess " << guess);
-      no_repeats(f);
-      BOOST_TEST(f.probed.count(0) == 0u);  // step 0 is never run
-    }
+    for (int guess : {-1, 1, t - 3, t - 1, t, t + 1, t + 3, 64, 128})
+      for (Accepted a : {Accepted::Unknown, Accepted::Above, Accepted::OnThreshold, Accepted::Collapsed}) {
+        tb::SaturationSearch s;
+        s.guess = guess;
+        Fake f{t, {}, a};
+        BOOST_TEST(run(s, f) == t, "threshold " << t << ", guess " << guess << ", accepted " << static_cast<int>(a));
+        no_repeats(f);
+        BOOST_TEST(f.probed.count(0) == 0u);  // step 0 is never run
+      }
     // Under a bound whose next step is known to saturate (the fake's threshold at or below it).
     tb::SaturationSearch top;
     top.known_saturated = std::min(t + 1 + t % 3, 129);
@@ -80,6 +102,25 @@ BOOST_AUTO_TEST_CASE(probe_counts) {
   Fake at_bound{32, {}};
   BOOST_TEST(run(top, at_bound) == 32);
   BOOST_TEST((at_bound.probed == std::multiset<int>{32}));
+}
+
+// A guess far above saturation (a stand-in at step 89, 69.5%, where the talk's network carries
+// step 12): galloping down 1, 2, 4... from it takes 13 probes, as FlatFly ADOR reversal did. With
+// the accepted traffic of each saturated probe the gallop starts again there: 89 (accepted 31),
+// 31 (16), 16 (13), 13 (12), 12 carried: five probes.
+BOOST_AUTO_TEST_CASE(far_guess_follows_the_accepted_traffic) {
+  tb::SaturationSearch s;
+  s.guess = 89;
+  Fake blind{12, {}, Accepted::Unknown};
+  BOOST_TEST(run(s, blind) == 12);
+  BOOST_TEST(blind.probed.size() == 13u);
+  Fake told{12, {}, Accepted::Above};
+  BOOST_TEST(run(s, told) == 12);
+  BOOST_TEST((told.probed == std::multiset<int>{89, 31, 16, 13, 12}));
+  // After a collapse the accepted step is carried and the gallop climbs back from it.
+  Fake collapsed{12, {}, Accepted::Collapsed};
+  BOOST_TEST(run(s, collapsed) == 12);
+  BOOST_TEST(collapsed.probed.size() < blind.probed.size());
 }
 
 BOOST_AUTO_TEST_SUITE_END()
