@@ -278,7 +278,7 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
         continue;
       }
     }
-    // At the talk's scale a probe past saturation costs minutes, the drain up to 40% of them; no
+    // At the talk's scale a probe past saturation costs minutes, the drain 40-70% of them; no
     // verdict changes without it (run.drain), and no cell's result.
     std::vector<std::string> set = e.set;
     if (o.talk_scale) set.push_back("run.drain=unsaturated");

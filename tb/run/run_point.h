@@ -39,9 +39,9 @@ constexpr const auto& enum_names(Warmup) { return kWarmupNames; }
 
 // Whether a point drains (run.drain): always, or only when its window does not already show it
 // saturated. The verdict is the same either way (a window that delivered clearly less than was
-// generated is saturated whatever the drain finds); a saturated point's packet counts and
-// latency then stop at the window's end, and it costs no drain: past saturation that is up to
-// 40% of a search probe (the talk-scale searches, reports/large-direct/talk-scale.md).
+// generated is saturated whatever the drain finds); a saturated point's packet counts, latency
+// and counters then stop at the window's end (docs/running.md lists them), and it costs no
+// drain: past saturation 40-70% of a search probe's simulated time (the talk-scale searches).
 enum class Drain { Always, Unsaturated };
 inline constexpr EnumName<Drain> kDrainNames[] = {
     {Drain::Always, "always"},

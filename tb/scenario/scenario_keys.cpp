@@ -319,8 +319,8 @@ std::vector<Key> declare() {
       choice_key("run.drain", run.drain,
                  "`always`; `unsaturated`: a point whose window already delivered clearly less than it generated "
                  "(the test that makes it `saturated`) stops at the window's end with the same verdict and writes "
-                 "`\"drain\": \"skipped\"`; its packet counts and latency then cover warm-up and window only. Past "
-                 "saturation the drain is up to 40% of a probe")
+                 "`\"drain\": \"skipped\"`; its packet counts, latency and counters then cover warm-up and window "
+                 "only (docs/running.md). Past saturation the drain is 40-70% of a probe")
           .when_set(),
       real_key("run.watchdog_ns", run.watchdog_ns, 1, 1e12, ns,
                "deadlock watchdog: packets in flight and no grant or delivery this long"),
