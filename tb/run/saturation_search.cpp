@@ -29,14 +29,17 @@ int search_saturation_step(const SaturationSearch& search, const std::function<P
       if (!probe(hi - 1)) break;
   } else {
     // Gallop away from the guess until a probe lands on the other side of saturation; going
-    // down, start again from a saturated probe's accepted step when that is lower still. Each
-    // start is below the one before, so this ends.
+    // down, start again from a saturated probe's accepted step when that is lower still and the
+    // probe carried less than 80% of its load (hi: the step just probed). A probe that carried
+    // more is near its knee, where the accepted step can lie a few steps under saturation (past
+    // it throughput falls) and galloping down from the probe finds the bracket sooner. Each start
+    // is below the one before, so this ends.
     for (int start = search.guess; start > lo && start < hi;) {
       const bool up = !probe(start);
       start = -1;
       for (int d = 1; hi - lo > 1; d *= 2) {
         const int next = up ? std::min(lo + d, hi - 1) : std::max(hi - d, lo + 1);
-        if (!up && accepted > lo && accepted < next) {
+        if (!up && accepted > lo && accepted < next && 5 * accepted < 4 * hi) {
           start = accepted;
           break;
         }

@@ -1,8 +1,9 @@
 // The saturation search's stepping (tb/run/saturation_search.h) against a fabric faked by a
 // threshold: every step above T saturates, T and below are carried. Whatever the mode (plain
 // bisection, top-first under a bound, a guess near or far) and whatever a saturated probe says it
-// accepted (above T, on it, below it after a collapse, or nothing), the search must return T; a
-// guess on T settles in two probes (T carried, T + 1 saturated), and no probe is run twice.
+// accepted (above T, on it, a few steps under it, far under it after a collapse, or nothing),
+// the search must return T; a guess on T settles in two probes (T carried, T + 1 saturated), and
+// no probe is run twice.
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
@@ -16,7 +17,7 @@ using namespace ibsc;
 namespace {
 
 // How much a saturated probe at `step` says it accepted, on the grid.
-enum class Accepted { Unknown, Above, OnThreshold, Collapsed };
+enum class Accepted { Unknown, Above, OnThreshold, KneeLoss, Collapsed };
 
 struct Fake {
   int threshold;
@@ -35,6 +36,9 @@ struct Fake {
         break;
       case Accepted::OnThreshold:
         o.accepted_step = threshold;
+        break;
+      case Accepted::KneeLoss:  // a few steps under T, as just past a knee
+        o.accepted_step = std::max(threshold - 4, 0);
         break;
       case Accepted::Collapsed:  // less than T: throughput falling past saturation
         o.accepted_step = threshold / 2;
@@ -59,7 +63,8 @@ BOOST_AUTO_TEST_SUITE(saturation_search)
 BOOST_AUTO_TEST_CASE(every_mode_finds_the_threshold) {
   for (int t : {0, 1, 5, 37, 64, 100, 127, 128}) {
     for (int guess : {-1, 1, t - 3, t - 1, t, t + 1, t + 3, 64, 128})
-      for (Accepted a : {Accepted::Unknown, Accepted::Above, Accepted::OnThreshold, Accepted::Collapsed}) {
+      for (Accepted a :
+           {Accepted::Unknown, Accepted::Above, Accepted::OnThreshold, Accepted::KneeLoss, Accepted::Collapsed}) {
         tb::SaturationSearch s;
         s.guess = guess;
         Fake f{t, {}, a};
@@ -106,8 +111,9 @@ BOOST_AUTO_TEST_CASE(probe_counts) {
 
 // A guess far above saturation (a stand-in at step 89, 69.5%, where the talk's network carries
 // step 12): galloping down 1, 2, 4... from it takes 13 probes, as FlatFly ADOR reversal did. With
-// the accepted traffic of each saturated probe the gallop starts again there: 89 (accepted 31),
-// 31 (16), 16 (13), 13 (12), 12 carried: five probes.
+// the accepted traffic of a saturated probe that carried less than 80% of its load, the gallop
+// starts again there: 89 (accepted 31), 31 (16), 16 (13: 81%, so it gallops on), 15, 13, 9, 11,
+// 12 carried: eight probes.
 BOOST_AUTO_TEST_CASE(far_guess_follows_the_accepted_traffic) {
   tb::SaturationSearch s;
   s.guess = 89;
@@ -116,11 +122,26 @@ BOOST_AUTO_TEST_CASE(far_guess_follows_the_accepted_traffic) {
   BOOST_TEST(blind.probed.size() == 13u);
   Fake told{12, {}, Accepted::Above};
   BOOST_TEST(run(s, told) == 12);
-  BOOST_TEST((told.probed == std::multiset<int>{89, 31, 16, 13, 12}));
+  BOOST_TEST((told.probed == std::multiset<int>{89, 31, 16, 15, 13, 9, 11, 12}));
+  // Told it carried exactly the threshold: 89, then 12 carried, 13 saturated.
+  Fake exact{12, {}, Accepted::OnThreshold};
+  BOOST_TEST(run(s, exact) == 12);
+  BOOST_TEST((exact.probed == std::multiset<int>{89, 12, 13}));
   // After a collapse the accepted step is carried and the gallop climbs back from it.
   Fake collapsed{12, {}, Accepted::Collapsed};
   BOOST_TEST(run(s, collapsed) == 12);
   BOOST_TEST(collapsed.probed.size() < blind.probed.size());
+}
+
+// A guess one step high whose probe, past the knee, carried a few steps less than saturation
+// (FlatFly ADOR complement: 53.1% saturated carrying 49.9%, 52.3% carried): it carried more than
+// 80% of its load, so the search gallops down one step and settles in two probes, not five.
+BOOST_AUTO_TEST_CASE(near_guess_ignores_a_knee_loss) {
+  tb::SaturationSearch s;
+  s.guess = 68;
+  Fake knee{67, {}, Accepted::KneeLoss};
+  BOOST_TEST(run(s, knee) == 67);
+  BOOST_TEST((knee.probed == std::multiset<int>{68, 67}));
 }
 
 BOOST_AUTO_TEST_SUITE_END()
