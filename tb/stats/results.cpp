@@ -149,7 +149,7 @@ LoadPointResult point_from_json(const nlohmann::json& j) {
   r.hol_samples = j.value("hol_samples", uint64_t{0});
   r.hol_blocked_per_switch = j.value("hol_blocked_per_switch", 0.0);
   r.hol_blocked_share = j.value("hol_blocked_share", 0.0);
-  r.drain_skipped = j.contains("drain") && j["drain"] == "skipped";
+  r.drain_skipped = j.value("drain", "") == "skipped";
   if (j.contains("warmup")) {
     r.warmup.on = true;
     r.warmup.ns = j["warmup"].at("ns");

@@ -1,8 +1,8 @@
 // run.drain: unsaturated. A point whose window already delivered clearly less than it generated
 // stops at the window's end: same verdict, same window figures, no drain simulated, and
 // "drain": "skipped" in its result. A point below saturation drains as always and its result keeps
-// every byte. The quick-start 4x4 torus (e-cube, uniform, 64 hosts), whose saturation is near
-// 0.39 of link rate (bench/booksim_figures.json, one host per switch: 0.388; four here, lower).
+// every byte. The quick-start 4x4 torus (e-cube, uniform, 64 hosts), which saturates at 0.325 of
+// link rate (`ibsc run scenarios/quickstart.yaml`): 0.9 is far past it, 0.1 well below.
 // Points run in forked workers (one elaboration per process).
 #include <boost/test/unit_test.hpp>
 
