@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
@@ -140,19 +141,75 @@ std::pair<std::string, std::string> first_different_lines(const std::string& a, 
   }
 }
 
-std::string inputs_read_key(const std::string& out) {
+namespace {
+// The input files read so far, by absolute path, but for those under OUT's folders that ibsc
+// writes (mpi-progress, scenarios, runs): its own outputs read back. OUT itself may hold the
+// user's inputs (--out .).
+std::vector<std::string> inputs_read(const std::string& out) {
   std::error_code ec;
   std::string o = fs::weakly_canonical(out, ec).string();
   if (ec || o.empty()) o = out;
   if (o.back() != '/') o += '/';
-  // Only the folders ibsc writes under OUT: OUT itself may hold the user's inputs (--out .).
   const std::string written[] = {o + "mpi-progress/", o + "scenarios/", o + "runs/"};
-  std::string lines;
+  std::vector<std::string> paths;
   for (const std::string& path : routing::input_files_read())
     if (std::none_of(std::begin(written), std::end(written),
                      [&](const std::string& w) { return path.rfind(w, 0) == 0; }))
-      lines += "read " + path + ": " + digest_of(path) + "\n";
+      paths.push_back(path);
+  return paths;
+}
+
+// "read PATH: DIGEST" -> {PATH, DIGEST}; empty PATH if LINE is not of that form.
+std::pair<std::string, std::string> read_line(const std::string& line) {
+  const size_t colon = line.rfind(": ");
+  if (line.rfind("read ", 0) != 0 || colon == std::string::npos || colon < 5) return {};
+  return {line.substr(5, colon - 5), line.substr(colon + 2)};
+}
+}  // namespace
+
+std::string inputs_read_key(const std::string& out) {
+  std::string lines;
+  for (const std::string& path : inputs_read(out)) lines += "read " + path + ": " + digest_of(path) + "\n";
   return lines;
+}
+
+std::string reads_beyond(const std::string& out, const std::string& key_reads) {
+  std::set<std::string> known;
+  std::istringstream in(key_reads);
+  for (std::string line; std::getline(in, line);) known.insert(read_line(line).first);
+  std::string lines;
+  for (const std::string& path : inputs_read(out))
+    if (!known.count(path)) lines += "read " + path + ": " + digest_of(path) + "\n";
+  return lines;
+}
+
+std::string changed_input(const std::string& reads) {
+  std::istringstream in(reads);
+  for (std::string line; std::getline(in, line);) {
+    const auto [path, digest] = read_line(line);
+    if (path.empty()) return "its record names no file in '" + line + "'";
+    const std::string now = digest_of(path);
+    if (now == "unreadable") return path + " is gone";
+    if (now != digest) return path + " changed";
+  }
+  return "";
+}
+
+std::string pack_reads(const std::string& reads, const std::string& text) {
+  return std::to_string(reads.size()) + "\n" + reads + text;
+}
+
+std::pair<std::string, std::string> unpack_reads(const std::string& packed) {
+  const size_t nl = packed.find('\n');
+  size_t n = 0;
+  bool ok = nl != std::string::npos && nl > 0 && nl <= 12;
+  for (size_t i = 0; ok && i < nl; ++i) {
+    ok = std::isdigit(static_cast<unsigned char>(packed[i])) != 0;
+    n = n * 10 + static_cast<size_t>(packed[i] - '0');
+  }
+  if (!ok || n > packed.size() - nl - 1)
+    throw std::runtime_error("an item's result came back without the record of the files it read");
+  return {packed.substr(nl + 1, n), packed.substr(nl + 1 + n)};
 }
 
 std::string progress_key(const std::vector<std::string>& args, const std::string& exe) {
@@ -201,7 +258,7 @@ void MpiProgress::open(const std::string& folder, const std::string& key, const 
       int unreadable = 0;
       for (std::string line; std::getline(in, line);) try {
           const auto j = nlohmann::json::parse(line);
-          done_[j.at("key").get<std::string>()] = j.at("text").get<std::string>();
+          done_[j.at("key").get<std::string>()] = {j.at("text").get<std::string>(), j.value("reads", "")};
           whole += line + "\n";
         } catch (const std::exception&) {
           ++unreadable;
@@ -241,7 +298,12 @@ void MpiProgress::open(const std::string& folder, const std::string& key, const 
 
 const std::string* MpiProgress::finished(const std::string& key) const {
   auto it = done_.find(key);
-  return it == done_.end() ? nullptr : &it->second;
+  return it == done_.end() ? nullptr : &it->second.text;
+}
+
+std::string MpiProgress::stale_input(const std::string& key) const {
+  auto it = done_.find(key);
+  return it == done_.end() ? "" : changed_input(it->second.reads);
 }
 
 void MpiProgress::hand_out(int rank, const std::string& key) {
@@ -250,13 +312,16 @@ void MpiProgress::hand_out(int rank, const std::string& key) {
   write_held();
 }
 
-void MpiProgress::give_back(int rank, const std::string& key, bool ok, const std::string& text) {
+void MpiProgress::give_back(int rank, const std::string& key, bool ok, const std::string& text,
+                            const std::string& reads) {
   if (!is_open()) return;
   held_[rank].erase(key);
   if (ok) ++done_count_;
   if (ok && !done_.count(key)) {  // an item the earlier run finished is on file already
     std::ofstream out(fs::path(folder_) / "finished.jsonl", std::ios::app);
-    out << nlohmann::json{{"key", key}, {"rank", rank}, {"text", text}}.dump() << "\n";
+    nlohmann::json line{{"key", key}, {"rank", rank}, {"text", text}};
+    if (!reads.empty()) line["reads"] = reads;
+    out << line.dump() << "\n";
     out.flush();
     if (!out) throw std::runtime_error(folder_ + "/finished.jsonl: cannot append");
   }

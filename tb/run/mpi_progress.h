@@ -29,6 +29,19 @@ std::string digest_of(const std::string& path);        // of the file's bytes; "
 // Files in the folders ibsc writes under OUT (mpi-progress, scenarios, runs) are its own
 // outputs read back, not inputs.
 std::string inputs_read_key(const std::string& out);
+// What an item read beyond the key: the lines of inputs_read_key(OUT) for the files whose paths
+// KEY_READS does not name, each digested here. A forked child that reads a file its parent never
+// read (a permutation file a point builds its traffic from) records it with its result, so that
+// a rerun after an edit runs that item again instead of keeping a result of the old file.
+std::string reads_beyond(const std::string& out, const std::string& key_reads);
+// Of READS ("read PATH: DIGEST" lines), the first file whose bytes changed since: "PATH changed"
+// or "PATH is gone"; empty when every one is as it was.
+std::string changed_input(const std::string& reads);
+// An item's result TEXT with the READS its process made on the way back to rank 0
+// ("LENGTH\nREADS" + TEXT), and the two split again (throws std::runtime_error if PACKED is not
+// of that form).
+std::string pack_reads(const std::string& reads, const std::string& text);
+std::pair<std::string, std::string> unpack_reads(const std::string& packed);  // {reads, text}
 // The first line of A and of B that differ ("" past a text's end); both empty if none does.
 std::pair<std::string, std::string> first_different_lines(const std::string& a, const std::string& b);
 
@@ -41,9 +54,13 @@ class MpiProgress {
   bool is_open() const { return !folder_.empty(); }
   // The text of an item finished by an earlier run; null when there is none.
   const std::string* finished(const std::string& key) const;
+  // Why that text no longer stands: a file its item read beyond the key changed (changed_input),
+  // or empty.
+  std::string stale_input(const std::string& key) const;
   void hand_out(int rank, const std::string& key);
-  // The item came back from `rank`: with its text when it succeeded (empty ok = false: failed).
-  void give_back(int rank, const std::string& key, bool ok, const std::string& text);
+  // The item came back from `rank`: with its text when it succeeded (ok = false: failed, TEXT is
+  // the message), and READS, the files it read beyond the key (reads_beyond).
+  void give_back(int rank, const std::string& key, bool ok, const std::string& text, const std::string& reads = "");
   // An item the earlier run finished that no longer stands (its files are gone): it runs again.
   void forget(const std::string& key) { done_.erase(key); }
   void remove();  // the outputs are written: nothing left to resume
@@ -52,8 +69,11 @@ class MpiProgress {
   void write_held() const;
   std::string folder_;
   std::vector<std::string> places_;
-  int done_count_ = 0;                         // items finished, this run and the earlier
-  std::map<std::string, std::string> done_;    // key -> text, from the earlier run
+  int done_count_ = 0;  // items finished, this run and the earlier
+  struct Done {
+    std::string text, reads;
+  };
+  std::map<std::string, Done> done_;           // key -> text and reads, from the earlier run
   std::map<int, std::set<std::string>> held_;  // rank -> keys
 };
 

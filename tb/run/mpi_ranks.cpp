@@ -12,6 +12,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "tb/run/forked_workers.h"
@@ -138,8 +139,9 @@ void work(int jobs, const WorkItem& fn) {
 
 // Rank 0: hand out items, run its own share, collect results; until every item is back and
 // every other rank has been told the batch has no more.
+// PACKED: each item's text comes back behind the files it read (pack_reads).
 std::vector<std::string> lead(int n, int jobs, const WorkItem& fn, const WorkDone& on_done, const WorkName& name,
-                              std::string& failure) {
+                              bool packed, std::string& failure) {
   RankState& st = state();
   // Names are unique over the command's batches (the sweep numbers its points over all of them).
   auto key = [&](int i) {
@@ -151,16 +153,18 @@ std::vector<std::string> lead(int n, int jobs, const WorkItem& fn, const WorkDon
   std::set<int> told;   // ranks told "no more"
   int outstanding = 0;  // items out on other ranks
   int idle_us = 1000;
-  auto come_back = [&](int rank, FinishedItem f) {
+  auto come_back = [&](int rank, FinishedItem f, bool fresh) {
     // mpirun stops rank 0 with SIGTERM when another rank dies: not halfway through writing an
     // item's files (on_done writes runs/NAME) or its record.
     const InterruptsHeld held;
     if (f.ok) {
+      std::string reads;
+      if (fresh && packed) std::tie(reads, f.text) = unpack_reads(f.text);
       // Its files first, then its record: a record on file means its files are whole. on_done
       // may leave a shorter text (what the files hold need not be kept twice, nor sent round).
       out[f.index] = std::move(f.text);
       if (on_done) on_done(f.index, out[f.index]);
-      st.progress.give_back(rank, key(f.index), true, out[f.index]);
+      st.progress.give_back(rank, key(f.index), true, out[f.index], reads);
     } else {
       std::string where;
       if (rank != 0)
@@ -171,10 +175,17 @@ std::vector<std::string> lead(int n, int jobs, const WorkItem& fn, const WorkDon
       if (failure.empty()) failure = where + f.text;
     }
   };
-  // An item an earlier run finished comes back at once, unless on_done finds it stale.
+  // An item an earlier run finished comes back at once, unless a file it read has changed since
+  // or on_done finds it stale.
   auto kept = [&](int i, const std::string& text) {
+    if (const std::string why = st.progress.stale_input(key(i)); !why.empty()) {
+      std::fprintf(stderr, "ibsc: %s: finished by the earlier run, but %s since: it runs again\n", key(i).c_str(),
+                   why.c_str());
+      st.progress.forget(key(i));
+      return false;
+    }
     try {
-      come_back(0, {i, true, text});
+      come_back(0, {i, true, text}, false);
       return true;
     } catch (const StaleItem& e) {
       std::fprintf(stderr, "ibsc: %s: finished by the earlier run, but %s: it runs again\n", key(i).c_str(), e.what());
@@ -211,13 +222,13 @@ std::vector<std::string> lead(int n, int jobs, const WorkItem& fn, const WorkDon
     } else if (flag && ms.MPI_TAG == kResult) {
       FinishedItem f = receive_result(ms.MPI_SOURCE);
       --outstanding;
-      come_back(ms.MPI_SOURCE, std::move(f));
+      come_back(ms.MPI_SOURCE, std::move(f), true);
       busy = true;
     }
     if (local.running() > 0) {
       FinishedItem f = local.wait(false);
       if (f.index >= 0) {
-        come_back(0, std::move(f));
+        come_back(0, std::move(f), true);
         busy = true;
       }
     }
@@ -239,14 +250,22 @@ std::vector<std::string> spread(int n, int jobs, const WorkItem& fn, const WorkD
     if (const std::string problem = inputs_differ(st.reads); !problem.empty()) throw SpreadFailure(problem);
   }
   jobs = local_jobs(jobs);
+  // With a record, each item sends back the files it read beyond the key's (a forked child may
+  // read one its parent never did), so that a rerun can tell whether its result still stands.
+  const bool packed = !progress_folder().empty();
+  const std::string out_folder = packed ? std::filesystem::path(progress_folder()).parent_path().string() : "";
+  const WorkItem item = !packed ? fn : [&fn, &st, &out_folder](int i) {
+    std::string text = fn(i);
+    return pack_reads(reads_beyond(out_folder, st.reads), text);
+  };
   std::vector<std::string> out(n);
   std::string failure;
   if (st.rank == 0) {
     if (!st.progress.is_open() && !progress_folder().empty())
       st.progress.open(progress_folder(), st.key + progress_inputs() + st.reads, st.places);
-    out = lead(n, jobs, fn, on_done, name, failure);
+    out = lead(n, jobs, item, on_done, name, packed, failure);
   } else {
-    work(jobs, fn);
+    work(jobs, item);
   }
   bool ok = failure.empty();
   broadcast(ok, failure, out);

@@ -173,3 +173,58 @@ BOOST_AUTO_TEST_CASE(key_follows_input_files_read_but_not_outputs) {
   BOOST_TEST(lines != ibsc::tb::inputs_read_key(out));
   fs::remove_all(dir);
 }
+
+// A file a forked child read and its parent never did is not in the key: the item records it with
+// its result, and a rerun after that file changed (or went) runs the item again, not the others.
+BOOST_AUTO_TEST_CASE(an_item_keeps_the_files_it_read_beyond_the_key) {
+  const fs::path dir = fresh_dir("item-reads");
+  const std::string out = (dir / "out").string();
+  fs::create_directories(out);
+  const std::string model = (dir / "model.yaml").string(), perm = (dir / "perm.txt").string(),
+                    other = (dir / "perm2.txt").string();
+  std::ofstream(model) << "switch: {}\n";
+  std::ofstream(perm) << "0 1\n1 0\n";
+  std::ofstream(other) << "0 2\n2 0\n";
+  ibsc::routing::read_input_file(model, ibsc::routing::kScenarioFile);
+  const std::string key_reads = ibsc::tb::inputs_read_key(out);           // the parent's, before the first batch
+  ibsc::routing::read_input_file(perm, ibsc::routing::kPermutationFile);  // in the child
+  ibsc::routing::read_input_file(other, ibsc::routing::kPermutationFile);
+  const std::string reads = ibsc::tb::reads_beyond(out, key_reads);
+  const std::string perm_line =
+      "read " + fs::weakly_canonical(perm).string() + ": " + ibsc::tb::digest_of_text("0 1\n1 0\n") + "\n";
+  BOOST_TEST(reads.find(perm_line) != std::string::npos);
+  BOOST_TEST(reads.find("model.yaml") == std::string::npos);  // in the key already
+  BOOST_TEST(ibsc::tb::changed_input(reads).empty());
+
+  // The result travels behind its reads, and splits back whatever bytes the text holds.
+  const std::string text = std::string("{\"x\":1}\n12\nread y: z\n") + '\0';
+  const std::string packed = ibsc::tb::pack_reads(reads, text);
+  BOOST_TEST(ibsc::tb::unpack_reads(packed).first == reads);
+  BOOST_TEST(ibsc::tb::unpack_reads(packed).second == text);
+  BOOST_TEST(ibsc::tb::unpack_reads(ibsc::tb::pack_reads("", text)).second == text);
+  BOOST_CHECK_THROW(ibsc::tb::unpack_reads(text), std::runtime_error);
+  BOOST_CHECK_THROW(ibsc::tb::unpack_reads("999\nshort"), std::runtime_error);
+
+  const std::string rec = out + "/mpi-progress";
+  {
+    MpiProgress p;
+    p.open(rec, "ibsc run a.yaml", kPlaces);
+    p.give_back(0, "read both", true, "A", reads);
+    p.give_back(1, "read none", true, "B");
+  }
+  {
+    MpiProgress again;  // nothing changed: both stand
+    again.open(rec, "ibsc run a.yaml", kPlaces);
+    BOOST_TEST(again.stale_input("read both").empty());
+    BOOST_TEST(again.stale_input("read none").empty());
+  }
+  std::ofstream(perm) << "0 1\n1 2\n2 0\n";  // edited between the two runs
+  MpiProgress after_edit;
+  after_edit.open(rec, "ibsc run a.yaml", kPlaces);
+  BOOST_TEST(after_edit.stale_input("read both") == fs::weakly_canonical(perm).string() + " changed");
+  BOOST_TEST(after_edit.stale_input("read none").empty());
+  fs::remove(perm);
+  BOOST_TEST(after_edit.stale_input("read both") == fs::weakly_canonical(perm).string() + " is gone");
+  BOOST_TEST(ibsc::tb::changed_input("not a read line\n").find("names no file") != std::string::npos);
+  fs::remove_all(dir);
+}
