@@ -106,6 +106,20 @@ std::string inputs_differ(const std::string& mine) {
                                ". Every rank must read the same scenario and files, at the same paths";
 }
 
+// Returns once every rank has called it, without spinning. Open MPI's blocking calls poll at full
+// speed, so a rank out of items would burn a core for as long as rank 0 runs its last ones (an
+// hour in a talk-scale study), a core its children need when ranks share a machine.
+void wait_for_every_rank() {
+  MPI_Request request;
+  MPI_Ibarrier(MPI_COMM_WORLD, &request);
+  for (int idle_us = 100, done = 0;;) {
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    if (done) return;
+    usleep(static_cast<useconds_t>(idle_us));
+    idle_us = std::min(idle_us * 2, 20000);  // 20 ms: nothing here is waited for more often
+  }
+}
+
 // Rank 0 to all: the failure message (ok = false) or every item's text.
 void broadcast(bool& ok, std::string& failure, std::vector<std::string>& out) {
   int flag = ok ? 1 : 0;
@@ -267,6 +281,7 @@ std::vector<std::string> spread(int n, int jobs, const WorkItem& fn, const WorkD
   } else {
     work(jobs, item);
   }
+  wait_for_every_rank();
   bool ok = failure.empty();
   broadcast(ok, failure, out);
   if (!ok) throw SpreadFailure(failure);
@@ -324,7 +339,10 @@ std::string start_mpi_ranks(int& argc, char**& argv) {
          "every node";
 }
 
-void finish_mpi_ranks() { MPI_Finalize(); }
+void finish_mpi_ranks() {
+  wait_for_every_rank();  // while rank 0 writes the outputs: MPI_Finalize's own wait spins
+  MPI_Finalize();
+}
 
 void abort_mpi_ranks(int code) {
   MPI_Abort(MPI_COMM_WORLD, code);

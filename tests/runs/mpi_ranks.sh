@@ -5,6 +5,7 @@
 #     and .svg byte for byte those of one process; `ibsc route` and `ibsc run --waves` refuse; an
 #     unknown key is said once, by rank 0; ranks of two different builds, or reading their
 #     scenario from two places, are refused, once.
+#     A rank left without an item waits without spinning (its CPU time, not rank 0's).
 #  1b. A longer sweep (8x8 torus, 15 ms windows: about a second a point) on 2 ranks with rank 1
 #     killed once a point is back while it holds one; the rerun keeps what had finished and
 #     writes the results of one process.
@@ -39,6 +40,22 @@ mv "$out" "$work/sweep3"
 diff -r "$work/sweep1" "$work/sweep3" || fail "the 2-rank sweep 4 points wide differs from one process 2 wide"
 n=$(grep -c '"offered_load"' "$work/sweep1/results.json")
 echo "sweep: $n load points, identical on 2 ranks, 2 and 4 points at once"
+
+# A rank out of items waits without spinning: one load point (about 2 CPU s) on 2 ranks, so rank 1
+# gets none and waits for rank 0's result; its CPU time (bash's `times`: its ibsc child) stays a
+# small part of rank 0's. Open MPI's blocking calls poll at full speed: before, both took the same.
+one=(run "$src/scenarios/quickstart.yaml" --quiet --out "$work/one" --set "sweep.loads=[0.2]" --set run.window_ns=400000000)
+# (`times` in the shell itself: in a pipe or $(...) it would time a subshell's children.)
+"${mpi[@]}" bash -c '"$@" >/dev/null 2>&1 || echo "failed"; times >"$0.$OMPI_COMM_WORLD_RANK"' "$work/times" \
+  "$ibsc" "${one[@]}" >"$work/one.log" 2>&1 || fail "2-rank one-point run: $(cat "$work/one.log")"
+for r in 0 1; do echo "rank $r cpu $(tail -1 "$work/times.$r")" >>"$work/one.log"; done
+grep -q failed "$work/one.log" && fail "2-rank one-point run: $(cat "$work/one.log")"
+# "rank R cpu XmY.YYYs XmZ.ZZZs": user + system seconds.
+cpu_of() { awk -v r="$1" '$1 == "rank" && $2 == r { t = 0; for (i = 4; i <= 5; ++i) { split($i, a, "m"); t += a[1] * 60 + a[2] } print t }' "$work/one.log"; }
+busy=$(cpu_of 0) idle=$(cpu_of 1)
+awk -v b="$busy" -v i="$idle" 'BEGIN { exit !(b > 0.5 && i < 0.3 * b) }' ||
+  fail "the rank without an item took $idle CPU s while rank 0 took $busy: $(cat "$work/one.log")"
+echo "one point on 2 ranks: rank 0 $busy CPU s, rank 1 (no item, waiting) $idle CPU s"
 
 # Commands with nothing to spread refuse rather than run twice over the same files.
 "${mpi[@]}" "$ibsc" route "$src/scenarios/quickstart.yaml" >"$work/route.log" 2>&1 && fail "2-rank ibsc route ran"
