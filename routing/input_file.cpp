@@ -8,8 +8,8 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <mutex>
-#include <set>
 #include <stdexcept>
 
 namespace ibsc::routing {
@@ -38,18 +38,32 @@ std::string size_text(uint64_t bytes) {
   throw std::invalid_argument(printable(path) + ": " + what + " (" + kind.what + ")");
 }
 
+// What identifies a file's bytes without reading them: an edit or a replacement changes one of these.
+struct Stamp {
+  dev_t dev;
+  ino_t ino;
+  off_t size;
+  int64_t mtime_ns;
+  bool operator==(const Stamp& o) const {
+    return dev == o.dev && ino == o.ino && size == o.size && mtime_ns == o.mtime_ns;
+  }
+};
+Stamp stamp_of(const struct stat& st) {
+  return {st.st_dev, st.st_ino, st.st_size, static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
+}
+
 std::mutex g_read_mutex;
-std::set<std::string>& read_paths() {
-  static std::set<std::string> s;
+std::map<std::string, Stamp>& read_paths() {  // absolute path -> the file as first read
+  static std::map<std::string, Stamp> s;
   return s;
 }
 
-void note_read(const std::string& path) {
+void note_read(const std::string& path, const struct stat& st) {
   std::error_code ec;
   std::string abs = std::filesystem::weakly_canonical(path, ec).string();
   if (ec) abs = path;
   const std::lock_guard<std::mutex> lock(g_read_mutex);
-  read_paths().insert(abs);
+  read_paths().emplace(abs, stamp_of(st));
 }
 
 // The checked file, open for reading. O_NONBLOCK: opening a FIFO for reading would wait for a
@@ -74,7 +88,7 @@ int open_checked(const std::string& path, const InputKind& kind) {
            "is " + size_text(static_cast<uint64_t>(st.st_size)) + ", above the " + size_text(kind.max_bytes) +
                " limit (" + kind.why + "): is it the right file?");
   }
-  note_read(path);
+  note_read(path, st);
   return fd;
 }
 
@@ -120,7 +134,17 @@ std::string read_input_file(const std::string& path, const InputKind& kind) {
 
 std::vector<std::string> input_files_read() {
   const std::lock_guard<std::mutex> lock(g_read_mutex);
-  return {read_paths().begin(), read_paths().end()};
+  std::vector<std::string> paths;
+  for (const auto& [path, stamp] : read_paths()) paths.push_back(path);
+  return paths;
+}
+
+bool input_file_changed_since_read(const std::string& path) {
+  struct stat st {};
+  const bool there = ::stat(path.c_str(), &st) == 0;
+  const std::lock_guard<std::mutex> lock(g_read_mutex);
+  const auto it = read_paths().find(path);
+  return it != read_paths().end() && (!there || !(stamp_of(st) == it->second));
 }
 
 bool has_control_char(std::string_view text) {

@@ -54,6 +54,10 @@ std::string read_input_file(const std::string& path, const InputKind& kind);
 // sorted: what its results rest on besides the command line (the resume key of a run spread
 // over MPI ranks follows them: a scenario's base model, a topology or table file).
 std::vector<std::string> input_files_read();
+// Whether PATH (as input_files_read names it) is no longer the file this process first read
+// there: edited, replaced or gone since (by size, modification time and inode). False for a
+// path never read.
+bool input_file_changed_since_read(const std::string& path);
 
 // `text` as it can be printed on one line: a newline, a NUL or another control byte becomes an
 // escape (\n, \0, \x1b); a backslash is doubled. For names and tokens echoed in errors.

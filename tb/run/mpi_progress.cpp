@@ -159,6 +159,8 @@ std::vector<std::string> inputs_read(const std::string& out) {
   return paths;
 }
 
+constexpr const char* kChangedWhileRead = "changed-while-read";
+
 // "read PATH: DIGEST" -> {PATH, DIGEST}; empty PATH if LINE is not of that form.
 std::pair<std::string, std::string> read_line(const std::string& line) {
   const size_t colon = line.rfind(": ");
@@ -178,19 +180,26 @@ std::string reads_beyond(const std::string& out, const std::string& key_reads) {
   std::istringstream in(key_reads);
   for (std::string line; std::getline(in, line);) known.insert(read_line(line).first);
   std::string lines;
-  for (const std::string& path : inputs_read(out))
-    if (!known.count(path)) lines += "read " + path + ": " + digest_of(path) + "\n";
+  for (const std::string& path : inputs_read(out)) {
+    if (known.count(path)) continue;
+    // Digested now, at the item's end: a file edited since it was read would pass for the bytes
+    // the result was built from, so it gets a digest no file has.
+    const std::string digest = routing::input_file_changed_since_read(path) ? kChangedWhileRead : digest_of(path);
+    lines += "read " + path + ": " + digest + "\n";
+  }
   return lines;
 }
 
-std::string changed_input(const std::string& reads) {
+std::string changed_input(const std::string& reads, std::string* changed_path) {
   std::istringstream in(reads);
   for (std::string line; std::getline(in, line);) {
     const auto [path, digest] = read_line(line);
+    if (changed_path) *changed_path = path;
     if (path.empty()) return "its record names no file in '" + line + "'";
+    if (digest == kChangedWhileRead) return path + " changed while the item ran";
     const std::string now = digest_of(path);
     if (now == "unreadable") return path + " is gone";
-    if (now != digest) return path + " changed";
+    if (now != digest) return path + " has changed";
   }
   return "";
 }

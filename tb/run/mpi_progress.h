@@ -30,13 +30,15 @@ std::string digest_of(const std::string& path);        // of the file's bytes; "
 // outputs read back, not inputs.
 std::string inputs_read_key(const std::string& out);
 // What an item read beyond the key: the lines of inputs_read_key(OUT) for the files whose paths
-// KEY_READS does not name, each digested here. A forked child that reads a file its parent never
+// KEY_READS does not name, each digested here (one changed since it was read gets a digest that
+// no file has, so that a rerun runs the item again). A forked child that reads a file its parent never
 // read (a permutation file a point builds its traffic from) records it with its result, so that
 // a rerun after an edit runs that item again instead of keeping a result of the old file.
 std::string reads_beyond(const std::string& out, const std::string& key_reads);
-// Of READS ("read PATH: DIGEST" lines), the first file whose bytes changed since: "PATH changed"
-// or "PATH is gone"; empty when every one is as it was.
-std::string changed_input(const std::string& reads);
+// Of READS ("read PATH: DIGEST" lines), the first file that is not as it was read: "PATH has
+// changed", "PATH is gone" or "PATH changed while the item ran" (its path in *CHANGED_PATH);
+// empty when every one is as it was.
+std::string changed_input(const std::string& reads, std::string* changed_path = nullptr);
 // An item's result TEXT with the READS its process made on the way back to rank 0
 // ("LENGTH\nREADS" + TEXT), and the two split again (throws std::runtime_error if PACKED is not
 // of that form).
@@ -61,7 +63,8 @@ class MpiProgress {
   // The item came back from `rank`: with its text when it succeeded (ok = false: failed, TEXT is
   // the message), and READS, the files it read beyond the key (reads_beyond).
   void give_back(int rank, const std::string& key, bool ok, const std::string& text, const std::string& reads = "");
-  // An item the earlier run finished that no longer stands (its files are gone): it runs again.
+  // An item the earlier run finished that no longer stands (its files are gone, or a file it
+  // read has changed): it runs again.
   void forget(const std::string& key) { done_.erase(key); }
   void remove();  // the outputs are written: nothing left to resume
 

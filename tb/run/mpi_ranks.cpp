@@ -116,7 +116,7 @@ void wait_for_every_rank() {
     MPI_Test(&request, &done, MPI_STATUS_IGNORE);
     if (done) return;
     usleep(static_cast<useconds_t>(idle_us));
-    idle_us = std::min(idle_us * 2, 20000);  // 20 ms: nothing here is waited for more often
+    idle_us = std::min(idle_us * 2, 5000);  // 5 ms: late by that much at most, once per batch
   }
 }
 
@@ -153,7 +153,7 @@ void work(int jobs, const WorkItem& fn) {
 
 // Rank 0: hand out items, run its own share, collect results; until every item is back and
 // every other rank has been told the batch has no more.
-// PACKED: each item's text comes back behind the files it read (pack_reads).
+// PACKED: each successful item's text comes back behind the files it read (pack_reads).
 std::vector<std::string> lead(int n, int jobs, const WorkItem& fn, const WorkDone& on_done, const WorkName& name,
                               bool packed, std::string& failure) {
   RankState& st = state();
@@ -167,23 +167,31 @@ std::vector<std::string> lead(int n, int jobs, const WorkItem& fn, const WorkDon
   std::set<int> told;   // ranks told "no more"
   int outstanding = 0;  // items out on other ranks
   int idle_us = 1000;
+  auto where_of = [&](int rank) {
+    return "rank " + std::to_string(rank) +
+           (rank < static_cast<int>(st.places.size()) ? " (" + st.places[rank] + ")" : "") + ", ";
+  };
   auto come_back = [&](int rank, FinishedItem f, bool fresh) {
     // mpirun stops rank 0 with SIGTERM when another rank dies: not halfway through writing an
     // item's files (on_done writes runs/NAME) or its record.
     const InterruptsHeld held;
+    std::string reads;
+    if (f.ok && fresh && packed) std::tie(reads, f.text) = unpack_reads(f.text);
+    // A file read on another rank beyond the key was not compared with rank 0's copy before the
+    // batch (inputs_differ): it is now, as one process would have read rank 0's.
+    if (std::string path, why; rank != 0 && !reads.empty() && !(why = changed_input(reads, &path)).empty()) {
+      f.ok = false;
+      f.text = "read " + path + ", which rank 0 cannot match (on rank 0: " + why +
+               "). Every rank must read the same files, at the same paths, unchanged while the command runs";
+    }
     if (f.ok) {
-      std::string reads;
-      if (fresh && packed) std::tie(reads, f.text) = unpack_reads(f.text);
       // Its files first, then its record: a record on file means its files are whole. on_done
       // may leave a shorter text (what the files hold need not be kept twice, nor sent round).
       out[f.index] = std::move(f.text);
       if (on_done) on_done(f.index, out[f.index]);
       st.progress.give_back(rank, key(f.index), true, out[f.index], reads);
     } else {
-      std::string where;
-      if (rank != 0)
-        where = "rank " + std::to_string(rank) +
-                (rank < static_cast<int>(st.places.size()) ? " (" + st.places[rank] + ")" : "") + ", ";
+      std::string where = rank != 0 ? where_of(rank) : "";
       if (f.died || rank != 0) where += key(f.index) + ": ";
       st.progress.give_back(rank, key(f.index), false, f.text);
       if (failure.empty()) failure = where + f.text;
@@ -193,7 +201,7 @@ std::vector<std::string> lead(int n, int jobs, const WorkItem& fn, const WorkDon
   // or on_done finds it stale.
   auto kept = [&](int i, const std::string& text) {
     if (const std::string why = st.progress.stale_input(key(i)); !why.empty()) {
-      std::fprintf(stderr, "ibsc: %s: finished by the earlier run, but %s since: it runs again\n", key(i).c_str(),
+      std::fprintf(stderr, "ibsc: %s: finished by the earlier run, but %s: it runs again\n", key(i).c_str(),
                    why.c_str());
       st.progress.forget(key(i));
       return false;

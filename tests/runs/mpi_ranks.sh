@@ -46,10 +46,11 @@ echo "sweep: $n load points, identical on 2 ranks, 2 and 4 points at once"
 # small part of rank 0's. Open MPI's blocking calls poll at full speed: before, both took the same.
 one=(run "$src/scenarios/quickstart.yaml" --quiet --out "$work/one" --set "sweep.loads=[0.2]" --set run.window_ns=400000000)
 # (`times` in the shell itself: in a pipe or $(...) it would time a subshell's children.)
-"${mpi[@]}" bash -c '"$@" >/dev/null 2>&1 || echo "failed"; times >"$0.$OMPI_COMM_WORLD_RANK"' "$work/times" \
-  "$ibsc" "${one[@]}" >"$work/one.log" 2>&1 || fail "2-rank one-point run: $(cat "$work/one.log")"
+# LC_ALL=C: `times` writes the locale's decimal separator, which awk would not read.
+LC_ALL=C "${mpi[@]}" bash -c '"$@" >"$0.log.$OMPI_COMM_WORLD_RANK" 2>&1 || echo "failed"; times >"$0.$OMPI_COMM_WORLD_RANK"' \
+  "$work/times" "$ibsc" "${one[@]}" >"$work/one.log" 2>&1 || fail "2-rank one-point run: $(cat "$work/one.log")"
 for r in 0 1; do echo "rank $r cpu $(tail -1 "$work/times.$r")" >>"$work/one.log"; done
-grep -q failed "$work/one.log" && fail "2-rank one-point run: $(cat "$work/one.log")"
+grep -q failed "$work/one.log" && fail "2-rank one-point run: $(cat "$work/one.log" "$work"/times.log.*)"
 # "rank R cpu XmY.YYYs XmZ.ZZZs": user + system seconds.
 cpu_of() { awk -v r="$1" '$1 == "rank" && $2 == r { t = 0; for (i = 4; i <= 5; ++i) { split($i, a, "m"); t += a[1] * 60 + a[2] } print t }' "$work/one.log"; }
 busy=$(cpu_of 0) idle=$(cpu_of 1)

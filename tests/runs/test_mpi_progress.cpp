@@ -219,9 +219,15 @@ BOOST_AUTO_TEST_CASE(an_item_keeps_the_files_it_read_beyond_the_key) {
     BOOST_TEST(again.stale_input("read none").empty());
   }
   std::ofstream(perm) << "0 1\n1 2\n2 0\n";  // edited between the two runs
+  // An item still running when the file was edited cannot vouch for either version.
+  const std::string late = ibsc::tb::reads_beyond(out, key_reads);
+  std::string path;
+  BOOST_TEST(ibsc::tb::changed_input(late, &path) ==
+             fs::weakly_canonical(perm).string() + " changed while the item ran");
+  BOOST_TEST(path == fs::weakly_canonical(perm).string());
   MpiProgress after_edit;
   after_edit.open(rec, "ibsc run a.yaml", kPlaces);
-  BOOST_TEST(after_edit.stale_input("read both") == fs::weakly_canonical(perm).string() + " changed");
+  BOOST_TEST(after_edit.stale_input("read both") == fs::weakly_canonical(perm).string() + " has changed");
   BOOST_TEST(after_edit.stale_input("read none").empty());
   fs::remove(perm);
   BOOST_TEST(after_edit.stale_input("read both") == fs::weakly_canonical(perm).string() + " is gone");
