@@ -167,10 +167,6 @@ std::vector<std::string> lead(int n, int jobs, const WorkItem& fn, const WorkDon
   std::set<int> told;   // ranks told "no more"
   int outstanding = 0;  // items out on other ranks
   int idle_us = 1000;
-  auto where_of = [&](int rank) {
-    return "rank " + std::to_string(rank) +
-           (rank < static_cast<int>(st.places.size()) ? " (" + st.places[rank] + ")" : "") + ", ";
-  };
   auto come_back = [&](int rank, FinishedItem f, bool fresh) {
     // mpirun stops rank 0 with SIGTERM when another rank dies: not halfway through writing an
     // item's files (on_done writes runs/NAME) or its record.
@@ -191,7 +187,10 @@ std::vector<std::string> lead(int n, int jobs, const WorkItem& fn, const WorkDon
       if (on_done) on_done(f.index, out[f.index]);
       st.progress.give_back(rank, key(f.index), true, out[f.index], reads);
     } else {
-      std::string where = rank != 0 ? where_of(rank) : "";
+      std::string where;
+      if (rank != 0)
+        where = "rank " + std::to_string(rank) +
+                (rank < static_cast<int>(st.places.size()) ? " (" + st.places[rank] + ")" : "") + ", ";
       if (f.died || rank != 0) where += key(f.index) + ": ";
       st.progress.give_back(rank, key(f.index), false, f.text);
       if (failure.empty()) failure = where + f.text;
@@ -200,20 +199,16 @@ std::vector<std::string> lead(int n, int jobs, const WorkItem& fn, const WorkDon
   // An item an earlier run finished comes back at once, unless a file it read has changed since
   // or on_done finds it stale.
   auto kept = [&](int i, const std::string& text) {
-    if (const std::string why = st.progress.stale_input(key(i)); !why.empty()) {
-      std::fprintf(stderr, "ibsc: %s: finished by the earlier run, but %s: it runs again\n", key(i).c_str(),
-                   why.c_str());
-      st.progress.forget(key(i));
-      return false;
-    }
-    try {
-      come_back(0, {i, true, text}, false);
-      return true;
-    } catch (const StaleItem& e) {
-      std::fprintf(stderr, "ibsc: %s: finished by the earlier run, but %s: it runs again\n", key(i).c_str(), e.what());
-      st.progress.forget(key(i));
-      return false;
-    }
+    std::string why = st.progress.stale_input(key(i));
+    if (why.empty()) try {
+        come_back(0, {i, true, text}, false);
+        return true;
+      } catch (const StaleItem& e) {
+        why = e.what();
+      }
+    std::fprintf(stderr, "ibsc: %s: finished by the earlier run, but %s: it runs again\n", key(i).c_str(), why.c_str());
+    st.progress.forget(key(i));
+    return false;
   };
   auto take = [&](int rank) {  // the next item to run
     while (next < n && failure.empty()) {
@@ -267,15 +262,15 @@ std::vector<std::string> lead(int n, int jobs, const WorkItem& fn, const WorkDon
 std::vector<std::string> spread(int n, int jobs, const WorkItem& fn, const WorkDone& on_done, const WorkName& name) {
   RankState& st = state();
   ++st.batch;
-  if (st.batch == 1 && !progress_folder().empty()) {
-    st.reads = inputs_read_key(std::filesystem::path(progress_folder()).parent_path().string());
+  const bool packed = !progress_folder().empty();  // a record is kept
+  const std::string out_folder = packed ? std::filesystem::path(progress_folder()).parent_path().string() : "";
+  if (st.batch == 1 && packed) {
+    st.reads = inputs_read_key(out_folder);
     if (const std::string problem = inputs_differ(st.reads); !problem.empty()) throw SpreadFailure(problem);
   }
   jobs = local_jobs(jobs);
   // With a record, each item sends back the files it read beyond the key's (a forked child may
   // read one its parent never did), so that a rerun can tell whether its result still stands.
-  const bool packed = !progress_folder().empty();
-  const std::string out_folder = packed ? std::filesystem::path(progress_folder()).parent_path().string() : "";
   const WorkItem item = !packed ? fn : [&fn, &st, &out_folder](int i) {
     std::string text = fn(i);
     return pack_reads(reads_beyond(out_folder, st.reads), text);
@@ -283,7 +278,7 @@ std::vector<std::string> spread(int n, int jobs, const WorkItem& fn, const WorkD
   std::vector<std::string> out(n);
   std::string failure;
   if (st.rank == 0) {
-    if (!st.progress.is_open() && !progress_folder().empty())
+    if (!st.progress.is_open() && packed)
       st.progress.open(progress_folder(), st.key + progress_inputs() + st.reads, st.places);
     out = lead(n, jobs, item, on_done, name, packed, failure);
   } else {
