@@ -2,7 +2,7 @@
 #include "routing/child_process.h"
 
 #include <fcntl.h>
-#include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cerrno>
@@ -42,21 +42,57 @@ void ChildProcess::start(const std::vector<std::string>& argv, const std::string
   for (auto& a : argv_copy) args.push_back(a.data());
   args.push_back(nullptr);
 
-  // stdin from /dev/null (ibsim reads commands from it), stdout and stderr to the file.
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, 1, output_file.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-  posix_spawn_file_actions_adddup2(&fa, 1, 2);
-  if (!dir.empty()) posix_spawn_file_actions_addchdir_np(&fa, dir.c_str());
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
-  posix_spawnattr_setpgroup(&attr, 0);  // its own group: stop() ends everything it started
-  const int rc = posix_spawn(&pid_, args[0], &fa, &attr, args.data(), envp.data());
-  posix_spawn_file_actions_destroy(&fa);
-  posix_spawnattr_destroy(&attr);
-  if (rc != 0) throw std::runtime_error("cannot start " + argv[0] + ": " + std::strerror(rc));
+  // Everything the child needs is made before fork(): between fork() and exec only
+  // async-signal-safe calls are allowed (we may have threads).
+  const char* out_path = output_file.c_str();
+  const char* chdir_path = dir.empty() ? nullptr : dir.c_str();
+  int report[2];  // the child's errno when it cannot exec; closed unread when it can
+  if (::pipe2(report, O_CLOEXEC) != 0)
+    throw std::runtime_error("cannot start " + argv[0] + ": pipe: " + std::strerror(errno));
+  const pid_t parent = ::getpid();
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    const int e = errno;
+    ::close(report[0]);
+    ::close(report[1]);
+    throw std::runtime_error("cannot start " + argv[0] + ": fork: " + std::strerror(e));
+  }
+  if (pid == 0) {
+    ::setpgid(0, 0);  // its own group: stop() ends everything it started
+    // Ended with us even when we are killed (SIGTERM from mpirun, SIGKILL), where no destructor
+    // runs; the check after it covers a parent that died before the prctl.
+    ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (::getppid() != parent) ::_exit(127);
+    int e = 0;
+    // stdin from /dev/null (ibsim reads commands from it), stdout and stderr to the file.
+    const int in = ::open("/dev/null", O_RDONLY);
+    const int out = ::open(out_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
+    if (in < 0 || out < 0 || ::dup2(in, 0) < 0 || ::dup2(out, 1) < 0 || ::dup2(out, 2) < 0 ||
+        (chdir_path && ::chdir(chdir_path) != 0))
+      e = errno;
+    else {
+      if (in > 2) ::close(in);
+      if (out > 2) ::close(out);
+      ::execve(args[0], args.data(), envp.data());
+    }
+    if (e == 0) e = errno;
+    ssize_t unused = ::write(report[1], &e, sizeof e);
+    (void)unused;
+    ::_exit(127);
+  }
+  ::setpgid(pid, pid);  // also here, so a stop() straight after start() finds the group
+  ::close(report[1]);
+  int e = 0;
+  ssize_t n;
+  do n = ::read(report[0], &e, sizeof e);
+  while (n < 0 && errno == EINTR);
+  ::close(report[0]);
+  if (n == static_cast<ssize_t>(sizeof e)) {
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    throw std::runtime_error("cannot start " + argv[0] + ": " + std::strerror(e));
+  }
+  pid_ = pid;
   running_ = true;
   code_ = -1;
 }

@@ -1,7 +1,9 @@
 // A child program in its own process group, for the external tools IBSC drives (ibsim and
-// OpenSM, opensm_engine.h): started with posix_spawn, output to a file, extra environment
+// OpenSM, opensm_engine.h): started with fork and exec, output to a file, extra environment
 // variables, waited for under a time limit and stopped with its whole group, so nothing it
-// started outlives it. Plain C++17 on POSIX, no SystemC.
+// started outlives it. The child also gets SIGTERM when this process dies without stopping it
+// (Linux's PR_SET_PDEATHSIG: killed by mpirun or by hand), so an ibsim or OpenSM is never left
+// running. Plain C++17 on Linux, no SystemC.
 #pragma once
 #include <sys/types.h>
 #include <string>
@@ -27,6 +29,8 @@ class ChildProcess {
   bool ended();
   // The exit status once ended: the code, or 128 + signal when a signal ended it.
   int exit_code() const { return code_; }
+  // Its process id (also its group's), -1 before start().
+  pid_t pid() const { return pid_; }
   // SIGTERM to the whole group, SIGKILL after a short grace, then reaps it. Safe to repeat.
   void stop();
 

@@ -235,8 +235,10 @@ BOOST_AUTO_TEST_CASE(lmc_passed_through_gives_alternate_records, *boost::unit_te
   BOOST_TEST(ts.hosts[0].paths[5][1].dlid == ts.hosts[5].base_lid + 1);
   passes_checks(t, ts);
   o.opensm_engine = "ftree";
+  o.opensm_dir = temp_dir("lmc-ftree");  // a failed run keeps its folder for the user: ours, to remove
   const std::string e = error_of([&] { route_opensm(t, o); });
   BOOST_TEST(e.find("LMC > 0 is not supported by fat-tree routing") != std::string::npos, e);
+  std::filesystem::remove_all(o.opensm_dir);
 }
 
 // The 4-ary 3-tree (48 switches, 64 hosts) and a published 4-ary 3-tree ibnetdiscover file (80
