@@ -5,6 +5,8 @@
 #include <map>
 #include <stdexcept>
 
+#include "models/adaptive_arbiter.h"
+
 namespace ibsc::models {
 
 std::vector<Switch::Eligible> Switch::eligible_;
@@ -29,8 +31,10 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
       fifo_head_(params.output_request_queue == OutputRequestQueue::FifoHead),
       fallback_on_credits_(params.ar_fallback == ArFallback::Credits),
       arbiter_single_(arbiter.has_single()),
+      lone_path_(arbiter_single_ && !obuf_),
       mon_(monitor),
       arbiter_(arbiter),
+      model_arbiter_(AdaptiveArbiter::of(arbiter)),
       p_(params),
       tables_(tables),
       rx("rx") {
@@ -357,10 +361,38 @@ void Switch::record(int in, int in_vl, int out_vl, const ArbCandidate* c, size_t
 void Switch::arbitrate(Picos t) {
   if (recording_) clear_records(t);
   if (__builtin_expect(fifo_, 0)) return arbitrate_fifo(t);
-  // 1. Heads that could go now: routed, input free, candidate output free with credits for the
-  //    whole packet on its output VL. Each output collects the VLs requesting it.
   eligible_.clear();
   touched_.clear();
+  // Most arbitrations (84% on the 8x8 torus at half load): one input has one head, with one
+  // candidate. Steps 1 and 2 for it alone, then the arbiter's shortcut, without the scratch
+  // vectors and loops; the same reads, VL arbitration and outcome as the general path.
+  if (lone_path_ && active_.size() == 1) {
+    const int i = active_[0];
+    const unsigned m = port_[i].in.heads;
+    if (m && !(m & (m - 1))) {
+      const int v = __builtin_ctz(m);
+      const InputVl& iv = in_.at(i, v);
+      const Queued& h = iv.head;
+      if (h.count == 1) {
+        if (port_[i].in.xbar_busy > t || h.ready > t || (xbar_per_vl_ && xbar_busy(i, iv) > t)) return;
+        // fallback_level() is every level for one candidate.
+        const routing::PortCandidate* c = &h.first;
+        OutputPortState& o = port_[c->port].out;
+        if (o.busy > t) return;
+        const Vl w = h.first_vl;
+        if (out_.credits(c->port, w).available_now(t) < need_for(c, static_cast<int>(h.blocks))) return;
+        OutputPorts::request(o, w);
+        out_.select_vl(o, c->port);
+        if (o.selected_vl == w) return arbitrate_single(i, v, c->port, w, c->priority, static_cast<int>(h.blocks), t);
+        // The VL arbiter serves another VL (none requests it): as the general path, the head's own.
+        eligible_.push_back({static_cast<uint8_t>(i), static_cast<uint8_t>(v), c->port, w, c->priority, c->escape});
+        touched_.push_back(c->port);
+        return arbitrate_head(t);
+      }
+    }
+  }
+  // 1. Heads that could go now: routed, input free, candidate output free with credits for the
+  //    whole packet on its output VL. Each output collects the VLs requesting it.
   for (int i : active_) {
     if (port_[i].in.xbar_busy > t) continue;
     for (unsigned m = port_[i].in.heads; m; m &= m - 1) {
@@ -392,7 +424,8 @@ void Switch::arbitrate(Picos t) {
   // 2. Each output's VL arbiter picks the VL it serves this cycle.
   for (int o : touched_) out_.select_vl(port_[o].out, o);
   if (eligible_.size() == 1 && arbiter_single_ && port_[eligible_[0].out].out.selected_vl == eligible_[0].out_vl) {
-    arbitrate_single(eligible_[0], t);
+    const Eligible& e = eligible_[0];
+    arbitrate_single(e.in, e.vl, e.out, e.out_vl, e.priority, static_cast<int>(in_.at(e.in, e.vl).head.blocks), t);
     return;
   }
   if (arbiter_single_ && eligible_.back().in == eligible_[0].in && eligible_.back().vl == eligible_[0].vl &&
@@ -452,18 +485,19 @@ void Switch::arbitrate(Picos t) {
 
 // Steps 3 and 4 when one head could go, to one output, which serves its VL: no request and
 // status vectors to fill, the arbiter's shortcut instead. Same outcome as the general path.
-void Switch::arbitrate_single(const Eligible& e, Picos t) {
-  const auto length = static_cast<uint16_t>(in_.at(e.in, e.vl).head.blocks);
-  const auto credits = static_cast<uint16_t>(std::min(out_.credits(e.out, e.out_vl).available(t), 65535));
-  const ArbCandidate c{static_cast<uint8_t>(e.out - 1), e.priority};
-  const int g = arbiter_.arbitrate_single(e.in - 1, c, e.out_vl, length, credits);
-  if (recording_) record(e.in, e.vl, e.out_vl, &c, 1, g + 1);
-  port_[e.out].out.selected_vl = -1;
+void Switch::arbitrate_single(int in, int vl, int out, Vl out_vl, uint8_t priority, int length, Picos t) {
+  const auto credits = static_cast<uint16_t>(std::min(out_.credits(out, out_vl).available(t), 65535));
+  const ArbCandidate c{static_cast<uint8_t>(out - 1), priority};
+  const int g = model_arbiter_
+                    ? model_arbiter_->arbitrate_single(in - 1, c, out_vl, static_cast<uint16_t>(length), credits)
+                    : arbiter_.arbitrate_single(in - 1, c, out_vl, static_cast<uint16_t>(length), credits);
+  if (recording_) record(in, vl, out_vl, &c, 1, g + 1);
+  port_[out].out.selected_vl = -1;
   single_grant_ = true;
-  single_in_ = g < 0 ? 0 : static_cast<uint8_t>(e.in);
+  single_in_ = g < 0 ? 0 : static_cast<uint8_t>(in);
   single_out_ = static_cast<uint8_t>(g + 1);
   if (g < 0) return;
-  grant(e.in, e.vl, g + 1, e.out_vl, t);
+  grant(in, vl, g + 1, out_vl, t);
 }
 
 // Steps 3 and 4 when one head could go, to several outputs (adaptive routing): its candidates

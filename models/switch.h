@@ -51,6 +51,8 @@
 
 namespace ibsc::models {
 
+class AdaptiveArbiter;
+
 class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
  public:
   // rx and tx are declared at the end of the class: the hot state comes first, next to the
@@ -143,7 +145,9 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   void end_of_elaboration() override;
   void wake() override;
   void arbitrate(Picos t);
-  void arbitrate_single(const Eligible& e, Picos t);
+  // Steps 3 and 4 for one eligible head (input `in`, VL `vl`, `length` credits) on one output.
+  __attribute__((always_inline)) inline void arbitrate_single(int in, int vl, int out, Vl out_vl, uint8_t priority,
+                                                              int length, Picos t);
   void arbitrate_head(Picos t);  // every eligible pair is one head's (adaptive: several outputs)
   // With output request queues (switch_request_queue.cpp), cold: arbitrate() and
   // earliest_grant() hand over to these, and grants keep the queues in step.
@@ -169,7 +173,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
     return c->port == h.first.port ? h.first_vl : out_vl(in_port, c->port, h);
   }
   // Earliest time >= lower at which the head of input VL `iv` of input `i` could be granted.
-  Picos earliest_grant(int i, const InputVl& iv, Picos lower) const;
+  __attribute__((always_inline)) inline Picos earliest_grant(int i, const InputVl& iv, Picos lower) const;
   // The worst priority level head h (input i) may take at t: with ar_fallback: credits the
   // best level among its candidates with credits for it (busy or not), else every level (0xFF).
   int fallback_level(int i, const Queued& h, Picos t) const {
@@ -234,12 +238,16 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   bool fallback_on_credits_;  // SwitchParams::ar_fallback: credits
   bool per_vl_lft_ = false;
   bool arbiter_single_;  // arbiter_.has_single(), asked once
+  // arbitrate()'s lone-head path may run: the arbiter's shortcut, and no output buffers (whose
+  // grant reads eligible_, which that path leaves empty).
+  bool lone_path_;
   bool recording_ = false;
   bool counting_ = false;  // ctr_ is set
   bool cc_on_ = false;     // cc_ is set: congestion control marks (congestion_control.h)
   bool hinting_ = false;   // wake-ups carry prefetch hints (the scheduler prefetches: large fabrics)
   FabricMonitor& mon_;
   SwitchArbiter& arbiter_;
+  AdaptiveArbiter* model_arbiter_;  // arbiter_ when it is IBSC's model (called directly), else null
   Picos last_arbitration_ = kNever;
   size_t queued_packets_ = 0;
   uint64_t grants_ = 0;
