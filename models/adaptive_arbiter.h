@@ -49,6 +49,11 @@ class AdaptiveArbiter final : public SwitchArbiter {
     if (in < 0 || in >= num_ports_) throw std::invalid_argument("AdaptiveArbiter: input out of range");
     if (vl >= num_vls_) throw std::invalid_argument("AdaptiveArbiter: request VL out of range");
     if (c.port >= num_ports_) throw std::invalid_argument("AdaptiveArbiter: candidate port out of range");
+    return single(in, c, length_credits, credits);
+  }
+  // The same for a caller that keeps `in`, c.port and the VL in range (the switch that built
+  // this arbiter for its ports and VLs): the checks are arbitrate_single()'s.
+  int single(int in, ArbCandidate c, uint16_t length_credits, uint16_t credits) {
     if (credits < length_credits) return -1;
     granted(in, c.port);
     return c.port;

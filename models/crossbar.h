@@ -43,7 +43,7 @@ class Crossbar {
   // when each block has left the input buffer (and entered the output buffer); its last_time()
   // is when the crossbar input and output are free again.
   CreditTrain transfer_to_buffer(Picos t, Picos arrive, Picos in_ps, Picos out_ps, uint32_t length, Vl in_vl) const {
-    return CreditTrain{arrive, in_ps, t, out_ps / speedup_, length, in_vl};
+    return CreditTrain{arrive, in_ps, t, drain_ps(out_ps), length, in_vl};
   }
 
   CrossbarTransfer transfer(Picos t, Picos arrive, Picos in_ps, Picos out_ps, uint32_t length, Vl in_vl) const {
@@ -52,11 +52,14 @@ class Crossbar {
     CrossbarTransfer x;
     x.send = std::max(t, tail_in > len * out_ps ? tail_in - len * out_ps : 0);
     x.out_free = x.send + len * out_ps;
-    x.drain = CreditTrain{arrive, in_ps, x.send, out_ps / speedup_, length, in_vl};
+    x.drain = CreditTrain{arrive, in_ps, x.send, drain_ps(out_ps), length, in_vl};
     return x;
   }
 
  private:
+  // The crossbar's time per byte: the output's over the speedup, without a division (once per
+  // packet-hop) at the usual speedup of 1.
+  Picos drain_ps(Picos out_ps) const { return speedup_ == 1 ? out_ps : out_ps / speedup_; }
   Picos speedup_ = 1;
 };
 

@@ -380,10 +380,12 @@ void Switch::arbitrate(Picos t) {
         OutputPortState& o = port_[c->port].out;
         if (o.busy > t) return;
         const Vl w = h.first_vl;
-        if (out_.credits(c->port, w).available_now(t) < need_for(c, static_cast<int>(h.blocks))) return;
+        const int credits = out_.credits(c->port, w).available_now(t);
+        if (credits < need_for(c, static_cast<int>(h.blocks))) return;
         OutputPorts::request(o, w);
         out_.select_vl(o, c->port);
-        if (o.selected_vl == w) return arbitrate_single(i, v, c->port, w, c->priority, static_cast<int>(h.blocks), t);
+        if (o.selected_vl == w)
+          return arbitrate_single(i, v, c->port, w, c->priority, static_cast<int>(h.blocks), credits, t);
         // The VL arbiter serves another VL (none requests it): as the general path, the head's own.
         eligible_.push_back({static_cast<uint8_t>(i), static_cast<uint8_t>(v), c->port, w, c->priority, c->escape});
         touched_.push_back(c->port);
@@ -425,7 +427,8 @@ void Switch::arbitrate(Picos t) {
   for (int o : touched_) out_.select_vl(port_[o].out, o);
   if (eligible_.size() == 1 && arbiter_single_ && port_[eligible_[0].out].out.selected_vl == eligible_[0].out_vl) {
     const Eligible& e = eligible_[0];
-    arbitrate_single(e.in, e.vl, e.out, e.out_vl, e.priority, static_cast<int>(in_.at(e.in, e.vl).head.blocks), t);
+    arbitrate_single(e.in, e.vl, e.out, e.out_vl, e.priority, static_cast<int>(in_.at(e.in, e.vl).head.blocks),
+                     out_.credits(e.out, e.out_vl).available(t), t);
     return;
   }
   if (arbiter_single_ && eligible_.back().in == eligible_[0].in && eligible_.back().vl == eligible_[0].vl &&
@@ -485,12 +488,13 @@ void Switch::arbitrate(Picos t) {
 
 // Steps 3 and 4 when one head could go, to one output, which serves its VL: no request and
 // status vectors to fill, the arbiter's shortcut instead. Same outcome as the general path.
-void Switch::arbitrate_single(int in, int vl, int out, Vl out_vl, uint8_t priority, int length, Picos t) {
-  const auto credits = static_cast<uint16_t>(std::min(out_.credits(out, out_vl).available(t), 65535));
+void Switch::arbitrate_single(int in, int vl, int out, Vl out_vl, uint8_t priority, int length, int available,
+                              Picos t) {
+  const auto credits = static_cast<uint16_t>(std::min(available, 65535));
   const ArbCandidate c{static_cast<uint8_t>(out - 1), priority};
-  const int g = model_arbiter_
-                    ? model_arbiter_->arbitrate_single(in - 1, c, out_vl, static_cast<uint16_t>(length), credits)
-                    : arbiter_.arbitrate_single(in - 1, c, out_vl, static_cast<uint16_t>(length), credits);
+  // The model without its argument checks: this switch built it for its own ports and VLs.
+  const int g = model_arbiter_ ? model_arbiter_->single(in - 1, c, static_cast<uint16_t>(length), credits)
+                               : arbiter_.arbitrate_single(in - 1, c, out_vl, static_cast<uint16_t>(length), credits);
   if (recording_) record(in, vl, out_vl, &c, 1, g + 1);
   port_[out].out.selected_vl = -1;
   single_grant_ = true;

@@ -145,9 +145,10 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   void end_of_elaboration() override;
   void wake() override;
   void arbitrate(Picos t);
-  // Steps 3 and 4 for one eligible head (input `in`, VL `vl`, `length` credits) on one output.
+  // Steps 3 and 4 for one eligible head (input `in`, VL `vl`, `length` credits) on one output
+  // with `available` credits on its VL now.
   __attribute__((always_inline)) inline void arbitrate_single(int in, int vl, int out, Vl out_vl, uint8_t priority,
-                                                              int length, Picos t);
+                                                              int length, int available, Picos t);
   void arbitrate_head(Picos t);  // every eligible pair is one head's (adaptive: several outputs)
   // With output request queues (switch_request_queue.cpp), cold: arbitrate() and
   // earliest_grant() hand over to these, and grants keep the queues in step.
