@@ -50,7 +50,7 @@ class alignas(64) CreditCounter {
 
   // Takes `n` credits at time t for a packet about to be sent; false (and nothing taken) when
   // the counter would go negative. Callers turn false into a CreditError naming the channel.
-  bool consume(int n, Picos t) {
+  __attribute__((always_inline)) bool consume(int n, Picos t) {
     fold(t);
     if (base_ < n && available(t) < n) return false;
     base_ -= n;  // may dip below zero while a partly returned train still covers the difference
