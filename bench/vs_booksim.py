@@ -2,12 +2,18 @@
 """IBSC against BookSim2, per packet-hop, side by side (issue 35).
 
     bench/vs_booksim.py [--booksim PATH] [--fabric-bench build/bench/fabric_bench] [--runs 5]
-                        [--tori 8x8,4x4x4,16x16] [--record] [--sim-only]
+                        [--tori 8x8,4x4x4,16x16] [--record] [--sim-only] [--together]
 
 The three tori of the issue, dimension-order routing (IBSC's e-cube, BookSim's dim_order_torus),
 uniform traffic, 512-byte packets (BookSim: 16 flits of 32 bytes), each simulator at 50% of its
 own saturation load. Runs alternate (IBSC, BookSim, IBSC, ...) so that the machine's drift
-(the VM's neighbours) hits both alike; each figure is the median of --runs runs.
+(the VM's neighbours) hits both alike; each figure is the median of --runs runs, and below it
+the median and range of the run-by-run ratios (each IBSC run against the BookSim2 run after it).
+--together runs both at once instead, one per core (taskset; the cores swap run by run): IBSC
+runs over and over on one core for as long as a BookSim2 run lasts on the other, and its runs
+are pooled. Both then meet the same neighbours at the same time, which on this VM moved the
+one-after-the-other ratio by up to 2x from run to run; each pays for the other's use of the
+shared cache and memory, as the two simulations of a study would.
 
 What is matched (the rest is each simulator's own default):
   topology   one node per router (fabric_bench --hosts-per-switch 1), k-ary n-cube with wrap;
@@ -70,11 +76,20 @@ seed = 1;
 """
 
 
-def run_child(cmd, ok=(0,)):
-    """Runs cmd, returns (stdout, CPU seconds of the child); exit codes other than ok fail."""
+def run_child(cmd, ok=(0,), pin=None, meanwhile=None):
+    """Runs cmd (on CPU `pin` when given), returns (stdout, CPU seconds of the child); exit codes
+    other than ok fail. meanwhile(), when given, is called over and over (at least once) until
+    the child has ended."""
+    if pin is not None:
+        cmd = ["taskset", "-c", str(pin)] + cmd
     with tempfile.TemporaryFile(mode="w+") as out:
         p = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
-        _, status, ru = os.wait4(p.pid, 0)
+        done = 0
+        while meanwhile and not done:  # wait4, not poll(): only wait4 gives the child's CPU
+            meanwhile()
+            done, status, ru = os.wait4(p.pid, os.WNOHANG)
+        if not done:
+            _, status, ru = os.wait4(p.pid, 0)
         p.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         text = out.read()
@@ -83,17 +98,17 @@ def run_child(cmd, ok=(0,)):
     return text, ru.ru_utime + ru.ru_stime
 
 
-def ibsc_run(bench, torus, sat, sim_us):
+def ibsc_run(bench, torus, sat, sim_us, pin=None):
     """(packet-hops, whole process CPU s, simulation CPU s) of one fabric_bench point."""
     text, cpu = run_child([bench, "--dims", torus, "--hosts-per-switch", "1", "--only", "0.5", "--sat",
-                           str(sat), "--sim-us", str(sim_us)])
+                           str(sat), "--sim-us", str(sim_us)], pin=pin)
     m = re.search(r"^hops (\S+) cpu_s (\S+)", text, re.M)
     if not m:
         sys.exit("vs_booksim: no hop count in fabric_bench's output:\n" + text)
     return float(m.group(1)), cpu, float(m.group(2))
 
 
-def booksim_run(binary, torus, rate, sample_period):
+def booksim_run(binary, torus, rate, sample_period, pin=None, meanwhile=None):
     dims = [int(x) for x in torus.split("x")]
     nodes = 1
     for d in dims:
@@ -103,7 +118,7 @@ def booksim_run(binary, torus, rate, sample_period):
         cfg = f.name
     try:
         # BookSim2's main returns -1 (255) when its run succeeded, 0 when it did not.
-        text, cpu = run_child([binary, cfg], ok=(0, 255))
+        text, cpu = run_child([binary, cfg], ok=(0, 255), pin=pin, meanwhile=meanwhile)
     finally:
         os.unlink(cfg)
     if "unstable" in text or "Total run time" not in text:
@@ -150,6 +165,9 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--tori", default="8x8,4x4x4,16x16")
     ap.add_argument("--record", action="store_true", help="keep this run's BookSim2 figures in " + DATA)
+    ap.add_argument("--together", action="store_true",
+                    help="run both at once, one per core (cores swapped run by run): IBSC over and over "
+                         "while each BookSim2 run lasts, so both meet the same machine")
     ap.add_argument("--sim-only", action="store_true",
                     help="IBSC's cost without its set-up (routing, elaboration), which is printed apart")
     ap.add_argument("--find-saturation", action="store_true",
@@ -184,12 +202,29 @@ def main():
                 f.write("\n")
         return
     print("%-7s %12s %12s %9s   %s" % ("torus", "IBSC ns/hop", "BookSim ns", "ratio", "BookSim2 figure from"))
+    pairs_note = False
     for torus in a.tori.split(","):
         t = data["tori"].get(torus)
         if not t:
             sys.exit("vs_booksim: %s is not in %s" % (torus, DATA))
         ibsc, bs, setup = [], [], []
-        for _ in range(a.runs):
+        for k in range(a.runs):
+            if a.together and binary:
+                # IBSC on one core for as long as BookSim2 runs on the other: its runs pooled.
+                pooled = [0.0, 0.0, 0.0]
+
+                def one_ibsc():
+                    h, c, sc = ibsc_run(a.fabric_bench, torus, t["ibsc_saturation"], t["ibsc_sim_us"], pin=1 - k % 2)
+                    pooled[0] += h
+                    pooled[1] += sc if a.sim_only else c
+                    pooled[2] += c - sc
+
+                hops, cpu = booksim_run(binary, torus, 0.5 * t["booksim_saturation"], t["booksim_sample_period"],
+                                        pin=k % 2, meanwhile=one_ibsc)
+                bs.append(cpu * 1e9 / hops)
+                ibsc.append(pooled[1] * 1e9 / pooled[0])
+                setup.append(pooled[2])
+                continue
             hops, cpu, sim_cpu = ibsc_run(a.fabric_bench, torus, t["ibsc_saturation"], t["ibsc_sim_us"])
             ibsc.append((sim_cpu if a.sim_only else cpu) * 1e9 / hops)
             setup.append(cpu - sim_cpu)
@@ -213,9 +248,18 @@ def main():
             print("%-7s %12.1f %12s %9s   none measured yet" % (torus, i, "-", "-"))
             continue
         print("%-7s %12.1f %12.1f %8.1fx   %s" % (torus, i, b, b / i, source))
+        if binary and a.runs > 1:
+            # Each IBSC run and the BookSim2 run after it (or, --together, beside it): their
+            # ratio cancels a drift of the machine that the medians above each take whole.
+            r = sorted(y / x for x, y in zip(ibsc, bs))
+            print("%-7s run by run: %.1fx (median), %.1fx to %.1fx" % ("", statistics.median(r), r[0], r[-1]))
+            pairs_note = True
         if a.sim_only:
             print("%-7s IBSC set-up (not counted above): %.1f CPU s, median of %d" % ("", statistics.median(setup), a.runs))
         sys.stdout.flush()
+    if pairs_note:
+        print("run by run: each IBSC run's ratio to the BookSim2 run that followed it" if not a.together else
+              "run by run: each BookSim2 run against the IBSC runs made on the other core while it ran")
     if a.record and binary:
         with open(DATA, "w") as f:
             json.dump(data, f, indent=2)
