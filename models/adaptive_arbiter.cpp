@@ -60,16 +60,6 @@ void AdaptiveArbiter::arbitrate(const std::vector<ArbRequest>& requests, const s
   if (first_in >= 0) granted(first_in, first_out);
 }
 
-int AdaptiveArbiter::arbitrate_single(int in, ArbCandidate c, uint8_t vl, uint16_t length_credits, uint16_t credits) {
-  // arbitrate() with input `in` the only request: the same checks, the same pointer moves.
-  if (in < 0 || in >= num_ports_) throw std::invalid_argument("AdaptiveArbiter: input out of range");
-  if (vl >= num_vls_) throw std::invalid_argument("AdaptiveArbiter: request VL out of range");
-  if (c.port >= num_ports_) throw std::invalid_argument("AdaptiveArbiter: candidate port out of range");
-  if (credits < length_credits) return -1;
-  granted(in, c.port);
-  return c.port;
-}
-
 int AdaptiveArbiter::arbitrate_one(int in, const ArbCandidate* c, const uint16_t* credits, int n, uint8_t vl,
                                    uint16_t length_credits) {
   // arbitrate() with input `in` the only request and its candidates' outputs the only free ones.

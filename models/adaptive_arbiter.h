@@ -17,13 +17,15 @@
 // this model do so, so they agree on any input.
 #pragma once
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 #include "models/switch_arbiter.h"
 
 namespace ibsc::models {
 
-class AdaptiveArbiter : public SwitchArbiter {
+// Final: the switch calls its single-request shortcut directly (inline) when it is this model.
+class AdaptiveArbiter final : public SwitchArbiter {
  public:
   // Throws std::invalid_argument unless 1 <= num_ports <= 256, 1 <= num_vls <= 16 and
   // 1 <= priority_levels <= 256.
@@ -33,9 +35,29 @@ class AdaptiveArbiter : public SwitchArbiter {
   // or a VL >= num_vls: the RTL could not represent them.
   void arbitrate(const std::vector<ArbRequest>& requests, const std::vector<ArbOutputStatus>& outputs,
                  std::vector<int>& grants) override;
-  const char* kind() const override { return "model"; }
+  static constexpr char kKind[] = "model";
+  const char* kind() const override { return kKind; }
+  // `a` as this model, or null. By kind()'s address, which no other class returns: cheaper than
+  // a dynamic_cast, and the same answer.
+  static AdaptiveArbiter* of(SwitchArbiter& a) {
+    return a.kind() == kKind ? static_cast<AdaptiveArbiter*>(&a) : nullptr;
+  }
   bool has_single() const override { return true; }
-  int arbitrate_single(int in, ArbCandidate c, uint8_t vl, uint16_t length_credits, uint16_t credits) override;
+  // arbitrate() with input `in` the only request: the same checks, the same pointer moves.
+  // Inline: the switch's commonest arbitration (switch.cpp's lone-head path).
+  int arbitrate_single(int in, ArbCandidate c, uint8_t vl, uint16_t length_credits, uint16_t credits) override {
+    if (in < 0 || in >= num_ports_) throw std::invalid_argument("AdaptiveArbiter: input out of range");
+    if (vl >= num_vls_) throw std::invalid_argument("AdaptiveArbiter: request VL out of range");
+    if (c.port >= num_ports_) throw std::invalid_argument("AdaptiveArbiter: candidate port out of range");
+    return single(in, c, length_credits, credits);
+  }
+  // The same for a caller that keeps `in`, c.port and the VL in range (the switch that built
+  // this arbiter for its ports and VLs): the checks are arbitrate_single()'s.
+  int single(int in, ArbCandidate c, uint16_t length_credits, uint16_t credits) {
+    if (credits < length_credits) return -1;
+    granted(in, c.port);
+    return c.port;
+  }
   int arbitrate_one(int in, const ArbCandidate* c, const uint16_t* credits, int n, uint8_t vl,
                     uint16_t length_credits) override;
 

@@ -5,6 +5,8 @@
 #include <map>
 #include <stdexcept>
 
+#include "models/adaptive_arbiter.h"
+
 namespace ibsc::models {
 
 std::vector<Switch::Eligible> Switch::eligible_;
@@ -32,6 +34,7 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const r
       lone_path_(arbiter_single_ && !obuf_),
       mon_(monitor),
       arbiter_(arbiter),
+      model_arbiter_(AdaptiveArbiter::of(arbiter)),
       p_(params),
       tables_(tables),
       rx("rx") {
@@ -457,7 +460,9 @@ void Switch::arbitrate_single(int in, int vl, int out, Vl out_vl, uint8_t priori
                               Picos t) {
   const auto credits = static_cast<uint16_t>(std::min(available, 65535));
   const ArbCandidate c{static_cast<uint8_t>(out - 1), priority};
-  const int g = arbiter_.arbitrate_single(in - 1, c, out_vl, static_cast<uint16_t>(length), credits);
+  // The model without its argument checks: this switch built it for its own ports and VLs.
+  const int g = model_arbiter_ ? model_arbiter_->single(in - 1, c, static_cast<uint16_t>(length), credits)
+                               : arbiter_.arbitrate_single(in - 1, c, out_vl, static_cast<uint16_t>(length), credits);
   if (recording_) record(in, vl, out_vl, &c, 1, g + 1);
   port_[out].out.selected_vl = -1;
   single_grant_ = true;

@@ -51,6 +51,8 @@
 
 namespace ibsc::models {
 
+class AdaptiveArbiter;
+
 class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
  public:
   // rx and tx are declared at the end of the class: the hot state comes first, next to the
@@ -246,6 +248,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   bool hinting_ = false;   // wake-ups carry prefetch hints (the scheduler prefetches: large fabrics)
   FabricMonitor& mon_;
   SwitchArbiter& arbiter_;
+  AdaptiveArbiter* model_arbiter_;  // arbiter_ when it is IBSC's model (called directly), else null
   Picos last_arbitration_ = kNever;
   size_t queued_packets_ = 0;
   uint64_t grants_ = 0;
