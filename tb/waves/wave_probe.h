@@ -122,6 +122,9 @@ class WaveProbe : public sc_core::sc_module {
     Wide tx_packet;
   };
 
+  // The sampling loop as steps of a method process: wait for the edge, then one delta, sample
+  // and raise the clock, lower it half a period on; once past the window, everything to x.
+  enum class Step : uint8_t { Start, Edge, Sample, Fall, End, Done };
   void run();
   void sample(models::Picos t);
   void set_unknown();  // every traced value to x
@@ -142,6 +145,8 @@ class WaveProbe : public sc_core::sc_module {
   std::vector<std::string> rtl_files_;
   std::vector<models::VerilatedArbiter*> rtl_;  // closed (flushed) with the probe
   uint64_t samples_ = 0;
+  Step step_ = Step::Start;
+  models::Picos edge_ = 0;  // the clock edge being sampled or waited for
 };
 
 }  // namespace ibsc::tb
