@@ -519,9 +519,7 @@ void Switch::grant(int i, int v, int o, Vl w, Picos t) {
       xbar_.transfer(t, h.ready - routing_ps_, port_[i].out.byte_ps, out.byte_ps, pkt->length, pkt->vl);
   out.busy = x.out_free;
   if (!xbar_per_vl_) in.xbar_busy = x.drain.last_time();  // else iv's drain, set below
-  // Without a branch: which VL went last is data, a coin toss to the branch predictor.
-  const int next = v + 1;
-  in.rr_vl = static_cast<int8_t>(next & -static_cast<int>(next != queues_));
+  in.rr_vl = rr_after(v);
   InputBuffer::draining(iv, x.drain);
   if (__builtin_expect(fifo_, 0)) requeue(i, v, iv, h, t);
   if (__builtin_expect(counting_, 0)) count_grant(i, v, o, w, h, x.drain);

@@ -213,6 +213,13 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   void configure_parts();
   bool connected(int port) const { return port_[port].out.byte_ps != 0; }
 
+  // The input queue offered first after queue v was granted. Without a branch: which queue went
+  // last is data, a coin toss to the branch predictor.
+  int8_t rr_after(int v) const {
+    const int next = v + 1;
+    return static_cast<int8_t>(next & -static_cast<int>(next != queues_));
+  }
+
   // Members read on every visit first, right after the base classes, so that one visit touches
   // few cache lines of the switch object; what only construction, errors or waves read follows.
   // The per-port and per-(port, VL) arrays are fixed at construction: plain owning pointers

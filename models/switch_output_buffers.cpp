@@ -61,7 +61,7 @@ void Switch::grant_to_buffer(int i, int v, int o, Vl w, Picos t) {
   const Picos done = drain.last_time();
   port_[o].out.busy = done;  // the crossbar output, not the link
   if (!xbar_per_vl_) in.xbar_busy = done;
-  in.rr_vl = static_cast<int8_t>(v + 1 == queues_ ? 0 : v + 1);
+  in.rr_vl = rr_after(v);
   InputBuffer::draining(iv, drain);
   if (fifo_) requeue(i, v, iv, h, t);
   if (counting_) count_grant(i, v, o, w, h, drain);

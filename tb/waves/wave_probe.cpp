@@ -259,11 +259,8 @@ void WaveProbe::run() {
       core_clk_ = sc_dt::SC_LOGIC_0;
       edge_ += clock_ps_;
       break;
-    case Step::End:
+    case Step::End:  // no next_trigger after this: the process is not run again
       set_unknown();
-      step_ = Step::Done;
-      return;
-    case Step::Done:
       return;
   }
   if (edge_ < end_ps_) {
@@ -278,7 +275,6 @@ void WaveProbe::run() {
     return;
   }
   set_unknown();
-  step_ = Step::Done;
 }
 
 void WaveProbe::set_unknown() {

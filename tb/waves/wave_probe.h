@@ -124,7 +124,7 @@ class WaveProbe : public sc_core::sc_module {
 
   // The sampling loop as steps of a method process: wait for the edge, then one delta, sample
   // and raise the clock, lower it half a period on; once past the window, everything to x.
-  enum class Step : uint8_t { Start, Edge, Sample, Fall, End, Done };
+  enum class Step : uint8_t { Start, Edge, Sample, Fall, End };
   void run();
   void sample(models::Picos t);
   void set_unknown();  // every traced value to x
