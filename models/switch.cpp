@@ -11,6 +11,26 @@ namespace ibsc::models {
 
 std::vector<Switch::Eligible> Switch::eligible_;
 std::vector<int> Switch::touched_;
+
+Switch::ArbScratch::ArbScratch(int ports, int vls)
+    : req(static_cast<size_t>(ports)),
+      status(static_cast<size_t>(ports)),
+      grant(static_cast<size_t>(ports), -1),
+      req_vl(static_cast<size_t>(ports) + 1, -1) {
+  for (auto& r : req) r.candidates.reserve(4);
+  for (auto& s : status) {
+    s.busy = true;
+    s.credits.assign(static_cast<size_t>(vls), 0);
+  }
+}
+
+Switch::ArbScratch& Switch::shared_scratch(int ports, int vls) {
+  // A fabric has a few switch sizes; simulation is single-threaded, as eligible_ assumes.
+  static std::map<std::pair<int, int>, std::unique_ptr<ArbScratch>> by_size;
+  auto& s = by_size[{ports, vls}];
+  if (!s) s = std::make_unique<ArbScratch>(ports, vls);
+  return *s;
+}
 std::vector<ArbCandidate> Switch::head_cands_;
 std::vector<uint16_t> Switch::head_credits_;
 
@@ -80,15 +100,12 @@ void Switch::configure_parts() {
     rq_ = std::make_unique<OutputRequestQueues>();
     rq_->configure(n, p_.output_request_queue);
   }
-  req_.resize(n);
-  for (auto& r : req_) r.candidates.reserve(4);
-  status_.resize(n);
-  for (auto& s : status_) {
-    s.busy = true;
-    s.credits.assign(p_.num_vls, 0);
+  if (model_arbiter_) {
+    arb_ = &shared_scratch(n, p_.num_vls);
+  } else {
+    own_scratch_ = std::make_unique<ArbScratch>(n, p_.num_vls);
+    arb_ = own_scratch_.get();
   }
-  grant_.assign(n, -1);
-  req_vl_.assign(n + 1, -1);
   rec_.resize(n + 1);
   active_.reserve(n + 1);
   touched_.reserve(std::max<size_t>(touched_.capacity(), n + 1));
@@ -407,47 +424,50 @@ void Switch::arbitrate(Picos t) {
   }
   // 3. Each input offers one head, round-robin over its VLs, with the candidates whose output
   //    serves that head's output VL this cycle.
-  for (int i : active_) req_vl_[i] = -1;
+  std::vector<ArbRequest>& req = arb_->req;
+  std::vector<int>& req_vl = arb_->req_vl;
+  for (int i : active_) req_vl[i] = -1;
   for (const Eligible& e : eligible_) {
     if (port_[e.out].out.selected_vl != e.out_vl) continue;
-    ArbRequest& r = req_[e.in - 1];
+    ArbRequest& r = req[e.in - 1];
     const int rr = port_[e.in].in.rr_vl;
     // Keep the head whose VL comes first from the round-robin pointer.
-    if (req_vl_[e.in] >= 0 && req_vl_[e.in] != e.vl) {
-      int cur = (req_vl_[e.in] - rr + queues_) % queues_, mine = (e.vl - rr + queues_) % queues_;
+    if (req_vl[e.in] >= 0 && req_vl[e.in] != e.vl) {
+      int cur = (req_vl[e.in] - rr + queues_) % queues_, mine = (e.vl - rr + queues_) % queues_;
       if (mine > cur) continue;
       r.candidates.clear();
     }
     if (!r.candidates.empty() && e.out_vl != r.vl) continue;  // one output VL per request
-    req_vl_[e.in] = e.vl;
+    req_vl[e.in] = e.vl;
     r.valid = true;
     r.vl = e.out_vl;
     r.length_credits = static_cast<uint16_t>(in_.at(e.in, e.vl).head.blocks);
     r.candidates.push_back({static_cast<uint8_t>(e.out - 1), e.priority});
   }
   for (int o : touched_) {
-    ArbOutputStatus& st = status_[o - 1];
+    ArbOutputStatus& st = arb_->status[o - 1];
     st.busy = false;
     for (int w = 0; w < num_vls_; ++w)
       st.credits[w] = static_cast<uint16_t>(std::min(out_.credits(o, w).available(t), 65535));
   }
   // 4. The switch arbiter matches inputs to outputs.
-  std::fill(grant_.begin(), grant_.end(), -1);
-  arbiter_.arbitrate(req_, status_, grant_);
+  std::vector<int>& grants = arb_->grant;
+  std::fill(grants.begin(), grants.end(), -1);
+  arbiter_.arbitrate(req, arb_->status, grants);
   for (int o : touched_) {
-    status_[o - 1].busy = true;  // outputs nobody asks for read as busy next time
+    arb_->status[o - 1].busy = true;  // outputs nobody asks for read as busy next time
     port_[o].out.selected_vl = -1;
   }
   // grant() edits active_, so collect first; requests are cleared for the next cycle.
   grants_now_.clear();  // last_grant_out() reports this arbitration's grants only
   single_grant_ = false;
   for (int i : active_) {
-    ArbRequest& r = req_[i - 1];
-    if (grant_[i - 1] >= 0) {
+    ArbRequest& r = req[i - 1];
+    if (grants[i - 1] >= 0) {
       if (!r.valid) throw FabricError(std::string(name()) + ": arbiter granted an input without a request");
-      grants_now_.push_back({i, req_vl_[i], grant_[i - 1] + 1, r.vl});
+      grants_now_.push_back({i, req_vl[i], grants[i - 1] + 1, r.vl});
     }
-    if (recording_ && r.valid) record(i, req_vl_[i], r.vl, r.candidates.data(), r.candidates.size(), grant_[i - 1] + 1);
+    if (recording_ && r.valid) record(i, req_vl[i], r.vl, r.candidates.data(), r.candidates.size(), grants[i - 1] + 1);
     r.valid = false;
     r.candidates.clear();
   }
