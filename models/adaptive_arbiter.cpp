@@ -13,7 +13,7 @@ AdaptiveArbiter::AdaptiveArbiter(int num_ports, int num_vls, int priority_levels
   if (num_vls < 1 || num_vls > 16) throw std::invalid_argument("AdaptiveArbiter: num_vls must be 1..16");
   if (priority_levels < 1 || priority_levels > 256)
     throw std::invalid_argument("AdaptiveArbiter: priority_levels must be 1..256");
-  taken_.assign(static_cast<size_t>(num_ports), 0);
+  if (taken_.size() < static_cast<size_t>(num_ports)) taken_.resize(static_cast<size_t>(num_ports), 0);
 }
 
 void AdaptiveArbiter::arbitrate(const std::vector<ArbRequest>& requests, const std::vector<ArbOutputStatus>& outputs,
