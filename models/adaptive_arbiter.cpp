@@ -60,6 +60,44 @@ void AdaptiveArbiter::arbitrate(const std::vector<ArbRequest>& requests, const s
   if (first_in >= 0) granted(first_in, first_out);
 }
 
+void AdaptiveArbiter::arbitrate_inputs(const std::vector<ArbRequest>& requests,
+                                       const std::vector<ArbOutputStatus>& outputs, std::vector<int>& grants,
+                                       const int* inputs, int count) {
+  if (++stamp_ == 0) {
+    std::fill(taken_.begin(), taken_.end(), 0);
+    stamp_ = 1;
+  }
+  const int top_level = priority_levels_ - 1;
+  int first_in = -1, first_out = -1;
+  // Service order from the input pointer: the first listed input at or after it, then on, cyclically.
+  int j = 0;
+  while (j < count && inputs[j] < in_ptr_) ++j;
+  if (j == count) j = 0;
+  for (int k = 0; k < count; ++k, j = j + 1 == count ? 0 : j + 1) {
+    const int i = inputs[j];
+    const ArbRequest& r = requests[static_cast<size_t>(i)];
+    grants[static_cast<size_t>(i)] = -1;
+    if (!r.valid) continue;
+    Best best;
+    for (const ArbCandidate& c : r.candidates) {
+      const int o = c.port;
+      const ArbOutputStatus& s = outputs[static_cast<size_t>(o)];
+      if (s.busy || taken_[static_cast<size_t>(o)] == stamp_) continue;
+      const int credits = s.credits[r.vl];
+      if (credits < r.length_credits) continue;
+      best.offer(o, std::min<int>(c.priority, top_level), credits, rank(o));
+    }
+    if (best.port < 0) continue;
+    taken_[static_cast<size_t>(best.port)] = stamp_;
+    grants[static_cast<size_t>(i)] = best.port;
+    if (first_in < 0) {
+      first_in = i;
+      first_out = best.port;
+    }
+  }
+  if (first_in >= 0) granted(first_in, first_out);
+}
+
 int AdaptiveArbiter::arbitrate_one(int in, const ArbCandidate* c, const uint16_t* credits, int n, uint8_t vl,
                                    uint16_t length_credits) {
   // arbitrate() with input `in` the only request and its candidates' outputs the only free ones.

@@ -60,6 +60,12 @@ class AdaptiveArbiter final : public SwitchArbiter {
   }
   int arbitrate_one(int in, const ArbCandidate* c, const uint16_t* credits, int n, uint8_t vl,
                     uint16_t length_credits) override;
+  // arbitrate() when only inputs[0 .. count) (ascending, distinct) may request: it visits those
+  // alone, in the same service order, and writes grants[i] for them only. For a caller that keeps
+  // the vectors' sizes and every request's VL and ports in range (the switch, for its ports), so
+  // without arbitrate()'s checks. Same outcome and pointer moves as arbitrate().
+  void arbitrate_inputs(const std::vector<ArbRequest>& requests, const std::vector<ArbOutputStatus>& outputs,
+                        std::vector<int>& grants, const int* inputs, int count);
 
   int num_ports() const { return num_ports_; }
   int num_vls() const { return num_vls_; }

@@ -16,7 +16,8 @@ Switch::ArbScratch::ArbScratch(int ports, int vls)
     : req(static_cast<size_t>(ports)),
       status(static_cast<size_t>(ports)),
       grant(static_cast<size_t>(ports), -1),
-      req_vl(static_cast<size_t>(ports) + 1, -1) {
+      req_vl(static_cast<size_t>(ports) + 1, -1),
+      inputs(static_cast<size_t>(ports)) {
   for (auto& r : req) r.candidates.reserve(4);
   for (auto& s : status) {
     s.busy = true;
@@ -100,6 +101,9 @@ void Switch::configure_parts() {
     rq_ = std::make_unique<OutputRequestQueues>();
     rq_->configure(n, p_.output_request_queue);
   }
+  // The model's shortcuts skip its argument checks: only for a model built for these ports and VLs.
+  if (model_arbiter_ && (model_arbiter_->num_ports() != n || model_arbiter_->num_vls() < p_.num_vls))
+    model_arbiter_ = nullptr;
   if (model_arbiter_) {
     arb_ = &shared_scratch(n, p_.num_vls);
   } else {
@@ -452,8 +456,23 @@ void Switch::arbitrate(Picos t) {
   }
   // 4. The switch arbiter matches inputs to outputs.
   std::vector<int>& grants = arb_->grant;
-  std::fill(grants.begin(), grants.end(), -1);
-  arbiter_.arbitrate(req, arb_->status, grants);
+  if (model_arbiter_) {
+    // The model visits the requesting inputs alone, in ascending order (active_ is in arrival
+    // order), rather than every port; only the active inputs' grants are read below.
+    int* in = arb_->inputs.data();
+    int count = 0;
+    for (int i : active_) {
+      grants[i - 1] = -1;
+      if (!req[i - 1].valid) continue;
+      int k = count++;
+      for (; k > 0 && in[k - 1] > i - 1; --k) in[k] = in[k - 1];
+      in[k] = i - 1;
+    }
+    model_arbiter_->arbitrate_inputs(req, arb_->status, grants, in, count);
+  } else {
+    std::fill(grants.begin(), grants.end(), -1);
+    arbiter_.arbitrate(req, arb_->status, grants);
+  }
   for (int o : touched_) {
     arb_->status[o - 1].busy = true;  // outputs nobody asks for read as busy next time
     port_[o].out.selected_vl = -1;

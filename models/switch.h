@@ -337,6 +337,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
     std::vector<ArbOutputStatus> status;
     std::vector<int> grant;
     std::vector<int> req_vl;  // per input: the input VL whose head requests
+    std::vector<int> inputs;  // the requesting inputs, for the model (AdaptiveArbiter::arbitrate_inputs)
   };
   static ArbScratch& shared_scratch(int ports, int vls);
   std::unique_ptr<ArbScratch> own_scratch_;

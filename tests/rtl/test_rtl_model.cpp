@@ -246,3 +246,71 @@ BOOST_AUTO_TEST_CASE(one_request_shortcut_equals_arbitrate) {
   BOOST_TEST(granted > 500);
   BOOST_TEST(granted < 1900);  // shortfalls happen too
 }
+
+// The requesting-inputs path (the switch's general arbitration with the model) grants what
+// arbitrate() grants and moves the pointers alike: random rounds of several inputs with
+// candidate sets that collide, busy outputs, levels and credit shortfalls. A third arbiter of
+// another size arbitrates between the rounds: the instances share their grant stamps, and its
+// marks must never count as this call's.
+BOOST_AUTO_TEST_CASE(requesting_inputs_path_equals_arbitrate) {
+  const int n = 12;
+  AdaptiveArbiter full(n, 3), listed(n, 3), other(5, 1);
+  uint32_t x = 777;
+  auto rnd = [&](uint32_t m) {
+    x = x * 1103515245u + 12345u;
+    return (x >> 16) % m;
+  };
+  int granted = 0, several = 0;
+  for (int round = 0; round < 3000; ++round) {
+    std::vector<ArbRequest> req(n);
+    std::vector<ArbOutputStatus> out(n);
+    for (auto& o : out) {
+      o.busy = rnd(4) == 0;
+      o.credits.assign(3, 0);
+      for (auto& c : o.credits) c = static_cast<uint16_t>(rnd(6));
+    }
+    std::vector<int> inputs;
+    for (int i = 0; i < n; ++i) {
+      if (rnd(3) != 0) continue;
+      inputs.push_back(i);  // ascending
+      ArbRequest& r = req[i];
+      r.valid = true;
+      r.vl = static_cast<uint8_t>(rnd(3));
+      r.length_credits = static_cast<uint16_t>(1 + rnd(4));
+      for (int k = 0, m = 1 + static_cast<int>(rnd(3)); k < m; ++k)
+        r.candidates.push_back({static_cast<uint8_t>(rnd(n)), static_cast<uint8_t>(rnd(3))});
+    }
+    std::vector<int> g_full(n), g_listed(n, -7);
+    full.arbitrate(req, out, g_full);
+    // Past the list's end, an input that is not on it: reading there would show as its grant.
+    std::vector<int> list = inputs;
+    for (int i = 0; i < n; ++i)
+      if (!req[i].valid) {
+        list.push_back(i);
+        break;
+      }
+    listed.arbitrate_inputs(req, out, g_listed, list.data(), static_cast<int>(inputs.size()));
+    int grants = 0;
+    for (int i : inputs) {
+      BOOST_TEST_REQUIRE(g_listed[i] == g_full[i]);
+      grants += g_full[i] >= 0;
+    }
+    for (int i = 0; i < n; ++i)
+      if (!req[i].valid) BOOST_TEST_REQUIRE((g_listed[i] == -7 && g_full[i] == -1));  // unlisted: untouched
+    BOOST_TEST_REQUIRE(listed.in_ptr() == full.in_ptr());
+    BOOST_TEST_REQUIRE(listed.out_ptr() == full.out_ptr());
+    granted += grants;
+    several += grants > 1;
+    std::vector<ArbRequest> r5(5);
+    std::vector<ArbOutputStatus> o5(5);
+    for (auto& o : o5) o.credits.assign(1, 9);
+    ArbRequest& q = r5[rnd(5)];
+    q.valid = true;
+    q.length_credits = 1;
+    q.candidates.push_back({static_cast<uint8_t>(rnd(5)), 0});
+    std::vector<int> g5(5);
+    other.arbitrate(r5, o5, g5);
+  }
+  BOOST_TEST(granted > 3000);
+  BOOST_TEST(several > 500);  // rounds where inputs compete and several win
+}
