@@ -11,6 +11,8 @@ namespace ibsc::models {
 
 std::vector<Switch::Eligible> Switch::eligible_;
 std::vector<int> Switch::touched_;
+std::vector<ArbCandidate> Switch::head_cands_;
+std::vector<uint16_t> Switch::head_credits_;
 
 Switch::ArbScratch::ArbScratch(int ports, int vls)
     : req(static_cast<size_t>(ports)),
@@ -32,8 +34,6 @@ Switch::ArbScratch& Switch::shared_scratch(int ports, int vls) {
   if (!s) s = std::make_unique<ArbScratch>(ports, vls);
   return *s;
 }
-std::vector<ArbCandidate> Switch::head_cands_;
-std::vector<uint16_t> Switch::head_credits_;
 
 Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const routing::SwitchTables& tables,
                const std::vector<Picos>& byte_ps, SwitchArbiter& arbiter, FabricMonitor& monitor, Scheduler& sched)
