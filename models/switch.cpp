@@ -448,24 +448,26 @@ void Switch::arbitrate(Picos t) {
     r.length_credits = static_cast<uint16_t>(in_.at(e.in, e.vl).head.blocks);
     r.candidates.push_back({static_cast<uint8_t>(e.out - 1), e.priority});
   }
-  for (int o : touched_) arb_->status[o - 1].busy = false;
   // 4. The switch arbiter matches inputs to outputs.
   std::vector<int>& grants = arb_->grant;
   if (model_arbiter_) {
     // The model visits the requesting inputs alone, in ascending order (active_ is in arrival
     // order), rather than every port; only the active inputs' grants are read below. It reads
-    // the credits of its candidates' outputs on its request's VL alone: those are set, from the
-    // counters step 1 has just read, rather than every VL's of every touched output (a cache
-    // line each, a miss each on a large fabric).
+    // its candidates' outputs alone, their credits on its request's VL alone: those are set,
+    // from the counters step 1 has just read, rather than every VL's of every touched output (a
+    // cache line each, a miss each on a large fabric). Every touched output reads busy again
+    // after.
     int* in = arb_->inputs.data();
     int count = 0;
     for (int i : active_) {
       grants[i - 1] = -1;
       const ArbRequest& r = req[i - 1];
       if (!r.valid) continue;
-      for (const ArbCandidate& c : r.candidates)
-        arb_->status[c.port].credits[r.vl] =
-            static_cast<uint16_t>(std::min(out_.credits(c.port + 1, r.vl).available(t), 65535));
+      for (const ArbCandidate& c : r.candidates) {
+        ArbOutputStatus& st = arb_->status[c.port];
+        st.busy = false;
+        st.credits[r.vl] = static_cast<uint16_t>(std::min(out_.credits(c.port + 1, r.vl).available(t), 65535));
+      }
       int k = count++;
       for (; k > 0 && in[k - 1] > i - 1; --k) in[k] = in[k - 1];
       in[k] = i - 1;
@@ -474,6 +476,7 @@ void Switch::arbitrate(Picos t) {
   } else {
     for (int o : touched_) {
       ArbOutputStatus& st = arb_->status[o - 1];
+      st.busy = false;
       for (int w = 0; w < num_vls_; ++w)
         st.credits[w] = static_cast<uint16_t>(std::min(out_.credits(o, w).available(t), 65535));
     }
