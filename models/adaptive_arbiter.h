@@ -85,6 +85,9 @@ class AdaptiveArbiter final : public SwitchArbiter {
     }
   };
   int rank(int o) const { return o >= out_ptr_ ? o - out_ptr_ : o - out_ptr_ + num_ports_; }
+  void new_call();  // a new stamp, no input granted yet
+  template <bool kChecked>
+  void serve(int i, const ArbRequest& r, const std::vector<ArbOutputStatus>& outputs, std::vector<int>& grants);
   void granted(int in, int out) {  // step 3 for the first granted input
     in_ptr_ = in + 1 == num_ports_ ? 0 : in + 1;
     out_ptr_ = out + 1 == num_ports_ ? 0 : out + 1;
@@ -93,8 +96,9 @@ class AdaptiveArbiter final : public SwitchArbiter {
   int num_ports_;
   int num_vls_;
   int priority_levels_;
-  int in_ptr_ = 0;   // input served first this cycle
-  int out_ptr_ = 0;  // output that wins a full tie
+  int in_ptr_ = 0;                      // input served first this cycle
+  int out_ptr_ = 0;                     // output that wins a full tie
+  int first_in_ = -1, first_out_ = -1;  // this call's first granted input and its output
   // Per output: the stamp of the call that granted it; the stamp counts the calls of every
   // instance. Shared by all instances (a call never nests; simulation is single-threaded, as the
   // switch's shared scratch assumes), so a fabric's switches find it cached: per instance it
