@@ -299,13 +299,18 @@ void Switch::schedule_next(Picos t_min) {
   Picos best = every_edge_ && queued_packets_ > 0 ? lower : kNever;
   int best_i = 0;
   const InputVl* best_iv = nullptr;
+  // A head that can go on the first edge allowed ends the scan: none can go earlier. The heads
+  // left unscanned leave their credit counters unmarked until that edge's wake-up scans them;
+  // credits returned before it cannot move that wake-up, which is the earliest possible.
   for (int i : active_)
     for (unsigned m = port_[i].in.heads; m; m &= m - 1) {
       const InputVl& iv = in_.at(i, __builtin_ctz(m));
       const Picos t = earliest_grant(i, iv, lower);
       if (t < best || !best_iv) best_i = i, best_iv = &iv;
       best = std::min(best, t);
+      if (best - lower < clock_ps_ && best <= clock_edge(lower, clock_ps_)) goto scanned;
     }
+scanned:
   if (best == kNever) return;
   if (hinting_ && best_iv) wake_.at(clock_edge(best, clock_ps_), hints(best_i, *best_iv));
   else wake_.at(clock_edge(best, clock_ps_));
