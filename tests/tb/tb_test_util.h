@@ -2,15 +2,34 @@
 #pragma once
 #include <unistd.h>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 
 namespace ibsc::tb::test {
 
-// A scratch file under /tmp, unique per process so parallel ctest runs do not collide.
+// The test process's scratch folder under /tmp, unique per process so that parallel ctest runs
+// do not collide, and removed with its files when the process ends (each run left some 14 files).
+class ScratchDir {
+ public:
+  ScratchDir() : path_(std::filesystem::temp_directory_path() / ("ibsc_tb_core_" + std::to_string(::getpid()))) {
+    std::filesystem::create_directories(path_);
+  }
+  ~ScratchDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
 inline std::string scratch(const std::string& name) {
-  return "/tmp/ibsc_tb_core_" + std::to_string(::getpid()) + "_" + name;
+  static const ScratchDir dir;
+  return (dir.path() / name).string();
 }
 inline std::string write_file(const std::string& name, const std::string& text) {
   std::string path = scratch(name);
