@@ -300,8 +300,12 @@ void Switch::schedule_next(Picos t_min) {
   int best_i = 0;
   const InputVl* best_iv = nullptr;
   // A head that can go on the first edge allowed ends the scan: none can go earlier. The heads
-  // left unscanned leave their credit counters unmarked until that edge's wake-up scans them;
-  // credits returned before it cannot move that wake-up, which is the earliest possible.
+  // left unscanned leave their credit counters unmarked until a later scan reaches them; credits
+  // returned before that edge cannot move its wake-up, the earliest possible. (A full scan's
+  // marks could also have woken such a head in the middle of that edge's grants, for a time the
+  // scan after the grants supersedes or repeats: a wake-up with nothing to grant, or another
+  // order among wake-ups due at one time. No result has moved: every golden, and a talk-scale
+  // cell, byte for byte.)
   for (int i : active_)
     for (unsigned m = port_[i].in.heads; m; m &= m - 1) {
       const InputVl& iv = in_.at(i, __builtin_ctz(m));
