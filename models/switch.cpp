@@ -189,8 +189,9 @@ inline void Switch::space_returns(int port, const CreditTrain& train) {
   if (!cc.add(train))
     throw CreditError(where(port, train.vl) + ": more credits returned than taken (counter above its buffer)");
   // Only heads that wait for this channel's credits can be helped by them; the scan re-marks
-  // the ones that still wait.
-  if (!cc.take_waited_on()) return;
+  // the ones that still wait. Credits returned while the switch arbitrates (an HCA's, at once)
+  // wake no head: the scan closing the wake-up sees them, and every later grant of it too.
+  if (!cc.take_waited_on() || in_wake_) return;
   for (int i : active_)
     for (unsigned m = port_[i].in.heads; m; m &= m - 1) {
       const InputVl& iv = in_.at(i, __builtin_ctz(m));
@@ -299,16 +300,19 @@ void Switch::schedule_next(Picos t_min) {
   Picos best = every_edge_ && queued_packets_ > 0 ? lower : kNever;
   int best_i = 0;
   const InputVl* best_iv = nullptr;
-  // A head that can go on the first edge allowed ends the scan: none can go earlier. The heads
-  // left unscanned leave their credit counters unmarked until a later scan reaches them; credits
-  // returned before that edge cannot move its wake-up, the earliest possible. (A full scan's
-  // marks could also have woken such a head in the middle of that edge's grants, for a time the
-  // scan after the grants supersedes or repeats: a wake-up with nothing to grant, or another
-  // order among wake-ups due at one time. No result has moved: every golden, and a talk-scale
-  // cell, byte for byte.)
+  // Two shortcuts, each leaving a head's credit counters unmarked until a later scan reaches it:
+  // - a head that can go on the first edge allowed ends the scan: none can go earlier;
+  // - a head that cannot go before the best so far is skipped (below).
+  // Neither head can go before the wake-up this scan asks for until the switch grants again:
+  // credits returned meanwhile could not move that wake-up, so their marks are not needed; and
+  // credits returned while it grants wake no head (space_returns), as the scan closing that
+  // wake-up sees them.
   for (int i : active_)
     for (unsigned m = port_[i].in.heads; m; m &= m - 1) {
       const InputVl& iv = in_.at(i, __builtin_ctz(m));
+      // A head that cannot go before the best so far (not routed yet, or its crossbar input
+      // busy) is not scanned: its time stays at or after that until this switch grants again.
+      if (best_iv && std::max(iv.head.ready, xbar_busy(i, iv)) >= best) continue;
       const Picos t = earliest_grant(i, iv, lower);
       if (t < best || !best_iv) best_i = i, best_iv = &iv;
       best = std::min(best, t);
@@ -328,8 +332,10 @@ void Switch::wake() {
   const bool stale = t == last_arbitration_;
   if (__builtin_expect(counting_, 0)) account_waits(t);
   last_arbitration_ = t;
+  in_wake_ = true;
   if (!stale) arbitrate(t);
   if (obuf_) run_links(t, stale);
+  in_wake_ = false;
   if (queued_packets_ > 0) schedule_next(t + 1);
 }
 

@@ -253,6 +253,7 @@ class Switch : public sc_core::sc_module, public LinkEndpoint, public Wakeable {
   bool counting_ = false;  // ctr_ is set
   bool cc_on_ = false;     // cc_ is set: congestion control marks (congestion_control.h)
   bool hinting_ = false;   // wake-ups carry prefetch hints (the scheduler prefetches: large fabrics)
+  bool in_wake_ = false;   // inside wake(), whose closing scan covers every head (space_returns)
   FabricMonitor& mon_;
   SwitchArbiter& arbiter_;
   AdaptiveArbiter* model_arbiter_;  // arbiter_ when it is IBSC's model (called directly), else null
