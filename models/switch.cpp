@@ -217,37 +217,6 @@ void Switch::wake_for(int i, const InputVl& iv) {
   else wake_.at(clock_edge(t, clock_ps_));
 }
 
-// Stage 2: the link counters and far ends (upstream for the credits, downstream for the packet)
-// of the head the hints name, and its packet; stage 3: what those far ends will read.
-void Switch::prefetch(const WakeHints& h, int stage) const {
-  const auto* in = static_cast<const Port*>(h.line[1]);
-  const auto* iv = static_cast<const InputVl*>(h.line[2]);
-  const auto* out = static_cast<const Port*>(h.line[3]);
-  if (!in || !iv || !out) return;
-  const Packet* pkt = iv->head.pkt;
-  if (stage == 2) {
-    in->out.tx.prefetch_ends();
-    out->out.tx.prefetch_ends();
-    if (pkt) __builtin_prefetch(pkt);
-  } else if (pkt) {
-    in->out.tx.prefetch_credits(pkt->vl);
-    out->out.tx.prefetch_arrival(pkt);
-  }
-}
-
-void Switch::prefetch_arrival(int port, const Packet* pkt) const {
-  if (port < 1 || port > num_ports_ || pkt->vl >= num_vls_) return;
-  __builtin_prefetch(&port_[port]);
-  __builtin_prefetch(&in_.at(port, pkt->vl));
-  if (column_) return;  // its look-up would wait for a miss of its own
-  const uint32_t r = route_index(*pkt);
-  if (r != kNoRoute) __builtin_prefetch(&routes_[r]);
-}
-
-void Switch::prefetch_credits(int port, int vl) const {
-  if (port >= 1 && port <= num_ports_ && vl < num_vls_) __builtin_prefetch(&out_.credits(port, vl));
-}
-
 WakeHints Switch::hints(int i, const InputVl& iv) const {
   WakeHints h;
   h.line[0] = active_.data();
@@ -337,25 +306,6 @@ void Switch::wake() {
   if (obuf_) run_links(t, stale);
   in_wake_ = false;
   if (queued_packets_ > 0) schedule_next(t + 1);
-}
-
-void Switch::clear_records(Picos t) {
-  for (int i : rec_set_) {
-    rec_[i].in_vl = rec_[i].out_vl = -1;
-    rec_[i].granted = 0;
-    rec_[i].ports.clear();
-  }
-  rec_set_.clear();
-  rec_time_ = t;
-}
-
-void Switch::record(int in, int in_vl, int out_vl, const ArbCandidate* c, size_t n, int granted) {
-  RequestRecord& r = rec_[in];
-  r.in_vl = in_.vl_of(in_vl);  // the queue's VL (with escape queues, two queues per VL)
-  r.out_vl = out_vl;
-  r.granted = granted;
-  for (size_t k = 0; k < n; ++k) r.ports.push_back(static_cast<uint8_t>(c[k].port + 1));
-  rec_set_.push_back(in);
 }
 
 // One function of about 90 lines on purpose: it is the hottest path of the simulator (issue 35's

@@ -1,6 +1,7 @@
 // What the switch shows from outside at a given time (waves, the port counters' report, tests):
-// credits, buffer occupancy, the output ports a head waits for, head-of-line blocking. Read-only
-// queries on the parts; split from switch.cpp, which wires the parts and moves packets.
+// credits, buffer occupancy, the output ports a head waits for, head-of-line blocking, and the
+// requests of the last arbitration when recorded for waves. Queries on the parts; split from
+// switch.cpp, which wires the parts and moves packets.
 #include <utility>
 #include <vector>
 
@@ -53,6 +54,26 @@ uint64_t Switch::head_packet_id(int in_port, int vl) const {
   if (!h.pkt && escape_)
     return in_.at(in_port, num_vls_ + vl).head.pkt ? in_.at(in_port, num_vls_ + vl).head.pkt->id : 0;
   return h.pkt ? h.pkt->id : 0;
+}
+
+// The requests of the last arbitration, kept for waves (record_requests(true)).
+void Switch::clear_records(Picos t) {
+  for (int i : rec_set_) {
+    rec_[i].in_vl = rec_[i].out_vl = -1;
+    rec_[i].granted = 0;
+    rec_[i].ports.clear();
+  }
+  rec_set_.clear();
+  rec_time_ = t;
+}
+
+void Switch::record(int in, int in_vl, int out_vl, const ArbCandidate* c, size_t n, int granted) {
+  RequestRecord& r = rec_[in];
+  r.in_vl = in_.vl_of(in_vl);  // the queue's VL (with escape queues, two queues per VL)
+  r.out_vl = out_vl;
+  r.granted = granted;
+  for (size_t k = 0; k < n; ++k) r.ports.push_back(static_cast<uint8_t>(c[k].port + 1));
+  rec_set_.push_back(in);
 }
 
 }  // namespace ibsc::models
