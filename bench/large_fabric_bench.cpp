@@ -21,8 +21,10 @@
 //                      [--model default|seeds001] [--pattern NAME]
 // --routing: dor (the default) or another routing of these fabrics, e.g. seeds/001's distance
 // with its --k (the switches get the VLs the routing uses; per-input-VL LFTs as it programs).
-// --huge-pages 0: without tb/fabric/huge_pages.h's 2 MB pages, to compare; 1: with them whatever the
-// length; auto (the default): as `ibsc run` decides, from the planned length (SIM_US + st. us).
+// --huge-pages 0: without tb/fabric/huge_pages.h's 2 MB pages, to compare; auto (the default): as
+// `ibsc run` does, the heap marked for them before routing from 4,096 hosts on, and the collapse
+// of the rest after building if the planned length (SIM_US + st. us) earns it; 1: the collapse
+// too, whatever the length.
 // --model seeds001: the switch and link of scenarios/seeds001/model.yaml (8 VLs, 4 KB input and
 // output buffers per VL, a crossbar input per VL at speed-up 2, 2 ns core clock, 4X QDR; a
 // later --width or --lane-gbps wins) with the study's `switch.ar_fallback: credits` and VL2VL
@@ -200,6 +202,7 @@
 #include "routing/routing.h"
 #include "routing/topo_spec.h"
 #include "tb/fabric/fabric.h"
+#include "tb/fabric/huge_pages.h"
 #include "tb/run/sweep.h"
 #include "tb/traffic/traffic_driver.h"
 
@@ -242,6 +245,7 @@ nlohmann::json measure(const std::string& spec, double load, double sim_us, doub
   nlohmann::json j;
   auto t0 = Clock::now();
   auto topo = std::make_unique<routing::Topology>(routing::build_topology_spec(spec));
+  if (g_huge_pages != 0) tb::back_heap_growth_with_huge_pages(topo->num_hosts);  // as a run does
   routing::RoutingOptions ro;
   ro.algorithm = enum_value<routing::Algorithm>(g_routing);
   ro.k = g_k;

@@ -23,6 +23,7 @@
 #include "studies/study.h"
 #include "studies/study_report.h"
 #include "tb/cli/cli_numbers.h"
+#include "tb/fabric/huge_pages.h"
 #include "tb/run/saturation_search.h"
 #include "tb/run/sweep.h"
 #include "tb/run/work_spread.h"
@@ -168,6 +169,7 @@ void talk_network_bounds(const Study& study, StudyRun& run) {
       if (!r) {
         r = std::make_unique<Routed>();
         r->topo = build_topology(s.topology);
+        back_heap_growth_with_huge_pages(r->topo.num_hosts);
         r->tables = routing::compute_routing(r->topo, s.routing);
       }
       res->talk_bound =
@@ -289,6 +291,7 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
       auto t = std::chrono::steady_clock::now();
       r = std::make_unique<Routed>();
       r->topo = build_topology(s.topology);
+      back_heap_growth_with_huge_pages(r->topo.num_hosts);  // before the tables and the fabrics
       const auto t_route = std::chrono::steady_clock::now();
       r->tables = routing::compute_routing(r->topo, s.routing);
       RoutedTorus& rt = run.routed[key];

@@ -32,10 +32,11 @@ struct FabricParams {
   models::CcParams cc;
   // Link faults during the run and APM at the sources (tb/fabric/link_faults.h); none by default.
   LinkFaultConfig faults;
-  // Once built, back the process's memory with 2 MB pages where the kernel allows
+  // Once built, collapse the process's memory into 2 MB pages where the kernel allows
   // (tb/fabric/huge_pages.h) if the run is planned long enough to earn the collapse back
   // (huge_pages_pay_off of the hosts and planned_ns): a large fabric simulates faster; results
-  // do not change. Not scenario keys: how the simulator uses the machine, not what it models
+  // do not change. (What a run allocates after back_heap_growth_with_huge_pages, before routing,
+  // needs no collapse.) Not scenario keys: how the simulator uses the machine, not what it models
   // (benchmarks switch it off, or force it with an infinite planned_ns, to compare).
   bool huge_pages = true;
   // The simulated time the run surely covers (run_load_point: warm-up + window), in ns; 0:

@@ -1,6 +1,5 @@
 #include "tb/run/sweep.h"
 
-#include <malloc.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -17,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/param_error.h"
+#include "tb/fabric/huge_pages.h"
 #include "tb/run/forked_workers.h"
 
 namespace ibsc::tb {
@@ -44,7 +44,7 @@ std::vector<std::string> run_forked(int n, int jobs, const WorkItem& fn, const W
   jobs = local_jobs(jobs);
   // Memory the parent freed (routing's and the checks' scratch) is handed back to the system
   // before forking: each child would otherwise carry it resident into its own peak.
-  malloc_trim(0);
+  release_free_heap();
   std::vector<std::string> out(n);
   ForkedWorkers workers;
   int next = 0;

@@ -9,6 +9,7 @@
 #include "routing/checks.h"
 #include "routing/duato_check.h"
 #include "routing/routing.h"
+#include "tb/fabric/huge_pages.h"
 #include "tb/scenario/config_reader.h"
 #include "tb/scenario/link_fault_config.h"
 #include "tb/traffic/injection.h"
@@ -195,6 +196,7 @@ void prepare_scenario(const Scenario& s, routing::Topology& topo, routing::Table
   }
   // What the importer skipped or does not model (a dump's own link widths and speeds).
   for (const auto& n : topo.notes) std::fprintf(stderr, "ibsc: note: %s\n", n.c_str());
+  back_heap_growth_with_huge_pages(topo.num_hosts);  // before the tables and the fabric
   try {
     tables = routing::compute_routing(topo, s.routing);
   } catch (const std::exception& e) {
