@@ -32,6 +32,14 @@ namespace ibsc::tb {
 // the simplicity of one length. A lighter load evens out later (fewer hops per us).
 constexpr int kHugePagesMinHosts = 4096;
 constexpr double kHugePagesBreakEvenNs = 500e3;
+// Fabrics from which the heap takes 2 MB pages from the first touch (no collapse, so no
+// length to earn it back): the seeds/001 switch past saturation, distance +4 bit-complement at
+// 0.5, `bench/large_fabric_bench --model seeds001`, steady CPU per packet-hop, 6 rounds
+// alternating with and without (2026-11-30): 1,024 hosts 5,790 -> 5,522 ns (medians, faster in
+// 5), 2,048 hosts 3,321 -> 2,920 (faster in 5); DOR at 1,024 hosts, 0.13: no change beyond the
+// noise. Smaller fabrics (the tests', the tori of the BookSim2 comparison) keep malloc's
+// defaults: not measured worth changing.
+constexpr int kHeapHugePagesMinHosts = 1024;
 // Heap reserved ahead per host: the peaks of bench/large_fabric_bench at 16,384 hosts are
 // 30-90 KB a host (DOR 475 MB, Distance+4 on the seeds/001 switch 1,448 MB). Address space
 // only: what is never touched takes no memory.
@@ -112,7 +120,7 @@ size_t grow_and_mark_heap() {
 }  // namespace
 
 size_t back_heap_growth_with_huge_pages(int hosts) {
-  if (g_heap_reserve > 0 || hosts < kHugePagesMinHosts || !kernel_backs_marked_memory()) return 0;
+  if (g_heap_reserve > 0 || hosts < kHeapHugePagesMinHosts || !kernel_backs_marked_memory()) return 0;
   const routing::MemoryLimit usable = routing::usable_memory();
   double reserve = static_cast<double>(hosts) * kHeapReservePerHost;
   if (usable.bytes > 0) reserve = std::min(reserve, usable.bytes / 2);

@@ -3,8 +3,9 @@
 // switch port sees a packet every ~15 us of simulated time). With 4 KB pages each of those
 // misses also misses the TLB, and in a VM a page walk costs several more memory reads: with
 // 2 MB pages 4,096- and 16,384-host fabrics take 10-40% less CPU per packet-hop (Distance+4 at
-// 16,384 hosts 3.0 instead of 4.9 us), while a 1,024-host one, which fits the caches, is
-// unchanged (bench/large_fabric_bench.cpp).
+// 16,384 hosts 3.0 instead of 4.9 us), a 1,024-host one with DOR, which mostly fits the
+// caches, no less, with the seeds/001 switch past saturation 5% less (huge_pages.cpp,
+// bench/large_fabric_bench.cpp).
 //
 // Two ways, both through transparent huge pages ("madvise" mode or "always"), neither moving
 // an address, so neither changes a result; best effort: where the kernel refuses, memory stays
@@ -24,7 +25,7 @@ namespace ibsc::tb {
 size_t back_with_huge_pages();
 
 // Before the tables and the fabric of a network of `hosts` hosts are built, in the process that
-// will build them: for 4,096 hosts or more, marks the heap and a reserve ahead of it (128 KB a
+// will build them: for 1,024 hosts or more, marks the heap and a reserve ahead of it (128 KB a
 // host, at most half the memory this process may use, at most 2 GB) MADV_HUGEPAGE, so that
 // what they allocate there is backed with 2 MB pages as it is first touched, with no collapse
 // to pay. Once per process; later calls do nothing. Bytes marked (0: none, or refused).

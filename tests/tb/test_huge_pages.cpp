@@ -81,12 +81,12 @@ std::vector<std::unique_ptr<char[]>> touch_heap_blocks() {
 
 }  // namespace
 
-// Below 4,096 hosts the heap is left alone. From there the reserve is marked once, and what the
+// Below 1,024 hosts the heap is left alone. From there the reserve is marked once, and what the
 // fabric allocates afterwards is backed with 2 MB pages when it is first touched: at least a
 // third of 48 MB (all of it on an idle machine; the kernel may fall back to 4 KB pages where it
 // has no free 2 MB block). Handing free memory back before forking keeps that true.
 BOOST_AUTO_TEST_CASE(heap_growth_takes_huge_pages) {
-  BOOST_TEST(tb::back_heap_growth_with_huge_pages(4095) == 0u);
+  BOOST_TEST(tb::back_heap_growth_with_huge_pages(1023) == 0u);
   const size_t marked = tb::back_heap_growth_with_huge_pages(16384);
   if (!thp_available() || mallopt(M_TOP_PAD, 128 * 1024) != 1) {
     BOOST_TEST(marked == 0u);
