@@ -22,7 +22,7 @@
 // --routing: dor (the default) or another routing of these fabrics, e.g. seeds/001's distance
 // with its --k (the switches get the VLs the routing uses; per-input-VL LFTs as it programs).
 // --huge-pages 0: without tb/fabric/huge_pages.h's 2 MB pages, to compare; auto (the default): as
-// `ibsc run` does, the heap marked for them before routing from 4,096 hosts on, and the collapse
+// `ibsc run` does, the heap marked for them before routing from 1,024 hosts on, and the collapse
 // of the rest after building if the planned length (SIM_US + st. us) earns it; 1: the collapse
 // too, whatever the length.
 // --model seeds001: the switch and link of scenarios/seeds001/model.yaml (8 VLs, 4 KB input and

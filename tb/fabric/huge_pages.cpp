@@ -82,18 +82,12 @@ size_t mark_anonymous_memory(bool heap_only, bool collapse) {
   return accepted;
 }
 
-}  // namespace
-
-size_t back_with_huge_pages() { return mark_anonymous_memory(/*heap_only=*/false, /*collapse=*/true); }
-
 // The heap grows by brk. A brk extension is a new mapping without the MADV_HUGEPAGE mark, so the
 // mark must be on the addresses before the tables and the fabric touch them: the heap is grown
 // by the reserve at once (untouched, so it costs address space, not memory), the whole heap is
 // marked, and malloc is told to keep it (no trimming) and to serve blocks up to 32 MB from it
 // rather than from separate mappings. A fault in the marked heap then takes a 2 MB page at
 // once: nothing to collapse later, so even a short run gains.
-namespace {
-
 double g_heap_reserve = 0;  // bytes kept marked ahead of the heap's top (0: not asked for)
 
 // Whether the kernel backs marked memory with 2 MB pages: transparent huge pages in "always"
@@ -118,6 +112,8 @@ size_t grow_and_mark_heap() {
 }
 
 }  // namespace
+
+size_t back_with_huge_pages() { return mark_anonymous_memory(/*heap_only=*/false, /*collapse=*/true); }
 
 size_t back_heap_growth_with_huge_pages(int hosts) {
   if (g_heap_reserve > 0 || hosts < kHeapHugePagesMinHosts || !kernel_backs_marked_memory()) return 0;
