@@ -19,6 +19,7 @@ add_library(ibsc_tb_core STATIC
   ${CMAKE_CURRENT_LIST_DIR}/scenario/yaml_guard.cpp
   ${CMAKE_CURRENT_LIST_DIR}/fabric/huge_pages.cpp
   ${CMAKE_CURRENT_LIST_DIR}/run/mpi_progress.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/run/probe_journal.cpp
 )
 target_include_directories(ibsc_tb_core PUBLIC $<BUILD_INTERFACE:${CMAKE_CURRENT_LIST_DIR}/..>)  # includes read "tb/x.h"
 target_link_libraries(ibsc_tb_core PUBLIC ibsc_routing yaml-cpp nlohmann_json::nlohmann_json fmt::fmt)

@@ -24,6 +24,7 @@
 #include "studies/study_report.h"
 #include "tb/cli/cli_numbers.h"
 #include "tb/fabric/huge_pages.h"
+#include "tb/run/probe_journal.h"
 #include "tb/run/saturation_search.h"
 #include "tb/run/sweep.h"
 #include "tb/run/work_spread.h"
@@ -373,11 +374,21 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
         nlohmann::json j;
         auto t = std::chrono::steady_clock::now();
         const double cpu0 = process_cpu_seconds();
+        double taken_back_cpu = 0;  // of probes a stopped run had finished (tb/run/probe_journal.h)
         try {
           std::vector<LoadPointResult> pts;
           if (large) {
             const SaturationSearch search = saturation_search(study, exps[i], run.results[i], stand_ins);
-            SaturationFound found = find_saturation_step(s.point, search);
+            // Under mpirun with a record, each probe is kept as it finishes, for a rerun.
+            ProbeJournal journal;
+            // Where the record is in sight: on rank 0, and on ranks sharing its file system.
+            if (spread && !record_digest().empty() && std::filesystem::exists(progress_folder() + "/command.txt"))
+              journal = ProbeJournal(progress_folder() + "/probes/" + exps[i].name + ".jsonl", record_digest());
+            SaturationFound found = find_saturation_step(s.point, search, journal.on() ? &journal : nullptr);
+            if (found.taken_back > 0)
+              std::fprintf(stderr, "ibsc: %s: %d probe(s) a stopped run had finished taken back\n",
+                           exps[i].name.c_str(), found.taken_back);
+            taken_back_cpu = found.taken_back_cpu_seconds;
             j["saturation_step"] = found.step;
             j["saturation_grid"] = search.grid;
             // Nothing to probe: the bound is under the first step even of this grid (a result).
@@ -398,7 +409,7 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
           j["error"] = e.what();
         }
         j["wall_seconds"] = seconds_since(t);
-        j["cpu_seconds"] = process_cpu_seconds() - cpu0;
+        j["cpu_seconds"] = process_cpu_seconds() - cpu0 + taken_back_cpu;
         return j.dump();
       },
       [&](int k, std::string& text) {

@@ -29,7 +29,7 @@ enum Tag : int { kAsk = 1, kItem = 2, kResult = 3 };
 
 struct RankState {
   int rank = 0, size = 1;
-  std::string key;                  // rank 0: the progress record's (progress_key)
+  std::string key;                  // the progress record's (progress_key), on every rank
   std::vector<std::string> places;  // each rank's "HOST pid PID"
   std::string reads;                // this rank's input files read before the first batch (inputs_read_key)
   long batch = 0;                   // batches so far: the same count on every rank
@@ -267,6 +267,7 @@ std::vector<std::string> spread(int n, int jobs, const WorkItem& fn, const WorkD
   if (st.batch == 1 && packed) {
     st.reads = inputs_read_key(out_folder);
     if (const std::string problem = inputs_differ(st.reads); !problem.empty()) throw SpreadFailure(problem);
+    set_record_digest(digest_of_text(st.key + progress_inputs() + st.reads));  // the key rank 0 opens
   }
   jobs = local_jobs(jobs);
   // With a record, each item sends back the files it read beyond the key's (a forked child may
@@ -312,7 +313,8 @@ std::string start_mpi_ranks(int& argc, char**& argv) {
   RankState& st = state();
   MPI_Comm_rank(MPI_COMM_WORLD, &st.rank);
   MPI_Comm_size(MPI_COMM_WORLD, &st.size);
-  if (st.rank == 0) st.key = progress_key(std::vector<std::string>(argv + 1, argv + argc), "/proc/self/exe");
+  // On every rank: each marks what it keeps for a rerun with the record's key (record_digest).
+  st.key = progress_key(std::vector<std::string>(argv + 1, argv + argc), "/proc/self/exe");
   // Each rank's host and process id, for the record of who held what (and whom to look for).
   char host[64] = {};
   gethostname(host, sizeof host - 1);

@@ -24,6 +24,7 @@
 #include <functional>
 #include <vector>
 
+#include "tb/run/probe_journal.h"
 #include "tb/run/run_point.h"
 #include "tb/stats/results.h"
 
@@ -39,6 +40,8 @@ struct SaturationSearch {
 struct SaturationFound {
   int step = 0;                         // highest unsaturated grid step: saturation = step / grid
   std::vector<LoadPointResult> points;  // every probe, by offered load
+  int taken_back = 0;                   // probes taken from the journal instead of run
+  double taken_back_cpu_seconds = 0;    // what they had cost when they ran
 };
 
 // The grid step a bound (fraction of injection bandwidth) allows at most, plus one: the lowest
@@ -56,6 +59,9 @@ struct ProbeOutcome {
 // highest unsaturated step.
 int search_saturation_step(const SaturationSearch& search, const std::function<ProbeOutcome(int)>& probe);
 
-SaturationFound find_saturation_step(const PointSetup& setup, const SaturationSearch& search);
+// With JOURNAL (tb/run/probe_journal.h), each probe is first looked for there and each probe run
+// is added to it: the same probes in the same order, so the same points and result.
+SaturationFound find_saturation_step(const PointSetup& setup, const SaturationSearch& search,
+                                     ProbeJournal* journal = nullptr);
 
 }  // namespace ibsc::tb

@@ -57,6 +57,16 @@ void set_progress_folder(const std::string& f) {
 }
 const std::string& progress_folder() { return folder(); }
 
+namespace {
+std::string& digest_slot() {
+  static std::string d;
+  return d;
+}
+}  // namespace
+
+void set_record_digest(const std::string& digest) { digest_slot() = digest; }
+const std::string& record_digest() { return digest_slot(); }
+
 void add_progress_input(const std::string& what, const std::string& text) {
   inputs() += "input " + what + ": " + digest_of_text(text) + "\n";
 }

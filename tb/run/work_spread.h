@@ -57,6 +57,11 @@ bool writes_outputs();
 // rerun after a rank died resumes: PROGRESS_FOLDER, set by the command before its batches.
 void set_progress_folder(const std::string& folder);
 const std::string& progress_folder();
+// The digest of the record's key (tb/run/mpi_progress.h: command, build, inputs), on every rank,
+// set by the spreader before its first batch's items run; empty without a record. What a rank
+// keeps beside the record for a rerun (tb/run/probe_journal.h) is marked with it.
+void set_record_digest(const std::string& digest);
+const std::string& record_digest();
 // An input the command read besides the files on its command line (WHAT names it), which a
 // rerun must share for the record to be resumed: its digest joins the record's key.
 void add_progress_input(const std::string& what, const std::string& text);

@@ -15,7 +15,8 @@
 #  3. The same with rank 1 killed (SIGKILL) once 4 experiments are finished, while it holds one: mpirun fails, rank 0
 #     names rank 1 and the experiment it held; the rerun, with another --jobs (which the record's
 #     key leaves out), keeps the finished experiments (says how many), runs the rest and writes
-#     the same report; OUT/mpi-progress goes at the end.
+#     the same report; OUT/mpi-progress goes at the end. An experiment finished but whose files
+#     are gone runs again, its saturation search's probes taken back from the record.
 # Each run writes to the same folder and is moved aside, so that the paths inside the gnuplot
 # files match. Usage: mpi_ranks.sh IBSC MPIRUN SOURCE_DIR WORKDIR
 set -u
@@ -152,6 +153,10 @@ grep -q "^ibsc: $lost: finished by the earlier run, but .*runs/$lost/results.jso
   "$work/study4.log" || fail "the rerun did not run $lost again: $(cat "$work/study4.log")"
 kept=$(sed -n 's/.*did not finish; \([0-9]*\) finished item(s) are kept.*/\1/p' "$work/study4.log")
 [ -n "$kept" ] && [ "$kept" -ge 4 ] || fail "the rerun did not resume: $(cat "$work/study4.log")"
+# Its saturation search's probes were kept as they finished (OUT/mpi-progress/probes): the rerun
+# takes them back instead of running them again, and writes the same results.
+grep -qE "^ibsc: $lost: [1-9][0-9]* probe\(s\) a stopped run had finished taken back" "$work/study4.log" ||
+  fail "the rerun ran the probes of $lost again: $(cat "$work/study4.log")"
 ran=$(grep -c '^\[' "$work/study4.log")
 echo "rerun: $kept experiments kept from the killed run; $ran reported done"
 [ -e "$out/mpi-progress" ] && fail "$out/mpi-progress is left after the report"

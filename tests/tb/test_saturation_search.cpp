@@ -6,10 +6,20 @@
 // no probe is run twice.
 #include <boost/test/unit_test.hpp>
 
-#include <algorithm>
-#include <set>
+#include <unistd.h>
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+
+#include "routing/routing.h"
+#include "tb/run/probe_journal.h"
 #include "tb/run/saturation_search.h"
+#include "tb/scenario/scenario.h"
+#include "tb/scenario/scenario_check.h"
+#include "tb/stats/results.h"
 #include "tests/support/sc_test_main.h"
 
 using namespace ibsc;
@@ -142,6 +152,97 @@ BOOST_AUTO_TEST_CASE(near_guess_ignores_a_knee_loss) {
   Fake knee{67, {}, Accepted::KneeLoss};
   BOOST_TEST(run(s, knee) == 67);
   BOOST_TEST((knee.probed == std::multiset<int>{68, 67}));
+}
+
+namespace {
+
+// A folder of this test process's own, removed at its end.
+struct Scratch {
+  std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("ibsc_probe_journal_" + std::to_string(getpid()));
+  Scratch() { std::filesystem::create_directories(dir); }
+  ~Scratch() {
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+  }
+  std::string path(const std::string& name) const { return (dir / name).string(); }
+};
+
+}  // namespace
+
+// The journal's file: probes come back for their own record only; a line cut short (a crash in
+// the middle of a write) is passed over, and the next probe still lands on a line of its own.
+BOOST_AUTO_TEST_CASE(journal_file) {
+  const Scratch scratch;
+  const std::string path = scratch.path("probes/exp.jsonl");  // the folder is made on first use
+  {
+    tb::ProbeJournal j(path, "record-a");
+    BOOST_TEST(j.on());
+    BOOST_TEST(!j.find(40));
+    j.add(40, R"({"offered_load":0.3125})", 12.5);
+    j.add(48, R"({"offered_load":0.375})", 20.0);
+  }
+  tb::ProbeJournal a(path, "record-a");
+  BOOST_TEST_REQUIRE(a.find(40));
+  BOOST_TEST(a.find(40)->point == R"({"offered_load":0.3125})");
+  BOOST_TEST(a.find(40)->cpu_seconds == 12.5);
+  BOOST_TEST(a.find(48)->cpu_seconds == 20.0);
+  BOOST_TEST(!a.find(44));
+  BOOST_TEST(!tb::ProbeJournal(path, "record-b").find(40));                            // another command's record
+  std::ofstream(path, std::ios::app) << R"({"record":"record-a","step":44,"cpu_sec)";  // cut short
+  tb::ProbeJournal cut(path, "record-a");
+  BOOST_TEST(!cut.find(44));
+  BOOST_TEST(cut.find(48));
+  cut.add(44, R"({"offered_load":0.34375})", 3.0);
+  BOOST_TEST(tb::ProbeJournal(path, "record-a").find(44));
+  BOOST_TEST(tb::ProbeJournal(path, "record-a").find(40));
+}
+
+// A journal it cannot write to turns itself off instead of failing the search.
+BOOST_AUTO_TEST_CASE(journal_unwritable) {
+  const Scratch scratch;
+  std::ofstream(scratch.path("file")) << "x";
+  tb::ProbeJournal j(scratch.path("file") + "/probes.jsonl", "r");  // under a regular file
+  j.add(8, R"({"offered_load":0.5})", 1.0);
+  BOOST_TEST(!j.on());
+}
+
+// A search whose probes were kept, run again with its journal, runs no probe and gives the same
+// points byte for byte as a search without one (a rerun of a stopped run under mpirun takes
+// back what it had finished); the CPU the probes had cost comes back with them.
+BOOST_AUTO_TEST_CASE(journal_gives_back_the_same_search) {
+  tb::Scenario s = tb::load_scenario(IBSC_SOURCE_DIR "/scenarios/quickstart.yaml",
+                                     {"run.warmup_ns=20000", "run.window_ns=100000", "run.drain_ns=200000"});
+  routing::Topology topo;
+  routing::TableSet tables;
+  tb::prepare_scenario(s, topo, tables);
+  s.point.topo = &topo;
+  s.point.tables = &tables;
+  s.point.run.progress = false;
+  tb::SaturationSearch search;
+  search.grid = 16;
+  search.guess = 4;
+  auto texts = [](const tb::SaturationFound& f) {
+    std::vector<std::string> t;
+    for (const auto& p : f.points) t.push_back(tb::to_json(p).dump());
+    return t;
+  };
+  const Scratch scratch;
+  const tb::SaturationFound plain = tb::find_saturation_step(s.point, search);
+  tb::ProbeJournal first(scratch.path("exp.jsonl"), "record-a");
+  const tb::SaturationFound kept = tb::find_saturation_step(s.point, search, &first);
+  BOOST_TEST(kept.taken_back == 0);
+  BOOST_TEST(kept.step == plain.step);
+  BOOST_TEST(texts(kept) == texts(plain), boost::test_tools::per_element());
+  BOOST_TEST(plain.points.size() >= 2u);  // a bracket: one carried, one saturated
+  tb::ProbeJournal again(scratch.path("exp.jsonl"), "record-a");
+  const tb::SaturationFound back = tb::find_saturation_step(s.point, search, &again);
+  BOOST_TEST(back.taken_back == static_cast<int>(plain.points.size()));
+  BOOST_TEST(back.taken_back_cpu_seconds > 0.0);
+  BOOST_TEST(back.step == plain.step);
+  BOOST_TEST(texts(back) == texts(plain), boost::test_tools::per_element());
+  for (size_t k = 0; k < back.points.size(); ++k)
+    BOOST_TEST(back.points[k].wall_seconds == kept.points[k].wall_seconds);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,56 @@
+#include "tb/run/probe_journal.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+namespace ibsc::tb {
+
+ProbeJournal::ProbeJournal(std::string path, std::string record) : path_(std::move(path)), record_(std::move(record)) {
+  std::ifstream in(path_, std::ios::binary);
+  std::string line;
+  while (std::getline(in, line)) {
+    open_line_ = in.eof();  // the last line had no newline
+    const nlohmann::json j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (!j.is_object() || j.value("record", "") != record_ || !j.contains("step") || !j.contains("point")) continue;
+    probes_[j["step"].get<int>()] = Probe{j["point"].dump(), j.value("cpu_seconds", 0.0)};
+  }
+}
+
+const ProbeJournal::Probe* ProbeJournal::find(int step) const {
+  const auto it = probes_.find(step);
+  return it == probes_.end() ? nullptr : &it->second;
+}
+
+void ProbeJournal::add(int step, const std::string& point, double cpu_seconds) {
+  if (!on()) return;
+  nlohmann::json j;
+  j["record"] = record_;
+  j["step"] = step;
+  j["cpu_seconds"] = cpu_seconds;
+  j["point"] = nlohmann::json::parse(point);
+  const std::string line = (open_line_ ? "\n" : "") + j.dump() + "\n";
+  std::error_code ec;
+  std::filesystem::create_directories(std::filesystem::path(path_).parent_path(), ec);
+  const int fd = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  const ssize_t n = fd < 0 ? -1 : ::write(fd, line.data(), line.size());
+  const int err = errno;
+  if (fd >= 0) ::close(fd);
+  open_line_ = false;
+  if (n != static_cast<ssize_t>(line.size())) {
+    std::fprintf(stderr, "ibsc: note: %s: cannot keep the probe (%s); a rerun would run it again\n", path_.c_str(),
+                 n < 0 ? std::strerror(err) : "short write");
+    path_.clear();
+  }
+  probes_[step] = Probe{point, cpu_seconds};
+}
+
+}  // namespace ibsc::tb

@@ -1,0 +1,41 @@
+// The probes of one experiment's saturation search, kept as each finishes, so that a rerun of
+// a stopped run under mpirun takes them back instead of simulating them again. At the talk's
+// 16,384 hosts a search runs 2-13 probes of up to an hour each; without the journal a rank
+// that died (or a run stopped) lost every probe of the experiments it held.
+//
+// One file per experiment, OUT/mpi-progress/probes/NAME.jsonl (it goes with the record when the
+// command's outputs are written), one line per probe: the record's key digest
+// (record_digest(), tb/run/work_spread.h), the grid step, the probe's CPU seconds and its
+// point as the probe's process returned it. A probe is taken back only from a line of the same
+// record: the same command, build and inputs, so the same probe would compute the same point.
+// Lines of another record (a folder that is not shared and was left by another command) and a
+// line cut short by a crash are passed over.
+#pragma once
+#include <map>
+#include <string>
+
+namespace ibsc::tb {
+
+class ProbeJournal {
+ public:
+  ProbeJournal() = default;  // off: nothing kept, nothing found
+  // PATH's lines of RECORD are read; new probes are appended to it (its folder is created).
+  ProbeJournal(std::string path, std::string record);
+  bool on() const { return !path_.empty(); }
+  struct Probe {
+    std::string point;  // the point's JSON text
+    double cpu_seconds = 0;
+  };
+  // The probe at grid step STEP finished by an earlier run; null when there is none.
+  const Probe* find(int step) const;
+  // Appends a finished probe, in one write, so that a crash leaves at most a partial last line.
+  // A journal that cannot be written is turned off (with a note), not fatal: it only saves time.
+  void add(int step, const std::string& point, double cpu_seconds);
+
+ private:
+  std::string path_, record_;
+  bool open_line_ = false;  // the file ends inside a line (cut short): the next starts afresh
+  std::map<int, Probe> probes_;
+};
+
+}  // namespace ibsc::tb
