@@ -23,6 +23,7 @@
 #include "tb/scenario/scenario.h"
 #include "tb/scenario/scenario_check.h"
 #include "tests/support/manual_fabric.h"
+#include "tests/support/prepared_scenario.h"
 #include "tests/support/sc_test_main.h"
 
 using namespace ibsc;
@@ -316,16 +317,12 @@ BOOST_AUTO_TEST_CASE(out_of_order_mode_delivers_on_arrival) {
 // run_load_point (as `ibsc run` does), every packet delivered once and in order, and its
 // results carry the transport object, which survives the trip through JSON a sweep worker makes.
 BOOST_AUTO_TEST_CASE(scenario_runs_finite_workload) {
-  tb::Scenario s = tb::load_scenario(IBSC_SOURCE_DIR "/scenarios/transport-quick.yaml", {});
+  const testing::PreparedScenario quick(IBSC_SOURCE_DIR "/scenarios/transport-quick.yaml", {});
+  const tb::Scenario& s = quick.s;
+  const routing::Topology& topo = quick.topo;
   BOOST_TEST((s.point.fabric.transport.mode == models::TransportMode::Reorder));
   BOOST_TEST((s.point.fabric.transport.injection == models::InjectionPolicy::LimitedInjection));
   BOOST_TEST(s.resolved["transport"]["connection_bytes"] == 2048);
-  routing::Topology topo;
-  routing::TableSet tables;
-  tb::prepare_scenario(s, topo, tables);
-  s.point.topo = &topo;
-  s.point.tables = &tables;
-  s.point.run.progress = false;
   const tb::LoadPointResult r = tb::run_load_point(s.point, 0.5, "test");
   BOOST_REQUIRE(r.has_transport);
   const uint64_t n = 200u * static_cast<uint64_t>(topo.num_hosts);

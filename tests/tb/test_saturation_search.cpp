@@ -14,12 +14,10 @@
 #include <set>
 #include <string>
 
-#include "routing/routing.h"
 #include "tb/run/probe_journal.h"
 #include "tb/run/saturation_search.h"
-#include "tb/scenario/scenario.h"
-#include "tb/scenario/scenario_check.h"
 #include "tb/stats/results.h"
+#include "tests/support/prepared_scenario.h"
 #include "tests/support/sc_test_main.h"
 
 using namespace ibsc;
@@ -211,14 +209,9 @@ BOOST_AUTO_TEST_CASE(journal_unwritable) {
 // points byte for byte as a search without one (a rerun of a stopped run under mpirun takes
 // back what it had finished); the CPU the probes had cost comes back with them.
 BOOST_AUTO_TEST_CASE(journal_gives_back_the_same_search) {
-  tb::Scenario s = tb::load_scenario(IBSC_SOURCE_DIR "/scenarios/quickstart.yaml",
-                                     {"run.warmup_ns=20000", "run.window_ns=100000", "run.drain_ns=200000"});
-  routing::Topology topo;
-  routing::TableSet tables;
-  tb::prepare_scenario(s, topo, tables);
-  s.point.topo = &topo;
-  s.point.tables = &tables;
-  s.point.run.progress = false;
+  const testing::PreparedScenario quick(IBSC_SOURCE_DIR "/scenarios/quickstart.yaml",
+                                        {"run.warmup_ns=20000", "run.window_ns=100000", "run.drain_ns=200000"});
+  const tb::PointSetup& point = quick.s.point;
   tb::SaturationSearch search;
   search.grid = 16;
   search.guess = 4;
@@ -228,15 +221,15 @@ BOOST_AUTO_TEST_CASE(journal_gives_back_the_same_search) {
     return t;
   };
   const Scratch scratch;
-  const tb::SaturationFound plain = tb::find_saturation_step(s.point, search);
+  const tb::SaturationFound plain = tb::find_saturation_step(point, search);
   tb::ProbeJournal first(scratch.path("exp.jsonl"), "record-a");
-  const tb::SaturationFound kept = tb::find_saturation_step(s.point, search, &first);
+  const tb::SaturationFound kept = tb::find_saturation_step(point, search, &first);
   BOOST_TEST(kept.taken_back == 0);
   BOOST_TEST(kept.step == plain.step);
   BOOST_TEST(texts(kept) == texts(plain), boost::test_tools::per_element());
   BOOST_TEST(plain.points.size() >= 2u);  // a bracket: one carried, one saturated
   tb::ProbeJournal again(scratch.path("exp.jsonl"), "record-a");
-  const tb::SaturationFound back = tb::find_saturation_step(s.point, search, &again);
+  const tb::SaturationFound back = tb::find_saturation_step(point, search, &again);
   BOOST_TEST(back.taken_back == static_cast<int>(plain.points.size()));
   BOOST_TEST(back.taken_back_cpu_seconds > 0.0);
   BOOST_TEST(back.step == plain.step);
