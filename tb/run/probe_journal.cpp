@@ -20,8 +20,11 @@ ProbeJournal::ProbeJournal(std::string path, std::string record) : path_(std::mo
   while (std::getline(in, line)) {
     open_line_ = in.eof();  // the last line had no newline
     const nlohmann::json j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
-    if (!j.is_object() || j.value("record", "") != record_ || !j.contains("step") || !j.contains("point")) continue;
-    probes_[j["step"].get<int>()] = Probe{j["point"].dump(), j.value("cpu_seconds", 0.0)};
+    if (!j.is_object() || !j.contains("record") || j["record"] != record_ || !j.contains("step") ||
+        !j["step"].is_number_integer() || !j.contains("point") || !j["point"].is_object())
+      continue;
+    const double cpu = j.contains("cpu_seconds") && j["cpu_seconds"].is_number() ? j["cpu_seconds"].get<double>() : 0;
+    probes_[j["step"].get<int>()] = Probe{j["point"].dump(), cpu};
   }
 }
 

@@ -186,8 +186,12 @@ BOOST_AUTO_TEST_CASE(journal_file) {
   BOOST_TEST(a.find(40)->cpu_seconds == 12.5);
   BOOST_TEST(a.find(48)->cpu_seconds == 20.0);
   BOOST_TEST(!a.find(44));
-  BOOST_TEST(!tb::ProbeJournal(path, "record-b").find(40));                            // another command's record
-  std::ofstream(path, std::ios::app) << R"({"record":"record-a","step":44,"cpu_sec)";  // cut short
+  BOOST_TEST(!tb::ProbeJournal(path, "record-b").find(40));  // another command's record
+  std::ofstream(path, std::ios::app) << R"({"record":"record-a","step":"x","point":{}})"
+                                     << "\n"  // not a step
+                                     << R"({"record":7,"step":44,"point":{}})"
+                                     << "\n"                                           // not a record
+                                     << R"({"record":"record-a","step":44,"cpu_sec)";  // cut short
   tb::ProbeJournal cut(path, "record-a");
   BOOST_TEST(!cut.find(44));
   BOOST_TEST(cut.find(48));
