@@ -1,7 +1,6 @@
 #include "tb/cli/cmd_reproduce.h"
 
 #include <fnmatch.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -24,6 +23,7 @@
 #include "studies/study_report.h"
 #include "tb/cli/cli_numbers.h"
 #include "tb/fabric/huge_pages.h"
+#include "tb/run/forked_workers.h"
 #include "tb/run/probe_journal.h"
 #include "tb/run/saturation_search.h"
 #include "tb/run/sweep.h"
@@ -55,16 +55,7 @@ struct Routed {
 
 // CPU seconds (user + system) this process and its finished children have used: each experiment
 // runs in its own forked process, and each of its load points in a child of that one.
-double process_cpu_seconds() {
-  auto secs = [](const timeval& t) { return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec); };
-  double total = 0;
-  for (int who : {RUSAGE_SELF, RUSAGE_CHILDREN}) {
-    rusage u{};
-    getrusage(who, &u);
-    total += secs(u.ru_utime) + secs(u.ru_stime);
-  }
-  return total;
-}
+double process_cpu_seconds() { return own_cpu_seconds() + children_cpu_seconds(); }
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

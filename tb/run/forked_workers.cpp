@@ -1,5 +1,6 @@
 #include "tb/run/forked_workers.h"
 
+#include <sys/resource.h>
 #include <sys/wait.h>
 #ifdef __linux__
 #include <sys/prctl.h>
@@ -123,5 +124,17 @@ FinishedItem ForkedWorkers::wait(bool block) {
     return f;
   }
 }
+
+namespace {
+double rusage_cpu_seconds(int who) {
+  rusage u{};
+  getrusage(who, &u);
+  auto secs = [](const timeval& t) { return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec); };
+  return secs(u.ru_utime) + secs(u.ru_stime);
+}
+}  // namespace
+
+double own_cpu_seconds() { return rusage_cpu_seconds(RUSAGE_SELF); }
+double children_cpu_seconds() { return rusage_cpu_seconds(RUSAGE_CHILDREN); }
 
 }  // namespace ibsc::tb

@@ -35,4 +35,9 @@ class ForkedWorkers {
 // Local processes to use for `jobs` (0: one per core).
 int local_jobs(int jobs);
 
+// CPU seconds (user + system) this process has used, and those of the children it has waited
+// for (a forked item's or load point's, once reaped).
+double own_cpu_seconds();
+double children_cpu_seconds();
+
 }  // namespace ibsc::tb

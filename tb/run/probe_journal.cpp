@@ -10,8 +10,6 @@
 #include <fstream>
 #include <utility>
 
-#include <nlohmann/json.hpp>
-
 namespace ibsc::tb {
 
 ProbeJournal::ProbeJournal(std::string path, std::string record) : path_(std::move(path)), record_(std::move(record)) {
@@ -24,7 +22,7 @@ ProbeJournal::ProbeJournal(std::string path, std::string record) : path_(std::mo
         !j["step"].is_number_integer() || !j.contains("point") || !j["point"].is_object())
       continue;
     const double cpu = j.contains("cpu_seconds") && j["cpu_seconds"].is_number() ? j["cpu_seconds"].get<double>() : 0;
-    probes_[j["step"].get<int>()] = Probe{j["point"].dump(), cpu};
+    probes_[j["step"].get<int>()] = Probe{j["point"], cpu};
   }
 }
 
@@ -33,13 +31,13 @@ const ProbeJournal::Probe* ProbeJournal::find(int step) const {
   return it == probes_.end() ? nullptr : &it->second;
 }
 
-void ProbeJournal::add(int step, const std::string& point, double cpu_seconds) {
+void ProbeJournal::add(int step, nlohmann::json point, double cpu_seconds) {
   if (!on()) return;
   nlohmann::json j;
   j["record"] = record_;
   j["step"] = step;
   j["cpu_seconds"] = cpu_seconds;
-  j["point"] = nlohmann::json::parse(point);
+  j["point"] = point;
   const std::string line = (open_line_ ? "\n" : "") + j.dump() + "\n";
   std::error_code ec;
   std::filesystem::create_directories(std::filesystem::path(path_).parent_path(), ec);
@@ -53,7 +51,7 @@ void ProbeJournal::add(int step, const std::string& point, double cpu_seconds) {
                  n < 0 ? std::strerror(err) : "short write");
     path_.clear();
   }
-  probes_[step] = Probe{point, cpu_seconds};
+  probes_[step] = Probe{std::move(point), cpu_seconds};
 }
 
 }  // namespace ibsc::tb

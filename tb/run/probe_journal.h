@@ -14,6 +14,8 @@
 #include <map>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 namespace ibsc::tb {
 
 class ProbeJournal {
@@ -23,14 +25,14 @@ class ProbeJournal {
   ProbeJournal(std::string path, std::string record);
   bool on() const { return !path_.empty(); }
   struct Probe {
-    std::string point;  // the point's JSON text
+    nlohmann::json point;  // the point as its process returned it
     double cpu_seconds = 0;
   };
   // The probe at grid step STEP finished by an earlier run; null when there is none.
   const Probe* find(int step) const;
   // Appends a finished probe, in one write, so that a crash leaves at most a partial last line.
   // A journal that cannot be written is turned off (with a note), not fatal: it only saves time.
-  void add(int step, const std::string& point, double cpu_seconds);
+  void add(int step, nlohmann::json point, double cpu_seconds);
 
  private:
   std::string path_, record_;

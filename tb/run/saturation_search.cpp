@@ -1,28 +1,15 @@
 #include "tb/run/saturation_search.h"
 
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <cmath>
 #include <functional>
 
 #include <nlohmann/json.hpp>
 
+#include "tb/run/forked_workers.h"
 #include "tb/run/sweep.h"
 
 namespace ibsc::tb {
-
-namespace {
-
-// CPU seconds of the children this process has waited for: a probe runs in one (run_sweep).
-double children_cpu_seconds() {
-  rusage u{};
-  getrusage(RUSAGE_CHILDREN, &u);
-  auto secs = [](const timeval& t) { return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec); };
-  return secs(u.ru_utime) + secs(u.ru_stime);
-}
-
-}  // namespace
 
 int step_above_bound(double bound_fraction, int grid) {
   // The bound itself may be a grid load (0.25 = 32/128) and is not known to saturate; the next
@@ -72,21 +59,20 @@ SaturationFound find_saturation_step(const PointSetup& setup, const SaturationSe
   f.step = search_saturation_step(search, [&](int step) {
     LoadPointResult p;
     if (const ProbeJournal::Probe* kept = journal ? journal->find(step) : nullptr) {
-      const nlohmann::json j = nlohmann::json::parse(kept->point);
-      p = point_from_json(j);
-      p.wall_seconds = j.value("__wall_seconds", 0.0);
+      p = point_from_json(kept->point);
+      p.wall_seconds = kept->point.value("__wall_seconds", 0.0);
       ++f.taken_back;
       f.taken_back_cpu_seconds += kept->cpu_seconds;
     } else {
       SweepConfig one;
       one.loads = {static_cast<double>(step) / search.grid};
       one.jobs = 1;
-      const double cpu0 = children_cpu_seconds();
+      const double cpu0 = children_cpu_seconds();  // the probe runs in a child (run_sweep)
       p = run_sweep(setup, one).front();
       if (journal) {
         nlohmann::json j = nlohmann::json::parse(to_json(p).dump());
         j["__wall_seconds"] = p.wall_seconds;
-        journal->add(step, j.dump(), children_cpu_seconds() - cpu0);
+        journal->add(step, std::move(j), children_cpu_seconds() - cpu0);
       }
     }
     ProbeOutcome o;

@@ -6,10 +6,7 @@
 // no probe is run twice.
 #include <boost/test/unit_test.hpp>
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <filesystem>
 #include <fstream>
 #include <set>
 #include <string>
@@ -19,6 +16,7 @@
 #include "tb/stats/results.h"
 #include "tests/support/prepared_scenario.h"
 #include "tests/support/sc_test_main.h"
+#include "tests/tb/tb_test_util.h"
 
 using namespace ibsc;
 
@@ -152,37 +150,20 @@ BOOST_AUTO_TEST_CASE(near_guess_ignores_a_knee_loss) {
   BOOST_TEST((knee.probed == std::multiset<int>{68, 67}));
 }
 
-namespace {
-
-// A folder of this test process's own, removed at its end.
-struct Scratch {
-  std::filesystem::path dir =
-      std::filesystem::temp_directory_path() / ("ibsc_probe_journal_" + std::to_string(getpid()));
-  Scratch() { std::filesystem::create_directories(dir); }
-  ~Scratch() {
-    std::error_code ec;
-    std::filesystem::remove_all(dir, ec);
-  }
-  std::string path(const std::string& name) const { return (dir / name).string(); }
-};
-
-}  // namespace
-
 // The journal's file: probes come back for their own record only; a line cut short (a crash in
 // the middle of a write) is passed over, and the next probe still lands on a line of its own.
 BOOST_AUTO_TEST_CASE(journal_file) {
-  const Scratch scratch;
-  const std::string path = scratch.path("probes/exp.jsonl");  // the folder is made on first use
+  const std::string path = tb::test::scratch("journal_file/probes/exp.jsonl");  // the folder is made on first use
   {
     tb::ProbeJournal j(path, "record-a");
     BOOST_TEST(j.on());
     BOOST_TEST(!j.find(40));
-    j.add(40, R"({"offered_load":0.3125})", 12.5);
-    j.add(48, R"({"offered_load":0.375})", 20.0);
+    j.add(40, nlohmann::json::parse(R"({"offered_load":0.3125})"), 12.5);
+    j.add(48, nlohmann::json::parse(R"({"offered_load":0.375})"), 20.0);
   }
   tb::ProbeJournal a(path, "record-a");
   BOOST_TEST_REQUIRE(a.find(40));
-  BOOST_TEST(a.find(40)->point == R"({"offered_load":0.3125})");
+  BOOST_TEST(a.find(40)->point.dump() == R"({"offered_load":0.3125})");
   BOOST_TEST(a.find(40)->cpu_seconds == 12.5);
   BOOST_TEST(a.find(48)->cpu_seconds == 20.0);
   BOOST_TEST(!a.find(44));
@@ -195,17 +176,16 @@ BOOST_AUTO_TEST_CASE(journal_file) {
   tb::ProbeJournal cut(path, "record-a");
   BOOST_TEST(!cut.find(44));
   BOOST_TEST(cut.find(48));
-  cut.add(44, R"({"offered_load":0.34375})", 3.0);
+  cut.add(44, nlohmann::json::parse(R"({"offered_load":0.34375})"), 3.0);
   BOOST_TEST(tb::ProbeJournal(path, "record-a").find(44));
   BOOST_TEST(tb::ProbeJournal(path, "record-a").find(40));
 }
 
 // A journal it cannot write to turns itself off instead of failing the search.
 BOOST_AUTO_TEST_CASE(journal_unwritable) {
-  const Scratch scratch;
-  std::ofstream(scratch.path("file")) << "x";
-  tb::ProbeJournal j(scratch.path("file") + "/probes.jsonl", "r");  // under a regular file
-  j.add(8, R"({"offered_load":0.5})", 1.0);
+  const std::string file = tb::test::write_file("journal_unwritable", "x");
+  tb::ProbeJournal j(file + "/probes.jsonl", "r");  // under a regular file
+  j.add(8, nlohmann::json::parse(R"({"offered_load":0.5})"), 1.0);
   BOOST_TEST(!j.on());
 }
 
@@ -224,15 +204,15 @@ BOOST_AUTO_TEST_CASE(journal_gives_back_the_same_search) {
     for (const auto& p : f.points) t.push_back(tb::to_json(p).dump());
     return t;
   };
-  const Scratch scratch;
+  const std::string path = tb::test::scratch("journal_search.jsonl");
   const tb::SaturationFound plain = tb::find_saturation_step(point, search);
-  tb::ProbeJournal first(scratch.path("exp.jsonl"), "record-a");
+  tb::ProbeJournal first(path, "record-a");
   const tb::SaturationFound kept = tb::find_saturation_step(point, search, &first);
   BOOST_TEST(kept.taken_back == 0);
   BOOST_TEST(kept.step == plain.step);
   BOOST_TEST(texts(kept) == texts(plain), boost::test_tools::per_element());
   BOOST_TEST(plain.points.size() >= 2u);  // a bracket: one carried, one saturated
-  tb::ProbeJournal again(scratch.path("exp.jsonl"), "record-a");
+  tb::ProbeJournal again(path, "record-a");
   const tb::SaturationFound back = tb::find_saturation_step(point, search, &again);
   BOOST_TEST(back.taken_back == static_cast<int>(plain.points.size()));
   BOOST_TEST(back.taken_back_cpu_seconds > 0.0);
