@@ -1,9 +1,8 @@
-// reports/large-direct/talk-scale.md's table of adaptive cells searched at the talk's scale is
-// merged by hand from runs of many sessions. Every row must say what its probes in
-// talk-scale-adaptive/points.csv say (the result: the highest offered load that carried; each
-// probe's offered load, verdict and carried load; the CPU seconds), and what the stand-in table
-// (saturation.csv) says of the same cell (the talk's figure, ours on the stand-in); every
-// experiment in points.csv has exactly one row.
+// reports/large-direct/talk-scale.md's two tables of adaptive cells searched at the talk's scale
+// (permutation cells, All2All cells) are merged by hand from runs of many sessions. Every row must say what its probes
+// in talk-scale-adaptive/points.csv say (the result: the highest offered load that carried; each probe's offered load,
+// verdict and carried load; the CPU seconds), and what the stand-in table (saturation.csv) says of the same cell (the
+// talk's figure, ours on the stand-in); every experiment in points.csv has exactly one row.
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
@@ -93,45 +92,49 @@ BOOST_AUTO_TEST_CASE(adaptive_table_says_what_its_probes_say) {
   }
 
   const std::string md = slurp(kReports + "talk-scale.md");
-  const size_t from = md.find("## Adaptive rows at the talk's scale: permutation cells");
-  BOOST_REQUIRE(from != std::string::npos);
-  const size_t to = md.find("\n## ", from + 1);
-  std::istringstream section(md.substr(from, to - from));
   std::set<std::string> seen;
-  int rows = 0;
-  for (std::string line; std::getline(section, line);) {
-    if (line.rfind("| ", 0) != 0 || line.rfind("| row ", 0) == 0) continue;
-    const std::vector<std::string> c =
-        split(line, '|');  // "", row, pattern, talk, ours, bound, stand-in, probes, CPU, ""
-    BOOST_REQUIRE_MESSAGE(c.size() == 10, "talk-scale.md: not 8 columns: " << line);
-    const std::string row = trim(c[1]), pattern = trim(c[2]);
-    BOOST_TEST_CONTEXT("talk-scale.md row '" << row << " | " << pattern << "'") {
-      ++rows;
-      const auto s = stand_in.find(row + "|" + pattern);
-      BOOST_REQUIRE_MESSAGE(s != stand_in.end(), "no such row in saturation.csv");
-      auto& r = s->second;
-      const std::string net = r["network"].substr(0, r["network"].find('-'));
-      const std::string key = net + "-" + r["routing"] + "-" + pattern + "-512";
-      BOOST_TEST(seen.insert(key).second, key << " has two rows");
-      BOOST_REQUIRE_MESSAGE(probes.count(key), key << " has no probe in points.csv");
-      BOOST_TEST(trim(c[3]) == r["talk"]);
-      BOOST_TEST(trim(c[6]) == r["ours"] + " (" + r["network"] + ")");
+  for (const bool all2all : {false, true}) {
+    const std::string title = all2all ? "All2All cells" : "permutation cells";
+    const size_t from = md.find("## Adaptive rows at the talk's scale: " + title);
+    BOOST_REQUIRE_MESSAGE(from != std::string::npos, "talk-scale.md has no section of " << title);
+    const size_t to = md.find("\n## ", from + 1);
+    std::istringstream section(md.substr(from, to - from));
+    int rows = 0;
+    for (std::string line; std::getline(section, line);) {
+      if (line.rfind("| ", 0) != 0 || line.rfind("| row ", 0) == 0) continue;
+      const std::vector<std::string> c =
+          split(line, '|');  // "", row, pattern, talk, ours, bound, stand-in, probes, CPU, ""
+      BOOST_REQUIRE_MESSAGE(c.size() == 10, "talk-scale.md: not 8 columns: " << line);
+      const std::string row = trim(c[1]), pattern = trim(c[2]);
+      BOOST_TEST_CONTEXT("talk-scale.md row '" << row << " | " << pattern << "'") {
+        ++rows;
+        BOOST_TEST((pattern == "All2All") == all2all, "a row in the table of " << title);
+        const auto s = stand_in.find(row + "|" + pattern);
+        BOOST_REQUIRE_MESSAGE(s != stand_in.end(), "no such row in saturation.csv");
+        auto& r = s->second;
+        const std::string net = r["network"].substr(0, r["network"].find('-'));
+        const std::string key = net + "-" + r["routing"] + "-" + pattern + "-512";
+        BOOST_TEST(seen.insert(key).second, key << " has two rows");
+        BOOST_REQUIRE_MESSAGE(probes.count(key), key << " has no probe in points.csv");
+        BOOST_TEST(trim(c[3]) == r["talk"]);
+        BOOST_TEST(trim(c[6]) == r["ours"] + " (" + r["network"] + ")");
 
-      std::vector<Probe> p = probes[key];
-      std::sort(p.begin(), p.end(), [](const Probe& a, const Probe& b) { return a.offered < b.offered; });
-      std::string listed, best;
-      for (const Probe& q : p) {
-        listed += (listed.empty() ? "" : ", ") + q.text;
-        if (q.ok) best = q.text.substr(0, q.text.find(' '));
+        std::vector<Probe> p = probes[key];
+        std::sort(p.begin(), p.end(), [](const Probe& a, const Probe& b) { return a.offered < b.offered; });
+        std::string listed, best;
+        for (const Probe& q : p) {
+          listed += (listed.empty() ? "" : ", ") + q.text;
+          if (q.ok) best = q.text.substr(0, q.text.find(' '));
+        }
+        BOOST_TEST(trim(c[7]) == listed);
+        // The result: the highest load that carried, or below the lowest probe when none did.
+        const std::string lowest = p.front().text.substr(0, p.front().text.find(' '));
+        BOOST_TEST(trim(c[4]) == "**" + (best.empty() ? "< " + lowest : best) + "**");
+        // points.csv keeps CPU seconds to 0.1 s, the table whole seconds of the unrounded figure.
+        BOOST_TEST(std::abs(std::strtod(trim(c[8]).c_str(), nullptr) - cpu[key]) <= 0.55);
       }
-      BOOST_TEST(trim(c[7]) == listed);
-      // The result: the highest load that carried, or below the lowest probe when none did.
-      const std::string lowest = p.front().text.substr(0, p.front().text.find(' '));
-      BOOST_TEST(trim(c[4]) == "**" + (best.empty() ? "< " + lowest : best) + "**");
-      // points.csv keeps CPU seconds to 0.1 s, the table whole seconds of the unrounded figure.
-      BOOST_TEST(std::abs(std::strtod(trim(c[8]).c_str(), nullptr) - cpu[key]) <= 0.55);
     }
+    BOOST_TEST(rows > 0, "no row in the table of " << title);
   }
-  BOOST_TEST(rows > 0);
   for (const auto& [key, list] : probes) BOOST_TEST(seen.count(key) == 1u, key << " in points.csv has no row");
 }
