@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -145,6 +146,40 @@ bool input_file_changed_since_read(const std::string& path) {
   const std::lock_guard<std::mutex> lock(g_read_mutex);
   const auto it = read_paths().find(path);
   return it != read_paths().end() && (!there || !(stamp_of(st) == it->second));
+}
+
+// One line a file: "DEV INO SIZE MTIME_NS LENGTH PATH\n", the path counted, since a path may
+// hold any byte but NUL.
+std::string input_files_read_since(const std::vector<std::string>& before) {
+  const std::lock_guard<std::mutex> lock(g_read_mutex);
+  std::string lines;
+  for (const auto& [path, s] : read_paths()) {
+    if (std::binary_search(before.begin(), before.end(), path)) continue;
+    lines += std::to_string(s.dev) + " " + std::to_string(s.ino) + " " + std::to_string(s.size) + " " +
+             std::to_string(s.mtime_ns) + " " + std::to_string(path.size()) + " " + path + "\n";
+  }
+  return lines;
+}
+
+void adopt_input_files_read(const std::string& lines) {
+  size_t at = 0;
+  while (at < lines.size()) {
+    unsigned long long dev = 0, ino = 0, length = 0;
+    long long size = 0, mtime_ns = 0;
+    int used = 0;
+    // sscanf stops at the path: LENGTH says where it ends.
+    if (std::sscanf(lines.c_str() + at, "%llu %llu %lld %lld %llu%n", &dev, &ino, &size, &mtime_ns, &length, &used) !=
+            5 ||
+        lines.compare(at + static_cast<size_t>(used), 1, " ") != 0 ||
+        length > lines.size() - at - static_cast<size_t>(++used) ||
+        lines.compare(at + static_cast<size_t>(used) + length, 1, "\n") != 0)
+      throw std::runtime_error("a forked process's record of the files it read is cut short or garbled");
+    const std::string path = lines.substr(at + static_cast<size_t>(used), length);
+    at += static_cast<size_t>(used) + length + 1;
+    const std::lock_guard<std::mutex> lock(g_read_mutex);
+    read_paths().emplace(path, Stamp{static_cast<dev_t>(dev), static_cast<ino_t>(ino), static_cast<off_t>(size),
+                                     static_cast<int64_t>(mtime_ns)});
+  }
 }
 
 bool has_control_char(std::string_view text) {

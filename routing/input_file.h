@@ -58,6 +58,14 @@ std::vector<std::string> input_files_read();
 // there: edited, replaced or gone since (by size, modification time and inode). False for a
 // path never read.
 bool input_file_changed_since_read(const std::string& path);
+// The files read since BEFORE (an input_files_read() list) as text a parent process takes in
+// with adopt_input_files_read: a forked child's reads would otherwise die with it, and a result
+// built from a file its parent never read would not name it.
+std::string input_files_read_since(const std::vector<std::string>& before);
+// Adds those files to this process's record as the child first read them (so that
+// input_file_changed_since_read compares with what the child read); a path already there keeps
+// its own. Throws std::runtime_error if LINES is not of input_files_read_since's form.
+void adopt_input_files_read(const std::string& lines);
 
 // `text` as it can be printed on one line: a newline, a NUL or another control byte becomes an
 // escape (\n, \0, \x1b); a backslash is doubled. For names and tokens echoed in errors.

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -15,6 +16,8 @@
 #include <filesystem>
 #include <stdexcept>
 #include <vector>
+
+#include "routing/input_file.h"
 
 namespace ibsc::tb {
 namespace {
@@ -68,6 +71,34 @@ void die_with_parent(pid_t parent) {
   if (getppid() != parent) _exit(4);
 }
 
+// A worker's file holds "LENGTH\nREADS" and then its text (start): the files it read join this
+// process's record, so that what this process reports it read (an MPI item's record, a probe's
+// journal line) names them too. A worker that died may have left nothing, or a part.
+void take_reads(FinishedItem& f) {
+  const size_t nl = f.text.find('\n');
+  size_t n = 0;
+  bool ok = nl != std::string::npos && nl > 0 && nl <= 12;
+  for (size_t i = 0; ok && i < nl; ++i) {
+    ok = std::isdigit(static_cast<unsigned char>(f.text[i])) != 0;
+    n = n * 10 + static_cast<size_t>(f.text[i] - '0');
+  }
+  ok = ok && n <= f.text.size() - nl - 1;
+  if (ok) {
+    try {
+      routing::adopt_input_files_read(f.text.substr(nl + 1, n));
+    } catch (const std::runtime_error&) {
+      ok = false;
+    }
+  }
+  if (ok) {
+    f.text.erase(0, nl + 1 + n);
+  } else {
+    // Cut short: a worker that failed is reported by how its process ended (wait()).
+    f.text = f.ok ? "its forked process ended without a whole result" : "";
+    f.ok = false;
+  }
+}
+
 }  // namespace
 
 int local_jobs(int jobs) { return jobs > 0 ? jobs : static_cast<int>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN))); }
@@ -83,6 +114,7 @@ void ForkedWorkers::start(int index, const WorkItem& fn) {
   }
   if (pid == 0) {
     die_with_parent(self);
+    const std::vector<std::string> read_before = routing::input_files_read();
     int code = 0;
     std::string text;
     try {
@@ -91,7 +123,9 @@ void ForkedWorkers::start(int index, const WorkItem& fn) {
       text = e.what();
       code = 2;
     }
-    write_all(fd, text);
+    // The files this worker read that its parent had not, ahead of its text (wait() takes them in).
+    const std::string reads = routing::input_files_read_since(read_before);
+    write_all(fd, std::to_string(reads.size()) + "\n" + reads + text);
     std::fflush(nullptr);
     _exit(code);  // no exit handlers: they belong to the parent (and, under mpirun, to MPI)
   }
@@ -113,6 +147,7 @@ FinishedItem ForkedWorkers::wait(bool block) {
     f.text = read_all(fd);
     close(fd);
     f.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    take_reads(f);
     if (!f.ok && f.text.empty()) {
       f.died = true;
       const std::string how = WIFSIGNALED(status)

@@ -268,6 +268,7 @@ std::vector<std::string> spread(int n, int jobs, const WorkItem& fn, const WorkD
     st.reads = inputs_read_key(out_folder);
     if (const std::string problem = inputs_differ(st.reads); !problem.empty()) throw SpreadFailure(problem);
     set_record_digest(digest_of_text(st.key + progress_inputs() + st.reads));  // the key rank 0 opens
+    set_record_reads_beyond([out_folder, key_reads = st.reads] { return reads_beyond(out_folder, key_reads); });
   }
   jobs = local_jobs(jobs);
   // With a record, each item sends back the files it read beyond the key's (a forked child may

@@ -10,9 +10,12 @@
 #include <fstream>
 #include <utility>
 
+#include "tb/run/mpi_progress.h"
+
 namespace ibsc::tb {
 
-ProbeJournal::ProbeJournal(std::string path, std::string record) : path_(std::move(path)), record_(std::move(record)) {
+ProbeJournal::ProbeJournal(std::string path, std::string record, std::function<std::string()> reads_now)
+    : path_(std::move(path)), record_(std::move(record)), reads_now_(std::move(reads_now)) {
   std::ifstream in(path_, std::ios::binary);
   std::string line;
   while (std::getline(in, line)) {
@@ -21,8 +24,18 @@ ProbeJournal::ProbeJournal(std::string path, std::string record) : path_(std::mo
     if (!j.is_object() || !j.contains("record") || j["record"] != record_ || !j.contains("step") ||
         !j["step"].is_number_integer() || !j.contains("point") || !j["point"].is_object())
       continue;
+    const int step = j["step"].get<int>();
+    if (j.contains("reads")) {
+      const std::string why =
+          j["reads"].is_string() ? changed_input(j["reads"].get<std::string>()) : "its record of files read is garbled";
+      if (!why.empty()) {
+        stale_.push_back("step " + std::to_string(step) + ": " + why);
+        probes_.erase(step);  // an earlier line of the same step rests on no newer file
+        continue;
+      }
+    }
     const double cpu = j.contains("cpu_seconds") && j["cpu_seconds"].is_number() ? j["cpu_seconds"].get<double>() : 0;
-    probes_[j["step"].get<int>()] = Probe{j["point"], cpu};
+    probes_[step] = Probe{j["point"], cpu};
   }
 }
 
@@ -38,6 +51,7 @@ void ProbeJournal::add(int step, nlohmann::json point, double cpu_seconds) {
   j["step"] = step;
   j["cpu_seconds"] = cpu_seconds;
   j["point"] = point;
+  if (const std::string reads = reads_now_ ? reads_now_() : ""; !reads.empty()) j["reads"] = reads;
   const std::string line = (open_line_ ? "\n" : "") + j.dump() + "\n";
   std::error_code ec;
   std::filesystem::create_directories(std::filesystem::path(path_).parent_path(), ec);

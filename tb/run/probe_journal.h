@@ -9,10 +9,15 @@
 // point as the probe's process returned it. A probe is taken back only from a line of the same
 // record: the same command, build and inputs, so the same probe would compute the same point.
 // Lines of another record (a folder that is not shared and was left by another command) and a
-// line cut short by a crash are passed over.
+// line cut short by a crash are passed over. So is a line whose probe rests on a file that has
+// changed since: each line names the files read beyond the record's key by the time its probe
+// ended (its process's reads reach this one, tb/run/forked_workers.h), as a finished item's
+// record does (tb/run/mpi_progress.h).
 #pragma once
+#include <functional>
 #include <map>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -21,8 +26,9 @@ namespace ibsc::tb {
 class ProbeJournal {
  public:
   ProbeJournal() = default;  // off: nothing kept, nothing found
-  // PATH's lines of RECORD are read; new probes are appended to it (its folder is created).
-  ProbeJournal(std::string path, std::string record);
+  // PATH's lines of RECORD are read; new probes are appended to it (its folder is created),
+  // each with READS_NOW(): the files read beyond the record's key, "read PATH: DIGEST" lines.
+  ProbeJournal(std::string path, std::string record, std::function<std::string()> reads_now = {});
   bool on() const { return !path_.empty(); }
   struct Probe {
     nlohmann::json point;  // the point as its process returned it
@@ -33,9 +39,13 @@ class ProbeJournal {
   // Appends a finished probe, in one write, so that a crash leaves at most a partial last line.
   // A journal that cannot be written is turned off (with a note), not fatal: it only saves time.
   void add(int step, nlohmann::json point, double cpu_seconds);
+  // The lines of this record left out because a file their probe read has changed: "step S: why".
+  const std::vector<std::string>& stale() const { return stale_; }
 
  private:
   std::string path_, record_;
+  std::function<std::string()> reads_now_;
+  std::vector<std::string> stale_;
   bool open_line_ = false;  // the file ends inside a line (cut short): the next starts afresh
   std::map<int, Probe> probes_;
 };

@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 #include <system_error>
+#include <utility>
 
 #include "tb/run/mpi_progress.h"
 
@@ -66,6 +67,16 @@ std::string& digest_slot() {
 
 void set_record_digest(const std::string& digest) { digest_slot() = digest; }
 const std::string& record_digest() { return digest_slot(); }
+
+namespace {
+std::function<std::string()>& reads_slot() {
+  static std::function<std::string()> f;
+  return f;
+}
+}  // namespace
+
+void set_record_reads_beyond(std::function<std::string()> reads) { reads_slot() = std::move(reads); }
+std::string record_reads_beyond() { return reads_slot() ? reads_slot()() : ""; }
 
 void add_progress_input(const std::string& what, const std::string& text) {
   inputs() += "input " + what + ": " + digest_of_text(text) + "\n";

@@ -62,6 +62,11 @@ const std::string& progress_folder();
 // keeps beside the record for a rerun (tb/run/probe_journal.h) is marked with it.
 void set_record_digest(const std::string& digest);
 const std::string& record_digest();
+// The files this process has read beyond the record's key so far, "read PATH: DIGEST" lines
+// (tb/run/mpi_progress.h's reads_beyond): what a result kept beside the record rests on
+// besides the key. Set by the spreader with the digest; empty without a record.
+void set_record_reads_beyond(std::function<std::string()> reads);
+std::string record_reads_beyond();
 // An input the command read besides the files on its command line (WHAT names it), which a
 // rerun must share for the record to be resumed: its digest joins the record's key.
 void add_progress_input(const std::string& what, const std::string& text);

@@ -4,9 +4,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "routing/input_file.h"
 
@@ -75,4 +77,37 @@ BOOST_AUTO_TEST_CASE(printable_text) {
   BOOST_TEST(has_control_char("a\nb"));
   BOOST_TEST(has_control_char("a\0b"s));
   BOOST_TEST(!has_control_char("file:../fabrics/a b\\c"));
+}
+
+// A forked child's reads reach its parent as text: each file as the child first read it, a path
+// of any bytes (spaces, a newline) whole; a path the parent read already keeps the parent's own
+// stamp; text that is cut short is refused, not half taken in.
+BOOST_AUTO_TEST_CASE(reads_pass_from_child_to_parent) {
+  const std::string parents = put("parents", "p"), odd = put("a b\nc", "x");
+  read_input_file(parents, kTen);
+  const std::vector<std::string> before = input_files_read();
+  read_input_file(odd, kTen);
+  const std::string lines = input_files_read_since(before);
+  const std::string odd_abs = fs::weakly_canonical(odd).string();
+  BOOST_TEST(lines.find(odd_abs + "\n") != std::string::npos);
+  BOOST_TEST(lines.find("parents") == std::string::npos);
+  BOOST_TEST(input_files_read_since(input_files_read()).empty());
+
+  // As a parent that never read the file takes it in: a path alike in all but the name.
+  std::string renamed = lines;
+  const std::string other = odd_abs.substr(0, odd_abs.size() - 1) + "d";
+  renamed.replace(renamed.find(odd_abs), odd_abs.size(), other);
+  adopt_input_files_read(renamed);
+  const std::vector<std::string> now = input_files_read();
+  BOOST_TEST(std::count(now.begin(), now.end(), other) == 1);
+  BOOST_TEST(input_file_changed_since_read(other));  // no file there: not as the child read it
+  BOOST_TEST(!input_file_changed_since_read(odd_abs));
+  adopt_input_files_read("");  // a child that read nothing new
+
+  BOOST_CHECK_THROW(adopt_input_files_read(lines.substr(0, lines.size() - 2)), std::runtime_error);
+  BOOST_CHECK_THROW(adopt_input_files_read("1 2 3 4 99 /short\n"), std::runtime_error);
+  BOOST_CHECK_THROW(adopt_input_files_read("1 2 3 4 5 /short\n"), std::runtime_error);  // length one short
+  BOOST_CHECK_THROW(adopt_input_files_read("not a line\n"), std::runtime_error);
+  BOOST_TEST(input_files_read() == now, boost::test_tools::per_element());
+  fs::remove_all(kDir);
 }

@@ -1,18 +1,23 @@
 // run_forked (tb/run/sweep.h), the forked children every sweep and study runs its items in: a
 // child that dies without a result is reported with the item's name and how it died (a SIGKILL is
 // most often the kernel's out-of-memory killer), and on_done may shorten the text it is given
-// (a study's, once runs/NAME holds the per-link figures), which is then the one returned.
+// (a study's, once runs/NAME holds the per-link figures), which is then the one returned; the
+// files a child read reach the parent.
 #include <boost/test/unit_test.hpp>
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
+#include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "routing/input_file.h"
 #include "tb/run/sweep.h"
 #include "tests/support/sc_test_main.h"
+#include "tests/tb/tb_test_util.h"
 
 using ibsc::tb::run_forked;
 
@@ -53,4 +58,38 @@ BOOST_AUTO_TEST_CASE(on_done_may_shorten_the_texts_returned) {
       });
   BOOST_TEST(calls == 4);
   BOOST_TEST(texts == (std::vector<std::string>{"0", "1", "2", "3"}), boost::test_tools::per_element());
+}
+
+// A file only a child read joins the parent's record as the child read it: a result built from
+// it names it (an MPI item's record, a probe's journal line), and an edit made after the child
+// read it shows.
+BOOST_AUTO_TEST_CASE(a_file_only_a_child_read_joins_the_parents_record) {
+  const std::string path = ibsc::tb::test::write_file("child_reads.txt", "0 1\n1 0\n");
+  const std::string abs = std::filesystem::weakly_canonical(path).string();
+  auto have = [&] {
+    const auto read = ibsc::routing::input_files_read();
+    return std::count(read.begin(), read.end(), abs);
+  };
+  BOOST_TEST(have() == 0);
+  const auto texts = run_forked(2, 1, [&](int i) {
+    if (i == 1) ibsc::routing::read_input_file(path, ibsc::routing::kPermutationFile);
+    return std::string("text ") + std::to_string(i);
+  });
+  BOOST_TEST(texts == (std::vector<std::string>{"text 0", "text 1"}), boost::test_tools::per_element());
+  BOOST_TEST(have() == 1);
+  BOOST_TEST(!ibsc::routing::input_file_changed_since_read(abs));
+  ibsc::tb::test::write_file("child_reads.txt", "0 1\n1 2\n2 0\n");
+  BOOST_TEST(ibsc::routing::input_file_changed_since_read(abs));
+
+  // A child that fails still says why, in its own words.
+  std::string message;
+  try {
+    run_forked(1, 1, [&](int) -> std::string {
+      ibsc::routing::read_input_file(path, ibsc::routing::kPermutationFile);
+      throw std::runtime_error("no such host");
+    });
+  } catch (const std::runtime_error& e) {
+    message = e.what();
+  }
+  BOOST_TEST(message == "no such host");
 }

@@ -7,10 +7,13 @@
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <string>
 
+#include "tb/run/mpi_progress.h"
 #include "tb/run/probe_journal.h"
 #include "tb/run/saturation_search.h"
 #include "tb/stats/results.h"
@@ -220,6 +223,45 @@ BOOST_AUTO_TEST_CASE(journal_gives_back_the_same_search) {
   BOOST_TEST(texts(back) == texts(plain), boost::test_tools::per_element());
   for (size_t k = 0; k < back.points.size(); ++k)
     BOOST_TEST(back.points[k].wall_seconds == kept.points[k].wall_seconds);
+}
+
+// A probe rests on the files read by the time it ends (here the permutation its traffic follows,
+// which its forked process reads again): its journal line names them, and a rerun after one of them
+// changed runs that probe again instead of taking back a point of the old file.
+BOOST_AUTO_TEST_CASE(journal_runs_again_a_probe_whose_file_changed) {
+  std::string pairs;  // host i sends to i + 32 of the 64: every flow crosses the torus
+  for (int i = 0; i < 64; ++i) pairs += std::to_string(i) + " " + std::to_string((i + 32) % 64) + "\n";
+  const std::string perm = tb::test::write_file("journal_reads_perm.txt", pairs);
+  const std::string perm_abs = std::filesystem::weakly_canonical(perm).string();
+  const testing::PreparedScenario quick(IBSC_SOURCE_DIR "/scenarios/quickstart.yaml",
+                                        {"run.warmup_ns=20000", "run.window_ns=100000", "run.drain_ns=200000",
+                                         "traffic.pattern=permutation", "traffic.permutation_file=" + perm});
+  tb::SaturationSearch search;
+  search.grid = 16;
+  search.guess = 4;
+  const std::string out = tb::test::scratch("journal_reads/out"), path = out + "/probes.jsonl";
+  auto reads_now = [&] { return tb::reads_beyond(out, ""); };
+  tb::ProbeJournal first(path, "record-a", reads_now);
+  const tb::SaturationFound kept = tb::find_saturation_step(quick.s.point, search, &first);
+  std::ifstream in(path);
+  int lines = 0;
+  for (std::string line; std::getline(in, line); ++lines)
+    BOOST_TEST(nlohmann::json::parse(line).at("reads").get<std::string>().find("read " + perm_abs + ": ") !=
+               std::string::npos);
+  BOOST_TEST(lines == static_cast<int>(kept.points.size()));
+
+  tb::ProbeJournal same(path, "record-a", reads_now);  // nothing changed: every probe comes back
+  BOOST_TEST(same.stale().empty());
+  BOOST_TEST(tb::find_saturation_step(quick.s.point, search, &same).taken_back == lines);
+
+  std::string shifted;
+  for (int i = 0; i < 64; ++i) shifted += std::to_string(i) + " " + std::to_string((i + 1) % 64) + "\n";
+  tb::test::write_file("journal_reads_perm.txt", shifted);
+  tb::ProbeJournal after_edit(path, "record-a", reads_now);
+  BOOST_TEST(after_edit.stale().size() == static_cast<size_t>(lines));
+  BOOST_TEST(after_edit.stale().front().find(perm_abs + " has changed") != std::string::npos);
+  for (const auto& p : kept.points)
+    BOOST_TEST(!after_edit.find(static_cast<int>(std::lround(p.offered_load * search.grid))));
 }
 
 BOOST_AUTO_TEST_SUITE_END()
