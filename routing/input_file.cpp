@@ -12,6 +12,8 @@
 #include <map>
 #include <mutex>
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
 namespace ibsc::routing {
 namespace {
@@ -162,24 +164,26 @@ std::string input_files_read_since(const std::vector<std::string>& before) {
 }
 
 void adopt_input_files_read(const std::string& lines) {
+  std::vector<std::pair<std::string, Stamp>> read;  // all parsed before any is taken in
   size_t at = 0;
   while (at < lines.size()) {
     unsigned long long dev = 0, ino = 0, length = 0;
     long long size = 0, mtime_ns = 0;
     int used = 0;
-    // sscanf stops at the path: LENGTH says where it ends.
+    // sscanf stops before the path: LENGTH says where it ends.
     if (std::sscanf(lines.c_str() + at, "%llu %llu %lld %lld %llu%n", &dev, &ino, &size, &mtime_ns, &length, &used) !=
             5 ||
         lines.compare(at + static_cast<size_t>(used), 1, " ") != 0 ||
         length > lines.size() - at - static_cast<size_t>(++used) ||
         lines.compare(at + static_cast<size_t>(used) + length, 1, "\n") != 0)
       throw std::runtime_error("a forked process's record of the files it read is cut short or garbled");
-    const std::string path = lines.substr(at + static_cast<size_t>(used), length);
+    read.emplace_back(lines.substr(at + static_cast<size_t>(used), length),
+                      Stamp{static_cast<dev_t>(dev), static_cast<ino_t>(ino), static_cast<off_t>(size),
+                            static_cast<int64_t>(mtime_ns)});
     at += static_cast<size_t>(used) + length + 1;
-    const std::lock_guard<std::mutex> lock(g_read_mutex);
-    read_paths().emplace(path, Stamp{static_cast<dev_t>(dev), static_cast<ino_t>(ino), static_cast<off_t>(size),
-                                     static_cast<int64_t>(mtime_ns)});
   }
+  const std::lock_guard<std::mutex> lock(g_read_mutex);
+  for (auto& [path, stamp] : read) read_paths().emplace(std::move(path), stamp);
 }
 
 bool has_control_char(std::string_view text) {

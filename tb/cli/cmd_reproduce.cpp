@@ -376,13 +376,13 @@ int reproduce(const ReproduceOptions& o, const std::string& command) {
             if (spread && !record_digest().empty() && std::filesystem::exists(progress_folder() + "/command.txt"))
               journal = ProbeJournal(progress_folder() + "/probes/" + exps[i].name + ".jsonl", record_digest(),
                                      record_reads_beyond);
-            for (const std::string& why : journal.stale())
-              std::fprintf(stderr, "ibsc: %s: a probe a stopped run had finished runs again (%s)\n",
-                           exps[i].name.c_str(), why.c_str());
             SaturationFound found = find_saturation_step(s.point, search, journal.on() ? &journal : nullptr);
             if (found.taken_back > 0)
               std::fprintf(stderr, "ibsc: %s: %d probe(s) a stopped run had finished taken back\n",
                            exps[i].name.c_str(), found.taken_back);
+            for (const std::string& why : found.run_again)
+              std::fprintf(stderr, "ibsc: %s: a probe a stopped run had finished was run again (%s)\n",
+                           exps[i].name.c_str(), why.c_str());
             taken_back_cpu = found.taken_back_cpu_seconds;
             j["saturation_step"] = found.step;
             j["saturation_grid"] = search.grid;

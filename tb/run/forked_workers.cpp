@@ -71,10 +71,11 @@ void die_with_parent(pid_t parent) {
   if (getppid() != parent) _exit(4);
 }
 
-// A worker's file holds "LENGTH\nREADS" and then its text (start): the files it read join this
-// process's record, so that what this process reports it read (an MPI item's record, a probe's
-// journal line) names them too. A worker that died may have left nothing, or a part.
-void take_reads(FinishedItem& f) {
+// A worker's file holds "LENGTH\nREADS" and then its text (start): with ADOPT, the files it
+// read join this process's record, so that what this process reports it read (a probe's
+// journal line, its experiment's record) names them too. A worker that died may have left
+// nothing, or a part.
+void take_reads(FinishedItem& f, bool adopt) {
   const size_t nl = f.text.find('\n');
   size_t n = 0;
   bool ok = nl != std::string::npos && nl > 0 && nl <= 12;
@@ -83,7 +84,7 @@ void take_reads(FinishedItem& f) {
     n = n * 10 + static_cast<size_t>(f.text[i] - '0');
   }
   ok = ok && n <= f.text.size() - nl - 1;
-  if (ok) {
+  if (ok && adopt) {
     try {
       routing::adopt_input_files_read(f.text.substr(nl + 1, n));
     } catch (const std::runtime_error&) {
@@ -92,10 +93,12 @@ void take_reads(FinishedItem& f) {
   }
   if (ok) {
     f.text.erase(0, nl + 1 + n);
-  } else {
-    // Cut short: a worker that failed is reported by how its process ended (wait()).
-    f.text = f.ok ? "its forked process ended without a whole result" : "";
+  } else if (f.ok) {  // exited cleanly, so it wrote everything: its file is not what it wrote
     f.ok = false;
+    f.died = true;
+    f.text = "its forked process ended without a whole result";
+  } else {
+    f.text.clear();  // cut short: reported by how its process ended (wait())
   }
 }
 
@@ -147,7 +150,7 @@ FinishedItem ForkedWorkers::wait(bool block) {
     f.text = read_all(fd);
     close(fd);
     f.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-    take_reads(f);
+    take_reads(f, adopt_reads_);
     if (!f.ok && f.text.empty()) {
       f.died = true;
       const std::string how = WIFSIGNALED(status)

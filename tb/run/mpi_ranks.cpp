@@ -135,7 +135,7 @@ void broadcast(bool& ok, std::string& failure, std::vector<std::string>& out) {
 
 // A rank other than 0: ask for items while a slot is free, run them, send each back.
 void work(int jobs, const WorkItem& fn) {
-  ForkedWorkers local;
+  ForkedWorkers local(/*adopt_reads=*/false);  // each item records its own reads (spread)
   bool more = true;
   for (;;) {
     while (more && local.running() < jobs) {
@@ -162,7 +162,7 @@ std::vector<std::string> lead(int n, int jobs, const WorkItem& fn, const WorkDon
     return name ? name(i) : "batch " + std::to_string(st.batch) + " item " + std::to_string(i + 1);
   };
   std::vector<std::string> out(n);
-  ForkedWorkers local;
+  ForkedWorkers local(/*adopt_reads=*/false);  // each item records its own reads (spread)
   int next = 0;
   std::set<int> told;   // ranks told "no more"
   int outstanding = 0;  // items out on other ranks

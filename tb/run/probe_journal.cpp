@@ -29,14 +29,20 @@ ProbeJournal::ProbeJournal(std::string path, std::string record, std::function<s
       const std::string why =
           j["reads"].is_string() ? changed_input(j["reads"].get<std::string>()) : "its record of files read is garbled";
       if (!why.empty()) {
-        stale_.push_back("step " + std::to_string(step) + ": " + why);
-        probes_.erase(step);  // an earlier line of the same step rests on no newer file
+        stale_[step] = why;
+        probes_.erase(step);  // the last line of a step is the one that counts
         continue;
       }
     }
     const double cpu = j.contains("cpu_seconds") && j["cpu_seconds"].is_number() ? j["cpu_seconds"].get<double>() : 0;
     probes_[step] = Probe{j["point"], cpu};
+    stale_.erase(step);  // run again since, and kept
   }
+}
+
+const std::string* ProbeJournal::stale(int step) const {
+  const auto it = stale_.find(step);
+  return it == stale_.end() ? nullptr : &it->second;
 }
 
 const ProbeJournal::Probe* ProbeJournal::find(int step) const {
@@ -66,6 +72,7 @@ void ProbeJournal::add(int step, nlohmann::json point, double cpu_seconds) {
     path_.clear();
   }
   probes_[step] = Probe{std::move(point), cpu_seconds};
+  stale_.erase(step);
 }
 
 }  // namespace ibsc::tb

@@ -17,7 +17,6 @@
 #include <functional>
 #include <map>
 #include <string>
-#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -39,14 +38,15 @@ class ProbeJournal {
   // Appends a finished probe, in one write, so that a crash leaves at most a partial last line.
   // A journal that cannot be written is turned off (with a note), not fatal: it only saves time.
   void add(int step, nlohmann::json point, double cpu_seconds);
-  // The lines of this record left out because a file their probe read has changed: "step S: why".
-  const std::vector<std::string>& stale() const { return stale_; }
+  // Why the probe at grid step STEP, which an earlier run finished, must run again (a file it
+  // rests on has changed: changed_input's words); null when there is no such probe.
+  const std::string* stale(int step) const;
 
  private:
   std::string path_, record_;
   std::function<std::string()> reads_now_;
-  std::vector<std::string> stale_;
-  bool open_line_ = false;  // the file ends inside a line (cut short): the next starts afresh
+  std::map<int, std::string> stale_;  // step -> why its last line no longer stands
+  bool open_line_ = false;            // the file ends inside a line (cut short): the next starts afresh
   std::map<int, Probe> probes_;
 };
 

@@ -64,6 +64,8 @@ SaturationFound find_saturation_step(const PointSetup& setup, const SaturationSe
       ++f.taken_back;
       f.taken_back_cpu_seconds += kept->cpu_seconds;
     } else {
+      if (const std::string* why = journal ? journal->stale(step) : nullptr)
+        f.run_again.push_back("step " + std::to_string(step) + ": " + *why);
       SweepConfig one;
       one.loads = {static_cast<double>(step) / search.grid};
       one.jobs = 1;

@@ -41,6 +41,7 @@ struct SaturationFound {
   int step = 0;                         // highest unsaturated grid step: saturation = step / grid
   std::vector<LoadPointResult> points;  // every probe, by offered load
   int taken_back = 0;                   // probes taken from the journal instead of run
+  std::vector<std::string> run_again;   // journal probes run again: "step S: why" (ProbeJournal::stale)
   double taken_back_cpu_seconds = 0;    // what they had cost when they ran
 };
 

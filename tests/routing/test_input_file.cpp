@@ -108,6 +108,8 @@ BOOST_AUTO_TEST_CASE(reads_pass_from_child_to_parent) {
   BOOST_CHECK_THROW(adopt_input_files_read("1 2 3 4 99 /short\n"), std::runtime_error);
   BOOST_CHECK_THROW(adopt_input_files_read("1 2 3 4 5 /short\n"), std::runtime_error);  // length one short
   BOOST_CHECK_THROW(adopt_input_files_read("not a line\n"), std::runtime_error);
+  // A whole first line and a garbled second: neither is taken in.
+  BOOST_CHECK_THROW(adopt_input_files_read("1 2 3 4 6 /whole\n1 2 3 4 9 /cut\n"), std::runtime_error);
   BOOST_TEST(input_files_read() == now, boost::test_tools::per_element());
   fs::remove_all(kDir);
 }

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "routing/input_file.h"
+#include "tb/run/forked_workers.h"
 #include "tb/run/sweep.h"
 #include "tests/support/sc_test_main.h"
 #include "tests/tb/tb_test_util.h"
@@ -81,15 +82,33 @@ BOOST_AUTO_TEST_CASE(a_file_only_a_child_read_joins_the_parents_record) {
   ibsc::tb::test::write_file("child_reads.txt", "0 1\n1 2\n2 0\n");
   BOOST_TEST(ibsc::routing::input_file_changed_since_read(abs));
 
-  // A child that fails still says why, in its own words.
+  // A child that fails after reading a file of its own still says why, in its own words.
+  const std::string other = ibsc::tb::test::write_file("child_reads_2.txt", "0 1\n");
   std::string message;
   try {
     run_forked(1, 1, [&](int) -> std::string {
-      ibsc::routing::read_input_file(path, ibsc::routing::kPermutationFile);
+      ibsc::routing::read_input_file(other, ibsc::routing::kPermutationFile);
       throw std::runtime_error("no such host");
     });
   } catch (const std::runtime_error& e) {
     message = e.what();
   }
   BOOST_TEST(message == "no such host");
+}
+
+// An MPI rank runs unrelated items one after another: what one item's process read must not
+// join the rank's record, or every later item's record would name it.
+BOOST_AUTO_TEST_CASE(workers_that_do_not_adopt_leave_the_record_alone) {
+  const std::string path = ibsc::tb::test::write_file("sibling_reads.txt", "0 1\n1 0\n");
+  const std::string abs = std::filesystem::weakly_canonical(path).string();
+  ibsc::tb::ForkedWorkers rank(/*adopt_reads=*/false);
+  rank.start(0, [&](int) {
+    ibsc::routing::read_input_file(path, ibsc::routing::kPermutationFile);
+    return std::string("done");
+  });
+  const ibsc::tb::FinishedItem f = rank.wait(true);
+  BOOST_TEST(f.ok);
+  BOOST_TEST(f.text == "done");
+  const auto read = ibsc::routing::input_files_read();
+  BOOST_TEST(std::count(read.begin(), read.end(), abs) == 0);
 }

@@ -182,6 +182,25 @@ BOOST_AUTO_TEST_CASE(journal_file) {
   cut.add(44, nlohmann::json::parse(R"({"offered_load":0.34375})"), 3.0);
   BOOST_TEST(tb::ProbeJournal(path, "record-a").find(44));
   BOOST_TEST(tb::ProbeJournal(path, "record-a").find(40));
+
+  // The last line of a step counts: one resting on a file that is gone, then the same step run
+  // again (taken back); a kept step, then a line of it resting on a gone file (run again).
+  const std::string gone = R"("reads":"read /nonexistent/ibsc-perm.txt: 0123456789abcdef\n")";
+  std::ofstream(path, std::ios::app) << R"({"record":"record-a","step":52,"point":{},)" << gone << "}\n"
+                                     << R"({"record":"record-a","step":52,"point":{"offered_load":0.40625}})"
+                                     << "\n"
+                                     << R"({"record":"record-a","step":48,"point":{},)" << gone << "}\n"
+                                     << R"({"record":"record-a","step":40,"point":{},"reads":7})"
+                                     << "\n";
+  tb::ProbeJournal last(path, "record-a");
+  BOOST_TEST(last.find(52));
+  BOOST_TEST(!last.stale(52));
+  BOOST_TEST(!last.find(48));
+  BOOST_TEST_REQUIRE(last.stale(48));
+  BOOST_TEST(*last.stale(48) == "/nonexistent/ibsc-perm.txt is gone");
+  BOOST_TEST(!last.find(40));  // its record of files read is not text
+  BOOST_TEST(last.stale(40));
+  BOOST_TEST(last.find(44));
 }
 
 // A journal it cannot write to turns itself off instead of failing the search.
@@ -251,17 +270,30 @@ BOOST_AUTO_TEST_CASE(journal_runs_again_a_probe_whose_file_changed) {
   BOOST_TEST(lines == static_cast<int>(kept.points.size()));
 
   tb::ProbeJournal same(path, "record-a", reads_now);  // nothing changed: every probe comes back
-  BOOST_TEST(same.stale().empty());
   BOOST_TEST(tb::find_saturation_step(quick.s.point, search, &same).taken_back == lines);
 
   std::string shifted;
   for (int i = 0; i < 64; ++i) shifted += std::to_string(i) + " " + std::to_string((i + 1) % 64) + "\n";
   tb::test::write_file("journal_reads_perm.txt", shifted);
   tb::ProbeJournal after_edit(path, "record-a", reads_now);
-  BOOST_TEST(after_edit.stale().size() == static_cast<size_t>(lines));
-  BOOST_TEST(after_edit.stale().front().find(perm_abs + " has changed") != std::string::npos);
-  for (const auto& p : kept.points)
-    BOOST_TEST(!after_edit.find(static_cast<int>(std::lround(p.offered_load * search.grid))));
+  for (const auto& p : kept.points) {
+    const int step = static_cast<int>(std::lround(p.offered_load * search.grid));
+    BOOST_TEST(!after_edit.find(step));
+    BOOST_REQUIRE(after_edit.stale(step));
+    BOOST_TEST(*after_edit.stale(step) == perm_abs + " has changed");
+  }
+  // The search runs them again, and says so for each it reaches (the new permutation may lead
+  // it to other steps too).
+  std::set<int> stale_steps;
+  for (const auto& p : kept.points) stale_steps.insert(static_cast<int>(std::lround(p.offered_load * search.grid)));
+  const tb::SaturationFound rerun = tb::find_saturation_step(quick.s.point, search, &after_edit);
+  BOOST_TEST(rerun.taken_back == 0);
+  size_t both = 0;
+  for (const auto& p : rerun.points)
+    both += stale_steps.count(static_cast<int>(std::lround(p.offered_load * search.grid)));
+  BOOST_TEST(both > 0u);
+  BOOST_TEST(rerun.run_again.size() == both);
+  for (int step : stale_steps) BOOST_TEST(!after_edit.stale(step) == !!after_edit.find(step));  // run again: kept
 }
 
 BOOST_AUTO_TEST_SUITE_END()
