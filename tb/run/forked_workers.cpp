@@ -8,16 +8,17 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "routing/input_file.h"
+#include "tb/run/mpi_progress.h"
 
 namespace ibsc::tb {
 namespace {
@@ -71,34 +72,23 @@ void die_with_parent(pid_t parent) {
   if (getppid() != parent) _exit(4);
 }
 
-// A worker's file holds "LENGTH\nREADS" and then its text (start): with ADOPT, the files it
-// read join this process's record, so that what this process reports it read (a probe's
-// journal line, its experiment's record) names them too. A worker that died may have left
-// nothing, or a part.
+// A worker's file holds its reads and then its text (pack_reads): with ADOPT, the files it read
+// join this process's record, so that what this process reports it read (a probe's journal
+// line, its experiment's record) names them too. A worker that died may have left nothing, or a
+// part.
 void take_reads(FinishedItem& f, bool adopt) {
-  const size_t nl = f.text.find('\n');
-  size_t n = 0;
-  bool ok = nl != std::string::npos && nl > 0 && nl <= 12;
-  for (size_t i = 0; ok && i < nl; ++i) {
-    ok = std::isdigit(static_cast<unsigned char>(f.text[i])) != 0;
-    n = n * 10 + static_cast<size_t>(f.text[i] - '0');
-  }
-  ok = ok && n <= f.text.size() - nl - 1;
-  if (ok && adopt) {
-    try {
-      routing::adopt_input_files_read(f.text.substr(nl + 1, n));
-    } catch (const std::runtime_error&) {
-      ok = false;
+  try {
+    auto [reads, text] = unpack_reads(f.text);
+    if (adopt) routing::adopt_input_files_read(reads);
+    f.text = std::move(text);
+  } catch (const std::runtime_error&) {
+    if (f.ok) {  // exited cleanly, so it wrote everything: its file is not what it wrote
+      f.ok = false;
+      f.died = true;
+      f.text = "its forked process ended without a whole result";
+    } else {
+      f.text.clear();  // cut short: reported by how its process ended (wait())
     }
-  }
-  if (ok) {
-    f.text.erase(0, nl + 1 + n);
-  } else if (f.ok) {  // exited cleanly, so it wrote everything: its file is not what it wrote
-    f.ok = false;
-    f.died = true;
-    f.text = "its forked process ended without a whole result";
-  } else {
-    f.text.clear();  // cut short: reported by how its process ended (wait())
   }
 }
 
@@ -128,7 +118,7 @@ void ForkedWorkers::start(int index, const WorkItem& fn) {
     }
     // The files this worker read that its parent had not, ahead of its text (wait() takes them in).
     const std::string reads = routing::input_files_read_since(read_before);
-    write_all(fd, std::to_string(reads.size()) + "\n" + reads + text);
+    write_all(fd, pack_reads(reads, text));
     std::fflush(nullptr);
     _exit(code);  // no exit handlers: they belong to the parent (and, under mpirun, to MPI)
   }

@@ -4,8 +4,6 @@
 #include <cmath>
 #include <functional>
 
-#include <nlohmann/json.hpp>
-
 #include "tb/run/forked_workers.h"
 #include "tb/run/sweep.h"
 
@@ -59,8 +57,7 @@ SaturationFound find_saturation_step(const PointSetup& setup, const SaturationSe
   f.step = search_saturation_step(search, [&](int step) {
     LoadPointResult p;
     if (const ProbeJournal::Probe* kept = journal ? journal->find(step) : nullptr) {
-      p = point_from_json(kept->point);
-      p.wall_seconds = kept->point.value("__wall_seconds", 0.0);
+      p = point_with_wall_seconds(kept->point);
       ++f.taken_back;
       f.taken_back_cpu_seconds += kept->cpu_seconds;
     } else {
@@ -71,11 +68,7 @@ SaturationFound find_saturation_step(const PointSetup& setup, const SaturationSe
       one.jobs = 1;
       const double cpu0 = children_cpu_seconds();  // the probe runs in a child (run_sweep)
       p = run_sweep(setup, one).front();
-      if (journal) {
-        nlohmann::json j = nlohmann::json::parse(to_json(p).dump());
-        j["__wall_seconds"] = p.wall_seconds;
-        journal->add(step, std::move(j), children_cpu_seconds() - cpu0);
-      }
+      if (journal) journal->add(step, point_with_wall_seconds(p), children_cpu_seconds() - cpu0);
     }
     ProbeOutcome o;
     o.saturated = p.saturated;

@@ -86,21 +86,26 @@ std::vector<LoadPointResult> run_points(const PointSetup& s, const std::vector<d
     if (s.run.progress)
       std::fprintf(stderr, "  %s: done, accepted %.4f B/ns/switch, avg latency %.0f ns, %.1f s\n", label,
                    r.accepted_bytes_per_ns_per_switch, r.avg_latency_ns, r.wall_seconds);
-    nlohmann::json j = nlohmann::json::parse(to_json(r).dump());
-    j["__wall_seconds"] = r.wall_seconds;
-    return j.dump();
+    return point_with_wall_seconds(r).dump();
   };
   auto texts = run_forked(static_cast<int>(loads.size()), jobs, item, {}, label_of);
   std::vector<LoadPointResult> pts;
-  for (const auto& t : texts) {
-    auto j = nlohmann::json::parse(t);
-    LoadPointResult r = point_from_json(j);
-    r.wall_seconds = j.value("__wall_seconds", 0.0);
-    pts.push_back(std::move(r));
-  }
+  for (const auto& t : texts) pts.push_back(point_with_wall_seconds(nlohmann::json::parse(t)));
   return pts;
 }
 }  // namespace
+
+nlohmann::json point_with_wall_seconds(const LoadPointResult& r) {
+  nlohmann::json j = nlohmann::json::parse(to_json(r).dump());
+  j["__wall_seconds"] = r.wall_seconds;
+  return j;
+}
+
+LoadPointResult point_with_wall_seconds(const nlohmann::json& j) {
+  LoadPointResult r = point_from_json(j);
+  r.wall_seconds = j.value("__wall_seconds", 0.0);
+  return r;
+}
 
 std::vector<LoadPointResult> run_sweep(const PointSetup& s, const SweepConfig& cfg) {
   cfg.validate();

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "routing/enum_names.h"
 #include "tb/run/run_point.h"
 #include "tb/run/work_spread.h"
@@ -40,6 +42,11 @@ struct SweepConfig {
 // Runs the sweep; points come back sorted by offered load. Throws on the first failing point
 // (deadlock, violated invariant), with that point's message.
 std::vector<LoadPointResult> run_sweep(const PointSetup& setup, const SweepConfig& cfg);
+
+// A load point as its forked process hands it back (to_json, with the wall seconds the results
+// leave out) and as it is read again; the saturation search's journal keeps it in this form.
+nlohmann::json point_with_wall_seconds(const LoadPointResult& r);
+LoadPointResult point_with_wall_seconds(const nlohmann::json& j);
 
 // Runs fn(i) for i in [0, n) in child processes, at most `jobs` at once; each child returns a
 // JSON text. Used by the sweep and by studies; on_done(i, text), if given, runs in the parent
