@@ -231,6 +231,14 @@ void write_experiment_csvs(const std::string& dir, const StudyRun& run) {
   std::ofstream(dir + "/.gitignore") << "runs/\n";
 }
 
+void write_run_times(std::ostream& md, const StudyRun& run, const std::string& intro) {
+  md << "\n## Run times\n\n" << intro << "| experiment | probes | wall s | CPU s |\n|---|---|---|---|\n";
+  for (const auto& r : run.results)
+    if (!r.not_built)
+      md << "| " << r.exp.name << " | " << r.points.size() << " | " << fmt::format("{:.1f}", r.wall_seconds) << " | "
+         << fmt::format("{:.1f}", r.cpu_seconds) << " |\n";
+}
+
 std::vector<std::string> write_study_report(const std::string& dir, const StudyRun& run) {
   if (run.study->report == "voqsw") return write_voqsw_report(dir, run);
   if (run.study->report == "in-order-adaptive") return write_inorder_report(dir, run);

@@ -91,6 +91,11 @@ std::vector<std::string> study_failures(const StudyRun& run, double tolerance);
 // dir/.gitignore (runs/, the per-experiment results, stays out of git).
 void write_experiment_csvs(const std::string& dir, const StudyRun& run);
 
+// "## Run times": each built experiment's probes, wall and CPU seconds (CPU of its process and
+// the workers it forked, probes taken back from a resumed run included). The CPU figure is the
+// one a shared machine does not blur; a finished MPI run keeps no other record of it.
+void write_run_times(std::ostream& md, const StudyRun& run, const std::string& intro);
+
 // A figure's second title line: the network's topology, the pattern(s) and the packet size, taken
 // from the study's axis values ("irregular:8:seed=1:regular=1, uniform, 32-byte packets").
 std::string figure_subtitle(const Study& s, const std::string& network, const std::vector<std::string>& patterns,

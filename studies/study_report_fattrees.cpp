@@ -141,10 +141,7 @@ std::vector<std::string> write_fat_trees_report(const std::string& dir, const St
   for (const auto& [key, r] : run.routed)
     md << "| " << key << " | " << r.sls << " | " << r.vls << " | " << r.lmc << " | " << (r.check.ok() ? "pass" : "FAIL")
        << " |\n";
-  md << "\n## Run times\n\n| experiment | probes | wall s |\n|---|---|---|\n";
-  for (const auto& r : run.results)
-    if (!r.not_built)
-      md << "| " << r.exp.name << " | " << r.points.size() << " | " << fmt::format("{:.1f}", r.wall_seconds) << " |\n";
+  write_run_times(md, run, "");
   if (!s.notes.empty()) {
     md << "\n## Notes\n\n";
     for (const auto& n : s.notes) md << "- " << n << "\n";

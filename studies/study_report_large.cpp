@@ -375,11 +375,9 @@ std::vector<std::string> write_large_direct_report(const std::string& dir, const
   for (const auto& [key, rt] : run.routed)
     md << "| " << key << " | " << rt.sls << " | " << rt.vls << " | " << (rt.check.ok() ? "pass" : "FAIL") << " |\n";
 
-  md << "\n## Run times\n\nWall seconds per experiment (all its probes; the machine is shared) and probes run:\n\n"
-     << "| experiment | probes | wall s |\n|---|---|---|\n";
-  for (const auto& r : run.results)
-    if (!r.not_built)
-      md << "| " << r.exp.name << " | " << r.points.size() << " | " << fmt::format("{:.1f}", r.wall_seconds) << " |\n";
+  write_run_times(md, run,
+                  "Probes run and seconds per experiment, all its probes: wall (the machine is shared) and CPU (the "
+                  "experiment's process and its forked workers).\n\n");
 
   if (!s.notes.empty()) {
     md << "\n## Notes\n\n";

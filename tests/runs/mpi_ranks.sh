@@ -10,7 +10,7 @@
 #     killed once a point is back while it holds one; the rerun keeps what had finished and
 #     writes the results of one process.
 #  2. `ibsc reproduce --quick` (seeds/001, 12 of its 20 experiments) on 2 ranks: every file byte for byte
-#     that of one process, but for the wall-clock figures (README.md's "in N s" and seconds per
+#     that of one process, but for the clock figures (README.md's "in N s", wall and CPU seconds per
 #     experiment, saturation.csv's wall_seconds), which differ between any two runs.
 #  3. The same with rank 1 killed (SIGKILL) once 4 experiments are finished, while it holds one: mpirun fails, rank 0
 #     names rank 1 and the experiment it held; the rerun, with another --jobs (which the record's
@@ -121,10 +121,10 @@ mv "$out" "$work/long3"
 diff -r "$work/long1" "$work/long3" || fail "the resumed sweep differs from one process"
 echo "sweep rerun: $kept load point(s) kept from the killed run, results those of one process"
 
-# The wall-clock figures and the count of processes out (the rerun below has another --jobs),
+# The clock figures and the count of processes out (the rerun below has another --jobs),
 # every other byte kept.
 normalise() {
-  sed -E -i 's/ in [0-9]+ s \([0-9.]+ min\) on [0-9]+ processes;/ in T s (T min) on P processes;/; s/^(\| [^|]+ \| [0-9]+ \| )[0-9.]+ \|$/\1T |/' "$1/README.md"
+  sed -E -i 's/ in [0-9]+ s \([0-9.]+ min\) on [0-9]+ processes;/ in T s (T min) on P processes;/; s/^(\| [^|]+ \| [0-9]+ \| )[0-9.]+ \| [0-9.]+ \|$/\1T | T |/' "$1/README.md"
   awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "wall_seconds") c = i } NR > 1 && c { $c = "T" } 1' \
     "$1/saturation.csv" >"$1/saturation.tmp" && mv "$1/saturation.tmp" "$1/saturation.csv"
 }
@@ -147,6 +147,18 @@ for name in $(grep -o '"key":"q-[^"]*"' "$rec" | cut -d'"' -f4); do
 done
 # One finished experiment's files lost (say, a `git clean`): the rerun runs it again.
 lost=$(grep -o '"key":"q-[^"]*"' "$rec" | head -1 | cut -d'"' -f4)
+# Another, kept: its CPU seconds are only in the record, which the rerun removes; the report's
+# run-times table must carry them over.
+# The one of most CPU seconds, so that a lost figure cannot pass for a small one (0.0).
+keep="" keep_cpu=0
+for name in $(grep -o '"key":"q-[^"]*"' "$rec" | cut -d'"' -f4); do
+  [ "$name" = "$lost" ] && continue
+  cpu=$(grep "\"key\":\"$name\"" "$rec" | grep -o 'cpu_seconds\\":[0-9.e+-]*' | cut -d: -f2)
+  [ -n "$cpu" ] || fail "no cpu_seconds in the record of $name: $(grep "$name" "$rec" | head -c 300)"
+  awk -v a="$cpu" -v b="$keep_cpu" 'BEGIN { exit !(a > b) }' && keep=$name keep_cpu=$cpu
+done
+keep_cpu=$(LC_ALL=C printf '%.1f' "$keep_cpu")
+[ -n "$keep" ] && [ "$keep_cpu" != 0.0 ] || fail "no kept experiment with CPU seconds in the record: $(head -c 300 "$rec")"
 rm -r "$out/runs/$lost"
 "${mpi[@]}" "$ibsc" "${study[@]}" --jobs 2 >"$work/study4.log" 2>&1 || fail "the rerun: $(tail -5 "$work/study4.log")"
 grep -q "^ibsc: $lost: finished by the earlier run, but .*runs/$lost/results.json is missing: it runs again" \
@@ -160,6 +172,9 @@ grep -qE "^ibsc: $lost: [1-9][0-9]* probe\(s\) a stopped run had finished taken 
 ran=$(grep -c '^\[' "$work/study4.log")
 echo "rerun: $kept experiments kept from the killed run; $ran reported done"
 [ -e "$out/mpi-progress" ] && fail "$out/mpi-progress is left after the report"
+grep -qE "^\| $keep \| [0-9]+ \| [0-9.]+ \| $keep_cpu \|$" "$out/README.md" ||
+  fail "the report lost $keep's CPU seconds ($keep_cpu in the record): $(grep "^| $keep " "$out/README.md")"
+echo "rerun: $keep keeps its recorded $keep_cpu CPU s in the run-times table"
 mv "$out" "$work/study4" && normalise "$work/study4"
 diff -r "$work/study1" "$work/study4" || fail "the resumed study differs from one process"
 echo "PASS"

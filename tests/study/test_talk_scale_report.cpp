@@ -88,8 +88,8 @@ BOOST_AUTO_TEST_CASE(adaptive_table_says_what_its_probes_say) {
     const double offered = std::strtod(r["offered_load"].c_str(), nullptr);
     probes[r["experiment"]].push_back(
         {offered, pct(r["offered_load"]) + (ok ? " ok (" : " saturated (") + pct(r["accepted_fraction"]) + ")", ok});
-    // Empty where the run's CPU seconds were not kept (a finished MPI run keeps wall seconds
-    // only, README.md's run times): the table then says "- (W s wall)".
+    // Empty where the run's CPU seconds were not kept (a finished MPI run of a build before
+    // 2026-12-01 kept wall seconds only, README.md's run times): the table then says "- (W s wall)".
     cpu[r["experiment"]] = r["experiment_cpu_seconds"];
   }
 
