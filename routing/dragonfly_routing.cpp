@@ -9,11 +9,20 @@
 //           group thus sends its traffic for one far group over its own cables, spread by
 //           destination, instead of all of it over the one cable between the two groups.
 //           Destinations in the source's own group are reached by the direct local hop.
+//           The modulus (routing.gsid_modulus, routing.h): the switch's own cable count by
+//           default; with `h` the dragonfly's h, a residue past this switch's cables going the
+//           static way. They differ where groups lack cables (fewer groups than a x h + 1): on
+//           the talk's dragonfly the switches with 7 cables of 8 spread by mod 7, and every group
+//           reaches the highest-numbered groups through its 7-cable switch, so those cables carry
+//           1.5 times their share and the uniform bound falls from 50.4% (h) to 38.3%.
 // VLs: the HCA sends on VL 0 and every global hop raises the VL by one (VL2VL: out VL = in VL
 // + 1 toward a global port, kept toward a local one), so the dependencies only go
 // local VL0 -> global VL1 -> local VL1 -> global VL2 -> local VL2: acyclic; static uses VLs
-// 0-1, gsid 0-2. The LFT copy of input VL 0 (the source switch) is where gsid differs.
+// 0-1, gsid 0-2. The LFT copy of input VL 0 (the source switch) is where gsid differs. With
+// gsid_modulus `h` a host's packet that takes a local hop first (within its group, or a residue
+// its switch lacks a cable for) goes on VL 1 from there: local VL1 -> global VL2 -> local VL2.
 // Groups come from the switch names the dragonfly generator gives (G<group>S<switch>).
+#include <algorithm>
 #include <map>
 #include <string>
 
@@ -70,16 +79,28 @@ TableSet route_dragonfly(const Topology& t, const RoutingOptions& opt, bool gsid
   VlRules r;
   r.name = name;
   r.vls = gsid ? 3 : 2;
+  size_t h = 0;  // the most global cables of a switch: the dragonfly's h
+  for (const auto& g : global_ports) h = std::max(h, g.size());
+  const bool by_h = opt.gsid_modulus == GsidModulus::H;
   r.candidates = [&](int s, int v, int dst, std::vector<PortCandidate>& out) {
     if (gsid && v == 0 && group[s] != group[dst] && !global_ports[s].empty()) {
-      out.push_back({static_cast<PortNum>(global_ports[s][dst % global_ports[s].size()]), 0});
-      return;
+      const size_t i = dst % (by_h ? h : global_ports[s].size());
+      if (i < global_ports[s].size()) {
+        out.push_back({static_cast<PortNum>(global_ports[s][i]), 0});
+        return;
+      }
     }
     out.push_back({minimal(s, dst), 0});
   };
-  r.next_vl = [&](int s, int, int out_port, int v) {
+  r.next_vl = [&](int s, int in_port, int out_port, int v) {
     const int x = t.nodes[s].ports[out_port].node;
-    return static_cast<Vl>(group[x] != group[s] ? std::min(v + 1, r.vls - 1) : v);
+    if (group[x] != group[s]) return static_cast<Vl>(std::min(v + 1, r.vls - 1));
+    // With `h`, a source's residue it has no cable for leaves by a local hop: on VL 1, so that
+    // the switch it reaches routes it minimally (VL 0's tables there would spread it again).
+    // Only a host's own traffic arrives on VL 0, and only then does a local hop raise it.
+    const int from = t.nodes[s].ports[in_port].node;
+    if (gsid && by_h && v == 0 && from >= S) return Vl{1};
+    return static_cast<Vl>(v);
   };
   r.first_vl = [](int, int) { return Vl{0}; };
   return build_vl_tables(t, r);

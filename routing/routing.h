@@ -32,6 +32,19 @@ inline constexpr EnumName<ShortestPathChoice> kShortestPathChoiceNames[] = {
 };
 constexpr const auto& enum_names(ShortestPathChoice) { return kShortestPathChoiceNames; }
 
+// GSID's choice of the source switch's global cable (dragonfly_routing.cpp): the destination
+// switch's index modulo this switch's own global cables (Cables, the default), or modulo the
+// dragonfly's h, the most global cables any switch has (H), where a destination whose residue
+// names a cable this switch lacks goes the static (minimal) way. The two differ only on a
+// dragonfly with fewer groups than a x h + 1, whose groups each lack cables (the talk's: 128
+// groups of 16 switches with 8 cables, one switch per group with 7).
+enum class GsidModulus { Cables, H };
+inline constexpr EnumName<GsidModulus> kGsidModulusNames[] = {
+    {GsidModulus::Cables, "cables"},
+    {GsidModulus::H, "h"},
+};
+constexpr const auto& enum_names(GsidModulus) { return kGsidModulusNames; }
+
 // The routings (routing.algorithm, `ibsc route --routing`), dispatched by compute_routing; File
 // reads tables computed elsewhere (lft_file), Opensm runs the real OpenSM (opensm_engine.h).
 // Adding one: an enumerator, its row below (the order of `ibsc route --metrics`, the README and
@@ -104,11 +117,12 @@ struct RoutingOptions {
                          // (seeds/001's VL-counting routings: their VL budget, 0 = 8)
   int k = 0;             // distance / deflection: up to k hops beyond a minimal path (first VL
                          // d(src, dst) + k - 1; 0: minimal moves only; distance.cpp)
-  uint64_t seed = 1;     // tie-breaking among equally good choices
-  int max_lmc = 7;       // destination renaming may use up to 2^max_lmc LIDs per host
-                         // (lowered to what the unicast LID range allows)
-  int lmc = 0;           // fattree, fattree-ar: 2^lmc LIDs per host, each on its own up-path
-                         // (refused when they do not fit the unicast LIDs)
+  GsidModulus gsid_modulus = GsidModulus::Cables;  // gsid: how the source picks its global cable
+  uint64_t seed = 1;                               // tie-breaking among equally good choices
+  int max_lmc = 7;                                 // destination renaming may use up to 2^max_lmc LIDs per host
+                                                   // (lowered to what the unicast LID range allows)
+  int lmc = 0;                                     // fattree, fattree-ar: 2^lmc LIDs per host, each on its own up-path
+                                                   // (refused when they do not fit the unicast LIDs)
   // VOQsw options beyond seeds/004 (both off: the paper's algorithm; routing/voqsw.h):
   bool voq_hca = false;     // tuples at the HCAs too: the HCA's SL2VL picks the first switch's VOQ
   bool voq_spread = false;  // SLs kept out of considered neighbours' VLs where they can be, and

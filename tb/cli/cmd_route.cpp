@@ -47,8 +47,9 @@ struct RouteCmdOptions {
   int lmc = 0;  // --lmc: fattree's LIDs per host, 2^lmc
   int vls = 0;
   int k = 0;
-  int hosts = -1;  // --hosts: hosts per switch; -1 keeps the spec's own (or its default)
-  int ports = -1;  // --ports: ports per switch; -1 keeps the spec's own (0 = just enough)
+  std::string gsid_modulus;  // --gsid-modulus: cables | h (routing.h); empty: the default
+  int hosts = -1;            // --hosts: hosts per switch; -1 keeps the spec's own (or its default)
+  int ports = -1;            // --ports: ports per switch; -1 keeps the spec's own (0 = just enough)
   int max_sls = 16;
   int max_vls = 15;
   int sls = 0;  // --sls: voqsw's SL budget, vn's networks; 0: the algorithm's choice
@@ -296,6 +297,15 @@ int route(const RouteCmdOptions& opt) {
   if ((!opt.opensm_engine.empty() || !opt.opensm_options.empty() || !opt.opensm_dir.empty()) &&
       !(given && *given == A::Opensm))
     throw std::invalid_argument("--opensm-engine, --opensm-options and --opensm-dir need --routing opensm");
+  routing::GsidModulus gsid_modulus = routing::GsidModulus::Cables;
+  if (!opt.gsid_modulus.empty()) {
+    if (!(given && *given == A::Gsid)) throw std::invalid_argument("--gsid-modulus needs --routing gsid");
+    const auto m = parse_enum<routing::GsidModulus>(opt.gsid_modulus);
+    if (!m)
+      throw std::invalid_argument("--gsid-modulus '" + routing::printable(opt.gsid_modulus) +
+                                  "' is not one of: " + enum_choice_list<routing::GsidModulus>());
+    gsid_modulus = *m;
+  }
   if (!opt.import_dir.empty()) {
     if (given && *given != A::File)
       throw std::invalid_argument("--import-opensm reads the tables; it cannot be combined with --routing " +
@@ -349,6 +359,7 @@ int route(const RouteCmdOptions& opt) {
     ro.algorithm = a;
     ro.vls = opt.vls;
     ro.k = opt.k;
+    ro.gsid_modulus = gsid_modulus;
     ro.lmc = opt.lmc;
     ro.max_sls = sls_is_budget ? opt.sls : opt.max_sls;
     ro.max_vls = opt.max_vls;
@@ -523,6 +534,9 @@ void add_route_command(CLI::App& app) {
       ->check(CLI::Range(0, 15));
   c->add_option("-k", opt->k, "distance, deflection: up to k hops beyond a minimal path (seeds/001's +k; 0: minimal)")
       ->check(CLI::Range(0, 15));
+  c->add_option("--gsid-modulus", opt->gsid_modulus,
+                "gsid: the source's global cable is the destination switch mod `cables` (its own, the default) or "
+                "mod `h` (the most any switch has; a residue past its own cables goes the static way)");
   c->add_option("--dot", opt->dot, "write the topology as Graphviz");
   c->add_option("--seed", opt->seed, "tie-breaking seed")->transform(whole_number(0, UINT64_MAX));
   c->add_option("--max-memory-gb", opt->max_memory_gb,

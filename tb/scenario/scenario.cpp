@@ -126,6 +126,9 @@ Scenario load_scenario(ConfigReader cfg, const std::string& path, const std::vec
   if (r.has("routing.k") && ro.algorithm != A::Distance && ro.algorithm != A::Deflection)
     r.fail("routing.k", "only routings distance and deflection read it (routing.algorithm is '" + algorithm + "')");
   ro.k = r.get<int>("routing.k");
+  if (r.has("routing.gsid_modulus") && ro.algorithm != A::Gsid)
+    r.fail("routing.gsid_modulus", "only routing gsid reads it (routing.algorithm is '" + algorithm + "')");
+  ro.gsid_modulus = r.get<routing::GsidModulus>("routing.gsid_modulus");
   // fattree's LIDs per host (routing.max_lmc bounds the other routings' destination renaming).
   if (r.has("routing.lmc") && ro.algorithm != A::Fattree && ro.algorithm != A::FattreeAr)
     r.fail("routing.lmc", "only routings fattree and fattree-ar read it (routing.algorithm is '" + algorithm +

@@ -104,6 +104,11 @@ std::vector<Key> declare() {
               "switch keeps it and each switch-to-switch hop after lowers it, so k extra hops are allowed; k = 0 "
               "is plain Distance; diameter + k VLs must fit `routing.vls` (0: the talk's 8)")
           .when_set(),
+      choice_key("routing.gsid_modulus", ro.gsid_modulus,
+                 "`gsid`: the source switch takes global cable (destination switch mod `cables`, its own count) or "
+                 "(mod `h`, the most any switch has; a residue past its own cables goes the static way). They differ "
+                 "only where groups lack cables (fewer than a x h + 1 groups, as the talk's 128): routing/README.md")
+          .when_set(),
       int_key("routing.lmc", ro.lmc, 0, routing::kMaxLmc, "",
               "`fattree`, `fattree-ar`: 2^lmc LIDs per host, each routed on its own up-path, the HCA drawing one per "
               "packet; hosts x 2^lmc must fit the unicast LIDs (LMC 1 at 16,384 hosts)")

@@ -276,6 +276,35 @@ BOOST_AUTO_TEST_CASE(bound_gives_the_channel_load_bounds_of_a_ring) {
 }
 
 // Adaptive tables are walked along their primary ports only, and the output says so.
+// GSID's modulus (routing.h) on dragonflies of a = 4, h = 2, p = 2. The figures were computed
+// apart from IBSC, by a walk of the rule of routing/dragonfly_routing.cpp over the `--dot`
+// wiring: with 8 groups (one short of a x h + 1; 64 hosts) each group's G?S3 has one cable, and
+// by its own count it sends every far destination over it: G7S3 port 4 carries 208 of the 63
+// shares a host's rate is split into (3.30 host rates, bound 30.3%); by h the busiest carries
+// 112/63 (56.25%). With 9 groups (72 hosts) both give 120/71 (59.2%).
+BOOST_AUTO_TEST_CASE(bound_of_gsid_by_its_modulus) {
+  const auto bound = [](const std::string& spec, const std::string& modulus) {
+    std::string out;
+    BOOST_TEST(run({"--topology", spec, "--routing", "gsid", "--gsid-modulus", modulus, "--bound", "uniform", "--json"},
+                   out) == 0,
+               out);
+    return nlohmann::json::parse(out)["bounds"][0];
+  };
+  const auto own = bound("dragonfly:a=4,h=2,p=2,g=8", "cables"), by_h = bound("dragonfly:a=4,h=2,p=2,g=8", "h");
+  const auto tol = boost::test_tools::tolerance(1e-9);
+  BOOST_TEST(own["busiest_share"].get<double>() == 208.0 / 63, tol);
+  BOOST_TEST(own["busiest_channel"].get<std::string>() == "switch G7S3 port 4");
+  BOOST_TEST(by_h["busiest_share"].get<double>() == 112.0 / 63, tol);
+  BOOST_TEST(by_h["routed_percent"].get<double>() == 56.25, tol);
+  for (const char* m : {"cables", "h"})
+    BOOST_TEST(bound("dragonfly:a=4,h=2,p=2", m)["busiest_share"].get<double>() == 120.0 / 71, tol);
+  std::string out;
+  BOOST_TEST(run({"--topology", "dragonfly:a=4,h=2,p=2", "--routing", "static", "--gsid-modulus", "h"}, out) != 0);
+  BOOST_TEST(out.find("--gsid-modulus needs --routing gsid") != std::string::npos, out);
+  BOOST_TEST(run({"--topology", "dragonfly:a=4,h=2,p=2", "--routing", "gsid", "--gsid-modulus", "dst"}, out) != 0);
+  BOOST_TEST(out.find("--gsid-modulus 'dst' is not one of: cables, h") != std::string::npos, out);
+}
+
 BOOST_AUTO_TEST_CASE(bound_says_when_the_tables_are_adaptive) {
   std::string out;
   BOOST_TEST(

@@ -22,10 +22,11 @@ using namespace ibsc::routing;
 
 namespace {
 
-TableSet route(const Topology& t, const std::string& algo, int k = 0) {
+TableSet route(const Topology& t, const std::string& algo, int k = 0, GsidModulus gsid_modulus = GsidModulus::Cables) {
   RoutingOptions opt;
   opt.algorithm = enum_value<Algorithm>(algo);
   opt.k = k;
+  opt.gsid_modulus = gsid_modulus;
   return compute_routing(t, opt);
 }
 
@@ -307,6 +308,40 @@ BOOST_AUTO_TEST_CASE(static_and_gsid_walks_by_hand) {
   BOOST_TEST((walk(t, gs, 1, 8) == W{{1, 0}, {12, 1}, {13, 1}, {9, 2}, {8, 2}}));
   // Within the group: the direct local hop for both.
   BOOST_TEST((walk(t, gs, 1, 3) == W{{1, 0}, {3, 0}}));
+}
+
+// GSID's modulus on a dragonfly short of groups: a=4, h=2, 8 groups (9 would give every switch
+// its 2 cables), so each group's G?S3 has one global cable (G0S3 = 3: port 4 to G7S0 = 28).
+// The cables, from `ibsc route --dot`: G0S0 = 0 to G2S0 = 8 (port 5); G7S1 = 29 to G2S3 = 11.
+// To G2S1 = 9: by its own count (9 mod 1 = 0) switch 3 takes its one cable to group 7, then
+// minimally 28 -> 29 -> 11 -> 9; by h (9 mod 2 = 1, a cable it lacks) the static way: a local
+// hop to 0, on VL 1 so that switch 0 routes it minimally, 0's cable to 8, a local hop to 9.
+// To G2S0 = 8 (8 mod 2 = 0) both take the one cable. On the full dragonfly (9 groups) the two
+// moduli give the same tables.
+BOOST_AUTO_TEST_CASE(gsid_modulus_on_a_dragonfly_short_of_groups) {
+  const Topology t = build_topology_spec("dragonfly:a=4,h=2,p=1,g=8");
+  const TableSet own = route(t, "gsid"), by_h = route(t, "gsid", 0, GsidModulus::H);
+  using W = std::vector<std::pair<int, int>>;
+  BOOST_TEST((walk(t, own, 3, 9) == W{{3, 0}, {28, 1}, {29, 1}, {11, 2}, {9, 2}}));
+  BOOST_TEST((walk(t, by_h, 3, 9) == W{{3, 0}, {0, 1}, {8, 2}, {9, 2}}));
+  BOOST_TEST((walk(t, own, 3, 8) == W{{3, 0}, {28, 1}, {29, 1}, {11, 2}, {8, 2}}));
+  BOOST_TEST((walk(t, by_h, 3, 8) == walk(t, own, 3, 8)));
+  // Within the group, the direct hop (on VL 1 with h: a host's packet leaving by a local hop).
+  BOOST_TEST((walk(t, own, 3, 1) == W{{3, 0}, {1, 0}}));
+  BOOST_TEST((walk(t, by_h, 3, 1) == W{{3, 0}, {1, 1}}));
+  BOOST_TEST(by_h.vls_used == 3);
+  for (const TableSet* ts : {&own, &by_h}) {
+    const CheckReport r = check_tables(t, *ts);
+    BOOST_TEST(r.ok(), r.text());
+    BOOST_TEST(r.routed_pairs == r.pairs);
+  }
+
+  const Topology full = build_topology_spec("dragonfly:a=4,h=2,p=1");
+  const TableSet f_own = route(full, "gsid"), f_h = route(full, "gsid", 0, GsidModulus::H);
+  for (int h = 0; h < full.num_hosts; ++h)
+    for (int g = 0; g < full.num_hosts; ++g)
+      if (full.host_switch(h) / 4 != full.host_switch(g) / 4)  // within a group, h's VL differs
+        BOOST_TEST((walk(full, f_own, h, g) == walk(full, f_h, h, g)), h << " -> " << g);
 }
 
 // Every routing on a small instance: all pairs routed, walks end, within budget, acyclic.

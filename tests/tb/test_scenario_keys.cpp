@@ -100,7 +100,7 @@ BOOST_AUTO_TEST_CASE(every_declared_key_is_read) {
   const tb::Scenario osm = tb::load_scenario(file, {"routing.algorithm=opensm", "routing.opensm_engine=ftree",
                                                     "routing.opensm_options=--lmc 0", "routing.opensm_timeout_s=30"});
   leaves(osm.resolved, "", read);
-  for (const int variant : {0, 1, 2}) {
+  for (const int variant : {0, 1, 2, 3}) {
     std::vector<std::string> sets = gates;
     if (variant == 1) {
       // The second scenario swaps voqsw's keys for the seeds/001 hop budget, which only
@@ -111,6 +111,10 @@ BOOST_AUTO_TEST_CASE(every_declared_key_is_read) {
     } else if (variant == 2) {  // the third, fattree's LIDs per host on a fat tree
       sets.erase(sets.begin(), sets.begin() + 5);
       sets.insert(sets.begin(), {"topology.spec=fattree:k=2,n=2", "routing.algorithm=fattree", "routing.lmc=1"});
+    } else if (variant == 3) {  // the fourth, GSID's cable choice on a dragonfly
+      sets.erase(sets.begin(), sets.begin() + 5);
+      sets.insert(sets.begin(),
+                  {"topology.spec=dragonfly:a=4,h=2,p=2", "routing.algorithm=gsid", "routing.gsid_modulus=h"});
     }
     const tb::Scenario s = tb::load_scenario(file, sets);
     leaves(s.resolved, "", read);
