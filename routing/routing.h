@@ -117,12 +117,13 @@ struct RoutingOptions {
                          // (seeds/001's VL-counting routings: their VL budget, 0 = 8)
   int k = 0;             // distance / deflection: up to k hops beyond a minimal path (first VL
                          // d(src, dst) + k - 1; 0: minimal moves only; distance.cpp)
-  GsidModulus gsid_modulus = GsidModulus::Cables;  // gsid: how the source picks its global cable
-  uint64_t seed = 1;                               // tie-breaking among equally good choices
-  int max_lmc = 7;                                 // destination renaming may use up to 2^max_lmc LIDs per host
-                                                   // (lowered to what the unicast LID range allows)
-  int lmc = 0;                                     // fattree, fattree-ar: 2^lmc LIDs per host, each on its own up-path
-                                                   // (refused when they do not fit the unicast LIDs)
+  uint64_t seed = 1;     // tie-breaking among equally good choices
+  int max_lmc = 7;       // destination renaming may use up to 2^max_lmc LIDs per host
+                         // (lowered to what the unicast LID range allows)
+  int lmc = 0;           // fattree, fattree-ar: 2^lmc LIDs per host, each on its own up-path
+                         // (refused when they do not fit the unicast LIDs)
+  // gsid: how the source switch picks its global cable (GsidModulus above).
+  GsidModulus gsid_modulus = GsidModulus::Cables;
   // VOQsw options beyond seeds/004 (both off: the paper's algorithm; routing/voqsw.h):
   bool voq_hca = false;     // tuples at the HCAs too: the HCA's SL2VL picks the first switch's VOQ
   bool voq_spread = false;  // SLs kept out of considered neighbours' VLs where they can be, and

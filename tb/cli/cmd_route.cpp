@@ -47,9 +47,10 @@ struct RouteCmdOptions {
   int lmc = 0;  // --lmc: fattree's LIDs per host, 2^lmc
   int vls = 0;
   int k = 0;
-  std::string gsid_modulus;  // --gsid-modulus: cables | h (routing.h); empty: the default
-  int hosts = -1;            // --hosts: hosts per switch; -1 keeps the spec's own (or its default)
-  int ports = -1;            // --ports: ports per switch; -1 keeps the spec's own (0 = just enough)
+  int hosts = -1;  // --hosts: hosts per switch; -1 keeps the spec's own (or its default)
+  int ports = -1;  // --ports: ports per switch; -1 keeps the spec's own (0 = just enough)
+  // --gsid-modulus: cables | h (routing.h); empty: the default.
+  std::string gsid_modulus;
   int max_sls = 16;
   int max_vls = 15;
   int sls = 0;  // --sls: voqsw's SL budget, vn's networks; 0: the algorithm's choice
