@@ -275,7 +275,6 @@ BOOST_AUTO_TEST_CASE(bound_gives_the_channel_load_bounds_of_a_ring) {
   BOOST_TEST(out.find("bound ecube bit-complement: 50.0 % for any minimal routing") != std::string::npos);
 }
 
-// Adaptive tables are walked along their primary ports only, and the output says so.
 // GSID's modulus (routing.h) on dragonflies of a = 4, h = 2, p = 2. The figures were computed
 // apart from IBSC, by a walk of the rule of routing/dragonfly_routing.cpp over the `--dot`
 // wiring: with 8 groups (one short of a x h + 1; 64 hosts) each group's G?S3 has one cable, and
@@ -305,6 +304,7 @@ BOOST_AUTO_TEST_CASE(bound_of_gsid_by_its_modulus) {
   BOOST_TEST(out.find("--gsid-modulus 'dst' is not one of: cables, h") != std::string::npos, out);
 }
 
+// Adaptive tables are walked along their primary ports only, and the output says so.
 BOOST_AUTO_TEST_CASE(bound_says_when_the_tables_are_adaptive) {
   std::string out;
   BOOST_TEST(

@@ -148,8 +148,8 @@ done
 # One finished experiment's files lost (say, a `git clean`): the rerun runs it again.
 lost=$(grep -o '"key":"q-[^"]*"' "$rec" | head -1 | cut -d'"' -f4)
 # Another, kept: its CPU seconds are only in the record, which the rerun removes; the report's
-# run-times table must carry them over.
-# The one of most CPU seconds, so that a lost figure cannot pass for a small one (0.0).
+# run-times table must carry them over. The one of most CPU seconds, so that a lost figure
+# cannot pass for a small one (0.0).
 keep="" keep_cpu=0
 for name in $(grep -o '"key":"q-[^"]*"' "$rec" | cut -d'"' -f4); do
   [ "$name" = "$lost" ] && continue
